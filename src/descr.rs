@@ -1,0 +1,1236 @@
+//! The dtype model: every `descr` form numpy writes, parsed and formatted byte-exact.
+//!
+//! A [`DType`] is a scalar type string (`'<f8'`, `'|S5'`, `'<M8[25ms]'`, …), a record
+//! (a list of fields with offsets, padding and titles), or a sub-array `(dtype, shape)`.
+//! [`DType::from_descr`] accepts what numpy's reader accepts (the canonical `<`/`>`/`|` forms
+//! and the lenient `=`, no prefix, `|` on multi-byte types, typecodes such as `'d'` and names
+//! such as `'float64'`); [`DType::descr`] gives back exactly what `np.save` writes.
+
+use crate::error::{bad_descr, Error};
+use crate::literal::{self, repr_str, Value};
+use std::fmt::{self, Write as _};
+
+/// The byte order of a scalar type.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ByteOrder {
+    /// Little-endian: `<`.
+    Little,
+    /// Big-endian: `>`.
+    Big,
+    /// Not applicable (one-byte numbers, bytes, void, objects): `|`.
+    NotApplicable,
+}
+
+impl ByteOrder {
+    /// The byte order of the machine this code runs on.
+    ///
+    /// ```
+    /// use ndnpy::ByteOrder;
+    /// assert_eq!(ByteOrder::NATIVE, if cfg!(target_endian = "little") {
+    ///     ByteOrder::Little
+    /// } else {
+    ///     ByteOrder::Big
+    /// });
+    /// ```
+    pub const NATIVE: ByteOrder = if cfg!(target_endian = "little") {
+        ByteOrder::Little
+    } else {
+        ByteOrder::Big
+    };
+
+    /// The character numpy writes for this order: `<`, `>` or `|`.
+    ///
+    /// ```
+    /// assert_eq!(ndnpy::ByteOrder::Big.as_char(), '>');
+    /// ```
+    pub fn as_char(self) -> char {
+        match self {
+            ByteOrder::Little => '<',
+            ByteOrder::Big => '>',
+            ByteOrder::NotApplicable => '|',
+        }
+    }
+
+    /// Whether data in this order must be byte-swapped on this machine.
+    ///
+    /// ```
+    /// use ndnpy::ByteOrder;
+    /// assert!(!ByteOrder::NATIVE.needs_swap());
+    /// assert!(!ByteOrder::NotApplicable.needs_swap());
+    /// ```
+    pub fn needs_swap(self) -> bool {
+        self != ByteOrder::NATIVE && self != ByteOrder::NotApplicable
+    }
+}
+
+/// The kind of a scalar type: the letter in its type string.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum ScalarKind {
+    /// `b`: bool, one byte.
+    Bool,
+    /// `i`: signed integer.
+    Int,
+    /// `u`: unsigned integer.
+    UInt,
+    /// `f`: IEEE float (2, 4, 8 bytes) or x87 long double (12, 16 bytes).
+    Float,
+    /// `c`: complex, two floats.
+    Complex,
+    /// `S`: NUL-padded bytes.
+    Bytes,
+    /// `U`: UCS-4 text; the size is 4 bytes per character.
+    Unicode,
+    /// `V`: raw bytes.
+    Void,
+    /// `M`: datetime64.
+    Datetime,
+    /// `m`: timedelta64.
+    Timedelta,
+    /// `O`: a Python object (the array is pickled).
+    Object,
+}
+
+impl ScalarKind {
+    fn letter(self) -> char {
+        match self {
+            ScalarKind::Bool => 'b',
+            ScalarKind::Int => 'i',
+            ScalarKind::UInt => 'u',
+            ScalarKind::Float => 'f',
+            ScalarKind::Complex => 'c',
+            ScalarKind::Bytes => 'S',
+            ScalarKind::Unicode => 'U',
+            ScalarKind::Void => 'V',
+            ScalarKind::Datetime => 'M',
+            ScalarKind::Timedelta => 'm',
+            ScalarKind::Object => 'O',
+        }
+    }
+
+    /// Whether the byte order is meaningful for this kind at this size.
+    fn has_order(self, size: usize) -> bool {
+        match self {
+            ScalarKind::Bytes | ScalarKind::Void | ScalarKind::Object | ScalarKind::Bool => false,
+            ScalarKind::Unicode => true,
+            _ => size > 1,
+        }
+    }
+}
+
+/// A datetime64/timedelta64 unit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum TimeUnit {
+    /// `Y`
+    Years,
+    /// `M`
+    Months,
+    /// `W`
+    Weeks,
+    /// `D`
+    Days,
+    /// `h`
+    Hours,
+    /// `m`
+    Minutes,
+    /// `s`
+    Seconds,
+    /// `ms`
+    Milliseconds,
+    /// `us`
+    Microseconds,
+    /// `ns`
+    Nanoseconds,
+    /// `ps`
+    Picoseconds,
+    /// `fs`
+    Femtoseconds,
+    /// `as`
+    Attoseconds,
+}
+
+impl TimeUnit {
+    const ALL: [(TimeUnit, &'static str); 13] = [
+        (TimeUnit::Years, "Y"),
+        (TimeUnit::Months, "M"),
+        (TimeUnit::Weeks, "W"),
+        (TimeUnit::Days, "D"),
+        (TimeUnit::Hours, "h"),
+        (TimeUnit::Minutes, "m"),
+        (TimeUnit::Seconds, "s"),
+        (TimeUnit::Milliseconds, "ms"),
+        (TimeUnit::Microseconds, "us"),
+        (TimeUnit::Nanoseconds, "ns"),
+        (TimeUnit::Picoseconds, "ps"),
+        (TimeUnit::Femtoseconds, "fs"),
+        (TimeUnit::Attoseconds, "as"),
+    ];
+
+    /// numpy's code for the unit (`"ns"`, `"D"`, …).
+    ///
+    /// ```
+    /// assert_eq!(ndnpy::TimeUnit::Microseconds.code(), "us");
+    /// ```
+    pub fn code(self) -> &'static str {
+        Self::ALL
+            .iter()
+            .find(|(u, _)| *u == self)
+            .map_or("", |(_, c)| c)
+    }
+
+    fn from_code(code: &str) -> Option<TimeUnit> {
+        let code = if code == "μs" { "us" } else { code };
+        Self::ALL.iter().find(|(_, c)| *c == code).map(|(u, _)| *u)
+    }
+}
+
+/// A datetime64/timedelta64 unit with its multiplier: the `[25ms]` in `'<M8[25ms]'`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct DateTimeUnit {
+    /// The base unit.
+    pub unit: TimeUnit,
+    /// How many base units one tick is (1 for plain `[ms]`).
+    pub multiplier: u32,
+}
+
+/// A scalar (non-record) dtype: kind, byte order, size in bytes and datetime unit.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Scalar {
+    kind: ScalarKind,
+    order: ByteOrder,
+    size: usize,
+    unit: Option<DateTimeUnit>,
+}
+
+impl Scalar {
+    /// A scalar of `kind` and `size` bytes in `order`. The order is normalised to
+    /// [`ByteOrder::NotApplicable`] where numpy writes `|` (one-byte numbers, bytes, void,
+    /// objects), and a `NotApplicable` order on a multi-byte type becomes native.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Format`] with [`FormatError::InvalidDescr`](crate::FormatError::InvalidDescr)
+    /// if numpy has no such type (for example a 3-byte float) or the unit is given for a
+    /// non-datetime kind.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ndnpy::{ByteOrder, DType, Scalar, ScalarKind};
+    /// let s = Scalar::new(ScalarKind::Float, ByteOrder::Big, 8, None)?;
+    /// assert_eq!(DType::Scalar(s).descr(), "'>f8'");
+    /// # Ok::<(), ndnpy::Error>(())
+    /// ```
+    pub fn new(
+        kind: ScalarKind,
+        order: ByteOrder,
+        size: usize,
+        unit: Option<DateTimeUnit>,
+    ) -> Result<Scalar, Error> {
+        let ok = match kind {
+            ScalarKind::Bool => size == 1,
+            ScalarKind::Int | ScalarKind::UInt => matches!(size, 1 | 2 | 4 | 8),
+            ScalarKind::Float => matches!(size, 2 | 4 | 8 | 12 | 16),
+            ScalarKind::Complex => matches!(size, 8 | 16 | 24 | 32),
+            ScalarKind::Datetime | ScalarKind::Timedelta => size == 8,
+            ScalarKind::Object => size == 8,
+            ScalarKind::Unicode => size % 4 == 0,
+            ScalarKind::Bytes | ScalarKind::Void => true,
+        };
+        let letter = kind.letter();
+        if !ok {
+            return Err(bad_descr(
+                format!("{letter}{size}"),
+                format!("numpy has no {size}-byte '{letter}' type"),
+            ));
+        }
+        if unit.is_some() && !matches!(kind, ScalarKind::Datetime | ScalarKind::Timedelta) {
+            return Err(bad_descr(
+                format!("{letter}{size}"),
+                "only datetime64 and timedelta64 take a unit",
+            ));
+        }
+        if matches!(unit, Some(DateTimeUnit { multiplier: 0, .. })) {
+            return Err(bad_descr(
+                format!("{letter}{size}"),
+                "a datetime unit multiplier must be at least 1",
+            ));
+        }
+        let order = match (kind.has_order(size), order) {
+            (false, _) => ByteOrder::NotApplicable,
+            (true, ByteOrder::NotApplicable) => ByteOrder::NATIVE,
+            (true, o) => o,
+        };
+        Ok(Scalar {
+            kind,
+            order,
+            size,
+            unit,
+        })
+    }
+
+    /// The kind.
+    ///
+    /// ```
+    /// let d = ndnpy::DType::from_descr("'<c16'")?;
+    /// assert_eq!(d.as_scalar().unwrap().kind(), ndnpy::ScalarKind::Complex);
+    /// # Ok::<(), ndnpy::Error>(())
+    /// ```
+    pub fn kind(&self) -> ScalarKind {
+        self.kind
+    }
+
+    /// The byte order.
+    ///
+    /// ```
+    /// let d = ndnpy::DType::from_descr("'>i4'")?;
+    /// assert_eq!(d.as_scalar().unwrap().byte_order(), ndnpy::ByteOrder::Big);
+    /// # Ok::<(), ndnpy::Error>(())
+    /// ```
+    pub fn byte_order(&self) -> ByteOrder {
+        self.order
+    }
+
+    /// The size of one element in bytes (4 per character for `U`).
+    ///
+    /// ```
+    /// let d = ndnpy::DType::from_descr("'<U3'")?;
+    /// assert_eq!(d.as_scalar().unwrap().size(), 12);
+    /// # Ok::<(), ndnpy::Error>(())
+    /// ```
+    pub fn size(&self) -> usize {
+        self.size
+    }
+
+    /// The datetime unit (`None` for other kinds and for generic `'<M8'`).
+    ///
+    /// ```
+    /// use ndnpy::{DType, TimeUnit};
+    /// let d = DType::from_descr("'<M8[25ms]'")?;
+    /// let unit = d.as_scalar().unwrap().unit().unwrap();
+    /// assert_eq!((unit.unit, unit.multiplier), (TimeUnit::Milliseconds, 25));
+    /// # Ok::<(), ndnpy::Error>(())
+    /// ```
+    pub fn unit(&self) -> Option<DateTimeUnit> {
+        self.unit
+    }
+
+    fn write_type_str(&self, out: &mut String) {
+        out.push(self.order.as_char());
+        out.push(self.kind.letter());
+        match self.kind {
+            ScalarKind::Object => {}
+            ScalarKind::Unicode => {
+                let _ = write!(out, "{}", self.size / 4);
+            }
+            _ => {
+                let _ = write!(out, "{}", self.size);
+            }
+        }
+        if let Some(u) = self.unit {
+            out.push('[');
+            if u.multiplier != 1 {
+                let _ = write!(out, "{}", u.multiplier);
+            }
+            out.push_str(u.unit.code());
+            out.push(']');
+        }
+    }
+}
+
+/// One named field of a record dtype.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Field {
+    /// The field's name (may be empty for a non-padding field).
+    pub name: String,
+    /// numpy's optional title (the `'aa'` in `(('aa', 'a'), '<i4')`).
+    pub title: Option<String>,
+    /// The field's dtype.
+    pub dtype: DType,
+    /// The byte offset of the field within one record.
+    pub offset: usize,
+}
+
+/// A structured dtype: fields at offsets within records of a fixed size.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Record {
+    fields: Vec<Field>,
+    itemsize: usize,
+}
+
+impl Record {
+    /// A record of `fields` in records of `itemsize` bytes. Gaps between fields and after the
+    /// last one are padding, written as numpy writes them (`('', '|V3')`).
+    ///
+    /// # Errors
+    ///
+    /// [`FormatError::InvalidDescr`](crate::FormatError::InvalidDescr) if fields overlap, are
+    /// not in offset order, do not fit in `itemsize`, or reuse a name or title (numpy cannot
+    /// save such dtypes).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ndnpy::{DType, Field, Record};
+    /// let i1 = DType::from_descr("'|i1'")?;
+    /// let r = Record::new(
+    ///     vec![
+    ///         Field { name: "a".into(), title: None, dtype: i1.clone(), offset: 0 },
+    ///         Field { name: "b".into(), title: None, dtype: i1, offset: 4 },
+    ///     ],
+    ///     8,
+    /// )?;
+    /// assert_eq!(
+    ///     DType::Record(r).descr(),
+    ///     "[('a', '|i1'), ('', '|V3'), ('b', '|i1'), ('', '|V3')]"
+    /// );
+    /// # Ok::<(), ndnpy::Error>(())
+    /// ```
+    pub fn new(fields: Vec<Field>, itemsize: usize) -> Result<Record, Error> {
+        let mut end = 0usize;
+        let mut seen = std::collections::HashSet::new();
+        for f in &fields {
+            if f.offset < end {
+                return Err(bad_descr(
+                    format!("{:?}", f.name),
+                    "fields overlap or are out of offset order",
+                ));
+            }
+            end = f
+                .offset
+                .checked_add(f.dtype.itemsize())
+                .ok_or_else(|| bad_descr(format!("{:?}", f.name), "field offset overflows"))?;
+            for key in std::iter::once(&f.name).chain(f.title.as_ref()) {
+                if !seen.insert(key.clone()) {
+                    return Err(bad_descr(
+                        format!("{key:?}"),
+                        "name already used as a name or title",
+                    ));
+                }
+            }
+        }
+        if end > itemsize {
+            return Err(bad_descr(
+                format!("itemsize {itemsize}"),
+                format!("fields need {end} bytes"),
+            ));
+        }
+        Ok(Record { fields, itemsize })
+    }
+
+    /// The fields in offset order (padding is not a field).
+    ///
+    /// ```
+    /// let d = ndnpy::DType::from_descr("[('x', '<i4'), ('', '|V4'), ('y', '<f8')]")?;
+    /// let r = d.as_record().unwrap();
+    /// assert_eq!(r.fields().iter().map(|f| f.offset).collect::<Vec<_>>(), [0, 8]);
+    /// # Ok::<(), ndnpy::Error>(())
+    /// ```
+    pub fn fields(&self) -> &[Field] {
+        &self.fields
+    }
+
+    /// The size of one record in bytes, padding included.
+    ///
+    /// ```
+    /// let d = ndnpy::DType::from_descr("[('a', '<i2'), ('', '|V6')]")?;
+    /// assert_eq!(d.as_record().unwrap().itemsize(), 8);
+    /// # Ok::<(), ndnpy::Error>(())
+    /// ```
+    pub fn itemsize(&self) -> usize {
+        self.itemsize
+    }
+
+    /// The field named `name`, if any.
+    ///
+    /// ```
+    /// let d = ndnpy::DType::from_descr("[('a', '<i2'), ('b', '>f4')]")?;
+    /// assert_eq!(d.as_record().unwrap().field("b").unwrap().offset, 2);
+    /// # Ok::<(), ndnpy::Error>(())
+    /// ```
+    pub fn field(&self, name: &str) -> Option<&Field> {
+        self.fields.iter().find(|f| f.name == name)
+    }
+}
+
+/// A sub-array dtype: `shape` elements of `base` (a field `('x', '<i4', (2, 3))`).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct SubArray {
+    base: DType,
+    shape: Vec<usize>,
+    itemsize: usize,
+}
+
+impl SubArray {
+    /// `shape` elements of `base`.
+    ///
+    /// # Errors
+    ///
+    /// [`FormatError::InvalidDescr`](crate::FormatError::InvalidDescr) if the size overflows.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ndnpy::{DType, SubArray};
+    /// let s = SubArray::new(DType::from_descr("'<f8'")?, vec![5])?;
+    /// assert_eq!(DType::SubArray(Box::new(s)).descr(), "('<f8', (5,))");
+    /// # Ok::<(), ndnpy::Error>(())
+    /// ```
+    pub fn new(base: DType, shape: Vec<usize>) -> Result<SubArray, Error> {
+        let itemsize = shape
+            .iter()
+            .try_fold(base.itemsize(), |acc, &d| acc.checked_mul(d))
+            .filter(|&n| n <= isize::MAX as usize)
+            .ok_or_else(|| bad_descr(format!("{shape:?}"), "sub-array size overflows"))?;
+        Ok(SubArray {
+            base,
+            shape,
+            itemsize,
+        })
+    }
+
+    /// The element dtype.
+    ///
+    /// ```
+    /// let d = ndnpy::DType::from_descr("('<f8', (2, 3))")?;
+    /// let DType::SubArray(s) = &d else { unreachable!() };
+    /// assert_eq!(s.base().descr(), "'<f8'");
+    /// # use ndnpy::DType;
+    /// # Ok::<(), ndnpy::Error>(())
+    /// ```
+    pub fn base(&self) -> &DType {
+        &self.base
+    }
+
+    /// The sub-array's shape.
+    ///
+    /// ```
+    /// let d = ndnpy::DType::from_descr("('<f8', (2, 3))")?;
+    /// let ndnpy::DType::SubArray(s) = &d else { unreachable!() };
+    /// assert_eq!(s.shape(), [2, 3]);
+    /// # Ok::<(), ndnpy::Error>(())
+    /// ```
+    pub fn shape(&self) -> &[usize] {
+        &self.shape
+    }
+}
+
+/// A numpy dtype, as described by an `.npy` header's `descr`.
+///
+/// Display gives the descr text exactly as `np.save` writes it.
+///
+/// # Examples
+///
+/// ```
+/// use ndnpy::DType;
+/// let d = DType::from_descr("[('x', '<i4', (2,)), ('y', ('<f8', (5,)), (2,))]")?;
+/// assert_eq!(d.itemsize(), 8 + 80);
+/// assert_eq!(d.to_string(), "[('x', '<i4', (2,)), ('y', ('<f8', (5,)), (2,))]");
+/// // Lenient spellings are normalised to what numpy writes:
+/// assert_eq!(DType::from_descr("'float32'")?.descr(), DType::from_descr("'=f4'")?.descr());
+/// # Ok::<(), ndnpy::Error>(())
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum DType {
+    /// A type string such as `'<f8'`.
+    Scalar(Scalar),
+    /// A structured dtype (a list of fields).
+    Record(Record),
+    /// A `(dtype, shape)` sub-array.
+    SubArray(Box<SubArray>),
+}
+
+/// Nesting limit for [`DType::from_descr`].
+const DEFAULT_DEPTH: usize = 64;
+
+impl DType {
+    /// Parses a descr from its Python literal text: `'<f8'`, `[('a', '<i4')]`,
+    /// `('<f8', (5,))`.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Format`] if the text is not a literal or not a descr numpy accepts;
+    /// [`Error::Limit`] if it nests deeper than 64 levels.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let d = ndnpy::DType::from_descr("'>u2'")?;
+    /// assert_eq!(d.itemsize(), 2);
+    /// assert!(ndnpy::DType::from_descr("'<f3'").is_err());
+    /// # Ok::<(), ndnpy::Error>(())
+    /// ```
+    pub fn from_descr(text: &str) -> Result<DType, Error> {
+        let value = literal::parse(text, false, DEFAULT_DEPTH)?;
+        DType::from_value(&value)
+    }
+
+    /// The dtype of a parsed descr value (a string, a field list or a `(fmt, shape)` tuple).
+    pub(crate) fn from_value(value: &Value) -> Result<DType, Error> {
+        match value {
+            Value::Str(s) => parse_type_str(s),
+            Value::List(items) => parse_record(items),
+            Value::Tuple(items) => match items.as_slice() {
+                [fmt, shape] => with_shape(DType::from_value(fmt)?, shape),
+                _ => Err(bad_descr(
+                    value.to_string(),
+                    "a tuple descr must be (format, shape)",
+                )),
+            },
+            other => Err(bad_descr(
+                other.to_string(),
+                "expected a type string, a list of fields or a (format, shape) tuple",
+            )),
+        }
+    }
+
+    /// A scalar dtype from its type string (`"<f8"`, `"|S5"`, …) without Python quotes.
+    ///
+    /// # Errors
+    ///
+    /// [`FormatError::InvalidDescr`](crate::FormatError::InvalidDescr) if numpy refuses it.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let d = ndnpy::DType::from_type_str("<i8")?;
+    /// assert_eq!(d.descr(), "'<i8'");
+    /// # Ok::<(), ndnpy::Error>(())
+    /// ```
+    pub fn from_type_str(s: &str) -> Result<DType, Error> {
+        parse_type_str(s)
+    }
+
+    /// The descr text `np.save` writes for this dtype (the Python repr of `dtype.descr` for
+    /// records, of `dtype.str` otherwise).
+    ///
+    /// ```
+    /// let d = ndnpy::DType::from_descr("[(('title', 'a'), '>i2'), ('', '|V2')]")?;
+    /// assert_eq!(d.descr(), "[(('title', 'a'), '>i2'), ('', '|V2')]");
+    /// # Ok::<(), ndnpy::Error>(())
+    /// ```
+    pub fn descr(&self) -> String {
+        let mut out = String::new();
+        self.write_descr(&mut out);
+        out
+    }
+
+    pub(crate) fn write_descr(&self, out: &mut String) {
+        match self {
+            DType::Scalar(s) => {
+                out.push('\'');
+                s.write_type_str(out);
+                out.push('\'');
+            }
+            DType::SubArray(sub) => {
+                out.push('(');
+                sub.base.write_descr(out);
+                out.push_str(", ");
+                write_shape(&sub.shape, out);
+                out.push(')');
+            }
+            DType::Record(r) => {
+                out.push('[');
+                let mut pos = 0usize;
+                let mut first = true;
+                let mut sep = |out: &mut String| {
+                    if !first {
+                        out.push_str(", ");
+                    }
+                    first = false;
+                };
+                for f in &r.fields {
+                    if f.offset > pos {
+                        sep(out);
+                        let _ = write!(out, "('', '|V{}')", f.offset - pos);
+                    }
+                    sep(out);
+                    out.push('(');
+                    match &f.title {
+                        Some(t) => {
+                            out.push('(');
+                            repr_str(t, out);
+                            out.push_str(", ");
+                            repr_str(&f.name, out);
+                            out.push(')');
+                        }
+                        None => repr_str(&f.name, out),
+                    }
+                    out.push_str(", ");
+                    match &f.dtype {
+                        DType::SubArray(sub) => {
+                            sub.base.write_descr(out);
+                            out.push_str(", ");
+                            write_shape(&sub.shape, out);
+                        }
+                        other => other.write_descr(out),
+                    }
+                    out.push(')');
+                    pos = f.offset + f.dtype.itemsize();
+                }
+                if r.itemsize > pos {
+                    sep(out);
+                    let _ = write!(out, "('', '|V{}')", r.itemsize - pos);
+                }
+                out.push(']');
+            }
+        }
+    }
+
+    /// The size of one element in bytes.
+    ///
+    /// ```
+    /// assert_eq!(ndnpy::DType::from_descr("'<U5'")?.itemsize(), 20);
+    /// # Ok::<(), ndnpy::Error>(())
+    /// ```
+    pub fn itemsize(&self) -> usize {
+        match self {
+            DType::Scalar(s) => s.size,
+            DType::Record(r) => r.itemsize,
+            DType::SubArray(s) => s.itemsize,
+        }
+    }
+
+    /// The scalar, if this is one.
+    ///
+    /// ```
+    /// assert!(ndnpy::DType::from_descr("'<f8'")?.as_scalar().is_some());
+    /// # Ok::<(), ndnpy::Error>(())
+    /// ```
+    pub fn as_scalar(&self) -> Option<&Scalar> {
+        match self {
+            DType::Scalar(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    /// The record, if this is one.
+    ///
+    /// ```
+    /// assert!(ndnpy::DType::from_descr("[('a', '<f8')]")?.as_record().is_some());
+    /// # Ok::<(), ndnpy::Error>(())
+    /// ```
+    pub fn as_record(&self) -> Option<&Record> {
+        match self {
+            DType::Record(r) => Some(r),
+            _ => None,
+        }
+    }
+
+    /// Whether the dtype holds Python objects anywhere (numpy then pickles the array).
+    ///
+    /// ```
+    /// assert!(ndnpy::DType::from_descr("[('a', '|O'), ('b', '<i4')]")?.has_object());
+    /// # Ok::<(), ndnpy::Error>(())
+    /// ```
+    pub fn has_object(&self) -> bool {
+        match self {
+            DType::Scalar(s) => s.kind == ScalarKind::Object,
+            DType::Record(r) => r.fields.iter().any(|f| f.dtype.has_object()),
+            DType::SubArray(s) => s.base.has_object(),
+        }
+    }
+
+    /// The same dtype with every multi-byte scalar in `order` (how the data would be stored
+    /// in that byte order).
+    ///
+    /// ```
+    /// use ndnpy::{ByteOrder, DType};
+    /// let d = DType::from_descr("[('a', '<i4'), ('b', '|u1')]")?;
+    /// assert_eq!(d.with_byte_order(ByteOrder::Big).descr(), "[('a', '>i4'), ('b', '|u1')]");
+    /// # Ok::<(), ndnpy::Error>(())
+    /// ```
+    pub fn with_byte_order(&self, order: ByteOrder) -> DType {
+        match self {
+            DType::Scalar(s) => {
+                let mut s = s.clone();
+                if s.order != ByteOrder::NotApplicable && order != ByteOrder::NotApplicable {
+                    s.order = order;
+                }
+                DType::Scalar(s)
+            }
+            DType::Record(r) => DType::Record(Record {
+                fields: r
+                    .fields
+                    .iter()
+                    .map(|f| Field {
+                        dtype: f.dtype.with_byte_order(order),
+                        ..f.clone()
+                    })
+                    .collect(),
+                itemsize: r.itemsize,
+            }),
+            DType::SubArray(s) => DType::SubArray(Box::new(SubArray {
+                base: s.base.with_byte_order(order),
+                ..(**s).clone()
+            })),
+        }
+    }
+}
+
+impl fmt::Display for DType {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.descr())
+    }
+}
+
+/// Python's repr of a shape tuple: `()`, `(3,)`, `(2, 3)`.
+pub(crate) fn write_shape(shape: &[usize], out: &mut String) {
+    out.push('(');
+    for (i, d) in shape.iter().enumerate() {
+        if i > 0 {
+            out.push_str(", ");
+        }
+        let _ = write!(out, "{d}");
+    }
+    if shape.len() == 1 {
+        out.push(',');
+    }
+    out.push(')');
+}
+
+/// Applies a sub-array shape (an int or a tuple of ints) to `base`. An empty shape is `base`
+/// itself, as in numpy.
+fn with_shape(base: DType, shape: &Value) -> Result<DType, Error> {
+    let dims: Vec<usize> = match shape {
+        Value::Int(n) => vec![dim(*n, shape)?],
+        Value::Tuple(items) => items
+            .iter()
+            .map(|v| match v {
+                Value::Int(n) => dim(*n, shape),
+                _ => Err(bad_descr(
+                    shape.to_string(),
+                    "invalid shape in fixed-type tuple",
+                )),
+            })
+            .collect::<Result<_, _>>()?,
+        _ => {
+            return Err(bad_descr(
+                shape.to_string(),
+                "invalid shape in fixed-type tuple",
+            ))
+        }
+    };
+    if dims.is_empty() {
+        return Ok(base);
+    }
+    Ok(DType::SubArray(Box::new(SubArray::new(base, dims)?)))
+}
+
+fn dim(n: i128, shape: &Value) -> Result<usize, Error> {
+    usize::try_from(n).map_err(|_| {
+        bad_descr(
+            shape.to_string(),
+            "sub-array dimensions must be non-negative and fit in usize",
+        )
+    })
+}
+
+fn parse_record(items: &[Value]) -> Result<DType, Error> {
+    let mut fields = Vec::with_capacity(items.len().min(4096));
+    let mut offset = 0usize;
+    for item in items {
+        let Value::Tuple(parts) = item else {
+            return Err(bad_descr(
+                item.to_string(),
+                "a field must be a (name, format) or (name, format, shape) tuple",
+            ));
+        };
+        let (name_slot, fmt, shape) = match parts.as_slice() {
+            [n, f] => (n, f, None),
+            [n, f, s] => (n, f, Some(s)),
+            _ => {
+                return Err(bad_descr(
+                    item.to_string(),
+                    "a field must be a (name, format) or (name, format, shape) tuple",
+                ))
+            }
+        };
+        let mut dtype = DType::from_value(fmt)?;
+        if let Some(shape) = shape {
+            dtype = with_shape(dtype, shape)?;
+        }
+        let size = dtype.itemsize();
+        // numpy's rule (descr_to_dtype): an unnamed field of a void type without fields is
+        // padding. Sub-array dtypes are void too, so `('', '<i4', (3,))` is padding as well.
+        let is_void = match &dtype {
+            DType::Scalar(s) => s.kind == ScalarKind::Void,
+            DType::SubArray(_) => true,
+            DType::Record(_) => false,
+        };
+        let is_pad = matches!(name_slot, Value::Str(s) if s.is_empty()) && is_void;
+        if !is_pad {
+            let (title, name) = match name_slot {
+                Value::Str(n) => (None, n.clone()),
+                Value::Tuple(tn) => match tn.as_slice() {
+                    [Value::Str(t), Value::Str(n)] => (Some(t.clone()), n.clone()),
+                    _ => {
+                        return Err(bad_descr(
+                            name_slot.to_string(),
+                            "a titled field name must be a (title, name) pair of strings",
+                        ))
+                    }
+                },
+                _ => {
+                    return Err(bad_descr(
+                        name_slot.to_string(),
+                        "field names must be strings",
+                    ))
+                }
+            };
+            fields.push(Field {
+                name,
+                title,
+                dtype,
+                offset,
+            });
+        }
+        offset = offset
+            .checked_add(size)
+            .filter(|&n| n <= isize::MAX as usize)
+            .ok_or_else(|| bad_descr(item.to_string(), "record size overflows"))?;
+    }
+    Ok(DType::Record(Record::new(fields, offset)?))
+}
+
+/// numpy's type names accepted as a leniency, with the type string each stands for.
+const NAMES: &[(&str, &str)] = &[
+    ("bool", "|b1"),
+    ("int8", "|i1"),
+    ("uint8", "|u1"),
+    ("int16", "=i2"),
+    ("uint16", "=u2"),
+    ("int32", "=i4"),
+    ("uint32", "=u4"),
+    ("int64", "=i8"),
+    ("uint64", "=u8"),
+    ("float16", "=f2"),
+    ("float32", "=f4"),
+    ("float64", "=f8"),
+    ("complex64", "=c8"),
+    ("complex128", "=c16"),
+    ("object", "|O"),
+    ("bytes", "|S0"),
+    ("str", "=U0"),
+    ("void", "|V0"),
+    ("datetime64", "=M8"),
+    ("timedelta64", "=m8"),
+];
+
+/// Single-character typecodes (`np.dtype('d')`), with their type strings.
+fn typecode(c: u8) -> Option<&'static str> {
+    const LONG: &str = if std::mem::size_of::<std::ffi::c_long>() == 8 {
+        "=i8"
+    } else {
+        "=i4"
+    };
+    const ULONG: &str = if std::mem::size_of::<std::ffi::c_long>() == 8 {
+        "=u8"
+    } else {
+        "=u4"
+    };
+    Some(match c {
+        b'?' => "|b1",
+        b'b' => "|i1",
+        b'B' => "|u1",
+        b'h' => "=i2",
+        b'H' => "=u2",
+        b'i' => "=i4",
+        b'I' => "=u4",
+        b'l' => LONG,
+        b'L' => ULONG,
+        b'q' => "=i8",
+        b'Q' => "=u8",
+        b'p' => "=i8",
+        b'P' => "=u8",
+        b'e' => "=f2",
+        b'f' => "=f4",
+        b'd' => "=f8",
+        b'F' => "=c8",
+        b'D' => "=c16",
+        b'c' => "|S1",
+        b'S' | b'a' => "|S0",
+        b'U' => "=U0",
+        b'V' => "|V0",
+        b'O' => "|O",
+        b'M' => "=M8",
+        b'm' => "=m8",
+        _ => return None,
+    })
+}
+
+/// Parses a type string such as `<f8`, `|S5`, `>M8[25ms]`, `f8`, `d`, `float64`.
+fn parse_type_str(s: &str) -> Result<DType, Error> {
+    let quoted = || {
+        let mut q = String::new();
+        repr_str(s, &mut q);
+        q
+    };
+    let (order, rest) = match s.as_bytes().first() {
+        Some(b'<') => (ByteOrder::Little, &s[1..]),
+        Some(b'>') => (ByteOrder::Big, &s[1..]),
+        Some(b'=') | Some(b'|') => (ByteOrder::NotApplicable, &s[1..]),
+        _ => (ByteOrder::NotApplicable, s),
+    };
+    // Names and typecodes, for the readers that accept them.
+    if order == ByteOrder::NotApplicable && !s.starts_with(['=', '|']) {
+        let (name, unit) = match s.find('[') {
+            Some(i) => (&s[..i], &s[i..]),
+            None => (s, ""),
+        };
+        if let Some((_, t)) = NAMES.iter().find(|(n, _)| *n == name) {
+            return parse_type_str(&format!("{t}{unit}"));
+        }
+    }
+    let bytes = rest.as_bytes();
+    if bytes.len() == 1 {
+        if let Some(t) = typecode(bytes[0]) {
+            // `=` before a typecode means native, like no prefix at all.
+            let t = match order {
+                ByteOrder::Little | ByteOrder::Big if t.starts_with('=') => {
+                    format!("{}{}", order.as_char(), &t[1..])
+                }
+                _ => t.to_string(),
+            };
+            return parse_canonical(&t).map_err(|_| bad_descr(quoted(), "not a numpy dtype"));
+        }
+    }
+    parse_canonical(&format!("{}{rest}", order.as_char())).map_err(|e| match e {
+        Error::Format(crate::FormatError::InvalidDescr { reason, .. }) => {
+            bad_descr(quoted(), reason)
+        }
+        other => other,
+    })
+}
+
+/// Parses `<order><letter><digits>[unit]` where order is `<`, `>` or `|` (`|` = native or
+/// not applicable).
+fn parse_canonical(s: &str) -> Result<DType, Error> {
+    let order = match s.as_bytes()[0] {
+        b'<' => ByteOrder::Little,
+        b'>' => ByteOrder::Big,
+        b'=' => ByteOrder::NATIVE,
+        _ => ByteOrder::NotApplicable,
+    };
+    let rest = &s[1..];
+    let (head, unit) = match rest.find('[') {
+        Some(i) => (&rest[..i], Some(&rest[i..])),
+        None => (rest, None),
+    };
+    let mut chars = head.chars();
+    let letter = chars
+        .next()
+        .ok_or_else(|| bad_descr(s, "empty type string"))?;
+    let digits = chars.as_str();
+    if !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(bad_descr(s, "not a numpy dtype"));
+    }
+    let n: Option<usize> = if digits.is_empty() {
+        None
+    } else {
+        Some(
+            digits
+                .parse()
+                .map_err(|_| bad_descr(s, "size does not fit in usize"))?,
+        )
+    };
+    let kind = match letter {
+        'b' => ScalarKind::Bool,
+        'i' => ScalarKind::Int,
+        'u' => ScalarKind::UInt,
+        'f' => ScalarKind::Float,
+        'c' => ScalarKind::Complex,
+        'S' | 'a' => ScalarKind::Bytes,
+        'U' => ScalarKind::Unicode,
+        'V' => ScalarKind::Void,
+        'M' => ScalarKind::Datetime,
+        'm' => ScalarKind::Timedelta,
+        'O' => ScalarKind::Object,
+        _ => return Err(bad_descr(s, "not a numpy dtype")),
+    };
+    let size = match (kind, n) {
+        (ScalarKind::Object, None | Some(4) | Some(8)) => 8,
+        (ScalarKind::Object, Some(_)) => return Err(bad_descr(s, "an object dtype is 'O'")),
+        (ScalarKind::Unicode, n) => n
+            .unwrap_or(0)
+            .checked_mul(4)
+            .filter(|&n| n <= isize::MAX as usize)
+            .ok_or_else(|| bad_descr(s, "string length overflows"))?,
+        (ScalarKind::Bytes | ScalarKind::Void, n) => n.unwrap_or(0),
+        (ScalarKind::Datetime | ScalarKind::Timedelta, None) => 8,
+        (_, Some(n)) => n,
+        (_, None) => return Err(bad_descr(s, "a size is required")),
+    };
+    let unit = match unit {
+        None => None,
+        Some(u) if matches!(kind, ScalarKind::Datetime | ScalarKind::Timedelta) => {
+            parse_unit(u).ok_or_else(|| bad_descr(s, "invalid datetime unit"))?
+        }
+        Some(_) => return Err(bad_descr(s, "only datetime64 and timedelta64 take a unit")),
+    };
+    Ok(DType::Scalar(Scalar::new(kind, order, size, unit)?))
+}
+
+/// `[25ms]` → Some(Some(25 ms)); `[generic]` → Some(None); anything invalid → None.
+fn parse_unit(u: &str) -> Option<Option<DateTimeUnit>> {
+    let inner = u.strip_prefix('[')?.strip_suffix(']')?;
+    if inner == "generic" {
+        return Some(None);
+    }
+    let split = inner
+        .find(|c: char| !c.is_ascii_digit())
+        .unwrap_or(inner.len());
+    let (num, code) = inner.split_at(split);
+    let multiplier = if num.is_empty() {
+        1
+    } else {
+        num.parse::<u32>()
+            .ok()
+            .filter(|&m| m >= 1 && m <= i32::MAX as u32)?
+    };
+    let unit = TimeUnit::from_code(code)?;
+    Some(Some(DateTimeUnit { unit, multiplier }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn roundtrip(descr: &str) {
+        let d = DType::from_descr(descr).unwrap_or_else(|e| panic!("{descr}: {e}"));
+        assert_eq!(d.descr(), descr);
+    }
+
+    #[test]
+    fn canonical_descrs_round_trip() {
+        for d in [
+            "'|b1'",
+            "'|i1'",
+            "'|u1'",
+            "'<i2'",
+            "'>i8'",
+            "'<u4'",
+            "'<f2'",
+            "'>f4'",
+            "'<f8'",
+            "'<f16'",
+            "'<f12'",
+            "'<c8'",
+            "'>c16'",
+            "'<c32'",
+            "'|S5'",
+            "'|S0'",
+            "'<U3'",
+            "'>U0'",
+            "'|V8'",
+            "'<M8[ns]'",
+            "'<M8[25ms]'",
+            "'>M8[D]'",
+            "'<M8'",
+            "'<m8[s]'",
+            "'<m8[7D]'",
+            "'<m8'",
+            "'|O'",
+            "[('a', '<i4'), ('b', '<f8'), ('c', '|S3'), ('d', '|b1')]",
+            "[('x', '<i4', (2,)), ('y', '<f8', (2, 3))]",
+            "[('a', '<i2'), ('n', [('x', '<f4'), ('y', '|u1', (2,))])]",
+            "[('c', ('<f8', (5,)), (2,))]",
+            "[('x', ([('a', '|i1'), ('', '|V3'), ('b', '|i1'), ('', '|V3')], (3,)), (4,))]",
+            "[('f0', '|i1'), ('', '|V3'), ('f1', '<i4'), ('f2', '|i1'), ('', '|V3')]",
+            "[('', '|V1'), ('a', '<i4'), ('', '|V1'), ('b', '<i4')]",
+            "[('a', '<i2'), ('', '|V6')]",
+            "[('', '|V1'), (('aa', 'a'), '<i4'), ('', '|V1'), (('bb', 'b'), '<i4')]",
+            "[('', '|V8')]",
+            "[]",
+            "[('a', '<i4'), ('', '<i4'), ('b', '<i4')]",
+            "[('a', '|O'), ('b', '<i4')]",
+            "[(\"it's\", '|u1'), ('both \\' and \"', '|u1'), ('é', '|u1')]",
+            "('<f8', (5,))",
+        ] {
+            roundtrip(d);
+        }
+    }
+
+    #[test]
+    fn lenient_spellings_normalise() {
+        let native = if cfg!(target_endian = "little") {
+            '<'
+        } else {
+            '>'
+        };
+        for (given, want) in [
+            ("'=f8'", format!("'{native}f8'")),
+            ("'f8'", format!("'{native}f8'")),
+            ("'|f8'", format!("'{native}f8'")),
+            ("'d'", format!("'{native}f8'")),
+            ("'float64'", format!("'{native}f8'")),
+            ("'<b1'", "'|b1'".into()),
+            ("'>i1'", "'|i1'".into()),
+            ("'<S5'", "'|S5'".into()),
+            ("'|U5'", format!("'{native}U5'")),
+            ("'|O8'", "'|O'".into()),
+            ("'O4'", "'|O'".into()),
+            ("'<O'", "'|O'".into()),
+            ("'S'", "'|S0'".into()),
+            ("'a5'", "'|S5'".into()),
+            ("'?'", "'|b1'".into()),
+            ("'c'", "'|S1'".into()),
+            ("'M8[1ns]'", format!("'{native}M8[ns]'")),
+            ("'datetime64[us]'", format!("'{native}M8[us]'")),
+            ("'>D'", "'>c16'".into()),
+            ("[('x', '<i4', 2)]", "[('x', '<i4', (2,))]".into()),
+            ("[('x', '<i4', ())]", "[('x', '<i4')]".into()),
+        ] {
+            assert_eq!(DType::from_descr(given).unwrap().descr(), want, "{given}");
+        }
+    }
+
+    #[test]
+    fn refuses_what_numpy_refuses() {
+        for bad in [
+            "'<f1'",
+            "'<f3'",
+            "'<f10'",
+            "'<i16'",
+            "'<u16'",
+            "'<c4'",
+            "'<c20'",
+            "'<M4'",
+            "'<m4'",
+            "'<M16'",
+            "'<M8[xs]'",
+            "'!f8'",
+            "'^f8'",
+            "'@f8'",
+            "'<F8'",
+            "'<f8 '",
+            "''",
+            "'garbage'",
+            "'|T16'",
+            "None",
+            "3",
+            "{'a': 1}",
+            "[('a',)]",
+            "[(1, '<i4')]",
+            "[('a', '<i4'), ('a', '<f8')]",
+            "[(('t', 'a'), '<i4'), ('t', '<f8')]",
+            "[('a', '<i4', (-1,))]",
+            "[('a', '<f8', (4611686018427387904, 4))]",
+            "('<f8', 'x')",
+            "'<M8[0ns]'",
+            "'U99999999999999999999'",
+        ] {
+            assert!(DType::from_descr(bad).is_err(), "{bad} should be refused");
+        }
+    }
+
+    #[test]
+    fn unnamed_void_and_subarray_fields_are_padding() {
+        let d = DType::from_descr("[('a', '<i4'), ('', '<i4', (3,)), ('b', '|u1')]").unwrap();
+        let r = d.as_record().unwrap();
+        assert_eq!(r.fields().len(), 2);
+        assert_eq!(r.field("b").unwrap().offset, 16);
+        assert_eq!(r.itemsize(), 17);
+        assert_eq!(d.descr(), "[('a', '<i4'), ('', '|V12'), ('b', '|u1')]");
+    }
+}

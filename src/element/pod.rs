@@ -1,0 +1,307 @@
+//! Bulk reads and writes of plain-old-data elements: the crate's fast path.
+//!
+//! Data moves as whole slices of bytes: reads go straight into the array's own allocation
+//! (zeroed by the OS for fresh memory, with transparent huge pages requested on Linux),
+//! non-native byte order is swapped in place in one pass, and writes hand whole slices, or
+//! 256 KiB chunks of a gathered or swapped copy, to `write_all`. Nearly all of the crate's
+//! `unsafe` lives here.
+
+use crate::error::{Error, FormatError};
+use crate::header::read_full;
+use std::alloc::{self, Layout};
+use std::io::{self, Read, Write};
+use std::mem::size_of;
+
+/// A type whose values are plain bytes.
+///
+/// # Safety
+///
+/// Implementors guarantee that every bit pattern of `size_of::<Self>()` bytes is a valid
+/// value, that the type has no padding bytes, and that `SWAP` divides its size and is the
+/// width of the units a byte-order change reverses (1 for no swapping).
+pub(crate) unsafe trait Pod: Copy + 'static {
+    /// Width in bytes of the units whose byte order is reversed for non-native data.
+    const SWAP: usize;
+}
+
+/// The bytes of a slice of `T`.
+pub(crate) fn as_bytes<T: Pod>(s: &[T]) -> &[u8] {
+    // SAFETY: `T: Pod` has no padding, so all `size_of_val(s)` bytes are initialised; the
+    // pointer and length come from a valid slice, and u8 has alignment 1.
+    unsafe { std::slice::from_raw_parts(s.as_ptr().cast::<u8>(), std::mem::size_of_val(s)) }
+}
+
+/// The bytes of a mutable slice of `T`.
+pub(crate) fn as_bytes_mut<T: Pod>(s: &mut [T]) -> &mut [u8] {
+    // SAFETY: as in `as_bytes`; in addition every byte pattern written through the result is
+    // a valid `T` because `T: Pod`.
+    unsafe { std::slice::from_raw_parts_mut(s.as_mut_ptr().cast::<u8>(), std::mem::size_of_val(s)) }
+}
+
+/// Reverses the byte order of every `unit`-byte group of `bytes` (a whole number of units).
+///
+/// Works for any alignment; the aligned middle is done with integer `swap_bytes`, which the
+/// compiler vectorises.
+pub(crate) fn swap_in_place(bytes: &mut [u8], unit: usize) {
+    debug_assert_eq!(bytes.len() % unit.max(1), 0);
+    macro_rules! swap_as {
+        ($t:ty) => {{
+            // SAFETY: every bit pattern is a valid integer, so viewing bytes as `$t` is sound;
+            // `align_to_mut` only puts correctly aligned, whole `$t`s in the middle part.
+            let (head, mid, tail) = unsafe { bytes.align_to_mut::<$t>() };
+            if head.is_empty() && tail.is_empty() {
+                for x in mid {
+                    *x = x.swap_bytes();
+                }
+            } else {
+                for c in bytes.chunks_exact_mut(size_of::<$t>()) {
+                    c.reverse();
+                }
+            }
+        }};
+    }
+    match unit {
+        2 => swap_as!(u16),
+        4 => swap_as!(u32),
+        8 => swap_as!(u64),
+        16 => swap_as!(u128),
+        0 | 1 => {}
+        n => {
+            for c in bytes.chunks_exact_mut(n) {
+                c.reverse();
+            }
+        }
+    }
+}
+
+/// A vector of `len` zero values, allocated with `alloc_zeroed` so that fresh memory from the
+/// OS is not written twice.
+///
+/// # Errors
+///
+/// An `OutOfMemory` I/O error if the allocation fails.
+pub(crate) fn zeroed_vec<T: Pod>(len: usize) -> Result<Vec<T>, Error> {
+    if len == 0 || size_of::<T>() == 0 {
+        return Ok(Vec::new());
+    }
+    let layout = Layout::array::<T>(len).map_err(|_| oom(len * size_of::<T>()))?;
+    // SAFETY: `layout` has non-zero size (len > 0 and T is not zero-sized).
+    let ptr = unsafe { alloc::alloc_zeroed(layout) }.cast::<T>();
+    if ptr.is_null() {
+        return Err(oom(layout.size()));
+    }
+    advise_huge_pages(ptr.cast(), layout.size());
+    // SAFETY: `ptr` was allocated by the global allocator with the layout of `[T; len]`;
+    // zeroed memory holds `len` valid values because `T: Pod`.
+    Ok(unsafe { Vec::from_raw_parts(ptr, len, len) })
+}
+
+fn oom(bytes: usize) -> Error {
+    Error::Io(io::Error::new(
+        io::ErrorKind::OutOfMemory,
+        format!("cannot allocate {bytes} bytes for the array"),
+    ))
+}
+
+/// Asks Linux to back `[ptr, ptr + len)` with transparent huge pages, as numpy does for
+/// buffers of 4 MiB and more. Fresh 4 KiB pages cost about twice as much to fault in as the
+/// copy into them; 2 MiB pages make the read run at memory speed.
+#[allow(unused_variables)]
+pub(crate) fn advise_huge_pages(ptr: *mut u8, len: usize) {
+    #[cfg(target_os = "linux")]
+    {
+        const HUGE: usize = 2 << 20;
+        const MADV_HUGEPAGE: std::ffi::c_int = 14;
+        extern "C" {
+            fn madvise(
+                addr: *mut std::ffi::c_void,
+                len: usize,
+                advice: std::ffi::c_int,
+            ) -> std::ffi::c_int;
+        }
+        if len < 4 << 20 {
+            return;
+        }
+        let start = (ptr as usize).next_multiple_of(HUGE);
+        let end = (ptr as usize + len) / HUGE * HUGE;
+        if end > start {
+            // SAFETY: the range lies inside one live allocation owned by the caller and is
+            // aligned to 2 MiB; MADV_HUGEPAGE only changes how the kernel backs the pages,
+            // never their contents, and a failure (e.g. THP disabled) is harmless.
+            unsafe {
+                madvise(start as *mut std::ffi::c_void, end - start, MADV_HUGEPAGE);
+            }
+        }
+    }
+}
+
+/// Bytes read per step when the input's length is unknown: the first allocation, and the
+/// size of each zero-then-read piece after it.
+const STREAM_STEP: usize = 4 << 20;
+
+/// Reads `len` elements of `T` (in file byte order) from `reader`.
+///
+/// `available` is how many bytes the input still holds, when known (a file's length). With
+/// it, the whole array is allocated at once after checking the bytes are there; without it,
+/// the allocation grows with the bytes that really arrive, so a short input claiming a huge
+/// array fails as truncated after allocating about what it held.
+pub(crate) fn read_vec<T: Pod, R: Read + ?Sized>(
+    reader: &mut R,
+    len: usize,
+    available: Option<u64>,
+) -> Result<Vec<T>, Error> {
+    let size = size_of::<T>();
+    // The caller checked len * size against isize::MAX (Header::sizes).
+    let nbytes = len * size;
+    let truncated = |found: usize| {
+        Error::Format(FormatError::Truncated {
+            part: "array data",
+            expected: nbytes as u64,
+            found: found as u64,
+        })
+    };
+    if let Some(avail) = available {
+        if avail < nbytes as u64 {
+            return Err(truncated(avail as usize));
+        }
+    }
+    let first = if available.is_some() {
+        len
+    } else {
+        len.min(STREAM_STEP / size.max(1))
+    };
+    let mut v = zeroed_vec::<T>(first)?;
+    let got = read_full(reader, as_bytes_mut(&mut v))?;
+    if got < first * size {
+        return Err(truncated(got));
+    }
+    let piece = (STREAM_STEP / size.max(1)).max(1);
+    while v.len() < len {
+        // Double the allocation (realloc moves pages rather than bytes for large blocks),
+        // then zero and fill it one cache-sized piece at a time.
+        let grow = (len - v.len()).min(v.len().max(piece));
+        v.reserve_exact(grow);
+        advise_huge_pages(v.as_mut_ptr().cast(), v.capacity() * size);
+        let target = v.len() + grow;
+        while v.len() < target {
+            let old = v.len();
+            let k = (target - old).min(piece);
+            // Zero the piece right before reading into it, while it is in cache.
+            v.resize(old + k, zeroed_value::<T>());
+            let got = read_full(reader, as_bytes_mut(&mut v[old..]))?;
+            if got < k * size {
+                return Err(truncated(old * size + got));
+            }
+        }
+    }
+    Ok(v)
+}
+
+/// A `T` whose bytes are all zero.
+fn zeroed_value<T: Pod>() -> T {
+    // SAFETY: all-zero bytes are a valid `T` because every bit pattern is (`T: Pod`).
+    unsafe { std::mem::zeroed() }
+}
+
+/// Size of the chunks in which swapped or gathered data is written.
+const WRITE_CHUNK: usize = 256 << 10;
+
+/// Writes `data` in file byte order: as it is when `swap` is false, else through a reusable
+/// chunk in which the bytes are swapped.
+pub(crate) fn write_slice<T: Pod, W: Write + ?Sized>(
+    data: &[T],
+    writer: &mut W,
+    swap: bool,
+) -> Result<(), Error> {
+    if !swap || T::SWAP <= 1 {
+        writer.write_all(as_bytes(data))?;
+        return Ok(());
+    }
+    let per_chunk = (WRITE_CHUNK / size_of::<T>().max(1)).max(1);
+    let mut buf: Vec<T> = Vec::with_capacity(per_chunk.min(data.len()));
+    for chunk in data.chunks(per_chunk) {
+        buf.clear();
+        buf.extend_from_slice(chunk);
+        swap_in_place(as_bytes_mut(&mut buf), T::SWAP);
+        writer.write_all(as_bytes(&buf))?;
+    }
+    Ok(())
+}
+
+/// Writes the elements of `iter` in order, gathered into reusable chunks (one `write_all`
+/// per chunk, never one per element).
+pub(crate) fn write_iter<'a, T: Pod, W: Write + ?Sized>(
+    iter: impl Iterator<Item = &'a T>,
+    writer: &mut W,
+    swap: bool,
+) -> Result<(), Error> {
+    let per_chunk = (WRITE_CHUNK / size_of::<T>().max(1)).max(1);
+    let mut buf: Vec<T> = Vec::with_capacity(per_chunk);
+    let mut flush = |buf: &mut Vec<T>| -> Result<(), Error> {
+        if swap {
+            swap_in_place(as_bytes_mut(buf), T::SWAP);
+        }
+        writer.write_all(as_bytes(buf))?;
+        buf.clear();
+        Ok(())
+    };
+    for x in iter {
+        buf.push(*x);
+        if buf.len() == per_chunk {
+            flush(&mut buf)?;
+        }
+    }
+    if !buf.is_empty() {
+        flush(&mut buf)?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn swap_handles_misaligned_buffers() {
+        let mut backing = [0u8; 17];
+        let bytes = &mut backing[1..17];
+        bytes.copy_from_slice(&[1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16]);
+        swap_in_place(bytes, 8);
+        assert_eq!(
+            bytes,
+            [8, 7, 6, 5, 4, 3, 2, 1, 16, 15, 14, 13, 12, 11, 10, 9]
+        );
+        swap_in_place(bytes, 2);
+        assert_eq!(
+            bytes,
+            [7, 8, 5, 6, 3, 4, 1, 2, 15, 16, 13, 14, 11, 12, 9, 10]
+        );
+        swap_in_place(&mut [], 4);
+    }
+
+    #[test]
+    fn read_vec_grows_with_a_stream_and_reports_truncation() {
+        let n = STREAM_STEP / 8 * 3 + 5;
+        let data: Vec<u64> = (0..n as u64).collect();
+        let bytes = as_bytes(&data).to_vec();
+        let back: Vec<u64> = read_vec(&mut &bytes[..], n, None).unwrap();
+        assert_eq!(back, data);
+        let err = read_vec::<u64, _>(&mut &bytes[..bytes.len() - 3], n, None).unwrap_err();
+        assert!(matches!(
+            err,
+            Error::Format(FormatError::Truncated { found, .. }) if found as usize == bytes.len() - 3
+        ));
+        let err = read_vec::<u64, _>(&mut &bytes[..], n, Some(10)).unwrap_err();
+        assert!(matches!(
+            err,
+            Error::Format(FormatError::Truncated { found: 10, .. })
+        ));
+    }
+
+    #[test]
+    fn empty_and_zero_length_reads() {
+        let v: Vec<u32> = read_vec(&mut &[][..], 0, None).unwrap();
+        assert!(v.is_empty());
+        assert!(zeroed_vec::<u8>(0).unwrap().is_empty());
+    }
+}

@@ -1,0 +1,167 @@
+//! The numeric types and `bool`: one row per Rust type with the dtype it reads and writes.
+//!
+//! A type reads its dtype in either byte order (`<`, `>`, and the lenient `=`, `|`, no prefix,
+//! which the descr parser resolves) and writes native order unless asked otherwise.
+
+use super::pod::{self, Pod};
+use super::{ReadableElement, WritableElement};
+use crate::descr::{ByteOrder, DType, Scalar, ScalarKind};
+use crate::error::{Error, FormatError, MismatchError};
+use std::io::{Read, Write};
+
+/// The byte order of `dtype` if it is the scalar `kind` of `size` bytes (no datetime unit).
+fn scalar_order(
+    dtype: &DType,
+    kind: ScalarKind,
+    size: usize,
+    requested: &'static str,
+) -> Result<ByteOrder, Error> {
+    match dtype {
+        DType::Scalar(s) if s.kind() == kind && s.size() == size && s.unit().is_none() => {
+            Ok(s.byte_order())
+        }
+        _ => Err(MismatchError::DType {
+            requested,
+            found: dtype.clone(),
+        }
+        .into()),
+    }
+}
+
+fn native(kind: ScalarKind, size: usize) -> DType {
+    match Scalar::new(kind, ByteOrder::NATIVE, size, None) {
+        Ok(s) => DType::Scalar(s),
+        Err(_) => unreachable!("the type table only lists dtypes numpy has"),
+    }
+}
+
+macro_rules! primitive {
+    ($($ty:ty => $kind:ident, $size:literal, $swap:literal, $name:literal;)*) => {$(
+        const _: () = assert!(std::mem::size_of::<$ty>() == $size);
+
+        // SAFETY: the listed types are integers, IEEE floats, or #[repr(C)]/#[repr(transparent)]
+        // wrappers of them (Complex, f16): every bit pattern is valid and there is no padding
+        // (the size is asserted above); `$swap` is the width of their scalar parts.
+        unsafe impl Pod for $ty {
+            const SWAP: usize = $swap;
+        }
+
+        impl ReadableElement for $ty {
+            fn read_vec<R: Read + ?Sized>(
+                reader: &mut R,
+                dtype: &DType,
+                len: usize,
+                available: Option<u64>,
+            ) -> Result<Vec<Self>, Error> {
+                let order = scalar_order(dtype, ScalarKind::$kind, $size, $name)?;
+                let mut v: Vec<$ty> = pod::read_vec(reader, len, available)?;
+                if order.needs_swap() {
+                    pod::swap_in_place(pod::as_bytes_mut(&mut v), $swap);
+                }
+                Ok(v)
+            }
+        }
+
+        impl WritableElement for $ty {
+            fn dtype() -> DType {
+                native(ScalarKind::$kind, $size)
+            }
+
+            fn write_slice<W: Write + ?Sized>(
+                slice: &[Self],
+                writer: &mut W,
+                order: ByteOrder,
+            ) -> Result<(), Error> {
+                pod::write_slice(slice, writer, order.needs_swap())
+            }
+
+            fn write_iter<'a, W: Write + ?Sized, I: Iterator<Item = &'a Self>>(
+                iter: I,
+                writer: &mut W,
+                order: ByteOrder,
+            ) -> Result<(), Error> {
+                pod::write_iter(iter, writer, order.needs_swap())
+            }
+        }
+    )*};
+}
+
+primitive! {
+    i8 => Int, 1, 1, "i8 (dtype '|i1')";
+    u8 => UInt, 1, 1, "u8 (dtype '|u1')";
+    i16 => Int, 2, 2, "i16 (dtype '<i2' or '>i2')";
+    u16 => UInt, 2, 2, "u16 (dtype '<u2' or '>u2')";
+    i32 => Int, 4, 4, "i32 (dtype '<i4' or '>i4')";
+    u32 => UInt, 4, 4, "u32 (dtype '<u4' or '>u4')";
+    i64 => Int, 8, 8, "i64 (dtype '<i8' or '>i8')";
+    u64 => UInt, 8, 8, "u64 (dtype '<u8' or '>u8')";
+    f32 => Float, 4, 4, "f32 (dtype '<f4' or '>f4')";
+    f64 => Float, 8, 8, "f64 (dtype '<f8' or '>f8')";
+}
+
+#[cfg(feature = "half")]
+primitive! {
+    half::f16 => Float, 2, 2, "half::f16 (dtype '<f2' or '>f2')";
+}
+
+#[cfg(feature = "num-complex")]
+primitive! {
+    num_complex::Complex<f32> => Complex, 8, 4, "Complex<f32> (dtype '<c8' or '>c8')";
+    num_complex::Complex<f64> => Complex, 16, 8, "Complex<f64> (dtype '<c16' or '>c16')";
+}
+
+/// `bool` is read through `u8` and checked: numpy writes 0 and 1 only, and any other byte
+/// would be an invalid Rust `bool`.
+impl ReadableElement for bool {
+    fn read_vec<R: Read + ?Sized>(
+        reader: &mut R,
+        dtype: &DType,
+        len: usize,
+        available: Option<u64>,
+    ) -> Result<Vec<Self>, Error> {
+        scalar_order(dtype, ScalarKind::Bool, 1, "bool (dtype '|b1')")?;
+        let bytes: Vec<u8> = pod::read_vec(reader, len, available)?;
+        if let Some(index) = bytes.iter().position(|&b| b > 1) {
+            return Err(FormatError::InvalidBool {
+                index: index as u64,
+                value: bytes[index],
+            }
+            .into());
+        }
+        let mut bytes = std::mem::ManuallyDrop::new(bytes);
+        // SAFETY: bool and u8 have the same size and alignment, so the allocation's layout is
+        // unchanged; every byte was checked above to be 0 or 1, the valid bools.
+        Ok(unsafe {
+            Vec::from_raw_parts(
+                bytes.as_mut_ptr().cast::<bool>(),
+                bytes.len(),
+                bytes.capacity(),
+            )
+        })
+    }
+}
+
+impl WritableElement for bool {
+    fn dtype() -> DType {
+        native(ScalarKind::Bool, 1)
+    }
+
+    fn write_slice<W: Write + ?Sized>(
+        slice: &[Self],
+        writer: &mut W,
+        _order: ByteOrder,
+    ) -> Result<(), Error> {
+        // SAFETY: a bool is one byte holding 0 or 1.
+        let bytes = unsafe { std::slice::from_raw_parts(slice.as_ptr().cast::<u8>(), slice.len()) };
+        writer.write_all(bytes)?;
+        Ok(())
+    }
+
+    fn write_iter<'a, W: Write + ?Sized, I: Iterator<Item = &'a Self>>(
+        iter: I,
+        writer: &mut W,
+        _order: ByteOrder,
+    ) -> Result<(), Error> {
+        pod::write_iter(iter.map(|b| if *b { &1u8 } else { &0u8 }), writer, false)
+    }
+}

@@ -1,0 +1,385 @@
+//! The error type, grouped by who is at fault.
+//!
+//! Every fallible function in the crate returns [`Error`]. Its variants say whose fault a
+//! failure is: the I/O layer ([`Error::Io`]), the file's bytes ([`Error::Format`]), a mismatch
+//! between the file and the type the caller asked for ([`Error::Mismatch`]), a configured limit
+//! ([`Error::Limit`]), or a request that cannot be written ([`Error::Usage`]). The inner enums
+//! carry what was expected and what was found.
+
+use crate::descr::DType;
+use std::error::Error as StdError;
+use std::fmt;
+use std::io;
+
+/// An error reading or writing `.npy` data.
+///
+/// # Examples
+///
+/// ```
+/// use ndarray::Array1;
+/// use ndnpy::{Error, FormatError, ReadNpyExt};
+///
+/// let err = Array1::<f64>::read_npy(&b"not an npy file"[..]).unwrap_err();
+/// assert!(matches!(err, Error::Format(FormatError::BadMagic { .. })));
+/// assert_eq!(
+///     err.to_string(),
+///     "not an .npy file: expected magic b\"\\x93NUMPY\", found b\"not an\""
+/// );
+/// ```
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum Error {
+    /// The reader or writer failed. Running out of bytes while reading is reported as
+    /// [`FormatError::Truncated`] instead.
+    Io(io::Error),
+    /// The bytes are not a valid `.npy` file.
+    Format(FormatError),
+    /// The file is valid but does not hold what the caller asked for.
+    Mismatch(MismatchError),
+    /// The file exceeds a limit set in [`ReadOptions`](crate::ReadOptions).
+    Limit(LimitError),
+    /// The caller asked for something that cannot be written.
+    Usage(UsageError),
+}
+
+/// The error type of reads, under the name ndarray-npy uses.
+pub type ReadNpyError = Error;
+/// The error type of writes, under the name ndarray-npy uses.
+pub type WriteNpyError = Error;
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::Io(_) => f.write_str("i/o error"),
+            Error::Format(e) => e.fmt(f),
+            Error::Mismatch(e) => e.fmt(f),
+            Error::Limit(e) => e.fmt(f),
+            Error::Usage(e) => e.fmt(f),
+        }
+    }
+}
+
+impl StdError for Error {
+    fn source(&self) -> Option<&(dyn StdError + 'static)> {
+        match self {
+            Error::Io(e) => Some(e),
+            _ => None,
+        }
+    }
+}
+
+impl From<io::Error> for Error {
+    fn from(e: io::Error) -> Self {
+        Error::Io(e)
+    }
+}
+
+impl From<FormatError> for Error {
+    fn from(e: FormatError) -> Self {
+        Error::Format(e)
+    }
+}
+
+impl From<MismatchError> for Error {
+    fn from(e: MismatchError) -> Self {
+        Error::Mismatch(e)
+    }
+}
+
+impl From<LimitError> for Error {
+    fn from(e: LimitError) -> Self {
+        Error::Limit(e)
+    }
+}
+
+impl From<UsageError> for Error {
+    fn from(e: UsageError) -> Self {
+        Error::Usage(e)
+    }
+}
+
+/// The file's bytes are not a valid `.npy` file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum FormatError {
+    /// The first six bytes are not `\x93NUMPY`.
+    BadMagic {
+        /// The bytes found instead (at most six).
+        found: Vec<u8>,
+    },
+    /// The version bytes are not 1.0, 2.0 or 3.0.
+    UnsupportedVersion {
+        /// The major version byte.
+        major: u8,
+        /// The minor version byte.
+        minor: u8,
+    },
+    /// The input ended before a part of the file was complete.
+    Truncated {
+        /// The part being read: `"magic string"`, `"header length"`, `"header"` or
+        /// `"array data"`.
+        part: &'static str,
+        /// How many bytes that part needs.
+        expected: u64,
+        /// How many were there.
+        found: u64,
+    },
+    /// A version 3.0 header is not valid UTF-8.
+    HeaderEncoding {
+        /// Byte offset of the first invalid byte within the header text.
+        offset: usize,
+    },
+    /// The header text is not a Python literal of the accepted grammar.
+    HeaderSyntax {
+        /// Byte offset within the header text.
+        offset: usize,
+        /// What the parser expected there.
+        expected: &'static str,
+        /// What it found (a short excerpt).
+        found: String,
+    },
+    /// The header is a literal, but not a dict.
+    HeaderNotDict {
+        /// The literal found.
+        found: String,
+    },
+    /// The header dict does not have exactly the keys `descr`, `fortran_order`, `shape`.
+    HeaderKeys {
+        /// The keys found, sorted.
+        found: Vec<String>,
+    },
+    /// `shape` is not a tuple of non-negative integers.
+    InvalidShape {
+        /// The value found.
+        found: String,
+    },
+    /// The element count or the byte size of the shape does not fit in memory addresses.
+    ShapeOverflow {
+        /// The shape.
+        shape: Vec<usize>,
+        /// The size in bytes of one element.
+        itemsize: usize,
+    },
+    /// `fortran_order` is not `True` or `False`.
+    InvalidFortranOrder {
+        /// The value found.
+        found: String,
+    },
+    /// `descr` is not a dtype descriptor numpy accepts.
+    InvalidDescr {
+        /// The descriptor (or the part of it at fault).
+        found: String,
+        /// Why it was refused.
+        reason: String,
+    },
+    /// A `bool` element is a byte other than 0 or 1.
+    InvalidBool {
+        /// The element's index in memory order.
+        index: u64,
+        /// The byte found.
+        value: u8,
+    },
+}
+
+impl fmt::Display for FormatError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            FormatError::BadMagic { found } => write!(
+                f,
+                "not an .npy file: expected magic b\"\\x93NUMPY\", found b\"{}\"",
+                found.escape_ascii()
+            ),
+            FormatError::UnsupportedVersion { major, minor } => write!(
+                f,
+                "unsupported .npy format version {major}.{minor}: expected 1.0, 2.0 or 3.0"
+            ),
+            FormatError::Truncated {
+                part,
+                expected,
+                found,
+            } => write!(
+                f,
+                "file ends in the {part}: expected {expected} bytes, found {found}"
+            ),
+            FormatError::HeaderEncoding { offset } => write!(
+                f,
+                "version 3.0 header is not valid utf-8 (byte {offset} of the header)"
+            ),
+            FormatError::HeaderSyntax {
+                offset,
+                expected,
+                found,
+            } => write!(
+                f,
+                "cannot parse header at byte {offset}: expected {expected}, found {found}"
+            ),
+            FormatError::HeaderNotDict { found } => {
+                write!(f, "header is not a dict: {found}")
+            }
+            FormatError::HeaderKeys { found } => write!(
+                f,
+                "header keys must be exactly 'descr', 'fortran_order', 'shape'; found {found:?}"
+            ),
+            FormatError::InvalidShape { found } => write!(
+                f,
+                "shape must be a tuple of non-negative integers; found {found}"
+            ),
+            FormatError::ShapeOverflow { shape, itemsize } => write!(
+                f,
+                "shape {shape:?} with {itemsize}-byte elements overflows the address space"
+            ),
+            FormatError::InvalidFortranOrder { found } => {
+                write!(f, "fortran_order must be True or False; found {found}")
+            }
+            FormatError::InvalidDescr { found, reason } => {
+                write!(f, "invalid dtype descriptor {found}: {reason}")
+            }
+            FormatError::InvalidBool { index, value } => write!(
+                f,
+                "bool element {index} is byte {value:#04x}; expected 0x00 or 0x01"
+            ),
+        }
+    }
+}
+
+impl StdError for FormatError {}
+
+/// The file is valid but holds something other than what the caller asked for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum MismatchError {
+    /// The file's dtype cannot be read as the requested element type.
+    DType {
+        /// The Rust element type requested.
+        requested: &'static str,
+        /// The dtype in the file.
+        found: DType,
+    },
+    /// The file's number of dimensions differs from the requested array type's.
+    Ndim {
+        /// The requested number of dimensions.
+        expected: usize,
+        /// The file's number of dimensions.
+        found: usize,
+    },
+}
+
+impl fmt::Display for MismatchError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            MismatchError::DType { requested, found } if found.has_object() => write!(
+                f,
+                "the file holds pickled Python objects (dtype {found}), which cannot be read \
+                 as {requested}"
+            ),
+            MismatchError::DType { requested, found } => {
+                write!(f, "cannot read dtype {found} as {requested}")
+            }
+            MismatchError::Ndim { expected, found } => write!(
+                f,
+                "expected an array of {expected} dimensions, found {found}"
+            ),
+        }
+    }
+}
+
+impl StdError for MismatchError {}
+
+/// The file exceeds a limit set in [`ReadOptions`](crate::ReadOptions).
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum LimitError {
+    /// The declared header length is over [`ReadOptions::max_header_len`](crate::ReadOptions::max_header_len).
+    HeaderTooLarge {
+        /// The limit in bytes.
+        limit: usize,
+        /// The declared header length in bytes.
+        found: u64,
+    },
+    /// The descriptor nests deeper than [`ReadOptions::max_depth`](crate::ReadOptions::max_depth).
+    TooDeep {
+        /// The limit.
+        limit: usize,
+    },
+    /// The array's data is larger than [`ReadOptions::max_data_len`](crate::ReadOptions::max_data_len).
+    ArrayTooLarge {
+        /// The limit in bytes.
+        limit: u64,
+        /// The array's size in bytes.
+        found: u64,
+    },
+}
+
+impl fmt::Display for LimitError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            LimitError::HeaderTooLarge { limit, found } => write!(
+                f,
+                "header of {found} bytes exceeds the limit of {limit} bytes \
+                 (raise it with ReadOptions::max_header_len)"
+            ),
+            LimitError::TooDeep { limit } => write!(
+                f,
+                "header nests deeper than the limit of {limit} levels \
+                 (raise it with ReadOptions::max_depth)"
+            ),
+            LimitError::ArrayTooLarge { limit, found } => write!(
+                f,
+                "array data of {found} bytes exceeds the limit of {limit} bytes \
+                 (raise it with ReadOptions::max_data_len)"
+            ),
+        }
+    }
+}
+
+impl StdError for LimitError {}
+
+/// The caller asked for something that cannot be written.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum UsageError {
+    /// The header text does not fit in any format version (over 4 GiB).
+    HeaderTooLarge {
+        /// The header length in bytes.
+        len: usize,
+    },
+    /// The requested version cannot hold this header.
+    VersionTooSmall {
+        /// The requested version.
+        version: crate::Version,
+        /// Why it cannot.
+        reason: &'static str,
+    },
+}
+
+impl fmt::Display for UsageError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            UsageError::HeaderTooLarge { len } => {
+                write!(f, "header of {len} bytes is too large for any .npy version")
+            }
+            UsageError::VersionTooSmall { version, reason } => {
+                write!(f, "cannot write a version {version} header: {reason}")
+            }
+        }
+    }
+}
+
+impl StdError for UsageError {}
+
+/// Shorthand for a syntax error in header text.
+pub(crate) fn syntax(offset: usize, expected: &'static str, found: impl Into<String>) -> Error {
+    Error::Format(FormatError::HeaderSyntax {
+        offset,
+        expected,
+        found: found.into(),
+    })
+}
+
+/// Shorthand for an invalid descriptor.
+pub(crate) fn bad_descr(found: impl Into<String>, reason: impl Into<String>) -> Error {
+    Error::Format(FormatError::InvalidDescr {
+        found: found.into(),
+        reason: reason.into(),
+    })
+}

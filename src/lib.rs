@@ -1,0 +1,76 @@
+//! Read and write NumPy's `.npy` files as [`ndarray`] arrays: every file `np.save` writes,
+//! written back byte for byte as `np.save` would, faster than `np.load`.
+//!
+//! # The map
+//!
+//! - **Reading**: [`read_npy`] (a path) and [`ReadNpyExt`] (any [`Read`](std::io::Read), any
+//!   dimension, several arrays in one stream). Limits for untrusted input: [`ReadOptions`].
+//! - **Writing**: [`write_npy`], [`create_new_npy`] and [`WriteNpyExt`] (any layout; C and
+//!   Fortran order kept, other layouts written in C order), with a chosen byte order through
+//!   [`WriteOptions`].
+//! - **Headers**: [`Header`] reads and writes the header alone, with numpy's version choice
+//!   and padding; [`HeaderInfo`] adds the version and data offset of a file.
+//! - **Dtypes**: [`DType`] parses and formats every `descr` numpy writes (scalars, strings,
+//!   datetimes, records with padding and titles, sub-arrays), whether or not a Rust element
+//!   type exists for it yet.
+//! - **Element types**: [`ReadableElement`] and [`WritableElement`], implemented for `bool`,
+//!   `i8`..`i64`, `u8`..`u64`, `f32`, `f64`, `half::f16` (feature `half`) and
+//!   `num_complex::Complex<f32/f64>` (feature `num-complex`); both features are on by default.
+//! - **Errors**: one [`Error`] type grouped by who is at fault (I/O, malformed file, mismatch,
+//!   limit, usage); `ReadNpyError` and `WriteNpyError` are its ndarray-npy names.
+//!
+//! The functions and traits keep ndarray-npy 0.10's names and signatures, so switching is a
+//! change of the crate name.
+//!
+//! # Example
+//!
+//! ```
+//! use ndarray::{array, Array2};
+//! use ndnpy::{read_npy, write_npy, ReadNpyExt, WriteNpyExt};
+//!
+//! // A file numpy wrote: np.save("example.npy", np.arange(6.0).reshape(2, 3) * 0.5 - 1)
+//! let a: Array2<f64> = read_npy("testdata/example.npy")?;
+//! assert_eq!(a, array![[-1.0, -0.5, 0.0], [0.5, 1.0, 1.5]]);
+//!
+//! // Write the transpose: it is Fortran-contiguous, so it is stored as numpy would store it.
+//! let mut bytes = Vec::new();
+//! a.t().write_npy(&mut bytes)?;
+//! let b = Array2::<f64>::read_npy(&bytes[..])?;
+//! assert_eq!(b, a.t());
+//! assert!(b.t().is_standard_layout()); // read back in Fortran layout, without reordering
+//! # Ok::<(), ndnpy::Error>(())
+//! ```
+//!
+//! # Limitations
+//!
+//! - Element types exist for the numeric types and `bool`. Files of other dtypes (strings,
+//!   datetimes, records, long doubles) have their headers parsed and reported exactly, and
+//!   reading their data gives [`MismatchError::DType`] naming the file's dtype.
+//! - Object arrays (`|O`) hold pickled Python objects and are refused with a clear error.
+//! - The header parser accepts the Python-literal subset numpy writes and has written (see
+//!   [`DType::from_descr`] and the `literal` grammar in the source), not all of
+//!   `ast.literal_eval`: no floats, bytes, sets, names other than `True`/`False`/`None`.
+//! - Field names with characters outside Python 3.11's Unicode 14 printable set are escaped
+//!   as Python 3.11 would; other Python versions may escape newer code points differently.
+
+#![deny(missing_docs)]
+
+mod descr;
+mod element;
+mod error;
+mod header;
+mod literal;
+mod printable_table;
+mod read;
+mod write;
+
+pub use crate::descr::{
+    ByteOrder, DType, DateTimeUnit, Field, Record, Scalar, ScalarKind, SubArray, TimeUnit,
+};
+pub use crate::element::{ReadableElement, WritableElement};
+pub use crate::error::{
+    Error, FormatError, LimitError, MismatchError, ReadNpyError, UsageError, WriteNpyError,
+};
+pub use crate::header::{Header, HeaderInfo, ReadOptions, Version, MAGIC};
+pub use crate::read::{read_npy, ReadFromFile, ReadNpyExt};
+pub use crate::write::{create_new_npy, write_npy, WriteNpyExt, WriteOptions};

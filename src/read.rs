@@ -1,0 +1,182 @@
+//! Reading `.npy` data into owned arrays.
+
+use crate::element::ReadableElement;
+use crate::error::{Error, FormatError, MismatchError};
+use crate::header::{Header, ReadOptions};
+use ndarray::{ArrayBase, DataOwned, Dimension, ShapeBuilder};
+use std::fs::File;
+use std::io::Read;
+use std::path::Path;
+
+/// Reads the `.npy` file at `path`.
+///
+/// The file's length is checked against the header before the array is allocated, and the
+/// array is allocated once, at its final size.
+///
+/// # Errors
+///
+/// See [`ReadNpyExt::read_npy`]; also [`Error::Io`] if the file cannot be opened.
+///
+/// # Examples
+///
+/// ```
+/// use ndarray::Array2;
+/// let a: Array2<f64> = ndnpy::read_npy("testdata/f8_le_c_2x3.npy")?;
+/// assert_eq!(a.shape(), [2, 3]);
+/// # Ok::<(), ndnpy::Error>(())
+/// ```
+pub fn read_npy<P, T>(path: P) -> Result<T, ReadNpyError>
+where
+    P: AsRef<Path>,
+    T: ReadFromFile,
+{
+    let mut file = File::open(path)?;
+    let len = file.metadata()?.len();
+    T::read_from_file(&mut file, len)
+}
+
+use crate::error::ReadNpyError;
+
+/// Array types that [`read_npy`] can produce. Implemented for every array type that
+/// implements [`ReadNpyExt`]; not meant to be implemented elsewhere.
+pub trait ReadFromFile: Sized {
+    /// Reads from a file of `len` bytes positioned at its start.
+    #[doc(hidden)]
+    fn read_from_file(file: &mut File, len: u64) -> Result<Self, Error>;
+}
+
+impl<A, S, D> ReadFromFile for ArrayBase<S, D>
+where
+    A: ReadableElement,
+    S: DataOwned<Elem = A>,
+    D: Dimension,
+{
+    fn read_from_file(file: &mut File, len: u64) -> Result<Self, Error> {
+        read_array(file, &ReadOptions::default(), Some(len))
+    }
+}
+
+/// Reads an owned array from `.npy` data.
+///
+/// # Examples
+///
+/// ```
+/// use ndarray::{Array2, ArrayD};
+/// use ndnpy::ReadNpyExt;
+/// let bytes = std::fs::read("testdata/example.npy")?;
+/// let a = Array2::<f64>::read_npy(&bytes[..])?;
+/// let d = ArrayD::<f64>::read_npy(&bytes[..])?; // any dimension
+/// assert_eq!(a.into_dyn(), d);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub trait ReadNpyExt: Sized {
+    /// Reads one array from `reader`, consuming exactly its header and data: several arrays
+    /// written one after another can be read in turn, and bytes after the data are left
+    /// unread (as numpy does).
+    ///
+    /// A `fortran_order` file gives a Fortran-layout array without reordering; non-native byte
+    /// order is swapped in place in one pass. Memory grows with the bytes that really arrive,
+    /// so a short input claiming a huge array fails as truncated rather than allocating it.
+    ///
+    /// # Errors
+    ///
+    /// - [`Error::Format`] if the header is malformed or the data is cut short
+    ///   ([`FormatError::Truncated`]) or invalid ([`FormatError::InvalidBool`]);
+    /// - [`Error::Mismatch`] if the file's dtype is not the element type's
+    ///   ([`MismatchError::DType`]) or its number of dimensions differs from `D`'s
+    ///   ([`MismatchError::Ndim`]);
+    /// - [`Error::Limit`] if the header exceeds the default [`ReadOptions`];
+    /// - [`Error::Io`] if reading fails.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ndarray::Array1;
+    /// use ndnpy::{ReadNpyExt, WriteNpyExt};
+    /// let mut stream = Vec::new();
+    /// ndarray::array![1i32, 2].write_npy(&mut stream)?;
+    /// ndarray::array![3i32].write_npy(&mut stream)?;
+    /// let mut reader = &stream[..];
+    /// assert_eq!(Array1::<i32>::read_npy(&mut reader)?, ndarray::array![1, 2]);
+    /// assert_eq!(Array1::<i32>::read_npy(&mut reader)?, ndarray::array![3]);
+    /// # Ok::<(), ndnpy::Error>(())
+    /// ```
+    fn read_npy<R: Read>(reader: R) -> Result<Self, ReadNpyError>;
+
+    /// Like [`ReadNpyExt::read_npy`], with limits other than the defaults.
+    ///
+    /// # Errors
+    ///
+    /// As [`ReadNpyExt::read_npy`], with [`Error::Limit`] for the given limits.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ndarray::Array2;
+    /// use ndnpy::{Error, ReadNpyExt, ReadOptions};
+    /// let bytes = std::fs::read("testdata/f8_le_c_2x3.npy")?;
+    /// let opts = ReadOptions::new().max_data_len(Some(16));
+    /// let err = Array2::<f64>::read_npy_with_options(&bytes[..], &opts).unwrap_err();
+    /// assert!(matches!(err, Error::Limit(_)));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    fn read_npy_with_options<R: Read>(reader: R, opts: &ReadOptions) -> Result<Self, ReadNpyError>;
+}
+
+impl<A, S, D> ReadNpyExt for ArrayBase<S, D>
+where
+    A: ReadableElement,
+    S: DataOwned<Elem = A>,
+    D: Dimension,
+{
+    fn read_npy<R: Read>(mut reader: R) -> Result<Self, ReadNpyError> {
+        read_array(&mut reader, &ReadOptions::default(), None)
+    }
+
+    fn read_npy_with_options<R: Read>(
+        mut reader: R,
+        opts: &ReadOptions,
+    ) -> Result<Self, ReadNpyError> {
+        read_array(&mut reader, opts, None)
+    }
+}
+
+/// Reads header and data; `total_len`, when known, is the input's length from the header's
+/// first byte.
+fn read_array<A, S, D, R>(
+    reader: &mut R,
+    opts: &ReadOptions,
+    total_len: Option<u64>,
+) -> Result<ArrayBase<S, D>, Error>
+where
+    A: ReadableElement,
+    S: DataOwned<Elem = A>,
+    D: Dimension,
+    R: Read + ?Sized,
+{
+    let info = Header::read(reader, opts)?;
+    let Header {
+        dtype,
+        fortran_order,
+        shape,
+    } = info.header;
+    if let Some(ndim) = D::NDIM {
+        if ndim != shape.len() {
+            return Err(MismatchError::Ndim {
+                expected: ndim,
+                found: shape.len(),
+            }
+            .into());
+        }
+    }
+    let available = total_len.map(|t| t.saturating_sub(info.data_offset));
+    let data = A::read_vec(reader, &dtype, info.num_elements, available)?;
+    let mut dim = D::zeros(shape.len());
+    dim.slice_mut().copy_from_slice(&shape);
+    ArrayBase::from_shape_vec(dim.set_f(fortran_order), data).map_err(|_| {
+        Error::Format(FormatError::ShapeOverflow {
+            shape,
+            itemsize: dtype.itemsize(),
+        })
+    })
+}

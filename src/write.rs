@@ -1,0 +1,246 @@
+//! Writing arrays as `.npy` data, byte for byte as `np.save` does.
+
+use crate::descr::ByteOrder;
+use crate::element::WritableElement;
+use crate::error::WriteNpyError;
+use crate::header::Header;
+use ndarray::{ArrayBase, ArrayRef, Axis, Data, Dimension};
+use std::fs::File;
+use std::io::{BufWriter, Write};
+use std::path::Path;
+
+/// Options for writing: the byte order of the data.
+///
+/// # Examples
+///
+/// ```
+/// use ndnpy::{ByteOrder, WriteNpyExt, WriteOptions};
+/// let mut out = Vec::new();
+/// let opts = WriteOptions::new().byte_order(ByteOrder::Big);
+/// ndarray::array![1u16, 2].write_npy_with_options(&mut out, &opts)?;
+/// assert!(out.starts_with(b"\x93NUMPY\x01\x00v\x00{'descr': '>u2'"));
+/// assert_eq!(&out[128..], &[0, 1, 0, 2]);
+/// # Ok::<(), ndnpy::Error>(())
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WriteOptions {
+    byte_order: ByteOrder,
+}
+
+impl Default for WriteOptions {
+    fn default() -> Self {
+        WriteOptions::new()
+    }
+}
+
+impl WriteOptions {
+    /// The defaults: native byte order.
+    ///
+    /// ```
+    /// assert_eq!(ndnpy::WriteOptions::new().get_byte_order(), ndnpy::ByteOrder::NATIVE);
+    /// ```
+    pub fn new() -> WriteOptions {
+        WriteOptions {
+            byte_order: ByteOrder::NATIVE,
+        }
+    }
+
+    /// Stores multi-byte elements in `order` (for example big-endian files for a big-endian
+    /// consumer). [`ByteOrder::NotApplicable`] means native.
+    ///
+    /// ```
+    /// let opts = ndnpy::WriteOptions::new().byte_order(ndnpy::ByteOrder::Big);
+    /// # assert_eq!(opts.get_byte_order(), ndnpy::ByteOrder::Big);
+    /// ```
+    pub fn byte_order(mut self, order: ByteOrder) -> WriteOptions {
+        self.byte_order = match order {
+            ByteOrder::NotApplicable => ByteOrder::NATIVE,
+            o => o,
+        };
+        self
+    }
+
+    /// The byte order data is stored in.
+    ///
+    /// ```
+    /// assert_eq!(ndnpy::WriteOptions::default().get_byte_order(), ndnpy::ByteOrder::NATIVE);
+    /// ```
+    pub fn get_byte_order(&self) -> ByteOrder {
+        self.byte_order
+    }
+}
+
+/// Writes an array as `.npy` data, the same bytes `np.save` writes for it.
+///
+/// # Examples
+///
+/// ```
+/// use ndnpy::WriteNpyExt;
+/// let a = ndarray::array![[1.0f64, 2.0], [3.0, 4.0]];
+/// let mut out = Vec::new();
+/// a.t().write_npy(&mut out)?; // a transposed view is written in Fortran order
+/// assert!(out.starts_with(b"\x93NUMPY\x01\x00v\x00{'descr': '<f8', 'fortran_order': True"));
+/// # Ok::<(), ndnpy::Error>(())
+/// ```
+pub trait WriteNpyExt {
+    /// Writes the array to `writer` in native byte order.
+    ///
+    /// A C-contiguous array is written with one `write_all` of its memory, a Fortran-contiguous
+    /// one likewise with `fortran_order: True`; any other layout (permuted, sliced, negative
+    /// strides) is written in C order through a reusable chunk buffer. The writer is flushed.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Io`](crate::Error::Io) if writing fails.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ndnpy::{ReadNpyExt, WriteNpyExt};
+    /// let a = ndarray::Array3::<i64>::from_shape_fn((2, 3, 4), |(i, j, k)| (i * 100 + j * 10 + k) as i64);
+    /// let permuted = a.view().permuted_axes([2, 0, 1]);
+    /// let mut out = Vec::new();
+    /// permuted.write_npy(&mut out)?;
+    /// assert_eq!(ndarray::Array3::<i64>::read_npy(&out[..])?, permuted);
+    /// # Ok::<(), ndnpy::Error>(())
+    /// ```
+    fn write_npy<W: Write>(&self, writer: W) -> Result<(), WriteNpyError>;
+
+    /// Like [`WriteNpyExt::write_npy`], with options (the byte order).
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Io`](crate::Error::Io) if writing fails.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ndnpy::{ByteOrder, WriteNpyExt, WriteOptions};
+    /// let mut out = Vec::new();
+    /// ndarray::array![1.5f32].write_npy_with_options(&mut out, &WriteOptions::new().byte_order(ByteOrder::Little))?;
+    /// assert_eq!(&out[128..], &1.5f32.to_le_bytes());
+    /// # Ok::<(), ndnpy::Error>(())
+    /// ```
+    fn write_npy_with_options<W: Write>(
+        &self,
+        writer: W,
+        opts: &WriteOptions,
+    ) -> Result<(), WriteNpyError>;
+}
+
+impl<A, D> WriteNpyExt for ArrayRef<A, D>
+where
+    A: WritableElement,
+    D: Dimension,
+{
+    fn write_npy<W: Write>(&self, writer: W) -> Result<(), WriteNpyError> {
+        self.write_npy_with_options(writer, &WriteOptions::default())
+    }
+
+    fn write_npy_with_options<W: Write>(
+        &self,
+        mut writer: W,
+        opts: &WriteOptions,
+    ) -> Result<(), WriteNpyError> {
+        let order = opts.byte_order;
+        // numpy's rule (header_data_from_array_1_0): C-contiguous first, so 1-D, 0-d, empty
+        // and (1, n)-in-F arrays are all C order; F-contiguous next; anything else in C order.
+        let c_contiguous = self.is_standard_layout();
+        let f_contiguous = !c_contiguous && self.t().is_standard_layout();
+        let header = Header {
+            dtype: A::dtype().with_byte_order(order),
+            fortran_order: f_contiguous,
+            shape: self.shape().to_vec(),
+        };
+        writer.write_all(&header.to_bytes()?)?;
+        match self.as_slice_memory_order() {
+            Some(slice) if c_contiguous || f_contiguous => {
+                A::write_slice(slice, &mut writer, order)?
+            }
+            _ => {
+                // Gather along the last axis, lane by lane, in C order.
+                let last = Axis(self.ndim().saturating_sub(1));
+                let elems = self
+                    .lanes(last)
+                    .into_iter()
+                    .flat_map(|lane| lane.into_iter());
+                A::write_iter(elems, &mut writer, order)?
+            }
+        }
+        writer.flush()?;
+        Ok(())
+    }
+}
+
+impl<A, S, D> WriteNpyExt for ArrayBase<S, D>
+where
+    A: WritableElement,
+    S: Data<Elem = A>,
+    D: Dimension,
+{
+    fn write_npy<W: Write>(&self, writer: W) -> Result<(), WriteNpyError> {
+        let arr: &ArrayRef<A, D> = self;
+        arr.write_npy(writer)
+    }
+
+    fn write_npy_with_options<W: Write>(
+        &self,
+        writer: W,
+        opts: &WriteOptions,
+    ) -> Result<(), WriteNpyError> {
+        let arr: &ArrayRef<A, D> = self;
+        arr.write_npy_with_options(writer, opts)
+    }
+}
+
+/// Writes `array` to the `.npy` file at `path`, creating or replacing it.
+///
+/// # Errors
+///
+/// [`Error::Io`](crate::Error::Io) if the file cannot be created or written.
+///
+/// # Examples
+///
+/// ```
+/// let dir = std::env::temp_dir().join(format!("ndnpy-doc-write-{}", std::process::id()));
+/// std::fs::create_dir_all(&dir)?;
+/// let path = dir.join("a.npy");
+/// ndnpy::write_npy(&path, &ndarray::array![[1u8, 2], [3, 4]])?;
+/// let back: ndarray::Array2<u8> = ndnpy::read_npy(&path)?;
+/// assert_eq!(back, ndarray::array![[1, 2], [3, 4]]);
+/// # std::fs::remove_dir_all(&dir)?;
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn write_npy<P, T>(path: P, array: &T) -> Result<(), WriteNpyError>
+where
+    P: AsRef<Path>,
+    T: WriteNpyExt + ?Sized,
+{
+    array.write_npy(BufWriter::new(File::create(path)?))
+}
+
+/// Writes `array` to a new `.npy` file at `path`; fails if the file exists.
+///
+/// # Errors
+///
+/// [`Error::Io`](crate::Error::Io) (kind `AlreadyExists`) if the file exists, or if it cannot be written.
+///
+/// # Examples
+///
+/// ```
+/// let dir = std::env::temp_dir().join(format!("ndnpy-doc-create-{}", std::process::id()));
+/// std::fs::create_dir_all(&dir)?;
+/// let path = dir.join("new.npy");
+/// let a = ndarray::array![1i32, 2, 3];
+/// ndnpy::create_new_npy(&path, &a)?;
+/// assert!(ndnpy::create_new_npy(&path, &a).is_err());
+/// # std::fs::remove_dir_all(&dir)?;
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn create_new_npy<P, T>(path: P, array: &T) -> Result<(), WriteNpyError>
+where
+    P: AsRef<Path>,
+    T: WriteNpyExt + ?Sized,
+{
+    array.write_npy(BufWriter::new(File::create_new(path)?))
+}
