@@ -1,0 +1,380 @@
+//! Malformed and hostile inputs: each gives a typed error, never a panic, a hang, or an
+//! allocation beyond the bytes present. Cases follow numpy's test_format.py (positioned as
+//! the format doc's porting notes say) and the validation gaps numpy itself has.
+
+use ndarray::{Array1, ArrayD};
+use ndnpy::{Error, FormatError, Header, LimitError, ReadNpyExt, ReadOptions};
+
+/// A v1 file with `text` as its header dict, padded as numpy pads, followed by `data`.
+fn npy_v1(text: &str, data: &[u8]) -> Vec<u8> {
+    let hlen = text.len() + 1;
+    let pad = 64 - (10 + hlen) % 64;
+    let mut out = b"\x93NUMPY\x01\x00".to_vec();
+    out.extend_from_slice(&((hlen + pad) as u16).to_le_bytes());
+    out.extend_from_slice(text.as_bytes());
+    out.extend(std::iter::repeat_n(b' ', pad));
+    out.push(b'\n');
+    out.extend_from_slice(data);
+    out
+}
+
+fn read_f8(bytes: &[u8]) -> Result<ArrayD<f64>, Error> {
+    ArrayD::<f64>::read_npy(bytes)
+}
+
+fn format_err(bytes: &[u8]) -> FormatError {
+    match read_f8(bytes) {
+        Err(Error::Format(e)) => e,
+        other => panic!("expected a format error, got {other:?}"),
+    }
+}
+
+#[test]
+fn bad_magic_strings_from_numpy_tests() {
+    for bad in [
+        &b"\x92NUMPY\x01\x00"[..],
+        b"\x00NUMPY\x01\x00",
+        b"\x93numpy\x01\x00",
+        b"\x93MATLB\x01\x00",
+        b"",
+        b"PK\x03\x04",
+    ] {
+        assert!(
+            matches!(format_err(bad), FormatError::BadMagic { .. }),
+            "{bad:?}"
+        );
+    }
+    // A correct but short magic is a truncation, not a bad magic.
+    for short in [&b"\x93NUMPY\x01"[..], b"\x93NUMPY", b"\x93NU"] {
+        assert!(
+            matches!(
+                format_err(short),
+                FormatError::Truncated {
+                    part: "magic string",
+                    ..
+                }
+            ),
+            "{short:?}"
+        );
+    }
+}
+
+#[test]
+fn bad_versions_from_numpy_tests() {
+    for (v, major, minor) in [
+        (&b"\x01\x01"[..], 1, 1),
+        (b"\x00\x00", 0, 0),
+        (b"\x00\x01", 0, 1),
+        (b"\x02\x02", 2, 2),
+        (b"\xff\xff", 255, 255),
+    ] {
+        let mut f = b"\x93NUMPY".to_vec();
+        f.extend_from_slice(v);
+        f.extend_from_slice(b"\x10\x00");
+        assert_eq!(
+            format_err(&f),
+            FormatError::UnsupportedVersion { major, minor }
+        );
+    }
+    // A valid version with no length field.
+    assert!(matches!(
+        format_err(b"\x93NUMPY\x02\x00"),
+        FormatError::Truncated {
+            part: "header length",
+            expected: 4,
+            found: 0
+        }
+    ));
+}
+
+#[test]
+fn bad_headers_from_numpy_tests() {
+    // test_bad_header, read from offset 0 rather than mis-positioned.
+    assert!(matches!(
+        format_err(b"\x93NUMPY\x01\x001"),
+        FormatError::Truncated {
+            part: "header length",
+            expected: 2,
+            found: 1
+        }
+    ));
+    assert!(matches!(
+        format_err(b"\x93NUMPY\x01\x00\x01\x00"),
+        FormatError::Truncated {
+            part: "header",
+            expected: 1,
+            found: 0
+        }
+    ));
+    let missing = npy_v1("{'descr': 'x', 'shape': (1, 2), }", &[]);
+    assert!(matches!(
+        format_err(&missing),
+        FormatError::HeaderKeys { .. }
+    ));
+    let extra = npy_v1(
+        "{'descr': '<f8', 'fortran_order': False, 'shape': (1,), 'extrakey': -1, }",
+        &[0; 8],
+    );
+    assert_eq!(
+        format_err(&extra),
+        FormatError::HeaderKeys {
+            found: vec![
+                "descr".into(),
+                "extrakey".into(),
+                "fortran_order".into(),
+                "shape".into()
+            ]
+        }
+    );
+}
+
+#[test]
+fn invalid_header_values() {
+    type Check = fn(&FormatError) -> bool;
+    let cases: &[(&str, Check)] = &[
+        ("['descr', '<f8']", |e| matches!(e, FormatError::HeaderNotDict { .. })),
+        ("{'descr': '<f8', 'fortran_order': 0, 'shape': (1,)}", |e| {
+            matches!(e, FormatError::InvalidFortranOrder { .. })
+        }),
+        ("{'descr': '<f8', 'fortran_order': False, 'shape': [3]}", |e| {
+            matches!(e, FormatError::InvalidShape { .. })
+        }),
+        ("{'descr': '<f8', 'fortran_order': False, 'shape': (3)}", |e| {
+            matches!(e, FormatError::InvalidShape { .. })
+        }),
+        ("{'descr': '<f8', 'fortran_order': False, 'shape': (-1,)}", |e| {
+            matches!(e, FormatError::InvalidShape { .. })
+        }),
+        ("{'descr': '<f8', 'fortran_order': False, 'shape': (True, 3)}", |e| {
+            matches!(e, FormatError::InvalidShape { .. })
+        }),
+        ("{'descr': '<f8', 'fortran_order': False, 'shape': (99999999999999999999999,)}", |e| {
+            matches!(e, FormatError::InvalidShape { .. })
+        }),
+        ("{'descr': '<f8', 'fortran_order': False, 'shape': (4611686018427387904, 4611686018427387904)}", |e| {
+            matches!(e, FormatError::ShapeOverflow { .. })
+        }),
+        ("{'descr': '<f8', 'fortran_order': False, 'shape': (3037000500, 3037000500)}", |e| {
+            matches!(e, FormatError::ShapeOverflow { .. })
+        }),
+        ("{'descr': '<f8', 'fortran_order': False, 'shape': (4611686018427387904,)}", |e| {
+            matches!(e, FormatError::ShapeOverflow { .. })
+        }),
+        ("{'descr': 'garbage', 'fortran_order': False, 'shape': (1,)}", |e| {
+            matches!(e, FormatError::InvalidDescr { .. })
+        }),
+        ("{'descr': {'a': 1}, 'fortran_order': False, 'shape': (1,)}", |e| {
+            matches!(e, FormatError::InvalidDescr { .. })
+        }),
+        ("{'descr': '<f8', 'fortran_order': False, 'shape': (1,), b'x': 1}", |e| {
+            matches!(e, FormatError::HeaderSyntax { .. })
+        }),
+        ("{'descr': '<f8', 'fortran_order': False, 'shape': (int(3),)}", |e| {
+            matches!(e, FormatError::HeaderSyntax { .. })
+        }),
+        ("{'descr': '<f8', 'fortran_order': false, 'shape': (3,)}", |e| {
+            matches!(e, FormatError::HeaderSyntax { .. })
+        }),
+        ("{'descr': '<f8', 'fortran_order': False, 'shape': (1+2,)}", |e| {
+            matches!(e, FormatError::HeaderSyntax { .. })
+        }),
+        ("{'descr': '<f8', 'fortran_order': False, 'shape': (3,)", |e| {
+            matches!(e, FormatError::HeaderSyntax { .. })
+        }),
+        ("{'descr': '<f8', 'fortran_order': False, 'shape': (03,)}", |e| {
+            matches!(e, FormatError::HeaderSyntax { .. })
+        }),
+        ("{'descr': '<f8', 'fortran_order': False, 'shape': (3,)}\0", |e| {
+            matches!(e, FormatError::HeaderSyntax { .. })
+        }),
+    ];
+    for (text, check) in cases {
+        let f = npy_v1(text, &[0u8; 64]);
+        let e = format_err(&f);
+        assert!(check(&e), "{text}: got {e}");
+        assert!(!e.to_string().is_empty());
+    }
+}
+
+#[test]
+fn lenient_headers_numpy_accepts_are_read() {
+    for text in [
+        "{'shape': (3,), 'fortran_order': False, 'descr': '<f8'}",
+        "{\"descr\": \"<f8\", \"fortran_order\": False, \"shape\": (3,)}",
+        "{'descr': '<f8',\n 'fortran_order': False,\r\n 'shape': (3,)}",
+        "  \t{'descr': '<f8', 'fortran_order': False, 'shape': (0x3,)} # comment",
+        "{'descr': '<' 'f8', 'fortran_order': False, 'shape': (+3,)}",
+        "{'descr': '\\x3cf8', 'fortran_order': True, 'shape': (3,), 'shape': (3,)}",
+        "{'descr': '=f8', 'fortran_order': False, 'shape': (1_0_0,)}",
+    ] {
+        let n = if text.contains("1_0_0") { 100 } else { 3 };
+        let f = npy_v1(text, &vec![0u8; 8 * n]);
+        let a = read_f8(&f).unwrap_or_else(|e| panic!("{text}: {e}"));
+        assert_eq!(a.len(), n, "{text}");
+    }
+    // No padding and no newline: numpy does not check either.
+    let mut f = b"\x93NUMPY\x01\x00".to_vec();
+    let text = b"{'descr': '<f8', 'fortran_order': False, 'shape': (1,)}";
+    f.extend_from_slice(&(text.len() as u16).to_le_bytes());
+    f.extend_from_slice(text);
+    f.extend_from_slice(&1.5f64.to_le_bytes());
+    assert_eq!(read_f8(&f).unwrap()[[0]], 1.5);
+}
+
+#[test]
+fn every_truncation_of_a_valid_file_is_an_error() {
+    let bytes = std::fs::read("testdata/f8_le_c_2x3x4.npy").unwrap();
+    for cut in 0..bytes.len() {
+        let err = read_f8(&bytes[..cut]).unwrap_err();
+        assert!(
+            matches!(
+                err,
+                Error::Format(FormatError::Truncated { .. } | FormatError::BadMagic { .. })
+                    | Error::Format(FormatError::HeaderSyntax { .. })
+            ),
+            "cut at {cut}: {err:?}"
+        );
+    }
+    assert!(read_f8(&bytes).is_ok());
+}
+
+#[test]
+fn huge_claims_in_tiny_inputs_fail_fast_without_allocating_them() {
+    // 10^12 f8 elements claimed, 100 bytes present.
+    let f = npy_v1(
+        "{'descr': '<f8', 'fortran_order': False, 'shape': (1000000000000,), }",
+        &[0u8; 100],
+    );
+    assert!(matches!(
+        format_err(&f),
+        FormatError::Truncated {
+            part: "array data",
+            expected: 8_000_000_000_000,
+            found: 100
+        }
+    ));
+    // The same through a path: the file length is checked before allocating.
+    let dir = std::env::temp_dir().join(format!("ndnpy-malformed-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("huge.npy");
+    std::fs::write(&path, &f).unwrap();
+    let err = ndnpy::read_npy::<_, ArrayD<f64>>(&path).unwrap_err();
+    assert!(
+        matches!(
+            err,
+            Error::Format(FormatError::Truncated { found: 100, .. })
+        ),
+        "{err}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+
+    // v2 header length 0xFFFFFFFF: refused by the cap before any allocation.
+    let f = b"\x93NUMPY\x02\x00\xff\xff\xff\xff{'descr': '<f8'";
+    assert!(matches!(
+        read_f8(f).unwrap_err(),
+        Error::Limit(LimitError::HeaderTooLarge {
+            found: 0xffff_ffff,
+            ..
+        })
+    ));
+    // v1 header length beyond EOF.
+    let f = b"\x93NUMPY\x01\x00\xff\xff{'descr': '<f8'";
+    assert!(matches!(
+        format_err(f),
+        FormatError::Truncated {
+            part: "header",
+            expected: 65535,
+            found: 15
+        }
+    ));
+}
+
+#[test]
+fn deeply_nested_descr_is_a_limit_error() {
+    let depth = 100_000;
+    let text = format!(
+        "{{'descr': {}'<f8'{}, 'fortran_order': False, 'shape': (1,)}}",
+        "[".repeat(depth),
+        "]".repeat(depth)
+    );
+    let mut f = b"\x93NUMPY\x02\x00".to_vec();
+    f.extend_from_slice(&(text.len() as u32).to_le_bytes());
+    f.extend_from_slice(text.as_bytes());
+    assert!(matches!(
+        read_f8(&f).unwrap_err(),
+        Error::Limit(LimitError::TooDeep { limit: 64 })
+    ));
+    let opts = ReadOptions::new().max_depth(4);
+    let nested = npy_v1(
+        "{'descr': [('a', [('b', [('c', '<f8')])])], 'fortran_order': False, 'shape': (1,)}",
+        &[0; 8],
+    );
+    assert!(matches!(
+        Header::read(&mut &nested[..], &opts).unwrap_err(),
+        Error::Limit(LimitError::TooDeep { limit: 4 })
+    ));
+}
+
+#[test]
+fn garbage_after_a_valid_header_and_bad_bools() {
+    let f = npy_v1(
+        "{'descr': '|b1', 'fortran_order': False, 'shape': (4,), }",
+        &[0, 1, 2, 1],
+    );
+    match Array1::<bool>::read_npy(&f[..]) {
+        Err(Error::Format(FormatError::InvalidBool { index: 2, value: 2 })) => {}
+        other => panic!("{other:?}"),
+    }
+    for b in 2..=255u8 {
+        let f = npy_v1(
+            "{'descr': '|b1', 'fortran_order': False, 'shape': (1,), }",
+            &[b],
+        );
+        assert!(Array1::<bool>::read_npy(&f[..]).is_err(), "byte {b}");
+    }
+    // Garbage where the data should be is just data; garbage after it is left unread.
+    let mut f = npy_v1(
+        "{'descr': '<f8', 'fortran_order': False, 'shape': (1,), }",
+        &[0xff; 8],
+    );
+    f.extend_from_slice(b"trailing garbage");
+    let mut r = &f[..];
+    assert!(Array1::<f64>::read_npy(&mut r).unwrap()[0].is_nan());
+    assert_eq!(r, b"trailing garbage");
+}
+
+#[test]
+fn invalid_utf8_in_a_v3_header() {
+    let text = b"{'descr': [('\xff', '|u1')], 'fortran_order': False, 'shape': (1,)}";
+    let mut f = b"\x93NUMPY\x03\x00".to_vec();
+    f.extend_from_slice(&(text.len() as u32).to_le_bytes());
+    f.extend_from_slice(text);
+    assert!(matches!(
+        Header::read(&mut &f[..], &ReadOptions::default()).unwrap_err(),
+        Error::Format(FormatError::HeaderEncoding { offset: 13 })
+    ));
+}
+
+#[test]
+fn random_bytes_never_panic() {
+    // A cheap in-suite fuzz: mutate a valid file at random positions.
+    let base = std::fs::read("testdata/f8_be_f_3x4.npy").unwrap();
+    let mut state = 0x1234_5678_9abc_def0u64;
+    for _ in 0..20_000 {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        let mut f = base.clone();
+        for k in 0..1 + (state % 4) as usize {
+            let pos = ((state >> (8 * k)) as usize) % f.len();
+            f[pos] = (state >> 32 >> k) as u8;
+        }
+        let cut = if state % 5 == 0 {
+            (state >> 40) as usize % f.len()
+        } else {
+            f.len()
+        };
+        let _ = read_f8(&f[..cut]);
+        let _ = Header::read(&mut &f[..cut], &ReadOptions::default());
+    }
+}
