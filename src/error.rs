@@ -172,6 +172,13 @@ pub enum FormatError {
         /// Why it was refused.
         reason: String,
     },
+    /// A buffer viewed as one `.npy` file holds more bytes than its array.
+    TrailingBytes {
+        /// The array's size in bytes.
+        expected: u64,
+        /// The bytes after the header.
+        found: u64,
+    },
     /// A `bool` element is a byte other than 0 or 1.
     InvalidBool {
         /// The element's index in memory order.
@@ -234,6 +241,11 @@ impl fmt::Display for FormatError {
             FormatError::InvalidDescr { found, reason } => {
                 write!(f, "invalid dtype descriptor {found}: {reason}")
             }
+            FormatError::TrailingBytes { expected, found } => write!(
+                f,
+                "buffer holds {found} bytes after the header; the array has {expected} \
+                 (a view needs exactly one .npy file)"
+            ),
             FormatError::InvalidBool { index, value } => write!(
                 f,
                 "bool element {index} is byte {value:#04x}; expected 0x00 or 0x01"
@@ -255,6 +267,18 @@ pub enum MismatchError {
         /// The dtype in the file.
         found: DType,
     },
+    /// A view needs native byte order; the data is stored in the other one.
+    ByteOrder {
+        /// The file's dtype.
+        found: DType,
+    },
+    /// A view needs the data aligned for its element type.
+    Misaligned {
+        /// The alignment the element type needs.
+        align: usize,
+        /// The data's address modulo `align`.
+        offset: usize,
+    },
     /// The file's number of dimensions differs from the requested array type's.
     Ndim {
         /// The requested number of dimensions.
@@ -275,6 +299,16 @@ impl fmt::Display for MismatchError {
             MismatchError::DType { requested, found } => {
                 write!(f, "cannot read dtype {found} as {requested}")
             }
+            MismatchError::ByteOrder { found } => write!(
+                f,
+                "cannot view dtype {found} in place: it is not in this machine's byte order \
+                 (read it with ReadNpyExt, which swaps)"
+            ),
+            MismatchError::Misaligned { align, offset } => write!(
+                f,
+                "cannot view the data in place: it is {offset} bytes past a {align}-byte \
+                 boundary (read it with ReadNpyExt, which copies)"
+            ),
             MismatchError::Ndim { expected, found } => write!(
                 f,
                 "expected an array of {expected} dimensions, found {found}"
@@ -343,6 +377,31 @@ pub enum UsageError {
         /// The header length in bytes.
         len: usize,
     },
+    /// The operation needs a growth axis, and the array is 0-d.
+    NoGrowthAxis,
+    /// An index or range is outside the array.
+    OutOfBounds {
+        /// The index or range asked for.
+        requested: String,
+        /// The length it was checked against.
+        len: usize,
+    },
+    /// A block's shape does not fit the array it is written to.
+    BlockShape {
+        /// The array's shape, with 0 on the growth axis.
+        expected: Vec<usize>,
+        /// The growth axis, the one dimension that may differ.
+        axis: usize,
+        /// The block's shape.
+        found: Vec<usize>,
+    },
+    /// A streaming write did not get exactly the array's number of elements.
+    ElementCount {
+        /// The array's number of elements.
+        expected: usize,
+        /// How many were (or would have been) written.
+        written: usize,
+    },
     /// The requested version cannot hold this header.
     VersionTooSmall {
         /// The requested version.
@@ -358,6 +417,25 @@ impl fmt::Display for UsageError {
             UsageError::HeaderTooLarge { len } => {
                 write!(f, "header of {len} bytes is too large for any .npy version")
             }
+            UsageError::NoGrowthAxis => {
+                f.write_str("a 0-d array has no axis to read or write in steps")
+            }
+            UsageError::OutOfBounds { requested, len } => {
+                write!(f, "{requested} is out of bounds for length {len}")
+            }
+            UsageError::BlockShape {
+                expected,
+                axis,
+                found,
+            } => write!(
+                f,
+                "block of shape {found:?} does not fit an array of shape {expected:?} \
+                 growing along axis {axis}"
+            ),
+            UsageError::ElementCount { expected, written } => write!(
+                f,
+                "the array has {expected} elements; {written} were written"
+            ),
             UsageError::VersionTooSmall { version, reason } => {
                 write!(f, "cannot write a version {version} header: {reason}")
             }

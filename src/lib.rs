@@ -8,6 +8,14 @@
 //! - **Writing**: [`write_npy`], [`create_new_npy`] and [`WriteNpyExt`] (any layout; C and
 //!   Fortran order kept, other layouts written in C order), with a chosen byte order through
 //!   [`WriteOptions`].
+//! - **Zero-copy views**: [`ViewNpyExt`] and [`ViewMutNpyExt`] view `.npy` bytes in place
+//!   (native byte order, aligned; C or Fortran layout).
+//! - **Memory maps** (feature `mmap`, on by default): [`NpyMmap`] and [`NpyMmapMut`] open files
+//!   read-only, read-write or copy-on-write, or create zero-filled sparse files, like numpy's
+//!   `open_memmap`; [`write_zeroed_npy`] creates such a file from a `File`.
+//! - **Out of core**: [`NpyReader`] reads a range of rows or single elements from any
+//!   `Read + Seek`; [`NpyAppender`] grows a file on disk row by row, crash-safely;
+//!   [`NpyWriter`] writes an array of known shape block by block.
 //! - **Headers**: [`Header`] reads and writes the header alone, with numpy's version choice
 //!   and padding; [`HeaderInfo`] adds the version and data offset of a file.
 //! - **Dtypes**: [`DType`] parses and formats every `descr` numpy writes (scalars, strings,
@@ -43,6 +51,7 @@
 //!
 //! # Limitations
 //!
+//! - No `.npz` support yet.
 //! - Element types exist for the numeric types and `bool`. Files of other dtypes (strings,
 //!   datetimes, records, long doubles) have their headers parsed and reported exactly, and
 //!   reading their data gives [`MismatchError::DType`] naming the file's dtype.
@@ -58,19 +67,28 @@
 mod descr;
 mod element;
 mod error;
+mod fsutil;
 mod header;
 mod literal;
+#[cfg(feature = "mmap")]
+mod mmap;
 mod printable_table;
 mod read;
+mod stream;
+mod view;
 mod write;
 
 pub use crate::descr::{
     ByteOrder, DType, DateTimeUnit, Field, Record, Scalar, ScalarKind, SubArray, TimeUnit,
 };
-pub use crate::element::{ReadableElement, WritableElement};
+pub use crate::element::{ReadableElement, ViewElement, ViewMutElement, WritableElement};
 pub use crate::error::{
     Error, FormatError, LimitError, MismatchError, ReadNpyError, UsageError, WriteNpyError,
 };
 pub use crate::header::{Header, HeaderInfo, ReadOptions, Version, MAGIC};
+#[cfg(feature = "mmap")]
+pub use crate::mmap::{NpyMmap, NpyMmapMut};
 pub use crate::read::{read_npy, ReadFromFile, ReadNpyExt};
-pub use crate::write::{create_new_npy, write_npy, WriteNpyExt, WriteOptions};
+pub use crate::stream::{NpyAppender, NpyReader, NpyWriter};
+pub use crate::view::{ViewMutNpyExt, ViewNpyError, ViewNpyExt};
+pub use crate::write::{create_new_npy, write_npy, write_zeroed_npy, WriteNpyExt, WriteOptions};

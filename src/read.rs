@@ -1,8 +1,9 @@
 //! Reading `.npy` data into owned arrays.
 
 use crate::element::ReadableElement;
-use crate::error::{Error, FormatError, MismatchError};
+use crate::error::{Error, FormatError};
 use crate::header::{Header, ReadOptions};
+use crate::view::dimension;
 use ndarray::{ArrayBase, DataOwned, Dimension, ShapeBuilder};
 use std::fs::File;
 use std::io::Read;
@@ -160,23 +161,26 @@ where
         fortran_order,
         shape,
     } = info.header;
-    if let Some(ndim) = D::NDIM {
-        if ndim != shape.len() {
-            return Err(MismatchError::Ndim {
-                expected: ndim,
-                found: shape.len(),
-            }
-            .into());
-        }
-    }
+    // Check the dimension before reading the data.
+    dimension::<D>(&shape)?;
     let available = total_len.map(|t| t.saturating_sub(info.data_offset));
     let data = A::read_vec(reader, &dtype, info.num_elements, available)?;
-    let mut dim = D::zeros(shape.len());
-    dim.slice_mut().copy_from_slice(&shape);
-    ArrayBase::from_shape_vec(dim.set_f(fortran_order), data).map_err(|_| {
-        Error::Format(FormatError::ShapeOverflow {
-            shape,
-            itemsize: dtype.itemsize(),
-        })
-    })
+    array_from_vec(data, shape, fortran_order, dtype.itemsize())
+}
+
+/// `data` as an array of `shape` in C or Fortran layout. The caller has read exactly
+/// `shape`'s element count.
+pub(crate) fn array_from_vec<A, S, D>(
+    data: Vec<A>,
+    shape: Vec<usize>,
+    fortran_order: bool,
+    itemsize: usize,
+) -> Result<ArrayBase<S, D>, Error>
+where
+    S: DataOwned<Elem = A>,
+    D: Dimension,
+{
+    let dim = dimension::<D>(&shape)?;
+    ArrayBase::from_shape_vec(dim.set_f(fortran_order), data)
+        .map_err(|_| FormatError::ShapeOverflow { shape, itemsize }.into())
 }

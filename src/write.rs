@@ -2,11 +2,11 @@
 
 use crate::descr::ByteOrder;
 use crate::element::WritableElement;
-use crate::error::WriteNpyError;
+use crate::error::{Error, FormatError, WriteNpyError};
 use crate::header::Header;
-use ndarray::{ArrayBase, ArrayRef, Axis, Data, Dimension};
+use ndarray::{ArrayBase, ArrayRef, ArrayView, Axis, Data, Dimension, ShapeBuilder};
 use std::fs::File;
-use std::io::{BufWriter, Write};
+use std::io::{BufWriter, Seek, Write};
 use std::path::Path;
 
 /// Options for writing: the byte order of the data.
@@ -154,21 +154,36 @@ where
         };
         writer.write_all(&header.to_bytes()?)?;
         match self.as_slice_memory_order() {
-            Some(slice) if c_contiguous || f_contiguous => {
-                A::write_slice(slice, &mut writer, order)?
-            }
-            _ => {
-                // Gather along the last axis, lane by lane, in C order.
-                let last = Axis(self.ndim().saturating_sub(1));
-                let elems = self
-                    .lanes(last)
-                    .into_iter()
-                    .flat_map(|lane| lane.into_iter());
-                A::write_iter(elems, &mut writer, order)?
-            }
+            Some(slice) if f_contiguous => A::write_slice(slice, &mut writer, order)?,
+            _ => write_c_order(self, &mut writer, order)?,
         }
         writer.flush()?;
         Ok(())
+    }
+}
+
+/// Writes the elements of `arr` in C (row-major) order: one `write_slice` if it is
+/// C-contiguous, else gathered lane by lane along the last axis into reusable chunks.
+pub(crate) fn write_c_order<A, D, W>(
+    arr: &ArrayRef<A, D>,
+    writer: &mut W,
+    order: ByteOrder,
+) -> Result<(), Error>
+where
+    A: WritableElement,
+    D: Dimension,
+    W: Write + ?Sized,
+{
+    match arr.as_slice() {
+        Some(slice) => A::write_slice(slice, writer, order),
+        None => {
+            let last = Axis(arr.ndim().saturating_sub(1));
+            let elems = arr
+                .lanes(last)
+                .into_iter()
+                .flat_map(|lane| lane.into_iter());
+            A::write_iter(elems, writer, order)
+        }
     }
 }
 
@@ -243,4 +258,67 @@ where
     T: WriteNpyExt + ?Sized,
 {
     array.write_npy(BufWriter::new(File::create_new(path)?))
+}
+
+/// The shape and order (Fortran or not) of a shape builder such as `(3, 4)` or `(3, 4).f()`,
+/// following numpy's rule: a shape that is both C- and Fortran-contiguous is C order.
+pub(crate) fn shape_and_order<Sh: ShapeBuilder>(shape: Sh) -> Result<(Vec<usize>, bool), Error> {
+    let shape = shape.into_shape_with_order();
+    let dims = shape.raw_dim().slice().to_vec();
+    let overflow = || FormatError::ShapeOverflow {
+        shape: dims.clone(),
+        itemsize: 0,
+    };
+    let n = shape.raw_dim().size_checked().ok_or_else(overflow)?;
+    // A view of zero-sized elements costs nothing and tells the order ndarray resolved.
+    let units = vec![(); n];
+    let view = ArrayView::from_shape(shape, &units[..]).map_err(|_| overflow())?;
+    Ok((dims, !view.is_standard_layout()))
+}
+
+/// Writes, at the file's current position, the header of an array of `A` with `shape` (C
+/// order, or Fortran with `.f()`) and extends the file with zero bytes for its data (sparse
+/// where the filesystem allows). The file ends right after the data.
+///
+/// Useful for arrays larger than memory: map the file with
+/// [`NpyMmapMut`](crate::NpyMmapMut) (or memmap2 and [`ViewMutNpyExt`](crate::ViewMutNpyExt))
+/// and fill it in place.
+///
+/// # Errors
+///
+/// [`Error::Io`] if writing or resizing fails;
+/// [`FormatError::ShapeOverflow`] if the array is too large to address.
+///
+/// # Examples
+///
+/// ```
+/// use ndarray::ShapeBuilder;
+/// let dir = std::env::temp_dir().join(format!("ndnpy-doc-zeroed-{}", std::process::id()));
+/// std::fs::create_dir_all(&dir)?;
+/// let path = dir.join("zeros.npy");
+/// let file = std::fs::File::create(&path)?;
+/// ndnpy::write_zeroed_npy::<f64, _>(&file, (1000, 3).f())?;
+/// let back: ndarray::Array2<f64> = ndnpy::read_npy(&path)?;
+/// assert_eq!(back.shape(), [1000, 3]);
+/// assert!(back.t().is_standard_layout()); // Fortran order
+/// # std::fs::remove_dir_all(&dir)?;
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn write_zeroed_npy<A, Sh>(mut file: &File, shape: Sh) -> Result<(), WriteNpyError>
+where
+    A: WritableElement,
+    Sh: ShapeBuilder,
+{
+    let (shape, fortran_order) = shape_and_order(shape)?;
+    let header = Header {
+        dtype: A::dtype(),
+        fortran_order,
+        shape,
+    };
+    let (_, data_len) = header.sizes()?;
+    file.write_all(&header.to_bytes()?)?;
+    let end = file.stream_position()?;
+    file.set_len(end)?;
+    file.set_len(end + data_len as u64)?;
+    Ok(())
 }

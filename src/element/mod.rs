@@ -86,3 +86,51 @@ pub trait WritableElement: Sized {
     where
         Self: 'a;
 }
+
+/// An element type that can be viewed in place in `.npy` data (native byte order, aligned).
+///
+/// # Examples
+///
+/// ```
+/// use ndnpy::{DType, ViewElement, WriteNpyExt};
+/// let mut file = Vec::new();
+/// ndarray::array![7u32, 8].write_npy(&mut file)?;
+/// let dtype = DType::from_descr("'=u4'")?;
+/// assert_eq!(u32::bytes_as_slice(&file[128..], &dtype, 2)?, &[7, 8]);
+/// # Ok::<(), ndnpy::Error>(())
+/// ```
+pub trait ViewElement: Sized {
+    /// Views `bytes` (exactly `len` elements of `dtype`) as a slice.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Mismatch`] if `dtype` is not this type in native byte order or the bytes are
+    /// misaligned; [`Error::Format`] if the length is wrong or the bytes are invalid values.
+    fn bytes_as_slice<'a>(bytes: &'a [u8], dtype: &DType, len: usize) -> Result<&'a [Self], Error>;
+}
+
+/// An element type that can be viewed mutably in place in `.npy` data.
+///
+/// # Examples
+///
+/// ```
+/// use ndnpy::{DType, ViewMutElement, WriteNpyExt};
+/// let mut file = Vec::new();
+/// ndarray::array![0u16, 0].write_npy(&mut file)?;
+/// let dtype = DType::from_descr("'=u2'")?;
+/// u16::bytes_as_mut_slice(&mut file[128..], &dtype, 2)?[1] = 9;
+/// assert_eq!(&file[130..], &9u16.to_ne_bytes());
+/// # Ok::<(), ndnpy::Error>(())
+/// ```
+pub trait ViewMutElement: ViewElement {
+    /// Views `bytes` (exactly `len` elements of `dtype`) as a mutable slice.
+    ///
+    /// # Errors
+    ///
+    /// As [`ViewElement::bytes_as_slice`].
+    fn bytes_as_mut_slice<'a>(
+        bytes: &'a mut [u8],
+        dtype: &DType,
+        len: usize,
+    ) -> Result<&'a mut [Self], Error>;
+}

@@ -6,7 +6,7 @@
 //! 256 KiB chunks of a gathered or swapped copy, to `write_all`. Nearly all of the crate's
 //! `unsafe` lives here.
 
-use crate::error::{Error, FormatError};
+use crate::error::{Error, FormatError, MismatchError};
 use crate::header::read_full;
 use std::alloc::{self, Layout};
 use std::io::{self, Read, Write};
@@ -36,6 +36,55 @@ pub(crate) fn as_bytes_mut<T: Pod>(s: &mut [T]) -> &mut [u8] {
     // SAFETY: as in `as_bytes`; in addition every byte pattern written through the result is
     // a valid `T` because `T: Pod`.
     unsafe { std::slice::from_raw_parts_mut(s.as_mut_ptr().cast::<u8>(), std::mem::size_of_val(s)) }
+}
+
+/// Checks that `bytes` holds exactly `len` values of `T` and is aligned for `T`.
+fn check_cast<T: Pod>(bytes: &[u8], len: usize) -> Result<(), Error> {
+    let need = len * size_of::<T>();
+    if bytes.len() < need {
+        return Err(FormatError::Truncated {
+            part: "array data",
+            expected: need as u64,
+            found: bytes.len() as u64,
+        }
+        .into());
+    }
+    if bytes.len() > need {
+        return Err(FormatError::TrailingBytes {
+            expected: need as u64,
+            found: bytes.len() as u64,
+        }
+        .into());
+    }
+    let align = std::mem::align_of::<T>();
+    let offset = bytes.as_ptr() as usize % align;
+    if offset != 0 && need > 0 {
+        return Err(MismatchError::Misaligned { align, offset }.into());
+    }
+    Ok(())
+}
+
+/// `bytes` as a slice of `len` values of `T`, in place.
+pub(crate) fn cast_slice<T: Pod>(bytes: &[u8], len: usize) -> Result<&[T], Error> {
+    check_cast::<T>(bytes, len)?;
+    if len == 0 {
+        return Ok(&[]);
+    }
+    // SAFETY: `check_cast` verified the length is exactly `len * size_of::<T>()` and the
+    // pointer is aligned for `T`; every bit pattern is a valid `T` (`T: Pod`); the result
+    // borrows `bytes`, so the memory outlives it and is not mutated meanwhile.
+    Ok(unsafe { std::slice::from_raw_parts(bytes.as_ptr().cast::<T>(), len) })
+}
+
+/// `bytes` as a mutable slice of `len` values of `T`, in place.
+pub(crate) fn cast_slice_mut<T: Pod>(bytes: &mut [u8], len: usize) -> Result<&mut [T], Error> {
+    check_cast::<T>(bytes, len)?;
+    if len == 0 {
+        return Ok(&mut []);
+    }
+    // SAFETY: as in `cast_slice`; the exclusive borrow of `bytes` moves to the result, and any
+    // value written through it is valid bytes.
+    Ok(unsafe { std::slice::from_raw_parts_mut(bytes.as_mut_ptr().cast::<T>(), len) })
 }
 
 /// Reverses the byte order of every `unit`-byte group of `bytes` (a whole number of units).

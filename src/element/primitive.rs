@@ -4,7 +4,7 @@
 //! which the descr parser resolves) and writes native order unless asked otherwise.
 
 use super::pod::{self, Pod};
-use super::{ReadableElement, WritableElement};
+use super::{ReadableElement, ViewElement, ViewMutElement, WritableElement};
 use crate::descr::{ByteOrder, DType, Scalar, ScalarKind};
 use crate::error::{Error, FormatError, MismatchError};
 use std::io::{Read, Write};
@@ -25,6 +25,34 @@ fn scalar_order(
             found: dtype.clone(),
         }
         .into()),
+    }
+}
+
+/// Checks that `dtype` is the scalar `kind` of `size` bytes in native byte order (for views).
+fn native_order(
+    dtype: &DType,
+    kind: ScalarKind,
+    size: usize,
+    requested: &'static str,
+) -> Result<(), Error> {
+    if scalar_order(dtype, kind, size, requested)?.needs_swap() {
+        return Err(MismatchError::ByteOrder {
+            found: dtype.clone(),
+        }
+        .into());
+    }
+    Ok(())
+}
+
+/// Checks that every byte is 0 or 1, the valid bools.
+fn check_bools(bytes: &[u8]) -> Result<(), Error> {
+    match bytes.iter().position(|&b| b > 1) {
+        Some(index) => Err(FormatError::InvalidBool {
+            index: index as u64,
+            value: bytes[index],
+        }
+        .into()),
+        None => Ok(()),
     }
 }
 
@@ -59,6 +87,28 @@ macro_rules! primitive {
                     pod::swap_in_place(pod::as_bytes_mut(&mut v), $swap);
                 }
                 Ok(v)
+            }
+        }
+
+        impl ViewElement for $ty {
+            fn bytes_as_slice<'a>(
+                bytes: &'a [u8],
+                dtype: &DType,
+                len: usize,
+            ) -> Result<&'a [Self], Error> {
+                native_order(dtype, ScalarKind::$kind, $size, $name)?;
+                pod::cast_slice(bytes, len)
+            }
+        }
+
+        impl ViewMutElement for $ty {
+            fn bytes_as_mut_slice<'a>(
+                bytes: &'a mut [u8],
+                dtype: &DType,
+                len: usize,
+            ) -> Result<&'a mut [Self], Error> {
+                native_order(dtype, ScalarKind::$kind, $size, $name)?;
+                pod::cast_slice_mut(bytes, len)
             }
         }
 
@@ -121,13 +171,7 @@ impl ReadableElement for bool {
     ) -> Result<Vec<Self>, Error> {
         scalar_order(dtype, ScalarKind::Bool, 1, "bool (dtype '|b1')")?;
         let bytes: Vec<u8> = pod::read_vec(reader, len, available)?;
-        if let Some(index) = bytes.iter().position(|&b| b > 1) {
-            return Err(FormatError::InvalidBool {
-                index: index as u64,
-                value: bytes[index],
-            }
-            .into());
-        }
+        check_bools(&bytes)?;
         let mut bytes = std::mem::ManuallyDrop::new(bytes);
         // SAFETY: bool and u8 have the same size and alignment, so the allocation's layout is
         // unchanged; every byte was checked above to be 0 or 1, the valid bools.
@@ -138,6 +182,30 @@ impl ReadableElement for bool {
                 bytes.capacity(),
             )
         })
+    }
+}
+
+impl ViewElement for bool {
+    fn bytes_as_slice<'a>(bytes: &'a [u8], dtype: &DType, len: usize) -> Result<&'a [Self], Error> {
+        native_order(dtype, ScalarKind::Bool, 1, "bool (dtype '|b1')")?;
+        let bytes: &[u8] = pod::cast_slice(bytes, len)?;
+        check_bools(bytes)?;
+        // SAFETY: bool has the size and alignment of u8 and every byte is 0 or 1 (checked).
+        Ok(unsafe { std::slice::from_raw_parts(bytes.as_ptr().cast::<bool>(), len) })
+    }
+}
+
+impl ViewMutElement for bool {
+    fn bytes_as_mut_slice<'a>(
+        bytes: &'a mut [u8],
+        dtype: &DType,
+        len: usize,
+    ) -> Result<&'a mut [Self], Error> {
+        native_order(dtype, ScalarKind::Bool, 1, "bool (dtype '|b1')")?;
+        let bytes: &mut [u8] = pod::cast_slice_mut(bytes, len)?;
+        check_bools(bytes)?;
+        // SAFETY: as for the shared view; writes through `&mut bool` store only 0 or 1.
+        Ok(unsafe { std::slice::from_raw_parts_mut(bytes.as_mut_ptr().cast::<bool>(), len) })
     }
 }
 

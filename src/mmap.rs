@@ -1,0 +1,287 @@
+//! Memory-mapped `.npy` files, as numpy's `open_memmap` / `np.load(mmap_mode=...)`.
+//!
+//! [`NpyMmap`] maps a file read-only (`mmap_mode='r'`); [`NpyMmapMut`] maps it read-write
+//! (`'r+'`, changes reach the file), copy-on-write (`'c'`, changes stay in memory), or creates
+//! a new zero-filled, sparse file of a given element type, shape and order (`'w+'`), byte for
+//! byte what `np.save` would write for a zero array. Opening parses the header only; views
+//! cost nothing more, whatever the size.
+
+use crate::element::{ViewElement, ViewMutElement, WritableElement};
+use crate::error::Error;
+use crate::fsutil::replace_atomically;
+use crate::header::HeaderInfo;
+use crate::view::{split_data, view_data, view_data_mut};
+use crate::write::write_zeroed_npy;
+use memmap2::{Mmap, MmapMut, MmapOptions};
+use ndarray::{ArrayView, ArrayViewMut, Dimension, ShapeBuilder};
+use std::fs::File;
+use std::path::Path;
+
+/// A read-only memory-mapped `.npy` file.
+///
+/// # Examples
+///
+/// ```
+/// use ndarray::ArrayView2;
+/// use ndnpy::NpyMmap;
+/// // SAFETY: nothing modifies the fixture while it is mapped.
+/// let map = unsafe { NpyMmap::open("testdata/example.npy")? };
+/// let view: ArrayView2<f64> = map.view()?;
+/// assert_eq!(view.sum(), 1.5);
+/// # Ok::<(), ndnpy::Error>(())
+/// ```
+#[derive(Debug)]
+pub struct NpyMmap {
+    map: Mmap,
+    info: HeaderInfo,
+}
+
+impl NpyMmap {
+    /// Maps the `.npy` file at `path` read-only and parses its header.
+    ///
+    /// Bytes after the data are ignored, as numpy does; a file shorter than its header says
+    /// is an error.
+    ///
+    /// # Safety
+    ///
+    /// As for [`memmap2::Mmap::map`]: the file must not be truncated or modified by this or
+    /// another process while the map lives (that would change or unmap memory behind a shared
+    /// reference). Files this crate replaces ([`NpyMmapMut::create`]) are replaced by rename,
+    /// which keeps an existing map intact.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Io`] if the file cannot be opened or mapped; [`Error::Format`] or
+    /// [`Error::Limit`] if its header is invalid or the data is cut short.
+    pub unsafe fn open<P: AsRef<Path>>(path: P) -> Result<NpyMmap, Error> {
+        let file = File::open(path)?;
+        // SAFETY: the caller upholds the contract above.
+        let map = unsafe { Mmap::map(&file)? };
+        NpyMmap::from_mmap(map)
+    }
+
+    /// Wraps a map the caller made (and vouched for).
+    ///
+    /// # Errors
+    ///
+    /// As [`NpyMmap::open`], without the I/O.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let file = std::fs::File::open("testdata/example.npy")?;
+    /// // SAFETY: nothing modifies the fixture while it is mapped.
+    /// let map = unsafe { memmap2::Mmap::map(&file)? };
+    /// let npy = ndnpy::NpyMmap::from_mmap(map)?;
+    /// assert_eq!(npy.info().header.shape, [2, 3]);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn from_mmap(map: Mmap) -> Result<NpyMmap, Error> {
+        let info = split_data(&map, false)?;
+        Ok(NpyMmap { map, info })
+    }
+
+    /// The header, version and data offset.
+    ///
+    /// ```
+    /// // SAFETY: nothing modifies the fixture while it is mapped.
+    /// let map = unsafe { ndnpy::NpyMmap::open("testdata/f4_be_f_3x4.npy")? };
+    /// assert!(map.info().header.fortran_order);
+    /// # Ok::<(), ndnpy::Error>(())
+    /// ```
+    pub fn info(&self) -> &HeaderInfo {
+        &self.info
+    }
+
+    /// A view of the data (any dimension `D`, C or Fortran layout as stored).
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Mismatch`] if the dtype is not `A` in native byte order, or the number of
+    /// dimensions differs from `D`'s.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// // SAFETY: nothing modifies the fixture while it is mapped.
+    /// let map = unsafe { ndnpy::NpyMmap::open("testdata/f4_be_f_3x4.npy")? };
+    /// let err = map.view::<f32, ndarray::Ix2>().unwrap_err(); // big-endian: read, don't view
+    /// assert!(matches!(err, ndnpy::Error::Mismatch(ndnpy::MismatchError::ByteOrder { .. })));
+    /// # Ok::<(), ndnpy::Error>(())
+    /// ```
+    pub fn view<A: ViewElement, D: Dimension>(&self) -> Result<ArrayView<'_, A, D>, Error> {
+        let start = self.info.data_offset as usize;
+        view_data(&self.map[start..start + self.info.data_len], &self.info)
+    }
+}
+
+/// A writable memory-mapped `.npy` file: read-write, copy-on-write, or newly created.
+///
+/// # Examples
+///
+/// ```
+/// use ndnpy::NpyMmapMut;
+/// let dir = std::env::temp_dir().join(format!("ndnpy-doc-mmapmut-{}", std::process::id()));
+/// std::fs::create_dir_all(&dir)?;
+/// let path = dir.join("grid.npy");
+/// // SAFETY: the file is private to this example.
+/// let mut map = unsafe { NpyMmapMut::create::<f32, _>(&path, (3, 4))? };
+/// map.view_mut::<f32, ndarray::Ix2>()?[[2, 1]] = 7.5;
+/// map.flush()?;
+/// drop(map);
+/// let back: ndarray::Array2<f32> = ndnpy::read_npy(&path)?;
+/// assert_eq!(back[[2, 1]], 7.5);
+/// # std::fs::remove_dir_all(&dir)?;
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug)]
+pub struct NpyMmapMut {
+    map: MmapMut,
+    info: HeaderInfo,
+}
+
+impl NpyMmapMut {
+    /// Maps the `.npy` file at `path` read-write: changes through [`NpyMmapMut::view_mut`]
+    /// reach the file (numpy's `mmap_mode='r+'`).
+    ///
+    /// # Safety
+    ///
+    /// As for [`NpyMmap::open`]: nothing else may truncate or modify the file while mapped.
+    ///
+    /// # Errors
+    ///
+    /// As [`NpyMmap::open`].
+    pub unsafe fn open<P: AsRef<Path>>(path: P) -> Result<NpyMmapMut, Error> {
+        let file = File::options().read(true).write(true).open(path)?;
+        // SAFETY: the caller upholds the contract above.
+        let map = unsafe { MmapMut::map_mut(&file)? };
+        NpyMmapMut::from_mmap_mut(map)
+    }
+
+    /// Maps the `.npy` file at `path` copy-on-write: the view is writable, but changes stay in
+    /// this process's memory and never reach the file (numpy's `mmap_mode='c'`).
+    ///
+    /// # Safety
+    ///
+    /// As for [`NpyMmap::open`].
+    ///
+    /// # Errors
+    ///
+    /// As [`NpyMmap::open`].
+    pub unsafe fn open_copy_on_write<P: AsRef<Path>>(path: P) -> Result<NpyMmapMut, Error> {
+        let file = File::open(path)?;
+        // SAFETY: the caller upholds the contract above.
+        let map = unsafe { MmapOptions::new().map_copy(&file)? };
+        NpyMmapMut::from_mmap_mut(map)
+    }
+
+    /// Creates (or replaces) the file at `path` holding a zero array of element type `A` and
+    /// `shape` (C order, or Fortran with `.f()`), sparse where the filesystem allows, and maps
+    /// it read-write (numpy's `open_memmap(path, 'w+', dtype, shape, fortran_order)`, and the
+    /// same bytes).
+    ///
+    /// The file is built under a temporary name and renamed into place, so an existing file at
+    /// `path` is replaced whole and a process that has it mapped keeps its old contents.
+    ///
+    /// # Safety
+    ///
+    /// As for [`NpyMmap::open`].
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Io`] if the file cannot be created, sized or mapped;
+    /// [`FormatError::ShapeOverflow`](crate::FormatError::ShapeOverflow) if the shape is too
+    /// large to address.
+    pub unsafe fn create<A: WritableElement, Sh: ShapeBuilder>(
+        path: impl AsRef<Path>,
+        shape: Sh,
+    ) -> Result<NpyMmapMut, Error> {
+        let ((), file) =
+            replace_atomically(path.as_ref(), |file| write_zeroed_npy::<A, Sh>(file, shape))?;
+        // SAFETY: the caller upholds the contract above.
+        let map = unsafe { MmapMut::map_mut(&file)? };
+        NpyMmapMut::from_mmap_mut(map)
+    }
+
+    /// Wraps a writable map the caller made (and vouched for).
+    ///
+    /// # Errors
+    ///
+    /// As [`NpyMmap::from_mmap`].
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let mut anon = memmap2::MmapMut::map_anon(128 + 8)?;
+    /// let mut bytes = Vec::new();
+    /// ndnpy::WriteNpyExt::write_npy(&ndarray::array![1.0f64], &mut bytes)?;
+    /// anon.copy_from_slice(&bytes);
+    /// let mut npy = ndnpy::NpyMmapMut::from_mmap_mut(anon)?;
+    /// npy.view_mut::<f64, ndarray::Ix1>()?[0] = 2.0;
+    /// assert_eq!(npy.view::<f64, ndarray::Ix1>()?[0], 2.0);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn from_mmap_mut(map: MmapMut) -> Result<NpyMmapMut, Error> {
+        let info = split_data(&map, false)?;
+        Ok(NpyMmapMut { map, info })
+    }
+
+    /// The header, version and data offset.
+    ///
+    /// ```
+    /// # let dir = std::env::temp_dir().join(format!("ndnpy-doc-mminfo-{}", std::process::id()));
+    /// # std::fs::create_dir_all(&dir)?;
+    /// // SAFETY: the file is private to this example.
+    /// let map = unsafe { ndnpy::NpyMmapMut::create::<u8, _>(dir.join("a.npy"), 10)? };
+    /// assert_eq!(map.info().data_offset, 128);
+    /// # std::fs::remove_dir_all(&dir)?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn info(&self) -> &HeaderInfo {
+        &self.info
+    }
+
+    /// A read-only view of the data.
+    ///
+    /// # Errors
+    ///
+    /// As [`NpyMmap::view`].
+    ///
+    /// # Examples
+    ///
+    /// See [`NpyMmapMut::from_mmap_mut`].
+    pub fn view<A: ViewElement, D: Dimension>(&self) -> Result<ArrayView<'_, A, D>, Error> {
+        let start = self.info.data_offset as usize;
+        view_data(&self.map[start..start + self.info.data_len], &self.info)
+    }
+
+    /// A mutable view of the data.
+    ///
+    /// # Errors
+    ///
+    /// As [`NpyMmap::view`].
+    ///
+    /// # Examples
+    ///
+    /// See [`NpyMmapMut`].
+    pub fn view_mut<A: ViewMutElement, D: Dimension>(
+        &mut self,
+    ) -> Result<ArrayViewMut<'_, A, D>, Error> {
+        let start = self.info.data_offset as usize;
+        view_data_mut(&mut self.map[start..start + self.info.data_len], &self.info)
+    }
+
+    /// Writes changes back to the file and waits for the disk (a no-op for copy-on-write).
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Io`] if the kernel reports a failure.
+    ///
+    /// # Examples
+    ///
+    /// See [`NpyMmapMut`].
+    pub fn flush(&self) -> Result<(), Error> {
+        self.map.flush()?;
+        Ok(())
+    }
+}

@@ -1,0 +1,771 @@
+//! Out-of-core `.npy` work: partial reads, files that grow, and writes produced block by
+//! block.
+//!
+//! The *growth axis* is the one along which an `.npy` file's data is contiguous in blocks:
+//! the first axis of a C-order file, the last axis of a Fortran-order file. numpy (>= 1.24)
+//! leaves room in every header for that axis to grow to 21 digits, so a file can be extended
+//! by writing data at its end and then rewriting the header in place.
+//!
+//! - [`NpyReader`] reads a range along the growth axis, or one element, from any
+//!   `Read + Seek` without touching the rest.
+//! - [`NpyAppender`] appends blocks to a file on disk, crash-safely.
+//! - [`NpyWriter`] writes an array of known shape block by block to any `Write`.
+
+use crate::descr::ByteOrder;
+use crate::element::{ReadableElement, WritableElement};
+use crate::error::{Error, FormatError, MismatchError, UsageError};
+use crate::fsutil::replace_atomically;
+use crate::header::{Header, HeaderInfo, ReadOptions, Version};
+use crate::read::array_from_vec;
+use crate::view::dimension;
+use crate::write::{shape_and_order, write_c_order, WriteOptions};
+use ndarray::{
+    Array, ArrayBase, ArrayView, Axis, Data, Dimension, IntoDimension, IxDyn, ShapeBuilder,
+};
+use std::fs::File;
+use std::io::{self, Read, Seek, SeekFrom, Write};
+use std::marker::PhantomData;
+use std::ops::Range;
+use std::path::{Path, PathBuf};
+
+/// The growth axis of an array: first for C order, last for Fortran order.
+fn growth_axis(header: &Header) -> Result<usize, Error> {
+    match header.shape.len() {
+        0 => Err(UsageError::NoGrowthAxis.into()),
+        n => Ok(if header.fortran_order { n - 1 } else { 0 }),
+    }
+}
+
+/// Elements per step along the growth axis (the product of the other dimensions).
+fn elements_per_step(header: &Header, axis: usize) -> Result<usize, Error> {
+    header
+        .shape
+        .iter()
+        .enumerate()
+        .filter(|&(i, _)| i != axis)
+        .try_fold(1usize, |acc, (_, &d)| acc.checked_mul(d))
+        .ok_or_else(|| {
+            FormatError::ShapeOverflow {
+                shape: header.shape.clone(),
+                itemsize: header.dtype.itemsize(),
+            }
+            .into()
+        })
+}
+
+/// Reads parts of an `.npy` array from a seekable source: a range along the growth axis, or
+/// single elements, without reading the rest.
+///
+/// # Examples
+///
+/// ```
+/// use ndarray::{s, Array2};
+/// use ndnpy::NpyReader;
+/// let file = std::fs::File::open("testdata/i4_le_c_2x3x4.npy")?;
+/// let mut npy = NpyReader::new(file)?;
+/// let slab: ndarray::Array3<i32> = npy.read_rows(1..2)?; // the second 3x4 plane
+/// let all: ndarray::Array3<i32> = ndnpy::read_npy("testdata/i4_le_c_2x3x4.npy")?;
+/// assert_eq!(slab, all.slice(s![1..2, .., ..]));
+/// assert_eq!(npy.read_element::<i32>(&[1, 2, 3])?, all[[1, 2, 3]]);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug)]
+pub struct NpyReader<R> {
+    inner: R,
+    info: HeaderInfo,
+    /// Absolute position of the first data byte.
+    data_start: u64,
+    /// Absolute length of the source, when it could be measured.
+    end: u64,
+}
+
+impl<R: Read + Seek> NpyReader<R> {
+    /// Reads the header at the source's current position.
+    ///
+    /// # Errors
+    ///
+    /// As [`Header::read`], and [`Error::Io`] if seeking fails.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let npy = ndnpy::NpyReader::new(std::io::Cursor::new(std::fs::read("testdata/example.npy")?))?;
+    /// assert_eq!(npy.info().header.shape, [2, 3]);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn new(inner: R) -> Result<NpyReader<R>, Error> {
+        NpyReader::with_options(inner, &ReadOptions::default())
+    }
+
+    /// Like [`NpyReader::new`], with other limits.
+    ///
+    /// # Errors
+    ///
+    /// As [`NpyReader::new`].
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let file = std::fs::File::open("testdata/v2_huge_header.npy")?;
+    /// let opts = ndnpy::ReadOptions::new().max_header_len(10_000);
+    /// assert!(ndnpy::NpyReader::with_options(file, &opts).is_err());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn with_options(mut inner: R, opts: &ReadOptions) -> Result<NpyReader<R>, Error> {
+        let start = inner.stream_position()?;
+        let info = Header::read(&mut inner, opts)?;
+        let data_start = start + info.data_offset;
+        let end = inner.seek(SeekFrom::End(0))?;
+        Ok(NpyReader {
+            inner,
+            info,
+            data_start,
+            end,
+        })
+    }
+
+    /// The header, version and data offset.
+    ///
+    /// ```
+    /// let npy = ndnpy::NpyReader::new(std::fs::File::open("testdata/f8_be_f_3x4.npy")?)?;
+    /// assert!(npy.info().header.fortran_order);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn info(&self) -> &HeaderInfo {
+        &self.info
+    }
+
+    /// Reads steps `rows` along the growth axis (the first axis of a C-order file, the last of
+    /// a Fortran-order file). The result has the file's number of dimensions, `rows.len()`
+    /// along that axis, and the file's layout. Only those bytes are read.
+    ///
+    /// # Errors
+    ///
+    /// [`UsageError::OutOfBounds`] if the range exceeds the axis; [`UsageError::NoGrowthAxis`]
+    /// for a 0-d array; [`Error::Mismatch`] for a wrong element type or dimension;
+    /// [`FormatError::Truncated`] if the file is shorter than its header says.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let mut npy = ndnpy::NpyReader::new(std::fs::File::open("testdata/f8_le_f_3x4.npy")?)?;
+    /// let cols: ndarray::Array2<f64> = npy.read_rows(2..4)?; // Fortran: the last axis
+    /// assert_eq!(cols.shape(), [3, 2]);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn read_rows<A: ReadableElement, D: Dimension>(
+        &mut self,
+        rows: Range<usize>,
+    ) -> Result<Array<A, D>, Error> {
+        let header = &self.info.header;
+        let axis = growth_axis(header)?;
+        let len = header.shape[axis];
+        if rows.start > rows.end || rows.end > len {
+            return Err(UsageError::OutOfBounds {
+                requested: format!("{rows:?}"),
+                len,
+            }
+            .into());
+        }
+        let mut shape = header.shape.clone();
+        shape[axis] = rows.len();
+        let (fortran_order, itemsize) = (header.fortran_order, header.dtype.itemsize());
+        dimension::<D>(&shape)?;
+        let per_step = elements_per_step(header, axis)?;
+        // Both fit: they are at most the whole array, whose size Header::read checked.
+        let first = rows.start * per_step;
+        let count = rows.len() * per_step;
+        let data = self.read_at::<A>(first, count)?;
+        array_from_vec(data, shape, fortran_order, itemsize)
+    }
+
+    /// Reads the element at `index` (one index per dimension; `&[]` for a 0-d array).
+    ///
+    /// # Errors
+    ///
+    /// [`UsageError::OutOfBounds`] for a wrong index; [`Error::Mismatch`] for a wrong element
+    /// type; [`FormatError::Truncated`] if the file is shorter than its header says.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let mut npy = ndnpy::NpyReader::new(std::fs::File::open("testdata/example.npy")?)?;
+    /// assert_eq!(npy.read_element::<f64>(&[1, 2])?, 1.5);
+    /// assert!(npy.read_element::<f64>(&[2, 0]).is_err());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn read_element<A: ReadableElement>(&mut self, index: &[usize]) -> Result<A, Error> {
+        let shape = &self.info.header.shape;
+        if index.len() != shape.len() || index.iter().zip(shape).any(|(&i, &d)| i >= d) {
+            return Err(UsageError::OutOfBounds {
+                requested: format!("{index:?}"),
+                len: shape.iter().product(),
+            }
+            .into());
+        }
+        // Row-major offset; for Fortran order, the same over the reversed axes.
+        let flat = |idx: &mut dyn Iterator<Item = (&usize, &usize)>| {
+            idx.fold(0usize, |acc, (&i, &d)| acc * d + i)
+        };
+        let offset = if self.info.header.fortran_order {
+            flat(&mut index.iter().zip(shape).rev())
+        } else {
+            flat(&mut index.iter().zip(shape))
+        };
+        let mut v = self.read_at::<A>(offset, 1)?;
+        // read_at returns exactly the one element asked for, or an error.
+        v.pop().ok_or_else(|| {
+            FormatError::Truncated {
+                part: "array data",
+                expected: self.info.header.dtype.itemsize() as u64,
+                found: 0,
+            }
+            .into()
+        })
+    }
+
+    /// Reads the whole array.
+    ///
+    /// # Errors
+    ///
+    /// As [`ReadNpyExt::read_npy`](crate::ReadNpyExt::read_npy).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let mut npy = ndnpy::NpyReader::new(std::fs::File::open("testdata/example.npy")?)?;
+    /// let a: ndarray::Array2<f64> = npy.read_array()?;
+    /// assert_eq!(a[[0, 0]], -1.0);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn read_array<A: ReadableElement, D: Dimension>(&mut self) -> Result<Array<A, D>, Error> {
+        let header = &self.info.header;
+        let (shape, fortran_order) = (header.shape.clone(), header.fortran_order);
+        let itemsize = header.dtype.itemsize();
+        dimension::<D>(&shape)?;
+        let data = self.read_at::<A>(0, self.info.num_elements)?;
+        array_from_vec(data, shape, fortran_order, itemsize)
+    }
+
+    /// Reads `count` elements starting at element `first` of the data.
+    fn read_at<A: ReadableElement>(&mut self, first: usize, count: usize) -> Result<Vec<A>, Error> {
+        let itemsize = self.info.header.dtype.itemsize() as u64;
+        let pos = self.data_start + first as u64 * itemsize;
+        self.inner.seek(SeekFrom::Start(pos))?;
+        let available = self.end.saturating_sub(pos);
+        A::read_vec(
+            &mut self.inner,
+            &self.info.header.dtype,
+            count,
+            Some(available),
+        )
+    }
+
+    /// The source, positioned wherever the last read left it.
+    ///
+    /// ```
+    /// let npy = ndnpy::NpyReader::new(std::io::Cursor::new(std::fs::read("testdata/example.npy")?))?;
+    /// assert_eq!(npy.into_inner().into_inner().len(), 176);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn into_inner(self) -> R {
+        self.inner
+    }
+}
+
+/// Checks that `block` fits `shape` (all dimensions but `axis` equal; or one dimension fewer,
+/// a single step) and returns it with the file's number of dimensions and its step count.
+fn fit_block<'a, A, D: Dimension>(
+    block: ArrayView<'a, A, D>,
+    shape: &[usize],
+    axis: usize,
+) -> Result<(ArrayView<'a, A, IxDyn>, usize), Error> {
+    let mut block = block.into_dyn();
+    if block.ndim() + 1 == shape.len() {
+        block = block.insert_axis(Axis(axis));
+    }
+    let fits = block.ndim() == shape.len()
+        && block
+            .shape()
+            .iter()
+            .zip(shape)
+            .enumerate()
+            .all(|(i, (&b, &s))| i == axis || b == s);
+    if !fits {
+        let mut expected = shape.to_vec();
+        expected[axis] = 0;
+        return Err(UsageError::BlockShape {
+            expected,
+            axis,
+            found: block.shape().to_vec(),
+        }
+        .into());
+    }
+    let steps = block.shape()[axis];
+    Ok((block, steps))
+}
+
+/// Writes `block` in the file's memory order: C order, or Fortran order (C order of the
+/// transpose).
+fn write_block_data<A: WritableElement, W: Write + ?Sized>(
+    block: &ArrayView<'_, A, IxDyn>,
+    fortran_order: bool,
+    writer: &mut W,
+    order: ByteOrder,
+) -> Result<(), Error> {
+    if fortran_order {
+        write_c_order(&block.t(), writer, order)
+    } else {
+        write_c_order(block, writer, order)
+    }
+}
+
+/// Appends blocks to an `.npy` file along its growth axis (the first axis for C order, the
+/// last for Fortran order), updating the shape in the header in place.
+///
+/// # Crash safety
+///
+/// Each [`append`](NpyAppender::append) writes in this order:
+///
+/// 1. the block's data, after the existing data (the header still gives the old shape, and
+///    readers, numpy included, ignore bytes after the data);
+/// 2. the header with the new shape, in one write of the same length over the old header
+///    (numpy's growth padding leaves room for the axis to reach 21 digits).
+///
+/// So a crash during step 1 leaves a file that loads with the old shape, and after step 2
+/// with the new one. The header is at most a few hundred bytes at the start of the file, one
+/// write within one page and usually one disk sector. With
+/// [`set_durable(true)`](NpyAppender::set_durable) each step is followed by `fsync`, so the
+/// order also holds across power loss. If a header has no room for the new shape (files from
+/// writers without growth padding), the file is rewritten whole under a temporary name and
+/// renamed into place, so the old file stays intact until the new one is complete.
+///
+/// # Examples
+///
+/// ```
+/// use ndnpy::NpyAppender;
+/// let dir = std::env::temp_dir().join(format!("ndnpy-doc-append-{}", std::process::id()));
+/// std::fs::create_dir_all(&dir)?;
+/// let path = dir.join("log.npy");
+/// let mut app = NpyAppender::<f32>::create(&path, (0, 3), false)?;
+/// app.append(&ndarray::array![[1.0, 2.0, 3.0]])?;
+/// app.append(&ndarray::array![4.0, 5.0, 6.0])?; // one row
+/// assert_eq!(app.shape(), [2, 3]);
+/// let back: ndarray::Array2<f32> = ndnpy::read_npy(&path)?;
+/// assert_eq!(back, ndarray::array![[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]);
+/// # std::fs::remove_dir_all(&dir)?;
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug)]
+pub struct NpyAppender<A> {
+    file: File,
+    path: PathBuf,
+    header: Header,
+    version: Version,
+    data_offset: u64,
+    axis: usize,
+    order: ByteOrder,
+    durable: bool,
+    _elem: PhantomData<fn(A)>,
+}
+
+impl<A: WritableElement> NpyAppender<A> {
+    /// Creates (or replaces, atomically) the file at `path` with an array of `shape`, usually
+    /// 0 along the growth axis: `(0, 3)` for rows of 3 in C order, or `(3, 0)` with
+    /// `fortran_order` for columns of 3 in Fortran order. (The order is a flag rather than
+    /// ndarray's `.f()` because ndarray cannot tell C from Fortran for empty shapes.)
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Io`] if the file cannot be written; [`UsageError::NoGrowthAxis`] for a 0-d
+    /// shape.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// # let dir = std::env::temp_dir().join(format!("ndnpy-doc-fcreate-{}", std::process::id()));
+    /// # std::fs::create_dir_all(&dir)?;
+    /// let mut app = ndnpy::NpyAppender::<i16>::create(dir.join("cols.npy"), (2, 0), true)?;
+    /// app.append(&ndarray::array![[1i16, 2, 3], [4, 5, 6]])?; // three columns
+    /// assert_eq!(app.shape(), [2, 3]);
+    /// # std::fs::remove_dir_all(&dir)?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn create<P: AsRef<Path>, Sh: IntoDimension>(
+        path: P,
+        shape: Sh,
+        fortran_order: bool,
+    ) -> Result<NpyAppender<A>, Error> {
+        let dims = shape.into_dimension().into_dyn();
+        if dims.ndim() == 0 {
+            return Err(UsageError::NoGrowthAxis.into());
+        }
+        let header = Header {
+            dtype: A::dtype(),
+            fortran_order,
+            shape: dims.slice().to_vec(),
+        };
+        let (_, data_len) = header.sizes()?;
+        let bytes = header.to_bytes()?;
+        let path = path.as_ref();
+        replace_atomically(path, |file| {
+            file.write_all(&bytes)?;
+            file.set_len((bytes.len() + data_len) as u64)?;
+            Ok(())
+        })?;
+        NpyAppender::open(path)
+    }
+
+    /// Opens an existing `.npy` file (written by numpy or by this crate) to append to it. The
+    /// file's byte order is kept.
+    ///
+    /// # Errors
+    ///
+    /// As [`Header::read`]; [`Error::Mismatch`] if the dtype is not `A`'s (in either byte
+    /// order); [`UsageError::NoGrowthAxis`] for a 0-d array; [`FormatError::Truncated`] if the
+    /// file is shorter than its header says.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let dir = std::env::temp_dir().join(format!("ndnpy-doc-reopen-{}", std::process::id()));
+    /// std::fs::create_dir_all(&dir)?;
+    /// let path = dir.join("big_endian.npy");
+    /// std::fs::copy("testdata/i2_be_c_5.npy", &path)?;
+    /// let mut app = ndnpy::NpyAppender::<i16>::open(&path)?;
+    /// app.append(&ndarray::array![7i16, 8])?;
+    /// let back: ndarray::Array1<i16> = ndnpy::read_npy(&path)?;
+    /// assert_eq!(back.len(), 7);
+    /// assert_eq!(back[6], 8);
+    /// # std::fs::remove_dir_all(&dir)?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn open<P: AsRef<Path>>(path: P) -> Result<NpyAppender<A>, Error> {
+        let path = path.as_ref().to_path_buf();
+        let mut file = File::options().read(true).write(true).open(&path)?;
+        let info = Header::read(&mut file, &ReadOptions::default())?;
+        let header = info.header;
+        let order = match &header.dtype {
+            crate::DType::Scalar(s) => s.byte_order(),
+            _ => ByteOrder::NATIVE,
+        };
+        if header.dtype.with_byte_order(ByteOrder::NATIVE) != A::dtype() {
+            return Err(MismatchError::DType {
+                requested: std::any::type_name::<A>(),
+                found: header.dtype,
+            }
+            .into());
+        }
+        let axis = growth_axis(&header)?;
+        let have = file.metadata()?.len().saturating_sub(info.data_offset);
+        if have < info.data_len as u64 {
+            return Err(FormatError::Truncated {
+                part: "array data",
+                expected: info.data_len as u64,
+                found: have,
+            }
+            .into());
+        }
+        Ok(NpyAppender {
+            file,
+            path,
+            header,
+            version: info.version,
+            data_offset: info.data_offset,
+            axis,
+            order,
+            durable: false,
+            _elem: PhantomData,
+        })
+    }
+
+    /// With `true`, each append waits for the data, then the header, to reach the disk
+    /// (`fsync`), so its crash guarantee holds across power loss too. Default `false`.
+    ///
+    /// ```
+    /// # let dir = std::env::temp_dir().join(format!("ndnpy-doc-durable-{}", std::process::id()));
+    /// # std::fs::create_dir_all(&dir)?;
+    /// let mut app = ndnpy::NpyAppender::<u8>::create(dir.join("d.npy"), 0, false)?;
+    /// app.set_durable(true);
+    /// app.append(&ndarray::array![1u8, 2])?;
+    /// # std::fs::remove_dir_all(&dir)?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn set_durable(&mut self, durable: bool) {
+        self.durable = durable;
+    }
+
+    /// The array's current shape.
+    ///
+    /// ```
+    /// # let dir = std::env::temp_dir().join(format!("ndnpy-doc-shape-{}", std::process::id()));
+    /// # std::fs::create_dir_all(&dir)?;
+    /// let app = ndnpy::NpyAppender::<u8>::create(dir.join("s.npy"), (0, 2, 2), false)?;
+    /// assert_eq!(app.shape(), [0, 2, 2]);
+    /// # std::fs::remove_dir_all(&dir)?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn shape(&self) -> &[usize] {
+        &self.header.shape
+    }
+
+    /// Appends `block` along the growth axis. Its other dimensions must equal the file's; a
+    /// block with one dimension fewer is a single step (one row).
+    ///
+    /// # Errors
+    ///
+    /// [`UsageError::BlockShape`] if the block does not fit (nothing is written);
+    /// [`FormatError::ShapeOverflow`] if the array would outgrow the address space;
+    /// [`Error::Io`] if writing fails (the file then still loads with its previous shape,
+    /// unless the failure hit the header write itself).
+    ///
+    /// # Examples
+    ///
+    /// See [`NpyAppender`].
+    pub fn append<S: Data<Elem = A>, D: Dimension>(
+        &mut self,
+        block: &ArrayBase<S, D>,
+    ) -> Result<(), Error> {
+        let (block, steps) = fit_block(block.view(), &self.header.shape, self.axis)?;
+        if steps == 0 {
+            return Ok(());
+        }
+        let mut new_header = self.header.clone();
+        new_header.shape[self.axis] =
+            self.header.shape[self.axis]
+                .checked_add(steps)
+                .ok_or_else(|| FormatError::ShapeOverflow {
+                    shape: self.header.shape.clone(),
+                    itemsize: self.header.dtype.itemsize(),
+                })?;
+        let (_, old_len) = self.header.sizes()?;
+        new_header.sizes()?;
+
+        // 1. The data, after the existing data.
+        self.file
+            .seek(SeekFrom::Start(self.data_offset + old_len as u64))?;
+        write_block_data(
+            &block,
+            self.header.fortran_order,
+            &mut self.file,
+            self.order,
+        )?;
+        if self.durable {
+            self.file.sync_data()?;
+        }
+        // 2. The header, in place if it has the room.
+        match new_header.to_bytes_with_version(self.version) {
+            Ok(bytes) if bytes.len() as u64 == self.data_offset => {
+                self.file.seek(SeekFrom::Start(0))?;
+                self.file.write_all(&bytes)?;
+                if self.durable {
+                    self.file.sync_data()?;
+                }
+            }
+            _ => self.rewrite(&new_header)?,
+        }
+        self.header = new_header;
+        Ok(())
+    }
+
+    /// Rewrites the whole file with `header` under a temporary name and renames it into place.
+    fn rewrite(&mut self, header: &Header) -> Result<(), Error> {
+        let bytes = header.to_bytes()?;
+        let (_, data_len) = header.sizes()?;
+        let old = &mut self.file;
+        let data_offset = self.data_offset;
+        let ((), file) = replace_atomically(&self.path, |new| {
+            new.write_all(&bytes)?;
+            old.seek(SeekFrom::Start(data_offset))?;
+            let copied = io::copy(&mut Read::by_ref(old).take(data_len as u64), new)?;
+            if copied != data_len as u64 {
+                return Err(FormatError::Truncated {
+                    part: "array data",
+                    expected: data_len as u64,
+                    found: copied,
+                }
+                .into());
+            }
+            Ok(())
+        })?;
+        let info = Header::read(&mut &bytes[..], &ReadOptions::default())?;
+        self.file = file;
+        self.version = info.version;
+        self.data_offset = info.data_offset;
+        Ok(())
+    }
+}
+
+/// Writes one `.npy` array of known shape to any `Write`, block by block, without holding it
+/// in memory. Blocks are steps along the growth axis (rows of a C-order array, columns of a
+/// Fortran-order one), or raw element slices in file order.
+///
+/// [`finish`](NpyWriter::finish) checks that every element was written: stopping early is an
+/// error, never a silently short file.
+///
+/// # Examples
+///
+/// ```
+/// use ndnpy::NpyWriter;
+/// let mut out = Vec::new();
+/// let mut w = NpyWriter::<_, f64>::new(&mut out, (3, 2))?;
+/// for i in 0..3 {
+///     w.write_block(&ndarray::array![i as f64, 10.0 * i as f64])?; // one row at a time
+/// }
+/// w.finish()?;
+/// let a: ndarray::Array2<f64> = ndnpy::ReadNpyExt::read_npy(&out[..])?;
+/// assert_eq!(a, ndarray::array![[0.0, 0.0], [1.0, 10.0], [2.0, 20.0]]);
+/// # Ok::<(), ndnpy::Error>(())
+/// ```
+#[derive(Debug)]
+pub struct NpyWriter<W: Write, A> {
+    writer: W,
+    header: Header,
+    axis: Option<usize>,
+    order: ByteOrder,
+    expected: usize,
+    written: usize,
+    _elem: PhantomData<fn(A)>,
+}
+
+impl<W: Write, A: WritableElement> NpyWriter<W, A> {
+    /// Writes the header for an array of `shape` (C order, or Fortran with `.f()`), in native
+    /// byte order.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Io`] if writing fails; [`FormatError::ShapeOverflow`] for an unaddressable
+    /// shape.
+    ///
+    /// # Examples
+    ///
+    /// See [`NpyWriter`].
+    pub fn new<Sh: ShapeBuilder>(writer: W, shape: Sh) -> Result<NpyWriter<W, A>, Error> {
+        NpyWriter::with_options(writer, shape, &WriteOptions::default())
+    }
+
+    /// Like [`NpyWriter::new`], with options (the byte order).
+    ///
+    /// # Errors
+    ///
+    /// As [`NpyWriter::new`].
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ndnpy::{ByteOrder, NpyWriter, WriteOptions};
+    /// let opts = WriteOptions::new().byte_order(ByteOrder::Big);
+    /// let mut w = NpyWriter::<_, u16>::with_options(Vec::new(), 2, &opts)?;
+    /// w.write_slice(&[1, 2])?;
+    /// assert_eq!(&w.finish()?[128..], &[0, 1, 0, 2]);
+    /// # Ok::<(), ndnpy::Error>(())
+    /// ```
+    pub fn with_options<Sh: ShapeBuilder>(
+        mut writer: W,
+        shape: Sh,
+        opts: &WriteOptions,
+    ) -> Result<NpyWriter<W, A>, Error> {
+        let (dims, fortran_order) = shape_and_order(shape)?;
+        let order = opts.get_byte_order();
+        let header = Header {
+            dtype: A::dtype().with_byte_order(order),
+            fortran_order,
+            shape: dims,
+        };
+        let (expected, _) = header.sizes()?;
+        writer.write_all(&header.to_bytes()?)?;
+        let axis = growth_axis(&header).ok();
+        Ok(NpyWriter {
+            writer,
+            header,
+            axis,
+            order,
+            expected,
+            written: 0,
+            _elem: PhantomData,
+        })
+    }
+
+    fn reserve(&mut self, n: usize) -> Result<(), Error> {
+        match self.written.checked_add(n) {
+            Some(total) if total <= self.expected => {
+                self.written = total;
+                Ok(())
+            }
+            _ => Err(UsageError::ElementCount {
+                expected: self.expected,
+                written: self.written.saturating_add(n),
+            }
+            .into()),
+        }
+    }
+
+    /// Writes elements in the file's memory order (C order, or Fortran order for a
+    /// Fortran-order shape).
+    ///
+    /// # Errors
+    ///
+    /// [`UsageError::ElementCount`] if this would exceed the array (nothing is written);
+    /// [`Error::Io`] if writing fails.
+    ///
+    /// # Examples
+    ///
+    /// See [`NpyWriter::with_options`].
+    pub fn write_slice(&mut self, elems: &[A]) -> Result<(), Error> {
+        self.reserve(elems.len())?;
+        A::write_slice(elems, &mut self.writer, self.order)
+    }
+
+    /// Writes a block of steps along the growth axis (rows for C order, columns for Fortran
+    /// order), or one step given with one dimension fewer.
+    ///
+    /// # Errors
+    ///
+    /// [`UsageError::BlockShape`] if the block does not fit;
+    /// [`UsageError::ElementCount`] if it would exceed the array (nothing is written in
+    /// either case); [`Error::Io`] if writing fails.
+    ///
+    /// # Examples
+    ///
+    /// See [`NpyWriter`].
+    pub fn write_block<S: Data<Elem = A>, D: Dimension>(
+        &mut self,
+        block: &ArrayBase<S, D>,
+    ) -> Result<(), Error> {
+        let axis = self.axis.ok_or(UsageError::NoGrowthAxis)?;
+        let (block, _) = fit_block(block.view(), &self.header.shape, axis)?;
+        self.reserve(block.len())?;
+        write_block_data(
+            &block,
+            self.header.fortran_order,
+            &mut self.writer,
+            self.order,
+        )
+    }
+
+    /// Checks that the whole array was written, flushes, and returns the writer.
+    ///
+    /// # Errors
+    ///
+    /// [`UsageError::ElementCount`] if elements are missing; [`Error::Io`] if flushing fails.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let mut w = ndnpy::NpyWriter::<_, i32>::new(Vec::new(), 3)?;
+    /// w.write_slice(&[1, 2])?;
+    /// assert!(w.finish().is_err()); // one element short
+    /// # Ok::<(), ndnpy::Error>(())
+    /// ```
+    pub fn finish(mut self) -> Result<W, Error> {
+        if self.written != self.expected {
+            return Err(UsageError::ElementCount {
+                expected: self.expected,
+                written: self.written,
+            }
+            .into());
+        }
+        self.writer.flush()?;
+        Ok(self.writer)
+    }
+}
