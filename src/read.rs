@@ -84,8 +84,8 @@ pub trait ReadNpyExt: Sized {
     /// - [`Error::Format`] if the header is malformed or the data is cut short
     ///   ([`FormatError::Truncated`]) or invalid ([`FormatError::InvalidBool`]);
     /// - [`Error::Mismatch`] if the file's dtype is not the element type's
-    ///   ([`MismatchError::DType`]) or its number of dimensions differs from `D`'s
-    ///   ([`MismatchError::Ndim`]);
+    ///   ([`MismatchError::DType`](crate::MismatchError::DType)) or its number of dimensions differs from `D`'s
+    ///   ([`MismatchError::Ndim`](crate::MismatchError::Ndim));
     /// - [`Error::Limit`] if the header exceeds the default [`ReadOptions`];
     /// - [`Error::Io`] if reading fails.
     ///
