@@ -81,7 +81,9 @@ mod write;
 pub use crate::descr::{
     ByteOrder, DType, DateTimeUnit, Field, Record, Scalar, ScalarKind, SubArray, TimeUnit,
 };
-pub use crate::element::{ReadableElement, ViewElement, ViewMutElement, WritableElement};
+pub use crate::element::{
+    FixedDType, ReadableElement, ViewElement, ViewMutElement, WritableElement,
+};
 pub use crate::error::{
     Error, FormatError, LimitError, MismatchError, ReadNpyError, UsageError, WriteNpyError,
 };

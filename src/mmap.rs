@@ -6,7 +6,7 @@
 //! byte what `np.save` would write for a zero array. Opening parses the header only; views
 //! cost nothing more, whatever the size.
 
-use crate::element::{ViewElement, ViewMutElement, WritableElement};
+use crate::element::{FixedDType, ViewElement, ViewMutElement};
 use crate::error::Error;
 use crate::fsutil::replace_atomically;
 use crate::header::HeaderInfo;
@@ -192,7 +192,7 @@ impl NpyMmapMut {
     /// [`Error::Io`] if the file cannot be created, sized or mapped;
     /// [`FormatError::ShapeOverflow`](crate::FormatError::ShapeOverflow) if the shape is too
     /// large to address.
-    pub unsafe fn create<A: WritableElement, Sh: ShapeBuilder>(
+    pub unsafe fn create<A: FixedDType, Sh: ShapeBuilder>(
         path: impl AsRef<Path>,
         shape: Sh,
     ) -> Result<NpyMmapMut, Error> {

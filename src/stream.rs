@@ -12,7 +12,8 @@
 //! - [`NpyWriter`] writes an array of known shape block by block to any `Write`.
 
 use crate::descr::ByteOrder;
-use crate::element::{ReadableElement, WritableElement};
+use crate::descr::DType;
+use crate::element::{FixedDType, ReadableElement, WritableElement};
 use crate::error::{Error, FormatError, MismatchError, UsageError};
 use crate::fsutil::replace_atomically;
 use crate::header::{Header, HeaderInfo, ReadOptions, Version};
@@ -311,12 +312,12 @@ fn write_block_data<A: WritableElement, W: Write + ?Sized>(
     block: &ArrayView<'_, A, IxDyn>,
     fortran_order: bool,
     writer: &mut W,
-    order: ByteOrder,
+    dtype: &DType,
 ) -> Result<(), Error> {
     if fortran_order {
-        write_c_order(&block.t(), writer, order)
+        write_c_order(&block.t(), writer, dtype)
     } else {
-        write_c_order(block, writer, order)
+        write_c_order(block, writer, dtype)
     }
 }
 
@@ -364,12 +365,11 @@ pub struct NpyAppender<A> {
     version: Version,
     data_offset: u64,
     axis: usize,
-    order: ByteOrder,
     durable: bool,
     _elem: PhantomData<fn(A)>,
 }
 
-impl<A: WritableElement> NpyAppender<A> {
+impl<A: FixedDType> NpyAppender<A> {
     /// Creates (or replaces, atomically) the file at `path` with an array of `shape`, usually
     /// 0 along the growth axis: `(0, 3)` for rows of 3 in C order, or `(3, 0)` with
     /// `fortran_order` for columns of 3 in Fortran order. (The order is a flag rather than
@@ -445,10 +445,6 @@ impl<A: WritableElement> NpyAppender<A> {
         let mut file = File::options().read(true).write(true).open(&path)?;
         let info = Header::read(&mut file, &ReadOptions::default())?;
         let header = info.header;
-        let order = match &header.dtype {
-            crate::DType::Scalar(s) => s.byte_order(),
-            _ => ByteOrder::NATIVE,
-        };
         if header.dtype.with_byte_order(ByteOrder::NATIVE) != A::dtype() {
             return Err(MismatchError::DType {
                 requested: std::any::type_name::<A>(),
@@ -473,7 +469,6 @@ impl<A: WritableElement> NpyAppender<A> {
             version: info.version,
             data_offset: info.data_offset,
             axis,
-            order,
             durable: false,
             _elem: PhantomData,
         })
@@ -548,7 +543,7 @@ impl<A: WritableElement> NpyAppender<A> {
             &block,
             self.header.fortran_order,
             &mut self.file,
-            self.order,
+            &self.header.dtype,
         )?;
         if self.durable {
             self.file.sync_data()?;
@@ -622,13 +617,12 @@ pub struct NpyWriter<W: Write, A> {
     writer: W,
     header: Header,
     axis: Option<usize>,
-    order: ByteOrder,
     expected: usize,
     written: usize,
     _elem: PhantomData<fn(A)>,
 }
 
-impl<W: Write, A: WritableElement> NpyWriter<W, A> {
+impl<W: Write, A: FixedDType> NpyWriter<W, A> {
     /// Writes the header for an array of `shape` (C order, or Fortran with `.f()`), in native
     /// byte order.
     ///
@@ -679,7 +673,6 @@ impl<W: Write, A: WritableElement> NpyWriter<W, A> {
             writer,
             header,
             axis,
-            order,
             expected,
             written: 0,
             _elem: PhantomData,
@@ -713,7 +706,7 @@ impl<W: Write, A: WritableElement> NpyWriter<W, A> {
     /// See [`NpyWriter::with_options`].
     pub fn write_slice(&mut self, elems: &[A]) -> Result<(), Error> {
         self.reserve(elems.len())?;
-        A::write_slice(elems, &mut self.writer, self.order)
+        A::write_slice(elems, &mut self.writer, &self.header.dtype)
     }
 
     /// Writes a block of steps along the growth axis (rows for C order, columns for Fortran
@@ -739,7 +732,7 @@ impl<W: Write, A: WritableElement> NpyWriter<W, A> {
             &block,
             self.header.fortran_order,
             &mut self.writer,
-            self.order,
+            &self.header.dtype,
         )
     }
 

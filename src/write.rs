@@ -1,7 +1,8 @@
 //! Writing arrays as `.npy` data, byte for byte as `np.save` does.
 
 use crate::descr::ByteOrder;
-use crate::element::WritableElement;
+use crate::descr::DType;
+use crate::element::{FixedDType, WritableElement};
 use crate::error::{Error, FormatError, WriteNpyError};
 use crate::header::Header;
 use ndarray::{ArrayBase, ArrayRef, ArrayView, Axis, Data, Dimension, ShapeBuilder};
@@ -148,14 +149,14 @@ where
         let c_contiguous = self.is_standard_layout();
         let f_contiguous = !c_contiguous && self.t().is_standard_layout();
         let header = Header {
-            dtype: A::dtype().with_byte_order(order),
+            dtype: A::dtype_of(self.iter()).with_byte_order(order),
             fortran_order: f_contiguous,
             shape: self.shape().to_vec(),
         };
         writer.write_all(&header.to_bytes()?)?;
         match self.as_slice_memory_order() {
-            Some(slice) if f_contiguous => A::write_slice(slice, &mut writer, order)?,
-            _ => write_c_order(self, &mut writer, order)?,
+            Some(slice) if f_contiguous => A::write_slice(slice, &mut writer, &header.dtype)?,
+            _ => write_c_order(self, &mut writer, &header.dtype)?,
         }
         writer.flush()?;
         Ok(())
@@ -167,7 +168,7 @@ where
 pub(crate) fn write_c_order<A, D, W>(
     arr: &ArrayRef<A, D>,
     writer: &mut W,
-    order: ByteOrder,
+    dtype: &DType,
 ) -> Result<(), Error>
 where
     A: WritableElement,
@@ -175,14 +176,14 @@ where
     W: Write + ?Sized,
 {
     match arr.as_slice() {
-        Some(slice) => A::write_slice(slice, writer, order),
+        Some(slice) => A::write_slice(slice, writer, dtype),
         None => {
             let last = Axis(arr.ndim().saturating_sub(1));
             let elems = arr
                 .lanes(last)
                 .into_iter()
                 .flat_map(|lane| lane.into_iter());
-            A::write_iter(elems, writer, order)
+            A::write_iter(elems, writer, dtype)
         }
     }
 }
@@ -306,7 +307,7 @@ pub(crate) fn shape_and_order<Sh: ShapeBuilder>(shape: Sh) -> Result<(Vec<usize>
 /// ```
 pub fn write_zeroed_npy<A, Sh>(mut file: &File, shape: Sh) -> Result<(), WriteNpyError>
 where
-    A: WritableElement,
+    A: FixedDType,
     Sh: ShapeBuilder,
 {
     let (shape, fortran_order) = shape_and_order(shape)?;

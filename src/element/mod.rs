@@ -8,7 +8,7 @@
 pub(crate) mod pod;
 mod primitive;
 
-use crate::descr::{ByteOrder, DType};
+use crate::descr::DType;
 use crate::error::Error;
 use std::io::{Read, Write};
 
@@ -54,37 +54,58 @@ pub trait ReadableElement: Sized {
 ///
 /// ```
 /// use ndnpy::{DType, WritableElement};
-/// assert_eq!(<u16 as WritableElement>::dtype(), DType::from_descr("'=u2'")?);
+/// assert_eq!(u16::dtype_of([1u16, 2].iter()), DType::from_descr("'=u2'")?);
 /// # Ok::<(), ndnpy::Error>(())
 /// ```
 pub trait WritableElement: Sized {
-    /// The dtype of this element type in native byte order.
-    fn dtype() -> DType;
+    /// The dtype, in native byte order, in which `elems` are written. For most types it does
+    /// not depend on the values; strings take numpy's choice, the longest item.
+    fn dtype_of<'a, I: Iterator<Item = &'a Self>>(elems: I) -> DType
+    where
+        Self: 'a;
 
-    /// Writes a contiguous slice, in `order`.
+    /// Writes a contiguous slice as `dtype` (a dtype from [`WritableElement::dtype_of`], in
+    /// any byte order).
     ///
     /// # Errors
     ///
-    /// [`Error::Io`] if the writer fails.
+    /// [`Error::Io`] if the writer fails; [`Error::Usage`] if a value cannot be stored in
+    /// `dtype`.
     fn write_slice<W: Write + ?Sized>(
         slice: &[Self],
         writer: &mut W,
-        order: ByteOrder,
+        dtype: &DType,
     ) -> Result<(), Error>;
 
-    /// Writes elements in iteration order, in `order` (used for arrays that are neither C-
-    /// nor Fortran-contiguous).
+    /// Writes elements in iteration order as `dtype` (used for arrays that are neither C- nor
+    /// Fortran-contiguous).
     ///
     /// # Errors
     ///
-    /// [`Error::Io`] if the writer fails.
+    /// As [`WritableElement::write_slice`].
     fn write_iter<'a, W: Write + ?Sized, I: Iterator<Item = &'a Self>>(
         iter: I,
         writer: &mut W,
-        order: ByteOrder,
+        dtype: &DType,
     ) -> Result<(), Error>
     where
         Self: 'a;
+}
+
+/// An element type whose dtype does not depend on its values (numbers, `bool`, fixed-size
+/// strings). Files whose header is written before the data (memory maps, appending,
+/// streaming writes) need one.
+///
+/// # Examples
+///
+/// ```
+/// use ndnpy::{DType, FixedDType};
+/// assert_eq!(f64::dtype(), DType::from_descr("'=f8'")?);
+/// # Ok::<(), ndnpy::Error>(())
+/// ```
+pub trait FixedDType: WritableElement {
+    /// The dtype of this element type in native byte order.
+    fn dtype() -> DType;
 }
 
 /// An element type that can be viewed in place in `.npy` data (native byte order, aligned).

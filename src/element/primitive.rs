@@ -4,7 +4,7 @@
 //! which the descr parser resolves) and writes native order unless asked otherwise.
 
 use super::pod::{self, Pod};
-use super::{ReadableElement, ViewElement, ViewMutElement, WritableElement};
+use super::{FixedDType, ReadableElement, ViewElement, ViewMutElement, WritableElement};
 use crate::descr::{ByteOrder, DType, Scalar, ScalarKind};
 use crate::error::{Error, FormatError, MismatchError};
 use std::io::{Read, Write};
@@ -54,6 +54,13 @@ fn check_bools(bytes: &[u8]) -> Result<(), Error> {
         .into()),
         None => Ok(()),
     }
+}
+
+/// Whether data written as `dtype` must be byte-swapped from memory order.
+fn needs_swap(dtype: &DType) -> bool {
+    dtype
+        .as_scalar()
+        .is_some_and(|s| s.byte_order().needs_swap())
 }
 
 fn native(kind: ScalarKind, size: usize) -> DType {
@@ -112,25 +119,31 @@ macro_rules! primitive {
             }
         }
 
-        impl WritableElement for $ty {
+        impl FixedDType for $ty {
             fn dtype() -> DType {
                 native(ScalarKind::$kind, $size)
+            }
+        }
+
+        impl WritableElement for $ty {
+            fn dtype_of<'a, I: Iterator<Item = &'a Self>>(_: I) -> DType {
+                <$ty as FixedDType>::dtype()
             }
 
             fn write_slice<W: Write + ?Sized>(
                 slice: &[Self],
                 writer: &mut W,
-                order: ByteOrder,
+                dtype: &DType,
             ) -> Result<(), Error> {
-                pod::write_slice(slice, writer, order.needs_swap())
+                pod::write_slice(slice, writer, needs_swap(dtype))
             }
 
             fn write_iter<'a, W: Write + ?Sized, I: Iterator<Item = &'a Self>>(
                 iter: I,
                 writer: &mut W,
-                order: ByteOrder,
+                dtype: &DType,
             ) -> Result<(), Error> {
-                pod::write_iter(iter, writer, order.needs_swap())
+                pod::write_iter(iter, writer, needs_swap(dtype))
             }
         }
     )*};
@@ -209,15 +222,21 @@ impl ViewMutElement for bool {
     }
 }
 
-impl WritableElement for bool {
+impl FixedDType for bool {
     fn dtype() -> DType {
         native(ScalarKind::Bool, 1)
+    }
+}
+
+impl WritableElement for bool {
+    fn dtype_of<'a, I: Iterator<Item = &'a Self>>(_: I) -> DType {
+        <bool as FixedDType>::dtype()
     }
 
     fn write_slice<W: Write + ?Sized>(
         slice: &[Self],
         writer: &mut W,
-        _order: ByteOrder,
+        _dtype: &DType,
     ) -> Result<(), Error> {
         // SAFETY: a bool is one byte holding 0 or 1.
         let bytes = unsafe { std::slice::from_raw_parts(slice.as_ptr().cast::<u8>(), slice.len()) };
@@ -228,7 +247,7 @@ impl WritableElement for bool {
     fn write_iter<'a, W: Write + ?Sized, I: Iterator<Item = &'a Self>>(
         iter: I,
         writer: &mut W,
-        _order: ByteOrder,
+        _dtype: &DType,
     ) -> Result<(), Error> {
         pod::write_iter(iter.map(|b| if *b { &1u8 } else { &0u8 }), writer, false)
     }
