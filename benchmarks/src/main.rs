@@ -1,0 +1,377 @@
+//! ndnpy vs ndarray-npy 0.10 vs npyz 0.9 vs numpy vs the raw floor, in one run.
+//!
+//! Every case runs each implementation once per round, in an order that rotates from round
+//! to round, after one untimed warm-up round that also checks every result. Tables report
+//! medians. See README.md.
+
+mod cases;
+mod numpy;
+
+use cases::{ReadKind, WriteKind};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+pub type Res<T> = Result<T, Box<dyn std::error::Error>>;
+
+const CASES: [&str; 7] = [
+    "read_c",
+    "read_f",
+    "read_be",
+    "write_c",
+    "write_f",
+    "write_perm",
+    "tiny",
+];
+
+const USAGE: &str = "\
+usage: ndnpy-benchmarks [options]
+  --size-mib N     size of the large arrays in MiB (default 256)
+  --rounds N       timed rounds for every case (default 7, tiny arrays 15)
+  --tiny-count N   number of tiny arrays (default 10000)
+  --case NAME      run one case: read_c read_f read_be write_c write_f write_perm tiny
+  --quick          16 MiB and 3 rounds (explicit options still win)
+  --dir PATH       directory for the files (default /tmp/ndnpy-bench)";
+
+pub struct Config {
+    pub size_mib: usize,
+    pub rounds: usize,
+    pub tiny_rounds: usize,
+    pub tiny_count: usize,
+    pub case: Option<String>,
+    pub dir: PathBuf,
+}
+
+impl Config {
+    /// Shape of the 2-D arrays: 8192 columns, `size_mib` MiB of f64.
+    pub fn shape2(&self) -> (usize, usize) {
+        (self.size_mib * 16, 8192)
+    }
+
+    /// Shape of the 3-D array before permutation: (256, 256, 512) for 256 MiB.
+    pub fn shape3(&self) -> (usize, usize, usize) {
+        (self.size_mib, 256, 512)
+    }
+}
+
+/// One implementation in a case: a closure that runs the operation once and returns the time
+/// of the operation alone; with `true` it also checks the result.
+pub struct Imp<'a> {
+    name: &'static str,
+    run: Box<dyn FnMut(bool) -> Res<Duration> + 'a>,
+}
+
+impl<'a> Imp<'a> {
+    pub fn new(name: &'static str, run: impl FnMut(bool) -> Res<Duration> + 'a) -> Imp<'a> {
+        Imp {
+            name,
+            run: Box::new(run),
+        }
+    }
+}
+
+/// Runs one untimed warm-up round that checks every result, then `rounds` interleaved rounds:
+/// round r runs every implementation once, starting with implementation r mod n.
+pub fn measure(mut imps: Vec<Imp<'_>>, rounds: usize) -> Res<Vec<(&'static str, Vec<Duration>)>> {
+    for imp in &mut imps {
+        (imp.run)(true).map_err(|e| format!("{} (warm-up and check): {e}", imp.name))?;
+    }
+    let n = imps.len();
+    let mut times = vec![Vec::with_capacity(rounds); n];
+    for r in 0..rounds {
+        for k in 0..n {
+            let i = (r + k) % n;
+            let imp = &mut imps[i];
+            times[i].push((imp.run)(false).map_err(|e| format!("{}: {e}", imp.name))?);
+        }
+    }
+    Ok(imps.iter().map(|i| i.name).zip(times).collect())
+}
+
+/// The results of one case.
+pub struct Report {
+    pub title: String,
+    /// Bytes of data per run, for throughput.
+    pub bytes: Option<u64>,
+    /// Arrays per run, for time per array.
+    pub items: Option<usize>,
+    pub rows: Vec<(&'static str, Vec<Duration>)>,
+    /// (other implementation, maximum of ndnpy's median ÷ its median).
+    pub targets: Vec<(&'static str, f64)>,
+    pub notes: Vec<String>,
+}
+
+fn median(times: &[Duration]) -> f64 {
+    let mut s: Vec<f64> = times.iter().map(Duration::as_secs_f64).collect();
+    s.sort_by(f64::total_cmp);
+    let m = s.len() / 2;
+    if s.len() % 2 == 1 {
+        s[m]
+    } else {
+        (s[m - 1] + s[m]) / 2.0
+    }
+}
+
+fn fmt_secs(s: f64) -> String {
+    if s >= 1.0 {
+        format!("{s:.3} s")
+    } else if s >= 1e-3 {
+        format!("{:.2} ms", s * 1e3)
+    } else {
+        format!("{:.1} µs", s * 1e6)
+    }
+}
+
+impl Report {
+    fn print(&self) {
+        println!("### {}\n", self.title);
+        let ours = self
+            .rows
+            .iter()
+            .find(|r| r.0 == "ndnpy")
+            .map_or(f64::NAN, |r| median(&r.1));
+        let rounds = self.rows.first().map_or(0, |r| r.1.len());
+        let extra = match (self.bytes, self.items) {
+            (Some(_), _) => " GiB/s |",
+            (None, Some(_)) => " µs / array |",
+            _ => "",
+        };
+        println!("| implementation | median | min | max |{extra} ÷ ndnpy |");
+        println!(
+            "|---|---:|---:|---:|{}---:|",
+            if extra.is_empty() { "" } else { "---:|" }
+        );
+        for (name, times) in &self.rows {
+            let med = median(times);
+            let min = times.iter().min().map_or(f64::NAN, Duration::as_secs_f64);
+            let max = times.iter().max().map_or(f64::NAN, Duration::as_secs_f64);
+            let extra = match (self.bytes, self.items) {
+                (Some(b), _) => format!(" {:.2} |", b as f64 / med / f64::from(1 << 30)),
+                (None, Some(n)) => format!(" {:.2} |", med / n as f64 * 1e6),
+                _ => String::new(),
+            };
+            println!(
+                "| {name} | {} | {} | {} |{extra} {:.2}x |",
+                fmt_secs(med),
+                fmt_secs(min),
+                fmt_secs(max),
+                med / ours
+            );
+        }
+        println!();
+        println!("{rounds} interleaved rounds after one untimed warm-up round that checked every result.");
+        if !self.targets.is_empty() {
+            let parts: Vec<String> = self
+                .targets
+                .iter()
+                .map(|&(other, max)| {
+                    let theirs = self
+                        .rows
+                        .iter()
+                        .find(|r| r.0 == other)
+                        .map_or(f64::NAN, |r| median(&r.1));
+                    let ratio = ours / theirs;
+                    let verdict = if ratio <= max { "met" } else { "MISSED" };
+                    format!("ndnpy ÷ {other} = {ratio:.2}x (target ≤ {max:.2}x: {verdict})")
+                })
+                .collect();
+            println!("Targets: {}.", parts.join("; "));
+        }
+        for note in &self.notes {
+            println!("\n{note}");
+        }
+        println!();
+    }
+}
+
+/// The process's peak resident set size (VmHWM) in KiB.
+pub fn vm_hwm_kib() -> Res<u64> {
+    let status = std::fs::read_to_string("/proc/self/status")?;
+    let line = status
+        .lines()
+        .find(|l| l.starts_with("VmHWM:"))
+        .ok_or("no VmHWM in /proc/self/status")?;
+    let kib = line
+        .split_whitespace()
+        .nth(1)
+        .ok_or("malformed VmHWM")?
+        .parse()?;
+    Ok(kib)
+}
+
+/// Peak memory of `ndnpy::read_npy` of `path`, measured in a child process of this binary
+/// (VmHWM is per process and only grows, so it cannot be measured in this one).
+pub fn peak_memory_note(path: &Path, file_len: u64) -> String {
+    let result = (|| -> Res<(u64, u64)> {
+        let out = Command::new(std::env::current_exe()?)
+            .arg("--child-peak")
+            .arg(path)
+            .output()?;
+        if !out.status.success() {
+            return Err(String::from_utf8_lossy(&out.stderr).into_owned().into());
+        }
+        let text = String::from_utf8(out.stdout)?;
+        let mut it = text.split_whitespace().map(str::parse::<u64>);
+        match (it.next(), it.next()) {
+            (Some(Ok(a)), Some(Ok(b))) => Ok((a, b)),
+            _ => Err(format!("unexpected child output {text:?}").into()),
+        }
+    })();
+    let mib = |kib: u64| kib as f64 / 1024.0;
+    match result {
+        Ok((before, after)) => {
+            let data = file_len as f64 / f64::from(1 << 20);
+            let grew = mib(after.saturating_sub(before));
+            format!(
+                "Peak memory (ndnpy C read, in a child process `--child-peak`): VmHWM {:.1} MiB before \
+                 the read, {:.1} MiB after: it grew {grew:.1} MiB for a {data:.1} MiB file, \
+                 i.e. N + {:.1} MiB.",
+                mib(before),
+                mib(after),
+                grew - data
+            )
+        }
+        Err(e) => format!("Peak memory: not measured ({e})."),
+    }
+}
+
+fn parse_args() -> Res<(Config, Option<PathBuf>)> {
+    let mut args = std::env::args().skip(1);
+    let mut size_mib = None;
+    let mut rounds = None;
+    let mut tiny_count = 10_000;
+    let mut case = None;
+    let mut quick = false;
+    let mut dir = PathBuf::from("/tmp/ndnpy-bench");
+    let mut child = None;
+    while let Some(arg) = args.next() {
+        let mut value = || args.next().ok_or_else(|| format!("{arg} needs a value"));
+        match arg.as_str() {
+            "--size-mib" => size_mib = Some(value()?.parse::<usize>()?),
+            "--rounds" => rounds = Some(value()?.parse::<usize>()?),
+            "--tiny-count" => tiny_count = value()?.parse()?,
+            "--case" => {
+                let c = value()?;
+                if !CASES.contains(&c.as_str()) {
+                    return Err(format!("unknown case {c}; cases: {}", CASES.join(" ")).into());
+                }
+                case = Some(c);
+            }
+            "--quick" => quick = true,
+            "--dir" => dir = PathBuf::from(value()?),
+            "--child-peak" => child = Some(PathBuf::from(value()?)),
+            "-h" | "--help" => {
+                println!("{USAGE}");
+                std::process::exit(0);
+            }
+            other => return Err(format!("unknown option {other}\n{USAGE}").into()),
+        }
+    }
+    let size_mib = size_mib.unwrap_or(if quick { 16 } else { 256 });
+    if size_mib == 0 || rounds == Some(0) || tiny_count == 0 {
+        return Err("sizes, rounds and counts must be at least 1".into());
+    }
+    let config = Config {
+        size_mib,
+        rounds: rounds.unwrap_or(if quick { 3 } else { 7 }),
+        tiny_rounds: rounds.unwrap_or(if quick { 3 } else { 15 }),
+        tiny_count,
+        case,
+        dir,
+    };
+    Ok((config, child))
+}
+
+fn read_trimmed(path: &str) -> String {
+    std::fs::read_to_string(path).map_or_else(|_| "?".into(), |s| s.trim().to_string())
+}
+
+/// The type of the filesystem holding `dir` (longest mount point that is a prefix of it).
+fn filesystem_of(dir: &Path) -> String {
+    let dir = dir.canonicalize().unwrap_or_else(|_| dir.to_path_buf());
+    let mounts = std::fs::read_to_string("/proc/mounts").unwrap_or_default();
+    mounts
+        .lines()
+        .filter_map(|l| {
+            let f: Vec<&str> = l.split_whitespace().collect();
+            (f.len() > 2 && dir.starts_with(f[1]))
+                .then(|| (f[1].len(), format!("{} on {}", f[2], f[1])))
+        })
+        .max()
+        .map_or_else(|| "?".into(), |(_, s)| s)
+}
+
+fn print_header(cfg: &Config, np: &mut numpy::Numpy) -> Res<()> {
+    let cmd: Vec<String> = std::env::args().collect();
+    let cpu = std::fs::read_to_string("/proc/cpuinfo")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("model name"))
+                .and_then(|l| l.split(':').nth(1))
+                .map(|m| m.trim().to_string())
+        })
+        .unwrap_or_else(|| "?".into());
+    println!("# ndnpy benchmarks\n");
+    println!("- command: `{}`", cmd.join(" "));
+    println!(
+        "- machine: nproc {}, {cpu}, kernel {}",
+        std::thread::available_parallelism().map_or(0, |n| n.get()),
+        read_trimmed("/proc/sys/kernel/osrelease")
+    );
+    println!(
+        "- transparent hugepages: enabled `{}`, defrag `{}`",
+        read_trimmed("/sys/kernel/mm/transparent_hugepage/enabled"),
+        read_trimmed("/sys/kernel/mm/transparent_hugepage/defrag")
+    );
+    println!("- numpy: {}", np.call("version")?);
+    println!(
+        "- files in {} ({})",
+        cfg.dir.display(),
+        filesystem_of(&cfg.dir)
+    );
+    println!(
+        "- large arrays {} MiB, {} rounds; tiny arrays {} x, {} rounds; times are medians\n",
+        cfg.size_mib, cfg.rounds, cfg.tiny_count, cfg.tiny_rounds
+    );
+    Ok(())
+}
+
+fn run() -> Res<()> {
+    let (cfg, child) = parse_args()?;
+    if let Some(path) = child {
+        return cases::child_peak(&path);
+    }
+    let start = Instant::now();
+    let created_dir = !cfg.dir.exists();
+    std::fs::create_dir_all(&cfg.dir)?;
+    let mut np = numpy::Numpy::start()?;
+    print_header(&cfg, &mut np)?;
+    for &case in CASES
+        .iter()
+        .filter(|&&c| cfg.case.as_deref().is_none_or(|only| only == c))
+    {
+        let report = match case {
+            "read_c" => cases::read_case(&cfg, &mut np, ReadKind::C)?,
+            "read_f" => cases::read_case(&cfg, &mut np, ReadKind::F)?,
+            "read_be" => cases::read_case(&cfg, &mut np, ReadKind::BigEndian)?,
+            "write_c" => cases::write_case(&cfg, &mut np, WriteKind::C)?,
+            "write_f" => cases::write_case(&cfg, &mut np, WriteKind::F)?,
+            "write_perm" => cases::write_case(&cfg, &mut np, WriteKind::Permuted)?,
+            _ => cases::tiny_case(&cfg, &mut np)?,
+        };
+        report.print();
+    }
+    if created_dir {
+        let _ = std::fs::remove_dir(&cfg.dir);
+    }
+    println!("Total wall time: {:.1} s", start.elapsed().as_secs_f64());
+    Ok(())
+}
+
+fn main() {
+    if let Err(e) = run() {
+        eprintln!("error: {e}");
+        std::process::exit(1);
+    }
+}
