@@ -179,6 +179,13 @@ pub enum FormatError {
         /// The bytes after the header.
         found: u64,
     },
+    /// A `U` string holds a code unit that is not a Unicode scalar value.
+    InvalidCodePoint {
+        /// The element's index in memory order.
+        index: u64,
+        /// The code unit found.
+        value: u32,
+    },
     /// A `bool` element is a byte other than 0 or 1.
     InvalidBool {
         /// The element's index in memory order.
@@ -245,6 +252,11 @@ impl fmt::Display for FormatError {
                 f,
                 "buffer holds {found} bytes after the header; the array has {expected} \
                  (a view needs exactly one .npy file)"
+            ),
+            FormatError::InvalidCodePoint { index, value } => write!(
+                f,
+                "string element {index} holds code unit {value:#x}, which is not a unicode \
+                 scalar value"
             ),
             FormatError::InvalidBool { index, value } => write!(
                 f,
@@ -402,6 +414,31 @@ pub enum UsageError {
         /// How many were (or would have been) written.
         written: usize,
     },
+    /// A string is longer than the fixed size it is written in.
+    StringTooLong {
+        /// The element's index in the order written.
+        index: usize,
+        /// Its length (characters for `U`, bytes for `S`).
+        len: usize,
+        /// The size available.
+        max: usize,
+    },
+    /// Datetime values with different units were written as one array.
+    MixedUnits {
+        /// The index of the first value whose unit differs.
+        index: usize,
+        /// The array's dtype (from its first value).
+        expected: DType,
+        /// The dtype of the differing value.
+        found: DType,
+    },
+    /// A record field was asked for that the array does not have.
+    NoSuchField {
+        /// The name asked for.
+        name: String,
+        /// The array's fields (empty if it is not a record array).
+        available: Vec<String>,
+    },
     /// The requested version cannot hold this header.
     VersionTooSmall {
         /// The requested version.
@@ -436,6 +473,24 @@ impl fmt::Display for UsageError {
                 f,
                 "the array has {expected} elements; {written} were written"
             ),
+            UsageError::StringTooLong { index, len, max } => write!(
+                f,
+                "string {index} has length {len}, more than the {max} its dtype holds"
+            ),
+            UsageError::MixedUnits {
+                index,
+                expected,
+                found,
+            } => write!(
+                f,
+                "value {index} has dtype {found}, but the array is written as {expected}"
+            ),
+            UsageError::NoSuchField { name, available } if available.is_empty() => {
+                write!(f, "no field {name:?}: the array is not a record array")
+            }
+            UsageError::NoSuchField { name, available } => {
+                write!(f, "no field {name:?}; the fields are {available:?}")
+            }
             UsageError::VersionTooSmall { version, reason } => {
                 write!(f, "cannot write a version {version} header: {reason}")
             }

@@ -22,8 +22,14 @@
 //!   datetimes, records with padding and titles, sub-arrays), whether or not a Rust element
 //!   type exists for it yet.
 //! - **Element types**: [`ReadableElement`] and [`WritableElement`], implemented for `bool`,
-//!   `i8`..`i64`, `u8`..`u64`, `f32`, `f64`, `half::f16` (feature `half`) and
-//!   `num_complex::Complex<f32/f64>` (feature `num-complex`); both features are on by default.
+//!   `i8`..`i64`, `u8`..`u64`, `f32`, `f64`, `half::f16` (feature `half`),
+//!   `num_complex::Complex<f32/f64>` (feature `num-complex`), strings (`String` and `&str` for
+//!   `U`, `Vec<u8>` for `S`, fixed-size [`FixedUnicode`] and [`FixedBytes`]), and
+//!   [`Datetime64`] / [`Timedelta64`], which carry their unit (chrono conversions with feature
+//!   `chrono`). [`FixedDType`] marks the types whose dtype does not depend on the values.
+//! - **Dtypes known at run time**: [`read_npy_dyn`] and [`DynArray`] read any non-object file
+//!   into typed arrays or raw bytes (records, void, long double), take record fields out by
+//!   name, and write back the same bytes.
 //! - **Errors**: one [`Error`] type grouped by who is at fault (I/O, malformed file, mismatch,
 //!   limit, usage); `ReadNpyError` and `WriteNpyError` are its ndarray-npy names.
 //!
@@ -52,9 +58,9 @@
 //! # Limitations
 //!
 //! - No `.npz` support yet.
-//! - Element types exist for the numeric types and `bool`. Files of other dtypes (strings,
-//!   datetimes, records, long doubles) have their headers parsed and reported exactly, and
-//!   reading their data gives [`MismatchError::DType`] naming the file's dtype.
+//! - Records are read and written through [`DynArray`] (raw bytes, fields by name); typed
+//!   record structs are not supported yet. Long doubles (`<f16`, `<f12`) are raw bytes: their
+//!   format depends on the platform that wrote them.
 //! - Object arrays (`|O`) hold pickled Python objects and are refused with a clear error.
 //! - The header parser accepts the Python-literal subset numpy writes and has written (see
 //!   [`DType::from_descr`] and the `literal` grammar in the source), not all of
@@ -65,6 +71,7 @@
 #![deny(missing_docs)]
 
 mod descr;
+mod dynamic;
 mod element;
 mod error;
 mod fsutil;
@@ -81,8 +88,10 @@ mod write;
 pub use crate::descr::{
     ByteOrder, DType, DateTimeUnit, Field, Record, Scalar, ScalarKind, SubArray, TimeUnit,
 };
+pub use crate::dynamic::{read_npy_dyn, DynArray, DynData, DynElement, RawData};
 pub use crate::element::{
-    FixedDType, ReadableElement, ViewElement, ViewMutElement, WritableElement,
+    Datetime64, FixedBytes, FixedDType, FixedUnicode, ReadableElement, Timedelta64, ViewElement,
+    ViewMutElement, WritableElement, NAT,
 };
 pub use crate::error::{
     Error, FormatError, LimitError, MismatchError, ReadNpyError, UsageError, WriteNpyError,

@@ -2,7 +2,7 @@
 
 use crate::element::ReadableElement;
 use crate::error::{Error, FormatError};
-use crate::header::{Header, ReadOptions};
+use crate::header::{Header, HeaderInfo, ReadOptions};
 use crate::view::dimension;
 use ndarray::{ArrayBase, DataOwned, Dimension, ShapeBuilder};
 use std::fs::File;
@@ -156,6 +156,23 @@ where
     R: Read + ?Sized,
 {
     let info = Header::read(reader, opts)?;
+    let available = total_len.map(|t| t.saturating_sub(info.data_offset));
+    read_body(reader, info, available)
+}
+
+/// Reads the data described by `info` (the header already consumed); `available` is how many
+/// bytes the reader still holds, when known.
+pub(crate) fn read_body<A, S, D, R>(
+    reader: &mut R,
+    info: HeaderInfo,
+    available: Option<u64>,
+) -> Result<ArrayBase<S, D>, Error>
+where
+    A: ReadableElement,
+    S: DataOwned<Elem = A>,
+    D: Dimension,
+    R: Read + ?Sized,
+{
     let Header {
         dtype,
         fortran_order,
@@ -163,7 +180,6 @@ where
     } = info.header;
     // Check the dimension before reading the data.
     dimension::<D>(&shape)?;
-    let available = total_len.map(|t| t.saturating_sub(info.data_offset));
     let data = A::read_vec(reader, &dtype, info.num_elements, available)?;
     array_from_vec(data, shape, fortran_order, dtype.itemsize())
 }

@@ -143,23 +143,38 @@ where
         mut writer: W,
         opts: &WriteOptions,
     ) -> Result<(), WriteNpyError> {
-        let order = opts.byte_order;
-        // numpy's rule (header_data_from_array_1_0): C-contiguous first, so 1-D, 0-d, empty
-        // and (1, n)-in-F arrays are all C order; F-contiguous next; anything else in C order.
-        let c_contiguous = self.is_standard_layout();
-        let f_contiguous = !c_contiguous && self.t().is_standard_layout();
-        let header = Header {
-            dtype: A::dtype_of(self.iter()).with_byte_order(order),
-            fortran_order: f_contiguous,
-            shape: self.shape().to_vec(),
-        };
-        writer.write_all(&header.to_bytes()?)?;
-        match self.as_slice_memory_order() {
-            Some(slice) if f_contiguous => A::write_slice(slice, &mut writer, &header.dtype)?,
-            _ => write_c_order(self, &mut writer, &header.dtype)?,
-        }
+        let dtype = A::dtype_of(self.iter()).with_byte_order(opts.byte_order);
+        write_with_dtype(self, &mut writer, dtype)?;
         writer.flush()?;
         Ok(())
+    }
+}
+
+/// Writes header and data of `arr` as `dtype` (the caller's choice of length and byte order),
+/// choosing the memory order as numpy does.
+pub(crate) fn write_with_dtype<A, D, W>(
+    arr: &ArrayRef<A, D>,
+    writer: &mut W,
+    dtype: DType,
+) -> Result<(), Error>
+where
+    A: WritableElement,
+    D: Dimension,
+    W: Write + ?Sized,
+{
+    // numpy's rule (header_data_from_array_1_0): C-contiguous first, so 1-D, 0-d, empty and
+    // (1, n)-in-F arrays are all C order; F-contiguous next; anything else in C order.
+    let c_contiguous = arr.is_standard_layout();
+    let f_contiguous = !c_contiguous && arr.t().is_standard_layout();
+    let header = Header {
+        dtype,
+        fortran_order: f_contiguous,
+        shape: arr.shape().to_vec(),
+    };
+    writer.write_all(&header.to_bytes()?)?;
+    match arr.as_slice_memory_order() {
+        Some(slice) if f_contiguous => A::write_slice(slice, writer, &header.dtype),
+        _ => write_c_order(arr, writer, &header.dtype),
     }
 }
 

@@ -5,8 +5,13 @@
 //! implements them for `bool`, `i8`..`i64`, `u8`..`u64`, `f32`, `f64`, [`half::f16`] (feature
 //! `half`) and [`num_complex::Complex`] of `f32`/`f64` (feature `num-complex`).
 
+mod datetime;
 pub(crate) mod pod;
 mod primitive;
+mod string;
+
+pub use datetime::{Datetime64, Timedelta64, NAT};
+pub use string::{FixedBytes, FixedUnicode};
 
 use crate::descr::DType;
 use crate::error::Error;

@@ -252,6 +252,66 @@ fn zeroed_value<T: Pod>() -> T {
     unsafe { std::mem::zeroed() }
 }
 
+/// The most elements of a zero-byte dtype (`'<U0'`, `'|S0'`) decoded into values that take
+/// memory themselves: such a file holds no bytes to bound the allocation by.
+pub(crate) const MAX_ZERO_SIZE_ELEMENTS: usize = 1 << 20;
+
+/// Reads `len` elements of `itemsize` bytes and passes them to `decode` in chunks of whole
+/// elements (about 256 KiB each) through one reusable buffer, with the index of the chunk's
+/// first element and its element count. `decode` pushes one value per element. Returns the
+/// decoded values.
+///
+/// Memory stays proportional to what has arrived: the output grows as chunks are decoded.
+pub(crate) fn read_decoded<T, R: Read + ?Sized>(
+    reader: &mut R,
+    len: usize,
+    itemsize: usize,
+    available: Option<u64>,
+    mut decode: impl FnMut(&[u8], usize, usize, &mut Vec<T>) -> Result<(), Error>,
+) -> Result<Vec<T>, Error> {
+    // The caller's header check bounds len * itemsize by isize::MAX.
+    let nbytes = len * itemsize;
+    let truncated = |found: u64| {
+        Error::Format(FormatError::Truncated {
+            part: "array data",
+            expected: nbytes as u64,
+            found,
+        })
+    };
+    if let Some(avail) = available {
+        if avail < nbytes as u64 {
+            return Err(truncated(avail));
+        }
+    }
+    if itemsize == 0 {
+        if len > MAX_ZERO_SIZE_ELEMENTS {
+            return Err(crate::error::LimitError::ArrayTooLarge {
+                limit: MAX_ZERO_SIZE_ELEMENTS as u64,
+                found: len as u64,
+            }
+            .into());
+        }
+        let mut out = Vec::with_capacity(len);
+        decode(&[], 0, len, &mut out)?;
+        return Ok(out);
+    }
+    let per_chunk = (WRITE_CHUNK / itemsize).max(1);
+    let mut buf = vec![0u8; per_chunk.min(len) * itemsize];
+    let mut out = Vec::with_capacity(len.min(per_chunk));
+    let mut done = 0;
+    while done < len {
+        let k = (len - done).min(per_chunk);
+        let chunk = &mut buf[..k * itemsize];
+        let got = read_full(reader, chunk)?;
+        if got < chunk.len() {
+            return Err(truncated((done * itemsize + got) as u64));
+        }
+        decode(chunk, done, k, &mut out)?;
+        done += k;
+    }
+    Ok(out)
+}
+
 /// Size of the chunks in which swapped or gathered data is written.
 const WRITE_CHUNK: usize = 256 << 10;
 
