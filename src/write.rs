@@ -4,8 +4,9 @@ use crate::descr::ByteOrder;
 use crate::descr::DType;
 use crate::element::{FixedDType, WritableElement};
 use crate::error::{Error, FormatError, WriteNpyError};
+use crate::fsutil::Preallocating;
 use crate::header::Header;
-use ndarray::{ArrayBase, ArrayRef, ArrayView, Axis, Data, Dimension, ShapeBuilder};
+use ndarray::{ArrayBase, ArrayRef, ArrayView, Data, Dimension, ShapeBuilder};
 use std::fs::File;
 use std::io::{BufWriter, Seek, Write};
 use std::path::Path;
@@ -190,17 +191,7 @@ where
     D: Dimension,
     W: Write + ?Sized,
 {
-    match arr.as_slice() {
-        Some(slice) => A::write_slice(slice, writer, dtype),
-        None => {
-            let last = Axis(arr.ndim().saturating_sub(1));
-            let elems = arr
-                .lanes(last)
-                .into_iter()
-                .flat_map(|lane| lane.into_iter());
-            A::write_iter(elems, writer, dtype)
-        }
-    }
+    A::write_view(arr.view().into_dyn(), writer, dtype)
 }
 
 impl<A, S, D> WriteNpyExt for ArrayBase<S, D>
@@ -247,7 +238,7 @@ where
     P: AsRef<Path>,
     T: WriteNpyExt + ?Sized,
 {
-    array.write_npy(BufWriter::new(File::create(path)?))
+    array.write_npy(BufWriter::new(Preallocating(File::create(path)?)))
 }
 
 /// Writes `array` to a new `.npy` file at `path`; fails if the file exists.
@@ -273,7 +264,7 @@ where
     P: AsRef<Path>,
     T: WriteNpyExt + ?Sized,
 {
-    array.write_npy(BufWriter::new(File::create_new(path)?))
+    array.write_npy(BufWriter::new(Preallocating(File::create_new(path)?)))
 }
 
 /// The shape and order (Fortran or not) of a shape builder such as `(3, 4)` or `(3, 4).f()`,

@@ -15,6 +15,7 @@ pub use string::{FixedBytes, FixedUnicode};
 
 use crate::descr::DType;
 use crate::error::Error;
+use ndarray::{ArrayViewD, Axis};
 use std::io::{Read, Write};
 
 /// An element type that can be read from `.npy` data.
@@ -95,6 +96,31 @@ pub trait WritableElement: Sized {
     ) -> Result<(), Error>
     where
         Self: 'a;
+
+    /// Writes the elements of `view` in C (row-major) order as `dtype`: one
+    /// [`write_slice`](WritableElement::write_slice) if it is C-contiguous, else gathered lane
+    /// by lane along the last axis. Plain-data types override the gather with a tiled one.
+    ///
+    /// # Errors
+    ///
+    /// As [`WritableElement::write_slice`].
+    fn write_view<W: Write + ?Sized>(
+        view: ArrayViewD<'_, Self>,
+        writer: &mut W,
+        dtype: &DType,
+    ) -> Result<(), Error> {
+        match view.as_slice() {
+            Some(slice) => Self::write_slice(slice, writer, dtype),
+            None => {
+                let last = Axis(view.ndim().saturating_sub(1));
+                let elems = view
+                    .lanes(last)
+                    .into_iter()
+                    .flat_map(|lane| lane.into_iter());
+                Self::write_iter(elems, writer, dtype)
+            }
+        }
+    }
 }
 
 /// An element type whose dtype does not depend on its values (numbers, `bool`, fixed-size

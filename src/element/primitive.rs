@@ -7,6 +7,7 @@ use super::pod::{self, Pod};
 use super::{FixedDType, ReadableElement, ViewElement, ViewMutElement, WritableElement};
 use crate::descr::{ByteOrder, DType, Scalar, ScalarKind};
 use crate::error::{Error, FormatError, MismatchError};
+use ndarray::ArrayViewD;
 use std::io::{Read, Write};
 
 /// The byte order of `dtype` if it is the scalar `kind` of `size` bytes (no datetime unit).
@@ -144,6 +145,14 @@ macro_rules! primitive {
                 dtype: &DType,
             ) -> Result<(), Error> {
                 pod::write_iter(iter, writer, needs_swap(dtype))
+            }
+
+            fn write_view<W: Write + ?Sized>(
+                view: ArrayViewD<'_, Self>,
+                writer: &mut W,
+                dtype: &DType,
+            ) -> Result<(), Error> {
+                pod::write_view(view, writer, needs_swap(dtype))
             }
         }
     )*};
