@@ -8,7 +8,7 @@
 
 use crate::element::{FixedDType, ViewElement, ViewMutElement};
 use crate::error::Error;
-use crate::fsutil::replace_atomically;
+use crate::fsutil::{replace_atomically, Sync};
 use crate::header::HeaderInfo;
 use crate::view::{split_data, view_data, view_data_mut};
 use crate::write::write_zeroed_npy;
@@ -196,8 +196,9 @@ impl NpyMmapMut {
         path: impl AsRef<Path>,
         shape: Sh,
     ) -> Result<NpyMmapMut, Error> {
-        let ((), file) =
-            replace_atomically(path.as_ref(), |file| write_zeroed_npy::<A, Sh>(file, shape))?;
+        let ((), file) = replace_atomically(path.as_ref(), Sync::Durable, |file| {
+            write_zeroed_npy::<A, Sh>(file, shape)
+        })?;
         // SAFETY: the caller upholds the contract above.
         let map = unsafe { MmapMut::map_mut(&file)? };
         NpyMmapMut::from_mmap_mut(map)

@@ -15,7 +15,7 @@ use crate::descr::ByteOrder;
 use crate::descr::DType;
 use crate::element::{FixedDType, ReadableElement, WritableElement};
 use crate::error::{Error, FormatError, MismatchError, UsageError};
-use crate::fsutil::replace_atomically;
+use crate::fsutil::{replace_atomically, Sync};
 use crate::header::{Header, HeaderInfo, ReadOptions, Version};
 use crate::read::array_from_vec;
 use crate::view::dimension;
@@ -408,7 +408,7 @@ impl<A: FixedDType> NpyAppender<A> {
         let (_, data_len) = header.sizes()?;
         let bytes = header.to_bytes()?;
         let path = path.as_ref();
-        replace_atomically(path, |file| {
+        replace_atomically(path, Sync::Durable, |file| {
             file.write_all(&bytes)?;
             file.set_len((bytes.len() + data_len) as u64)?;
             Ok(())
@@ -569,7 +569,7 @@ impl<A: FixedDType> NpyAppender<A> {
         let (_, data_len) = header.sizes()?;
         let old = &mut self.file;
         let data_offset = self.data_offset;
-        let ((), file) = replace_atomically(&self.path, |new| {
+        let ((), file) = replace_atomically(&self.path, Sync::Durable, |new| {
             new.write_all(&bytes)?;
             old.seek(SeekFrom::Start(data_offset))?;
             let copied = io::copy(&mut Read::by_ref(old).take(data_len as u64), new)?;

@@ -4,7 +4,7 @@ use crate::descr::ByteOrder;
 use crate::descr::DType;
 use crate::element::{FixedDType, WritableElement};
 use crate::error::{Error, FormatError, WriteNpyError};
-use crate::fsutil::Preallocating;
+use crate::fsutil::{replace_atomically, Preallocating, Sync};
 use crate::header::Header;
 use ndarray::{ArrayBase, ArrayRef, ArrayView, Data, Dimension, ShapeBuilder};
 use std::fs::File;
@@ -217,9 +217,16 @@ where
 
 /// Writes `array` to the `.npy` file at `path`, creating or replacing it.
 ///
+/// The file is written under a temporary name in the same directory and renamed over `path`
+/// when complete, so an error or a crash of the process never leaves a half-written file at
+/// `path`: the old file stays whole, and a reader that has it open or memory-mapped keeps
+/// reading it. (The rename does not wait for the disk; after power loss the filesystem's
+/// own guarantees for replace-by-rename apply.)
+///
 /// # Errors
 ///
-/// [`Error::Io`](crate::Error::Io) if the file cannot be created or written.
+/// [`Error::Io`] if the file cannot be created, written or renamed; [`Error::Usage`] if a
+/// value cannot be written in its dtype. In both cases `path` is unchanged.
 ///
 /// # Examples
 ///
@@ -238,14 +245,20 @@ where
     P: AsRef<Path>,
     T: WriteNpyExt + ?Sized,
 {
-    array.write_npy(BufWriter::new(Preallocating(File::create(path)?)))
+    replace_atomically(path.as_ref(), Sync::Fast, |file| {
+        array.write_npy(BufWriter::new(Preallocating(file)))
+    })?;
+    Ok(())
 }
 
-/// Writes `array` to a new `.npy` file at `path`; fails if the file exists.
+/// Writes `array` to a new `.npy` file at `path`; fails if the file exists, and never
+/// replaces it.
+///
+/// If writing fails after the file was created, the partial file is removed.
 ///
 /// # Errors
 ///
-/// [`Error::Io`](crate::Error::Io) (kind `AlreadyExists`) if the file exists, or if it cannot be written.
+/// [`Error::Io`] (kind `AlreadyExists`) if the file exists, or if it cannot be written.
 ///
 /// # Examples
 ///
@@ -264,7 +277,14 @@ where
     P: AsRef<Path>,
     T: WriteNpyExt + ?Sized,
 {
-    array.write_npy(BufWriter::new(Preallocating(File::create_new(path)?)))
+    let path = path.as_ref();
+    let file = File::create_new(path)?;
+    let result = array.write_npy(BufWriter::new(Preallocating(&file)));
+    if result.is_err() {
+        drop(file);
+        let _ = std::fs::remove_file(path);
+    }
+    result
 }
 
 /// The shape and order (Fortran or not) of a shape builder such as `(3, 4)` or `(3, 4).f()`,

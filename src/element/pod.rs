@@ -185,16 +185,21 @@ pub(crate) fn advise_huge_pages(ptr: *mut u8, len: usize) {
     }
 }
 
-/// Bytes read per step when the input's length is unknown: the first allocation, and the
-/// size of each zero-then-read piece after it.
-const STREAM_STEP: usize = 4 << 20;
+/// When the input's length is unknown: the first allocation ...
+const STREAM_FIRST: usize = 64 << 10;
+/// ... the most each later step adds (linear growth, so memory never exceeds the bytes
+/// that arrived by more than one step) ...
+const STREAM_STEP: usize = 16 << 20;
+/// ... and the pieces zeroed just before being read into, while in cache.
+const STREAM_PIECE: usize = 1 << 20;
 
 /// Reads `len` elements of `T` (in file byte order) from `reader`.
 ///
 /// `available` is how many bytes the input still holds, when known (a file's length). With
 /// it, the whole array is allocated at once after checking the bytes are there; without it,
-/// the allocation grows with the bytes that really arrive, so a short input claiming a huge
-/// array fails as truncated after allocating about what it held.
+/// the allocation grows with the bytes that really arrive (64 KiB, then steps of at most
+/// 16 MiB), so a short input claiming a huge array fails as truncated after allocating at
+/// most what it held plus one step.
 pub(crate) fn read_vec<T: Pod, R: Read + ?Sized>(
     reader: &mut R,
     len: usize,
@@ -215,28 +220,27 @@ pub(crate) fn read_vec<T: Pod, R: Read + ?Sized>(
             return Err(truncated(avail as usize));
         }
     }
+    let per = |bytes: usize| (bytes / size.max(1)).max(1);
     let first = if available.is_some() {
         len
     } else {
-        len.min(STREAM_STEP / size.max(1))
+        len.min(per(STREAM_FIRST))
     };
     let mut v = zeroed_vec::<T>(first)?;
     let got = read_full(reader, as_bytes_mut(&mut v))?;
     if got < first * size {
         return Err(truncated(got));
     }
-    let piece = (STREAM_STEP / size.max(1)).max(1);
     while v.len() < len {
-        // Double the allocation (realloc moves pages rather than bytes for large blocks),
-        // then zero and fill it one cache-sized piece at a time.
-        let grow = (len - v.len()).min(v.len().max(piece));
+        // Grow by what has arrived (doubling) up to one step, then read into the new room
+        // one cache-sized piece at a time, zeroing each piece right before reading into it.
+        let grow = (len - v.len()).min(v.len().clamp(1, per(STREAM_STEP)));
         v.reserve_exact(grow);
         advise_huge_pages(v.as_mut_ptr().cast(), v.capacity() * size);
         let target = v.len() + grow;
         while v.len() < target {
             let old = v.len();
-            let k = (target - old).min(piece);
-            // Zero the piece right before reading into it, while it is in cache.
+            let k = (target - old).min(per(STREAM_PIECE));
             v.resize(old + k, zeroed_value::<T>());
             let got = read_full(reader, as_bytes_mut(&mut v[old..]))?;
             if got < k * size {
@@ -487,7 +491,7 @@ mod tests {
 
     #[test]
     fn read_vec_grows_with_a_stream_and_reports_truncation() {
-        let n = STREAM_STEP / 8 * 3 + 5;
+        let n = STREAM_STEP / 8 + STREAM_PIECE / 8 * 3 + 5;
         let data: Vec<u64> = (0..n as u64).collect();
         let bytes = as_bytes(&data).to_vec();
         let back: Vec<u64> = read_vec(&mut &bytes[..], n, None).unwrap();

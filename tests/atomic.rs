@@ -1,0 +1,93 @@
+//! Writes never destroy the user's data: replacing is atomic, a failed write leaves the old
+//! file whole, a live map of the old file keeps working, and create_new never replaces.
+
+use ndarray::{array, Array1};
+use ndnpy::{DateTimeUnit, Datetime64, Error, NpyMmap, TimeUnit, UsageError};
+use std::path::PathBuf;
+
+struct Scratch(PathBuf);
+
+impl Scratch {
+    fn new(name: &str) -> Scratch {
+        let dir = std::env::temp_dir().join(format!("ndnpy-atomic-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        Scratch(dir)
+    }
+    fn entries(&self) -> Vec<String> {
+        let mut v: Vec<String> = std::fs::read_dir(&self.0)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        v.sort();
+        v
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// An array whose write fails after the header: mixed datetime units.
+fn failing_array() -> Array1<Datetime64> {
+    let s = Some(DateTimeUnit {
+        unit: TimeUnit::Seconds,
+        multiplier: 1,
+    });
+    let ms = Some(DateTimeUnit {
+        unit: TimeUnit::Milliseconds,
+        multiplier: 1,
+    });
+    let mut v = vec![Datetime64::new(1, s); 100_000];
+    v.push(Datetime64::new(2, ms));
+    Array1::from_vec(v)
+}
+
+#[test]
+fn failed_write_leaves_the_old_file_whole() {
+    let dir = Scratch::new("fail");
+    let path = dir.0.join("a.npy");
+    ndnpy::write_npy(&path, &array![1.0f64, 2.0, 3.0]).unwrap();
+    let before = std::fs::read(&path).unwrap();
+    let err = ndnpy::write_npy(&path, &failing_array()).unwrap_err();
+    assert!(
+        matches!(
+            err,
+            Error::Usage(UsageError::MixedUnits { index: 100_000, .. })
+        ),
+        "{err}"
+    );
+    assert_eq!(std::fs::read(&path).unwrap(), before);
+    assert_eq!(dir.entries(), ["a.npy"], "no temporary file left behind");
+}
+
+#[test]
+fn a_live_map_of_the_old_file_survives_replacement() {
+    let dir = Scratch::new("mmap");
+    let path = dir.0.join("m.npy");
+    let old = Array1::from_iter((0..100_000).map(|i| i as f64));
+    ndnpy::write_npy(&path, &old).unwrap();
+    // SAFETY: this test replaces the file only by rename, which leaves the mapped inode alone.
+    let map = unsafe { NpyMmap::open(&path) }.unwrap();
+    ndnpy::write_npy(&path, &array![42.0f64]).unwrap();
+    // The map still sees every old value: the old file was never truncated.
+    let view = map.view::<f64, ndarray::Ix1>().unwrap();
+    assert_eq!(view, old);
+    let new: Array1<f64> = ndnpy::read_npy(&path).unwrap();
+    assert_eq!(new, array![42.0]);
+}
+
+#[test]
+fn create_new_never_replaces_and_cleans_up_after_itself() {
+    let dir = Scratch::new("create");
+    let path = dir.0.join("c.npy");
+    ndnpy::create_new_npy(&path, &array![1u8]).unwrap();
+    let err = ndnpy::create_new_npy(&path, &array![2u8]).unwrap_err();
+    assert!(matches!(err, Error::Io(ref e) if e.kind() == std::io::ErrorKind::AlreadyExists));
+    assert_eq!(ndnpy::read_npy::<_, Array1<u8>>(&path).unwrap(), array![1]);
+    let other = dir.0.join("d.npy");
+    assert!(ndnpy::create_new_npy(&other, &failing_array()).is_err());
+    assert!(!other.exists(), "the partial file is removed");
+}
