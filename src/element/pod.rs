@@ -301,17 +301,20 @@ pub(crate) fn read_decoded<T, R: Read + ?Sized>(
         return Ok(out);
     }
     let per_chunk = (WRITE_CHUNK / itemsize).max(1);
-    let mut buf = vec![0u8; per_chunk.min(len) * itemsize];
+    // The buffer grows with the bytes that arrive: one element may be declared far larger
+    // than the input holds.
+    let mut buf = Vec::new();
     let mut out = Vec::with_capacity(len.min(per_chunk));
     let mut done = 0;
     while done < len {
         let k = (len - done).min(per_chunk);
-        let chunk = &mut buf[..k * itemsize];
-        let got = read_full(reader, chunk)?;
-        if got < chunk.len() {
+        let want = k * itemsize;
+        buf.clear();
+        let got = (&mut *reader).take(want as u64).read_to_end(&mut buf)?;
+        if got < want {
             return Err(truncated((done * itemsize + got) as u64));
         }
-        decode(chunk, done, k, &mut out)?;
+        decode(&buf, done, k, &mut out)?;
         done += k;
     }
     Ok(out)

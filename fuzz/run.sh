@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Seeds the corpora from testdata/ and runs the fuzz targets.
+#
+#   fuzz/run.sh                 # every target for 10 minutes each, one after another
+#   fuzz/run.sh 60 header view  # 60 seconds each, these targets only
+#
+# cargo-fuzz needs nightly features; RUSTC_BOOTSTRAP=1 enables them on the stable toolchain.
+# Install it with `cargo install cargo-fuzz`. Crashes land in fuzz/artifacts/<target>/; turn
+# each into a regression test in tests/malformed.rs before fixing it.
+set -euo pipefail
+cd "$(dirname "$0")"
+seconds=${1:-600}
+shift || true
+targets=("$@")
+if [ ${#targets[@]} -eq 0 ]; then
+    targets=(header descr read_typed read_dyn view roundtrip)
+fi
+# Seeds: the fixtures up to 4 KiB (inputs are capped at 4 KiB so each run stays fast; the
+# large-header cases are covered by tests/malformed.rs).
+for t in header read_typed read_dyn view roundtrip; do
+    mkdir -p "corpus/$t"
+done
+for t in header read_typed read_dyn view; do
+    find ../testdata -name '*.npy' -size -4097c -exec cp -n {} "corpus/$t/" \;
+done
+mkdir -p corpus/descr
+for f in $(find ../testdata -name '*.npy' -size -4097c); do
+    # The descr text of each fixture's header, as a seed for the descr parser.
+    python3 - "$f" > "corpus/descr/$(basename "$f").txt" <<'PY' || true
+import sys, ast
+raw = open(sys.argv[1], "rb").read()
+n = 10 + int.from_bytes(raw[8:10], "little") if raw[6] == 1 else 12 + int.from_bytes(raw[8:12], "little")
+text = raw[10 if raw[6] == 1 else 12:n].decode("latin1")
+print(repr(ast.literal_eval(text)["descr"]), end="")
+PY
+done
+for t in "${targets[@]}"; do
+    echo "== $t: ${seconds}s"
+    RUSTC_BOOTSTRAP=1 cargo fuzz run -O "$t" "corpus/$t" -- \
+        -max_total_time="$seconds" -max_len=4096 -rss_limit_mb=2048 -timeout=10 \
+        -print_final_stats=1 2>&1 \
+        | grep -E "^(stat::|==|Done|.*ERROR|.*panicked|SUMMARY)" || true
+done
