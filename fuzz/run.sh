@@ -26,7 +26,7 @@ done
 mkdir -p corpus/descr
 for f in $(find ../testdata -name '*.npy' -size -4097c); do
     # The descr text of each fixture's header, as a seed for the descr parser.
-    python3 - "$f" > "corpus/descr/$(basename "$f").txt" <<'PY' || true
+    python3 - "$f" > "corpus/descr/$(basename "$f").txt" 2>/dev/null <<'PY' || true
 import sys, ast
 raw = open(sys.argv[1], "rb").read()
 n = 10 + int.from_bytes(raw[8:10], "little") if raw[6] == 1 else 12 + int.from_bytes(raw[8:12], "little")

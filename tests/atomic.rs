@@ -3,32 +3,9 @@
 
 use ndarray::{array, Array1};
 use ndnpy::{DateTimeUnit, Datetime64, Error, NpyMmap, TimeUnit, UsageError};
-use std::path::PathBuf;
 
-struct Scratch(PathBuf);
-
-impl Scratch {
-    fn new(name: &str) -> Scratch {
-        let dir = std::env::temp_dir().join(format!("ndnpy-atomic-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        Scratch(dir)
-    }
-    fn entries(&self) -> Vec<String> {
-        let mut v: Vec<String> = std::fs::read_dir(&self.0)
-            .unwrap()
-            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-            .collect();
-        v.sort();
-        v
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
+mod common;
+use common::Scratch;
 
 /// An array whose write fails after the header: mixed datetime units.
 fn failing_array() -> Array1<Datetime64> {

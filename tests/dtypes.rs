@@ -6,46 +6,9 @@ use ndnpy::{
     FormatError, LimitError, ReadNpyExt, TimeUnit, Timedelta64, UsageError, ViewNpyExt,
     WriteNpyExt,
 };
-use std::path::{Path, PathBuf};
-use std::process::Command;
 
-struct Scratch(PathBuf);
-
-impl Scratch {
-    fn new(name: &str) -> Scratch {
-        let dir = std::env::temp_dir().join(format!("ndnpy-dtypes-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        Scratch(dir)
-    }
-    fn path(&self, name: &str) -> PathBuf {
-        self.0.join(name)
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
-fn numpy(dir: &Path, script: &str) -> String {
-    let out = Command::new("python3")
-        .arg("-c")
-        .arg(format!(
-            "import sys, io, json, numpy as np\nd = sys.argv[1]\n{script}"
-        ))
-        .arg(dir)
-        .output()
-        .expect("python3 with numpy is needed for these tests");
-    assert!(
-        out.status.success(),
-        "python failed:\n{}\n{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout).trim().to_string()
-}
+mod common;
+use common::{numpy, Scratch};
 
 const STRINGS: [&str; 8] = [
     "",

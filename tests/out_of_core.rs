@@ -10,7 +10,6 @@ use ndnpy::{
     NpyWriter, ReadNpyExt, UsageError, ViewMutNpyExt, ViewNpyExt, WriteNpyExt, WriteOptions,
 };
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 fn testdata(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -18,44 +17,8 @@ fn testdata(name: &str) -> PathBuf {
         .join(name)
 }
 
-struct Scratch(PathBuf);
-
-impl Scratch {
-    fn new(name: &str) -> Scratch {
-        let dir = std::env::temp_dir().join(format!("ndnpy-ooc-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        Scratch(dir)
-    }
-    fn path(&self, name: &str) -> PathBuf {
-        self.0.join(name)
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
-/// Runs a python snippet with numpy; `sys.argv[1]` is the scratch directory.
-fn numpy(dir: &Path, script: &str) -> String {
-    let out = Command::new("python3")
-        .arg("-c")
-        .arg(format!(
-            "import sys, numpy as np\nd = sys.argv[1]\n{script}"
-        ))
-        .arg(dir)
-        .output()
-        .expect("python3 with numpy is needed for these tests");
-    assert!(
-        out.status.success(),
-        "python failed:\n{}\n{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout).trim().to_string()
-}
+mod common;
+use common::{numpy, Scratch};
 
 /// A copy of `bytes` at an address that is `offset` past a 64-byte boundary.
 fn at_offset(bytes: &[u8], offset: usize) -> (Vec<u64>, usize) {

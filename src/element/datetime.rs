@@ -101,14 +101,6 @@ macro_rules! time_type {
                 Self::dtype_with(elems.next().and_then(|t| t.unit))
             }
 
-            fn write_slice<W: Write + ?Sized>(
-                slice: &[Self],
-                writer: &mut W,
-                dtype: &DType,
-            ) -> Result<(), Error> {
-                Self::write_iter(slice.iter(), writer, dtype)
-            }
-
             fn write_iter<'a, W: Write + ?Sized, I: Iterator<Item = &'a Self>>(
                 iter: I,
                 writer: &mut W,

@@ -70,25 +70,13 @@ pub trait WritableElement: Sized {
     where
         Self: 'a;
 
-    /// Writes a contiguous slice as `dtype` (a dtype from [`WritableElement::dtype_of`], in
-    /// any byte order).
+    /// Writes elements in iteration order as `dtype` (a dtype from
+    /// [`WritableElement::dtype_of`], in any byte order).
     ///
     /// # Errors
     ///
     /// [`Error::Io`] if the writer fails; [`Error::Usage`] if a value cannot be stored in
     /// `dtype`.
-    fn write_slice<W: Write + ?Sized>(
-        slice: &[Self],
-        writer: &mut W,
-        dtype: &DType,
-    ) -> Result<(), Error>;
-
-    /// Writes elements in iteration order as `dtype` (used for arrays that are neither C- nor
-    /// Fortran-contiguous).
-    ///
-    /// # Errors
-    ///
-    /// As [`WritableElement::write_slice`].
     fn write_iter<'a, W: Write + ?Sized, I: Iterator<Item = &'a Self>>(
         iter: I,
         writer: &mut W,
@@ -96,6 +84,20 @@ pub trait WritableElement: Sized {
     ) -> Result<(), Error>
     where
         Self: 'a;
+
+    /// Writes a contiguous slice as `dtype`. The default goes through
+    /// [`write_iter`](WritableElement::write_iter); plain-data types write the memory at once.
+    ///
+    /// # Errors
+    ///
+    /// As [`WritableElement::write_iter`].
+    fn write_slice<W: Write + ?Sized>(
+        slice: &[Self],
+        writer: &mut W,
+        dtype: &DType,
+    ) -> Result<(), Error> {
+        Self::write_iter(slice.iter(), writer, dtype)
+    }
 
     /// Writes the elements of `view` in C (row-major) order as `dtype`: one
     /// [`write_slice`](WritableElement::write_slice) if it is C-contiguous, else gathered lane

@@ -175,14 +175,6 @@ macro_rules! str_writable {
                 unicode_dtype(elems.map(|s| &**s))
             }
 
-            fn write_slice<W: Write + ?Sized>(
-                slice: &[Self],
-                writer: &mut W,
-                dtype: &DType,
-            ) -> Result<(), Error> {
-                Self::write_iter(slice.iter(), writer, dtype)
-            }
-
             fn write_iter<'a, W: Write + ?Sized, I: Iterator<Item = &'a Self>>(
                 iter: I,
                 writer: &mut W,
@@ -226,14 +218,6 @@ impl WritableElement for Vec<u8> {
     fn dtype_of<'a, I: Iterator<Item = &'a Self>>(elems: I) -> DType {
         let len = elems.map(Vec::len).max().unwrap_or(0).max(1);
         string_dtype(ScalarKind::Bytes, len)
-    }
-
-    fn write_slice<W: Write + ?Sized>(
-        slice: &[Self],
-        writer: &mut W,
-        dtype: &DType,
-    ) -> Result<(), Error> {
-        Self::write_iter(slice.iter(), writer, dtype)
     }
 
     fn write_iter<'a, W: Write + ?Sized, I: Iterator<Item = &'a Self>>(

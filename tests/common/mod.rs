@@ -1,0 +1,59 @@
+//! Helpers shared by the integration tests: scratch directories and calls to numpy.
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// A scratch directory, removed when dropped.
+pub struct Scratch(pub PathBuf);
+
+impl Scratch {
+    /// A fresh, empty directory named after the test.
+    pub fn new(name: &str) -> Scratch {
+        let dir = std::env::temp_dir().join(format!("ndnpy-test-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        Scratch(dir)
+    }
+
+    /// A path in the directory.
+    pub fn path(&self, name: &str) -> PathBuf {
+        self.0.join(name)
+    }
+
+    /// The names in the directory, sorted.
+    pub fn entries(&self) -> Vec<String> {
+        let mut v: Vec<String> = std::fs::read_dir(&self.0)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        v.sort();
+        v
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// Runs a python snippet with numpy imported as `np` (and `sys`, `io`); `d` is `dir`. Returns
+/// its trimmed standard output, panicking with its output if it fails.
+pub fn numpy(dir: &Path, script: &str) -> String {
+    let out = Command::new("python3")
+        .arg("-c")
+        .arg(format!(
+            "import sys, io, numpy as np\nd = sys.argv[1]\n{script}"
+        ))
+        .arg(dir)
+        .output()
+        .expect("python3 with numpy is needed for these tests (python3 -m pip install numpy)");
+    assert!(
+        out.status.success(),
+        "python failed:\n{}\n{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).trim().to_string()
+}
