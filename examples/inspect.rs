@@ -1,15 +1,14 @@
-//! Prints the header, shape and a summary of the values of `.npy` files.
+//! Prints what `.npy` files hold: for each array its dtype in numpy's notation, shape, order,
+//! byte size and a short summary of its values (min, max, mean and NaN count for numbers;
+//! the first items for strings, datetimes and records).
 //!
 //! ```text
-//! cargo run --example inspect                      # a file shipped in testdata/
+//! cargo run --example inspect                      # files shipped in testdata/
 //! cargo run --example inspect -- a.npy b.npy ...   # your files
 //! ```
-//!
-//! Numeric arrays of any dimension are summarised (min, max, mean, NaN count); for other
-//! dtypes the header is shown and the data left alone.
 
 use ndarray::ArrayD;
-use ndnpy::{DType, Header, ReadNpyExt, ReadOptions, ScalarKind};
+use ndnpy::{DynArray, DynData, Header, ReadOptions};
 use std::fs::File;
 use std::io::{BufReader, Seek, SeekFrom};
 
@@ -21,7 +20,9 @@ fn main() {
             "example.npy",
             "f4_be_f_3x4.npy",
             "c16_le_c_2x3.npy",
-            "rec_ndescr.npy",
+            "rec_pdescr.npy",
+            "dt_M8_25ms.npy",
+            "dt_object.npy",
         ]
         .iter()
         .map(|f| format!("{dir}/{f}"))
@@ -29,11 +30,11 @@ fn main() {
     }
     let mut failed = false;
     for path in &paths {
+        println!("{path}");
         if let Err(e) = inspect(path) {
-            eprintln!("{path}: error: {e}");
+            println!("  error: {e}");
             failed = true;
         }
-        println!();
     }
     if failed {
         std::process::exit(1);
@@ -43,70 +44,84 @@ fn main() {
 fn inspect(path: &str) -> Result<(), ndnpy::Error> {
     let mut file = BufReader::new(File::open(path)?);
     let info = Header::read(&mut file, &ReadOptions::default())?;
-    let h = &info.header;
-    println!("{path}");
+    let order = if info.header.fortran_order {
+        "Fortran"
+    } else {
+        "C"
+    };
     println!(
-        "  format version {}, data at byte {}",
-        info.version, info.data_offset
+        "  {}  shape {:?}  {order} order  {} bytes  (format {}, data at byte {})",
+        info.header.dtype, info.header.shape, info.data_len, info.version, info.data_offset
     );
-    println!("  dtype          {}", h.dtype);
-    println!(
-        "  shape          {:?} ({} elements, {} bytes)",
-        h.shape, info.num_elements, info.data_len
-    );
-    println!(
-        "  order          {}",
-        if h.fortran_order { "Fortran" } else { "C" }
-    );
+    if info.header.dtype.has_object() {
+        println!("  holds pickled Python objects: not readable outside Python");
+        return Ok(());
+    }
     file.seek(SeekFrom::Start(0))?;
-    match summarise(&h.dtype, &mut file)? {
-        Some(line) => println!("  values         {line}"),
-        None => println!("  values         (no summary for this dtype yet)"),
+    let array = DynArray::read_npy(file)?;
+    for line in summarise(&array) {
+        println!("  {line}");
     }
     Ok(())
 }
 
-/// Reads the whole array as the matching Rust type and summarises it.
-fn summarise<R: std::io::Read>(dtype: &DType, r: R) -> Result<Option<String>, ndnpy::Error> {
-    let Some(s) = dtype.as_scalar() else {
-        return Ok(None);
-    };
-    Ok(Some(match (s.kind(), s.size()) {
-        (ScalarKind::Bool, 1) => {
-            let a = ArrayD::<bool>::read_npy(r)?;
-            format!("{} true of {}", a.iter().filter(|&&b| b).count(), a.len())
-        }
-        (ScalarKind::Int, 1) => stats(ArrayD::<i8>::read_npy(r)?.iter().map(|&x| x as f64)),
-        (ScalarKind::Int, 2) => stats(ArrayD::<i16>::read_npy(r)?.iter().map(|&x| x as f64)),
-        (ScalarKind::Int, 4) => stats(ArrayD::<i32>::read_npy(r)?.iter().map(|&x| x as f64)),
-        (ScalarKind::Int, 8) => stats(ArrayD::<i64>::read_npy(r)?.iter().map(|&x| x as f64)),
-        (ScalarKind::UInt, 1) => stats(ArrayD::<u8>::read_npy(r)?.iter().map(|&x| x as f64)),
-        (ScalarKind::UInt, 2) => stats(ArrayD::<u16>::read_npy(r)?.iter().map(|&x| x as f64)),
-        (ScalarKind::UInt, 4) => stats(ArrayD::<u32>::read_npy(r)?.iter().map(|&x| x as f64)),
-        (ScalarKind::UInt, 8) => stats(ArrayD::<u64>::read_npy(r)?.iter().map(|&x| x as f64)),
-        (ScalarKind::Float, 2) => {
-            stats(ArrayD::<half::f16>::read_npy(r)?.iter().map(|x| x.to_f64()))
-        }
-        (ScalarKind::Float, 4) => stats(ArrayD::<f32>::read_npy(r)?.iter().map(|&x| x as f64)),
-        (ScalarKind::Float, 8) => stats(ArrayD::<f64>::read_npy(r)?.iter().copied()),
-        (ScalarKind::Complex, 8) => {
-            let a = ArrayD::<num_complex::Complex<f32>>::read_npy(r)?;
-            format!(
-                "real {}; imag {}",
-                stats(a.iter().map(|c| c.re as f64)),
-                stats(a.iter().map(|c| c.im as f64))
-            )
-        }
-        (ScalarKind::Complex, 16) => {
-            let a = ArrayD::<num_complex::Complex<f64>>::read_npy(r)?;
-            format!(
-                "real {}; imag {}",
-                stats(a.iter().map(|c| c.re)),
-                stats(a.iter().map(|c| c.im))
-            )
-        }
-        _ => return Ok(None),
-    }))
+/// One or more lines describing the values.
+fn summarise(a: &DynArray) -> Vec<String> {
+    fn nums<T: Copy>(a: &ArrayD<T>, f: impl Fn(T) -> f64) -> Vec<String> {
+        vec![stats(a.iter().map(|&x| f(x)))]
+    }
+    match a.data() {
+        DynData::Bool(v) => vec![format!(
+            "{} true of {}",
+            v.iter().filter(|b| **b).count(),
+            v.len()
+        )],
+        DynData::I8(v) => nums(v, f64::from),
+        DynData::I16(v) => nums(v, f64::from),
+        DynData::I32(v) => nums(v, f64::from),
+        DynData::I64(v) => nums(v, |x| x as f64),
+        DynData::U8(v) => nums(v, f64::from),
+        DynData::U16(v) => nums(v, f64::from),
+        DynData::U32(v) => nums(v, f64::from),
+        DynData::U64(v) => nums(v, |x| x as f64),
+        DynData::F16(v) => nums(v, |x| x.to_f64()),
+        DynData::F32(v) => nums(v, f64::from),
+        DynData::F64(v) => nums(v, |x| x),
+        DynData::C64(v) => vec![
+            format!("real {}", stats(v.iter().map(|c| f64::from(c.re)))),
+            format!("imag {}", stats(v.iter().map(|c| f64::from(c.im)))),
+        ],
+        DynData::C128(v) => vec![
+            format!("real {}", stats(v.iter().map(|c| c.re))),
+            format!("imag {}", stats(v.iter().map(|c| c.im))),
+        ],
+        DynData::Unicode(v) => vec![first(v.iter().map(|s| format!("{s:?}")))],
+        DynData::Bytes(v) => vec![first(
+            v.iter().map(|b| format!("b\"{}\"", b.escape_ascii())),
+        )],
+        DynData::Datetime(v) => vec![first(v.iter().map(|t| match t.is_nat() {
+            true => "NaT".to_string(),
+            false => t.value.to_string(),
+        }))],
+        DynData::Timedelta(v) => vec![first(v.iter().map(|t| t.value.to_string()))],
+        DynData::Raw(_) => match a.dtype().as_record() {
+            Some(r) => r
+                .fields()
+                .iter()
+                .map(|f| match a.field(&f.name) {
+                    Ok(field) => format!("field {:?}: {}", f.name, summarise(&field).join("; ")),
+                    Err(e) => format!("field {:?}: {e}", f.name),
+                })
+                .collect(),
+            None => vec!["raw bytes (no summary for this dtype)".to_string()],
+        },
+        _ => vec!["(no summary for this dtype)".to_string()],
+    }
+}
+
+fn first(items: impl Iterator<Item = String>) -> String {
+    let shown: Vec<String> = items.take(4).collect();
+    format!("first items: {}", shown.join(", "))
 }
 
 fn stats(values: impl Iterator<Item = f64>) -> String {
