@@ -64,6 +64,9 @@
 
 #![deny(missing_docs)]
 
+// Lets the derive's `::ndnpy::...` paths resolve inside this crate's own tests.
+extern crate self as ndnpy;
+
 mod descr;
 mod element;
 mod error;
@@ -74,6 +77,7 @@ mod literal;
 mod mmap;
 mod printable_table;
 mod read;
+pub mod record;
 mod stream;
 mod view;
 mod write;
@@ -91,6 +95,11 @@ pub use crate::header::{Header, HeaderInfo, ReadOptions, Version, MAGIC};
 #[cfg(feature = "mmap")]
 pub use crate::mmap::{NpyMmap, NpyMmapMut};
 pub use crate::read::{read_npy, ReadFromFile, ReadNpyExt};
+pub use crate::record::{NpyRecord, PlainField, RecordField};
 pub use crate::stream::{NpyAppender, NpyReader, NpyWriter};
 pub use crate::view::{ViewMutNpyExt, ViewNpyError, ViewNpyExt};
 pub use crate::write::{create_new_npy, write_npy, write_zeroed_npy, WriteNpyExt, WriteOptions};
+/// Derives [`NpyRecord`](trait@NpyRecord) for a struct of named fields; see
+/// [`record`](crate::record) for what it reads and writes.
+#[cfg(feature = "derive")]
+pub use ndnpy_derive::NpyRecord;
