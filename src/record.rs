@@ -713,18 +713,6 @@ fn put(out: &mut [u8], b: &[u8]) -> Result<(), Error> {
     }
 }
 
-/// Reverses the byte order of each `unit`-byte group of `b`.
-#[inline(always)]
-fn swap_units<const N: usize>(b: &mut [u8; N], unit: usize) {
-    if unit == N {
-        b.reverse();
-    } else {
-        for c in b.chunks_exact_mut(unit.max(1)) {
-            c.reverse();
-        }
-    }
-}
-
 fn scalar_plan<T>(found: &DType, kind: ScalarKind, size: usize) -> Result<ScalarPlan, Error> {
     match found {
         DType::Scalar(s) if s.kind() == kind && s.size() == size && s.unit().is_none() => {
@@ -747,7 +735,7 @@ fn native_scalar<T>(found: &DType, kind: ScalarKind, size: usize) -> Result<(), 
 }
 
 macro_rules! number_field {
-    ($($ty:ty => $kind:ident, $size:literal, $unit:literal, $from:expr, $to:expr;)*) => {$(
+    ($($ty:ty => $kind:ident, $size:literal, $bits:ty, $from:expr, $to:expr;)*) => {$(
         impl RecordField for $ty {
             type Plan = ScalarPlan;
 
@@ -761,29 +749,26 @@ macro_rules! number_field {
 
             #[inline(always)]
             fn decode(plan: &ScalarPlan, bytes: &[u8]) -> Self {
-                let mut b = head::<$size>(bytes);
-                if plan.swap {
-                    swap_units(&mut b, $unit);
-                }
-                let from: fn([u8; $size]) -> $ty = $from;
-                from(b)
+                // One load and, for the other byte order, one `bswap`.
+                let bits = <$bits>::from_ne_bytes(head::<$size>(bytes));
+                let bits = if plan.swap { bits.swap_bytes() } else { bits };
+                let from: fn($bits) -> $ty = $from;
+                from(bits)
             }
 
             #[inline(always)]
             fn encode(&self, plan: &ScalarPlan, out: &mut [u8]) -> Result<(), Error> {
-                let to: fn(&$ty) -> [u8; $size] = $to;
-                let mut b = to(self);
-                if plan.swap {
-                    swap_units(&mut b, $unit);
-                }
-                put(out, &b)
+                let to: fn(&$ty) -> $bits = $to;
+                let bits = to(self);
+                let bits = if plan.swap { bits.swap_bytes() } else { bits };
+                put(out, &bits.to_ne_bytes())
             }
         }
 
-        // SAFETY: every bit pattern of these numbers (and of the two floats of a Complex,
-        // which is #[repr(C)]) is a valid value, without padding or interior mutability;
-        // `check_layout` accepts only the scalar of this kind and size in native order, whose
-        // itemsize is `size_of::<$ty>()` (asserted in the element impls).
+        // SAFETY: every bit pattern of these numbers is a valid value, without padding or
+        // interior mutability; `check_layout` accepts only the scalar of this kind and size
+        // in native order, whose itemsize is `size_of::<$ty>()` (asserted in the element
+        // impls).
         unsafe impl PlainField for $ty {
             const HAS_PADDING: bool = false;
 
@@ -795,50 +780,73 @@ macro_rules! number_field {
 }
 
 number_field! {
-    i8 => Int, 1, 1, i8::from_ne_bytes, |x| x.to_ne_bytes();
-    u8 => UInt, 1, 1, u8::from_ne_bytes, |x| x.to_ne_bytes();
-    i16 => Int, 2, 2, i16::from_ne_bytes, |x| x.to_ne_bytes();
-    u16 => UInt, 2, 2, u16::from_ne_bytes, |x| x.to_ne_bytes();
-    i32 => Int, 4, 4, i32::from_ne_bytes, |x| x.to_ne_bytes();
-    u32 => UInt, 4, 4, u32::from_ne_bytes, |x| x.to_ne_bytes();
-    i64 => Int, 8, 8, i64::from_ne_bytes, |x| x.to_ne_bytes();
-    u64 => UInt, 8, 8, u64::from_ne_bytes, |x| x.to_ne_bytes();
-    f32 => Float, 4, 4, f32::from_ne_bytes, |x| x.to_ne_bytes();
-    f64 => Float, 8, 8, f64::from_ne_bytes, |x| x.to_ne_bytes();
+    i8 => Int, 1, u8, |b| b as i8, |x| *x as u8;
+    u8 => UInt, 1, u8, |b| b, |x| *x;
+    i16 => Int, 2, u16, |b| b as i16, |x| *x as u16;
+    u16 => UInt, 2, u16, |b| b, |x| *x;
+    i32 => Int, 4, u32, |b| b as i32, |x| *x as u32;
+    u32 => UInt, 4, u32, |b| b, |x| *x;
+    i64 => Int, 8, u64, |b| b as i64, |x| *x as u64;
+    u64 => UInt, 8, u64, |b| b, |x| *x;
+    f32 => Float, 4, u32, f32::from_bits, |x| x.to_bits();
+    f64 => Float, 8, u64, f64::from_bits, |x| x.to_bits();
 }
 
 #[cfg(feature = "half")]
 number_field! {
-    half::f16 => Float, 2, 2, half::f16::from_ne_bytes, |x| x.to_ne_bytes();
+    half::f16 => Float, 2, u16, half::f16::from_bits, |x| x.to_bits();
 }
 
 #[cfg(feature = "num-complex")]
-number_field! {
-    num_complex::Complex<f32> => Complex, 8, 4,
-        |b| {
-            let [r0, r1, r2, r3, i0, i1, i2, i3] = b;
-            num_complex::Complex::new(
-                f32::from_ne_bytes([r0, r1, r2, r3]),
-                f32::from_ne_bytes([i0, i1, i2, i3]),
-            )
-        },
-        |x| {
-            let mut b = [0u8; 8];
-            b[..4].copy_from_slice(&x.re.to_ne_bytes());
-            b[4..].copy_from_slice(&x.im.to_ne_bytes());
-            b
-        };
-    num_complex::Complex<f64> => Complex, 16, 8,
-        |b| {
-            let (re, im) = b.split_at(8);
-            num_complex::Complex::new(f64::from_ne_bytes(head(re)), f64::from_ne_bytes(head(im)))
-        },
-        |x| {
-            let mut b = [0u8; 16];
-            b[..8].copy_from_slice(&x.re.to_ne_bytes());
-            b[8..].copy_from_slice(&x.im.to_ne_bytes());
-            b
-        };
+macro_rules! complex_field {
+    ($($float:ty => $size:literal, $half:literal;)*) => {$(
+        /// A complex number: two floats, each swapped on its own.
+        impl RecordField for num_complex::Complex<$float> {
+            type Plan = ScalarPlan;
+
+            fn npy_dtype(_len: Option<usize>) -> DType {
+                <Self as FixedDType>::dtype()
+            }
+
+            fn plan(found: &DType) -> Result<ScalarPlan, Error> {
+                scalar_plan::<Self>(found, ScalarKind::Complex, $size)
+            }
+
+            #[inline(always)]
+            fn decode(plan: &ScalarPlan, bytes: &[u8]) -> Self {
+                let re = <$float>::decode(plan, bytes);
+                let im = <$float>::decode(plan, bytes.get($half..).unwrap_or(&[]));
+                num_complex::Complex::new(re, im)
+            }
+
+            #[inline(always)]
+            fn encode(&self, plan: &ScalarPlan, out: &mut [u8]) -> Result<(), Error> {
+                self.re.encode(plan, out)?;
+                let have = out.len();
+                match out.get_mut($half..) {
+                    Some(rest) => self.im.encode(plan, rest),
+                    None => Err(short_slot(have, $size)),
+                }
+            }
+        }
+
+        // SAFETY: `Complex` is #[repr(C)] { re, im } of two floats: every bit pattern is
+        // valid, no padding, no interior mutability; `check_layout` accepts only the native
+        // complex dtype of this size, which is `size_of::<Complex<$float>>()`.
+        unsafe impl PlainField for num_complex::Complex<$float> {
+            const HAS_PADDING: bool = false;
+
+            fn check_layout(found: &DType) -> Result<(), Error> {
+                native_scalar::<Self>(found, ScalarKind::Complex, $size)
+            }
+        }
+    )*};
+}
+
+#[cfg(feature = "num-complex")]
+complex_field! {
+    f32 => 8, 4;
+    f64 => 16, 8;
 }
 
 /// `bool`: one byte, 0 or 1; other bytes are a [`FormatError::InvalidField`].
@@ -1251,15 +1259,162 @@ pub fn read_vec<T: RecordField, R: Read + ?Sized>(
             let want = k.max(out.len()).min(len - done);
             reserve(&mut out, want)?;
         }
-        for (i, rec) in chunk.chunks_exact(itemsize).enumerate() {
-            if T::NEEDS_CHECK {
+        if T::NEEDS_CHECK {
+            for (i, rec) in chunk.chunks_exact(itemsize).enumerate() {
                 T::check(&plan, rec).map_err(|e| at_record(e, (done + i) as u64))?;
             }
-            out.push(T::decode(&plan, rec));
         }
+        // An exact-size iterator: `extend` writes in place without a capacity check per record.
+        out.extend(
+            chunk
+                .chunks_exact(itemsize)
+                .map(|rec| T::decode(&plan, rec)),
+        );
         done += k;
     }
     Ok(out)
+}
+
+/// Bytes read per step into a plain array when the input's length is unknown.
+const STREAM_STEP: usize = 4 << 20;
+
+/// A vector with room for `n` values of `T` and no values, its spare capacity zeroed by the
+/// allocator (so that fresh memory from the OS is not written twice).
+fn zeroed_capacity<T: PlainField>(n: usize) -> Result<Vec<T>, Error> {
+    let size = n.saturating_mul(size_of::<T>());
+    if size == 0 {
+        return Ok(Vec::new());
+    }
+    let layout = std::alloc::Layout::array::<T>(n).map_err(|_| oom(size))?;
+    // SAFETY: `layout` has a non-zero size (checked above).
+    let ptr = unsafe { std::alloc::alloc_zeroed(layout) }.cast::<T>();
+    if ptr.is_null() {
+        return Err(oom(size));
+    }
+    advise_huge_pages(ptr.cast(), size);
+    // SAFETY: `ptr` was allocated by the global allocator with the layout of `[T; n]`; the
+    // vector holds no values yet (length 0), so nothing uninitialised is ever read as a `T`.
+    Ok(unsafe { Vec::from_raw_parts(ptr, 0, n) })
+}
+
+/// The first `k` elements of `v`'s spare capacity (at most what there is) as bytes, zeroed
+/// first unless `zeroed` says they already are.
+fn spare_bytes<T: PlainField>(v: &mut Vec<T>, k: usize, zeroed: bool) -> &mut [u8] {
+    let spare = v.spare_capacity_mut();
+    let k = k.min(spare.len());
+    let ptr = spare.as_mut_ptr().cast::<u8>();
+    // `k` elements of an allocation: their size fits in isize.
+    let n = k * size_of::<T>();
+    // SAFETY: `ptr..ptr + n` lies in the vector's spare capacity, which `v` owns and which
+    // nothing else borrows while the result (tied to `&mut v`) lives. Those bytes are
+    // initialised: either the allocator zeroed them (`zeroed`) or `write_bytes` does here, so
+    // viewing them as `u8` (alignment 1, every value valid) is sound.
+    unsafe {
+        if !zeroed {
+            std::ptr::write_bytes(ptr, 0, n);
+        }
+        std::slice::from_raw_parts_mut(ptr, n)
+    }
+}
+
+/// Reads `len` records of a plain type `T` stored as `dtype`: when the file's record layout
+/// is exactly `T`'s ([`PlainField::check_layout`]), the data is read straight into the
+/// array's memory, one copy like `np.load`, and checked in place (bools); otherwise as
+/// [`read_vec`]. The [`ReadableElement`] implementation of `#[repr(C)]` records.
+///
+/// # Errors
+///
+/// As [`read_vec`].
+///
+/// # Examples
+///
+/// ```
+/// use ndnpy::{record, DType, NpyRecord};
+///
+/// #[derive(NpyRecord, Debug, PartialEq)]
+/// #[repr(C, packed)]
+/// struct Flag {
+///     on: bool,
+///     id: u8,
+/// }
+///
+/// let same = DType::from_descr("[('on', '|b1'), ('id', '|u1')]")?;
+/// let other = DType::from_descr("[('id', '|u1'), ('on', '|b1')]")?;
+/// let data = [1u8, 7, 0, 8];
+/// let a: Vec<Flag> = record::read_vec_plain(&mut &data[..], &same, 2, Some(4))?;
+/// // The fields the other way round: decoded field by field instead.
+/// let b: Vec<Flag> = record::read_vec_plain(&mut &[7u8, 1, 8, 0][..], &other, 2, None)?;
+/// assert_eq!(a, [Flag { on: true, id: 7 }, Flag { on: false, id: 8 }]);
+/// assert_eq!(a, b);
+/// assert!(record::read_vec_plain::<Flag, _>(&mut &[2u8, 0][..], &same, 1, None).is_err());
+/// # Ok::<(), ndnpy::Error>(())
+/// ```
+pub fn read_vec_plain<T: PlainField, R: Read + ?Sized>(
+    reader: &mut R,
+    dtype: &DType,
+    len: usize,
+    available: Option<u64>,
+) -> Result<Vec<T>, Error> {
+    let size = size_of::<T>();
+    if size == 0 || T::check_layout(dtype).is_err() {
+        return read_vec(reader, dtype, len, available);
+    }
+    let plan = T::plan(dtype)?;
+    let nbytes = len
+        .checked_mul(size)
+        .filter(|&n| n <= isize::MAX as usize)
+        .ok_or_else(|| FormatError::ShapeOverflow {
+            shape: vec![len],
+            itemsize: size,
+        })?;
+    let truncated = |found: usize| {
+        Error::Format(FormatError::Truncated {
+            part: "array data",
+            expected: nbytes as u64,
+            found: found as u64,
+        })
+    };
+    if let Some(avail) = available {
+        if avail < nbytes as u64 {
+            return Err(truncated(avail as usize));
+        }
+    }
+    // With the length known, the whole array at once; else grow with the bytes that arrive.
+    let piece = if available.is_some() {
+        len
+    } else {
+        (STREAM_STEP / size).max(1)
+    };
+    let mut v = zeroed_capacity::<T>(len.min(piece))?;
+    let mut spare_zeroed = true;
+    while v.len() < len {
+        let done = v.len();
+        if v.capacity() == done {
+            // Double (realloc moves pages rather than bytes for large blocks).
+            let grow = (len - done).min(done.max(piece));
+            v.try_reserve_exact(grow)
+                .map_err(|_| oom(grow.saturating_mul(size)))?;
+            advise_huge_pages(v.as_mut_ptr().cast(), v.capacity() * size);
+            spare_zeroed = false;
+        }
+        let k = (len - done).min(piece);
+        let bytes = spare_bytes(&mut v, k, spare_zeroed);
+        let k = bytes.len() / size;
+        let got = read_full(reader, bytes)?;
+        if got < bytes.len() {
+            return Err(truncated(done * size + got));
+        }
+        if T::NEEDS_CHECK {
+            for (i, rec) in bytes.chunks_exact(size).enumerate() {
+                T::check(&plan, rec).map_err(|e| at_record(e, (done + i) as u64))?;
+            }
+        }
+        // SAFETY: the `k` elements after the length lie in the capacity (`spare_bytes` took at
+        // most the spare capacity) and now hold bytes laid out as `T` (`check_layout`
+        // accepted `dtype`) that passed `T::check`: valid `T`s by `PlainField`'s contract.
+        unsafe { v.set_len(done + k) };
+    }
+    Ok(v)
 }
 
 /// Writes `slice` as records of `dtype` (a dtype from [`RecordField::npy_dtype`], in any byte
@@ -1512,4 +1667,226 @@ pub fn view_mut<'a, T: PlainField>(
     // and `T` has no padding bytes (checked above), so every byte stays initialised after any
     // store of a `T`, and the buffer holds valid bytes when the view ends.
     Ok(unsafe { std::slice::from_raw_parts_mut(bytes.as_mut_ptr().cast::<T>(), len) })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::NpyRecord;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    fn native(descr: &str) -> DType {
+        DType::from_descr(&descr.replace('=', &ByteOrder::NATIVE.as_char().to_string())).unwrap()
+    }
+
+    #[derive(NpyRecord, Debug, PartialEq)]
+    #[repr(C)]
+    struct Nothing {}
+
+    #[derive(NpyRecord, Debug, PartialEq)]
+    #[repr(C, align(8))]
+    struct AlignedNothing {}
+
+    #[test]
+    fn zero_sized_views_use_no_bytes_at_any_address() {
+        let dtype = DType::from_descr("[]").unwrap();
+        let v: &[Nothing] = view(&[], &dtype, 5).unwrap();
+        assert_eq!(v.len(), 5);
+        // An empty slice at an odd address is still a valid view of zero-sized values.
+        let backing = [0u8; 3];
+        let odd = &backing[1..1];
+        let v: &[AlignedNothing] = view(odd, &dtype, 7).unwrap();
+        assert_eq!(v.len(), 7);
+        assert_eq!(std::mem::size_of::<AlignedNothing>(), 0);
+        let mut none: [u8; 0] = [];
+        assert_eq!(view_mut::<Nothing>(&mut none, &dtype, 2).unwrap().len(), 2);
+        // Zero-sized values still need exactly zero bytes.
+        assert!(matches!(
+            view::<Nothing>(&[0], &dtype, 1),
+            Err(Error::Format(FormatError::TrailingBytes { .. }))
+        ));
+        // And a record dtype: padding-only records are not the empty struct's layout.
+        assert!(view::<Nothing>(&[0; 8], &DType::from_descr("[('', '|V8')]").unwrap(), 1).is_err());
+    }
+
+    #[derive(NpyRecord, Debug, Clone, Copy, PartialEq)]
+    #[repr(C)]
+    struct Inner {
+        b: [bool; 2],
+        h: u16,
+    }
+
+    #[derive(NpyRecord, Debug, Clone, Copy, PartialEq)]
+    #[repr(C)]
+    struct Outer {
+        x: u32,
+        inner: [Inner; 2],
+    }
+
+    #[test]
+    fn nested_plain_records_view_and_read_in_place() {
+        const { assert!(!<Outer as PlainField>::HAS_PADDING) };
+        const { assert!(<Counted as PlainField>::HAS_PADDING) };
+        let dtype = native("[('x', '=u4'), ('inner', [('b', '|b1', (2,)), ('h', '=u2')], (2,))]");
+        let mut bytes = Vec::new();
+        for i in 0..3u32 {
+            bytes.extend_from_slice(&i.to_ne_bytes());
+            for j in 0..2u16 {
+                bytes.extend_from_slice(&[1, 0]);
+                bytes.extend_from_slice(&(j + 10).to_ne_bytes());
+            }
+        }
+        let want = Outer {
+            x: 2,
+            inner: [
+                Inner {
+                    b: [true, false],
+                    h: 10,
+                },
+                Inner {
+                    b: [true, false],
+                    h: 11,
+                },
+            ],
+        };
+        // Reads work from any buffer; the view needs a 4-aligned copy.
+        let read: Vec<Outer> = read_vec_plain(&mut &bytes[..], &dtype, 3, None).unwrap();
+        assert_eq!(read[2], want);
+        let decoded: Vec<Outer> = read_vec(&mut &bytes[..], &dtype, 3, None).unwrap();
+        assert_eq!(read, decoded);
+        let mut aligned = vec![0u8; bytes.len() + 4];
+        let start2 = aligned.as_ptr().align_offset(4);
+        aligned[start2..start2 + bytes.len()].copy_from_slice(&bytes);
+        let v: &[Outer] = view(&aligned[start2..start2 + bytes.len()], &dtype, 3).unwrap();
+        assert_eq!(v[2], want);
+        // An invalid bool deep inside is found before viewing.
+        aligned[start2 + 12 * 2 + 4 + 4 + 1] = 9;
+        let err = view::<Outer>(&aligned[start2..start2 + bytes.len()], &dtype, 3).unwrap_err();
+        assert!(
+            matches!(&err, Error::Format(FormatError::InvalidField { index: 2, field, .. }) if field == "inner[1].b[1]"),
+            "{err:?}"
+        );
+    }
+
+    static DROPS: AtomicUsize = AtomicUsize::new(0);
+
+    #[derive(NpyRecord, Debug, PartialEq)]
+    #[repr(C)]
+    struct Counted {
+        a: [u64; 511],
+        ok: bool,
+    }
+
+    impl Drop for Counted {
+        fn drop(&mut self) {
+            DROPS.fetch_add(1, Ordering::SeqCst);
+        }
+    }
+
+    #[test]
+    fn plain_reads_grow_with_a_stream_and_drop_only_checked_records() {
+        let size = std::mem::size_of::<Counted>();
+        assert_eq!(size, 4096);
+        let dtype = native("[('a', '=u8', (511,)), ('ok', '|b1'), ('', '|V7')]");
+        let n = 2500; // pieces of 1024 records: two full ones and a partial one
+        let mut bytes = vec![0u8; n * size];
+        for (i, rec) in bytes.chunks_exact_mut(size).enumerate() {
+            rec[..8].copy_from_slice(&(i as u64).to_ne_bytes());
+            rec[4088] = (i % 2) as u8;
+            rec[4089..].fill(0xAA); // padding bytes: anything
+        }
+        let v: Vec<Counted> = read_vec_plain(&mut &bytes[..], &dtype, n, None).unwrap();
+        assert_eq!(v.len(), n);
+        assert!(v
+            .iter()
+            .enumerate()
+            .all(|(i, r)| r.a[0] == i as u64 && r.ok == (i % 2 == 1)));
+        DROPS.store(0, Ordering::SeqCst);
+        drop(v);
+        assert_eq!(DROPS.load(Ordering::SeqCst), n);
+        // An invalid bool in the third piece: the records of the first two are dropped, the
+        // unchecked ones never become values.
+        bytes[2100 * size + 4088] = 2;
+        DROPS.store(0, Ordering::SeqCst);
+        let err = read_vec_plain::<Counted, _>(&mut &bytes[..], &dtype, n, None).unwrap_err();
+        assert!(
+            matches!(
+                err,
+                Error::Format(FormatError::InvalidField { index: 2100, .. })
+            ),
+            "{err:?}"
+        );
+        assert_eq!(DROPS.load(Ordering::SeqCst), 2048);
+        // The same with the length known: one piece, nothing dropped.
+        DROPS.store(0, Ordering::SeqCst);
+        let err =
+            read_vec_plain::<Counted, _>(&mut &bytes[..], &dtype, n, Some(bytes.len() as u64))
+                .unwrap_err();
+        assert!(matches!(
+            err,
+            Error::Format(FormatError::InvalidField { index: 2100, .. })
+        ));
+        assert_eq!(DROPS.load(Ordering::SeqCst), 0);
+        // Truncated streams, in the first piece and later.
+        for cut in [1, size * 1500 + 3] {
+            DROPS.store(0, Ordering::SeqCst);
+            let short = &bytes[..bytes.len() - cut];
+            let err = read_vec_plain::<Counted, _>(&mut &short[..], &dtype, n, None).unwrap_err();
+            let found = short.len() as u64;
+            assert!(
+                matches!(err, Error::Format(FormatError::Truncated { found: f, .. }) if f == found),
+                "{err:?}"
+            );
+            let err =
+                read_vec_plain::<Counted, _>(&mut &short[..], &dtype, n, Some(found)).unwrap_err();
+            assert!(matches!(err, Error::Format(FormatError::Truncated { .. })));
+        }
+    }
+
+    #[test]
+    fn zero_itemsize_records_of_non_zero_sized_types() {
+        #[derive(NpyRecord, Debug, PartialEq)]
+        struct Blank {
+            #[npy(len = 0)]
+            s: Vec<u8>,
+            e: [f64; 0],
+        }
+        let dtype = Blank::npy_dtype(None);
+        assert_eq!(
+            dtype.descr(),
+            format!(
+                "[('s', '|S0'), ('e', '{}f8', (0,))]",
+                ByteOrder::NATIVE.as_char()
+            )
+        );
+        let v: Vec<Blank> = read_vec(&mut &[][..], &dtype, 3, None).unwrap();
+        assert_eq!(v.len(), 3);
+        let mut out = Vec::new();
+        write_slice(&v, &mut out, &dtype).unwrap();
+        assert!(out.is_empty());
+        // Writing into a zero-size field still refuses a value that does not fit.
+        let full = [Blank {
+            s: b"x".to_vec(),
+            e: [],
+        }];
+        assert!(write_slice(&full, &mut out, &dtype).is_err());
+    }
+
+    #[test]
+    fn decoders_never_panic_on_short_bytes() {
+        let plan = i64::plan(&native("'=i8'")).unwrap();
+        assert_eq!(i64::decode(&plan, &[1, 2]), 0);
+        let plan = <[u16; 3]>::plan(&native("('=u2', (3,))")).unwrap();
+        let first = u16::from_ne_bytes([1, 0]);
+        assert_eq!(<[u16; 3]>::decode(&plan, &[1, 0, 2]), [first, 0, 0]);
+        let plan = String::plan(&native("'=U4'")).unwrap();
+        assert_eq!(String::decode(&plan, &[]), "");
+        assert!(bool::check(&ScalarPlan { swap: false }, &[]).is_err());
+        let mut out = [0u8; 1];
+        assert!(7u32.encode(&ScalarPlan { swap: false }, &mut out).is_err());
+        assert!("ab"
+            .to_string()
+            .encode(&String::plan(&native("'=U1'")).unwrap(), &mut out)
+            .is_err());
+    }
 }

@@ -298,6 +298,14 @@ fn expand(input: &DeriveInput) -> syn::Result<TokenStream2> {
         })
         .collect();
 
+    let view = repr.c && !attrs.no_view;
+    // Plain records whose layout matches the file's are read straight into the array.
+    let read_fn = if view {
+        quote!(#krate::record::read_vec_plain)
+    } else {
+        quote!(#krate::record::read_vec)
+    };
+    let where_read = if view { &where_plain } else { &where_field };
     let record_impls = quote! {
         #[automatically_derived]
         impl #impl_g #krate::RecordField for #ident #ty_g #where_field {
@@ -339,14 +347,14 @@ fn expand(input: &DeriveInput) -> syn::Result<TokenStream2> {
         }
 
         #[automatically_derived]
-        impl #impl_g #krate::ReadableElement for #ident #ty_g #where_field {
+        impl #impl_g #krate::ReadableElement for #ident #ty_g #where_read {
             fn read_vec<R: ::std::io::Read + ?Sized>(
                 reader: &mut R,
                 dtype: &#krate::DType,
                 len: usize,
                 available: ::core::option::Option<u64>,
             ) -> ::core::result::Result<::std::vec::Vec<Self>, #krate::Error> {
-                #krate::record::read_vec::<Self, R>(reader, dtype, len, available)
+                #read_fn::<Self, R>(reader, dtype, len, available)
             }
         }
 
@@ -390,7 +398,7 @@ fn expand(input: &DeriveInput) -> syn::Result<TokenStream2> {
         impl #impl_g #krate::NpyRecord for #ident #ty_g #where_field {}
     };
 
-    let view_impls = if repr.c && !attrs.no_view {
+    let view_impls = if view {
         let sizes = quote!(0usize #( + ::core::mem::size_of::<#tys>() )*);
         quote! {
             // SAFETY: the struct is #[repr(C)] (or packed or transparent) and every field type
