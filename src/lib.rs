@@ -24,6 +24,12 @@
 //! - **Element types**: [`ReadableElement`] and [`WritableElement`], implemented for `bool`,
 //!   `i8`..`i64`, `u8`..`u64`, `f32`, `f64`, `half::f16` (feature `half`) and
 //!   `num_complex::Complex<f32/f64>` (feature `num-complex`); both features are on by default.
+//! - **Structured records**: `#[derive(NpyRecord)]` (feature `derive`, on by default) makes a
+//!   struct of named fields an element whose dtype is a numpy record: numbers, `bool`,
+//!   strings, fixed arrays (sub-arrays) and nested records as fields, matched by name when
+//!   reading, written as `np.save` writes them; `#[repr(C)]` structs are also viewed in place.
+//!   The runtime is [`record`]: [`RecordField`] for field types, [`PlainField`] for
+//!   zero-copy ones, [`NpyRecord`](trait@NpyRecord) for the derived structs.
 //! - **Errors**: one [`Error`] type grouped by who is at fault (I/O, malformed file, mismatch,
 //!   limit, usage); `ReadNpyError` and `WriteNpyError` are its ndarray-npy names.
 //!
@@ -52,9 +58,10 @@
 //! # Limitations
 //!
 //! - No `.npz` support yet.
-//! - Element types exist for the numeric types and `bool`. Files of other dtypes (strings,
-//!   datetimes, records, long doubles) have their headers parsed and reported exactly, and
-//!   reading their data gives [`MismatchError::DType`] naming the file's dtype.
+//! - Element types exist for the numeric types, `bool` and derived records (whose fields may
+//!   also be strings). Files of other dtypes (top-level strings, datetimes, long doubles) have
+//!   their headers parsed and reported exactly, and reading their data gives
+//!   [`MismatchError::DType`] naming the file's dtype.
 //! - Object arrays (`|O`) hold pickled Python objects and are refused with a clear error.
 //! - The header parser accepts the Python-literal subset numpy writes and has written (see
 //!   [`DType::from_descr`] and the `literal` grammar in the source), not all of
@@ -100,6 +107,6 @@ pub use crate::stream::{NpyAppender, NpyReader, NpyWriter};
 pub use crate::view::{ViewMutNpyExt, ViewNpyError, ViewNpyExt};
 pub use crate::write::{create_new_npy, write_npy, write_zeroed_npy, WriteNpyExt, WriteOptions};
 /// Derives [`NpyRecord`](trait@NpyRecord) for a struct of named fields; see
-/// [`record`](crate::record) for what it reads and writes.
+/// [`record`] for what it reads and writes.
 #[cfg(feature = "derive")]
 pub use ndnpy_derive::NpyRecord;

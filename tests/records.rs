@@ -1267,3 +1267,63 @@ fn generic_records_crate_attribute_and_streaming_writer() {
         }
     );
 }
+
+#[test]
+fn appending_partial_reads_and_memory_maps_of_records() {
+    let scratch = Scratch::new("ooc");
+    numpy(
+        &scratch.0,
+        &format!(
+            "import sys\n{PY_ROWS}\nd = sys.argv[1]\nnp.save(f'{{d}}/log.npy', rows(2, '>'))\n"
+        ),
+    );
+    // Append to numpy's big-endian file: the records are written in the file's byte order.
+    let mut app = ndnpy::NpyAppender::<Row>::open(scratch.path("log.npy")).unwrap();
+    app.append(&Array1::from_iter((2..4).map(row))).unwrap();
+    app.append(&Array1::from_iter((4..7).map(row))).unwrap();
+    assert_eq!(app.shape(), [7]);
+    drop(app);
+    let out = numpy(
+        &scratch.0,
+        &format!(
+            "import sys\n{PY_ROWS}\nd = sys.argv[1]\na = np.load(f'{{d}}/log.npy')\nassert a.dtype == rows(1, '>').dtype, a.dtype\nassert np.array_equal(a, rows(7, '>')), a\nprint('ok')\n"
+        ),
+    );
+    assert_eq!(out.trim(), "ok");
+    // Partial reads decode only the rows asked for.
+    let file = std::fs::File::open(scratch.path("log.npy")).unwrap();
+    let mut npy = ndnpy::NpyReader::new(file).unwrap();
+    let some: Array1<Row> = npy.read_rows(3..6).unwrap();
+    assert_eq!(some, Array1::from_iter((3..6).map(row)));
+    assert_eq!(npy.read_element::<Row>(&[6]).unwrap(), row(6));
+
+    // Memory maps of plain records: created zeroed, filled in place, read by numpy.
+    let path = scratch.path("mapped.npy");
+    // SAFETY: nothing else maps or modifies this scratch file while it is mapped.
+    let mut map = unsafe { ndnpy::NpyMmapMut::create::<Packed, _>(&path, 3) }.unwrap();
+    {
+        let mut v = map.view_mut::<Packed, ndarray::Ix1>().unwrap();
+        v[2] = Packed {
+            id: 9,
+            val: 2.5,
+            tag: *b"abcdefgh",
+            ok: true,
+            v: [1.0, 2.0, 3.0],
+        };
+    }
+    map.flush().unwrap();
+    drop(map);
+    // SAFETY: as above.
+    let map = unsafe { ndnpy::NpyMmap::open(&path) }.unwrap();
+    let v = map.view::<Packed, ndarray::Ix1>().unwrap();
+    assert_eq!({ v[2].id }, 9);
+    assert!(!v[0].ok && v[2].ok);
+    let out = numpy(
+        &scratch.0,
+        "import sys\nimport numpy as np\na = np.load(sys.argv[1] + '/mapped.npy')\nprint(a.dtype.descr[2], a['id'].tolist(), a['tag'][2].tobytes(), a['v'][2].tolist())",
+    );
+    assert_eq!(
+        out.trim(),
+        "('tag', '|u1', (8,)) [0, 0, 9] b'abcdefgh' [1.0, 2.0, 3.0]"
+    );
+}
