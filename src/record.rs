@@ -1679,7 +1679,7 @@ pub fn view_mut<'a, T: PlainField>(
     Ok(unsafe { std::slice::from_raw_parts_mut(bytes.as_mut_ptr().cast::<T>(), len) })
 }
 
-#[cfg(test)]
+#[cfg(all(test, feature = "derive"))]
 mod tests {
     use super::*;
     use crate::NpyRecord;
