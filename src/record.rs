@@ -19,7 +19,10 @@
 //! The match is made once per read: [`RecordField::plan`] resolves every field to its offset
 //! and a decoder for its dtype (native or swapped, which string length). The data is then
 //! read in 256 KiB chunks into one reusable buffer and each record is decoded with the plan,
-//! never one `read` call per element.
+//! never one `read` call per element. A `#[repr(C)]` record whose layout is exactly the
+//! file's (see below) skips decoding: the bytes are read straight into the array, one copy
+//! as with `np.load`, and checked in place. String fields accept any length in the file and
+//! drop trailing NULs, as numpy does.
 //!
 //! # Writing
 //!
@@ -180,7 +183,7 @@ pub trait RecordField: Sized {
 /// - any `size_of::<Self>()` bytes laid out as `found` describes are a valid `Self` once
 ///   [`RecordField::check`] accepted them with the plan of `found` (always, if
 ///   [`RecordField::NEEDS_CHECK`] is false); bytes that are padding in `Self` may hold
-///   anything, and all-zero bytes are a valid `Self`;
+///   anything;
 /// - `Self` has no interior mutability;
 /// - [`HAS_PADDING`](PlainField::HAS_PADDING) is false only if no byte of `Self` is padding,
 ///   so that storing a `Self` through a mutable view leaves every byte initialised.

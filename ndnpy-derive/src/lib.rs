@@ -403,7 +403,7 @@ fn expand(input: &DeriveInput) -> syn::Result<TokenStream2> {
         quote! {
             // SAFETY: the struct is #[repr(C)] (or packed or transparent) and every field type
             // implements PlainField (required by the bounds below, so it is plain data without
-            // interior mutability, valid when zeroed). `check_layout` accepts only a record of
+            // interior mutability). `check_layout` accepts only a record of
             // exactly `size_of::<Self>()` bytes in which every Rust field has a file field of
             // the same name at its `offset_of!` offset whose dtype the field type's own
             // `check_layout` accepts; `check` runs every field's check. So every byte of a
