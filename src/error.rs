@@ -193,6 +193,17 @@ pub enum FormatError {
         /// The byte found.
         value: u8,
     },
+    /// A field of a structured record holds a value its Rust type cannot represent (a bool
+    /// byte other than 0 or 1, a UCS-4 code unit that is not a `char`).
+    InvalidField {
+        /// The record's index in memory order.
+        index: u64,
+        /// The field's path within the record: names joined by `.`, array indices in
+        /// brackets (`"n.y[1]"`).
+        field: String,
+        /// What was found and what was expected.
+        reason: String,
+    },
 }
 
 impl fmt::Display for FormatError {
@@ -262,6 +273,11 @@ impl fmt::Display for FormatError {
                 f,
                 "bool element {index} is byte {value:#04x}; expected 0x00 or 0x01"
             ),
+            FormatError::InvalidField {
+                index,
+                field,
+                reason,
+            } => write!(f, "record {index}, field {}: {reason}", quote(field)),
         }
     }
 }
@@ -298,6 +314,37 @@ pub enum MismatchError {
         /// The file's number of dimensions.
         found: usize,
     },
+    /// A field of a structured record has a dtype its Rust type cannot be read from or
+    /// written as.
+    Field {
+        /// The field's path within the record (`"n.y"`).
+        field: String,
+        /// The Rust type requested for it.
+        requested: &'static str,
+        /// The field's dtype in the file.
+        found: DType,
+    },
+    /// A Rust record type has fields the file's record does not.
+    MissingFields {
+        /// The path of the record within the outer record (empty for the array's element).
+        field: String,
+        /// The Rust record type.
+        requested: &'static str,
+        /// The names the Rust type needs and the file lacks.
+        missing: Vec<String>,
+        /// The names of the file's fields, in offset order.
+        found: Vec<String>,
+    },
+    /// A record cannot be viewed in place as the Rust type: its memory layout (field offsets,
+    /// size, padding) differs from the file's record layout.
+    Layout {
+        /// The Rust record type.
+        requested: &'static str,
+        /// The file's dtype.
+        found: DType,
+        /// The first difference.
+        reason: String,
+    },
 }
 
 impl fmt::Display for MismatchError {
@@ -324,6 +371,41 @@ impl fmt::Display for MismatchError {
             MismatchError::Ndim { expected, found } => write!(
                 f,
                 "expected an array of {expected} dimensions, found {found}"
+            ),
+            MismatchError::Field {
+                field,
+                requested,
+                found,
+            } => write!(
+                f,
+                "field {}: cannot read dtype {found} as {requested}",
+                quote(field)
+            ),
+            MismatchError::MissingFields {
+                field,
+                requested,
+                missing,
+                found,
+            } => {
+                if !field.is_empty() {
+                    write!(f, "field {}: ", quote(field))?;
+                }
+                write!(
+                    f,
+                    "record type {requested} needs fields {} that the file's record lacks; \
+                     the file's fields are {}",
+                    quote_list(missing),
+                    quote_list(found)
+                )
+            }
+            MismatchError::Layout {
+                requested,
+                found,
+                reason,
+            } => write!(
+                f,
+                "cannot view dtype {found} in place as {requested}: {reason} \
+                 (read it with ReadNpyExt, which matches fields by name)"
             ),
         }
     }
@@ -446,6 +528,16 @@ pub enum UsageError {
         /// Why it cannot.
         reason: &'static str,
     },
+    /// A field of a structured record holds a value its dtype cannot store (a string longer
+    /// than the field).
+    FieldValue {
+        /// The record's index in the order written.
+        index: u64,
+        /// The field's path within the record (`"n.name"`).
+        field: String,
+        /// What does not fit.
+        reason: String,
+    },
 }
 
 impl fmt::Display for UsageError {
@@ -494,6 +586,15 @@ impl fmt::Display for UsageError {
             UsageError::VersionTooSmall { version, reason } => {
                 write!(f, "cannot write a version {version} header: {reason}")
             }
+            UsageError::FieldValue {
+                index,
+                field,
+                reason,
+            } => write!(
+                f,
+                "cannot write record {index}, field {}: {reason}",
+                quote(field)
+            ),
         }
     }
 }
@@ -515,4 +616,101 @@ pub(crate) fn bad_descr(found: impl Into<String>, reason: impl Into<String>) -> 
         found: found.into(),
         reason: reason.into(),
     })
+}
+
+/// A field path for messages, in Python's quoting (`'n.y'`).
+fn quote(field: &str) -> String {
+    let mut out = String::new();
+    crate::literal::repr_str(field, &mut out);
+    out
+}
+
+/// A list of names for messages, as Python prints a list of strings.
+fn quote_list(names: &[String]) -> String {
+    let quoted: Vec<String> = names.iter().map(|n| quote(n)).collect();
+    format!("[{}]", quoted.join(", "))
+}
+
+/// Prefixes the field path of a record error with `name` (a field name, or `[i]` for an
+/// element of a sub-array), turning a plain dtype mismatch into a field mismatch. Other errors
+/// pass through unchanged.
+pub(crate) fn in_field(err: Error, name: &str) -> Error {
+    fn join(name: &str, path: &str) -> String {
+        if path.is_empty() {
+            name.to_string()
+        } else if path.starts_with('[') {
+            format!("{name}{path}")
+        } else {
+            format!("{name}.{path}")
+        }
+    }
+    match err {
+        Error::Mismatch(MismatchError::DType { requested, found }) => {
+            Error::Mismatch(MismatchError::Field {
+                field: name.to_string(),
+                requested,
+                found,
+            })
+        }
+        Error::Mismatch(MismatchError::Field {
+            field,
+            requested,
+            found,
+        }) => Error::Mismatch(MismatchError::Field {
+            field: join(name, &field),
+            requested,
+            found,
+        }),
+        Error::Mismatch(MismatchError::MissingFields {
+            field,
+            requested,
+            missing,
+            found,
+        }) => Error::Mismatch(MismatchError::MissingFields {
+            field: join(name, &field),
+            requested,
+            missing,
+            found,
+        }),
+        Error::Format(FormatError::InvalidField {
+            index,
+            field,
+            reason,
+        }) => Error::Format(FormatError::InvalidField {
+            index,
+            field: join(name, &field),
+            reason,
+        }),
+        Error::Usage(UsageError::FieldValue {
+            index,
+            field,
+            reason,
+        }) => Error::Usage(UsageError::FieldValue {
+            index,
+            field: join(name, &field),
+            reason,
+        }),
+        other => other,
+    }
+}
+
+/// Sets the record index of a record value error.
+pub(crate) fn at_record(err: Error, at: u64) -> Error {
+    match err {
+        Error::Format(FormatError::InvalidField { field, reason, .. }) => {
+            Error::Format(FormatError::InvalidField {
+                index: at,
+                field,
+                reason,
+            })
+        }
+        Error::Usage(UsageError::FieldValue { field, reason, .. }) => {
+            Error::Usage(UsageError::FieldValue {
+                index: at,
+                field,
+                reason,
+            })
+        }
+        other => other,
+    }
 }

@@ -30,6 +30,12 @@
 //! - **Dtypes known at run time**: [`read_npy_dyn`] and [`DynArray`] read any non-object file
 //!   into typed arrays or raw bytes (records, void, long double), take record fields out by
 //!   name, and write back the same bytes.
+//! - **Structured records**: `#[derive(NpyRecord)]` (feature `derive`, on by default) makes a
+//!   struct of named fields an element whose dtype is a numpy record: numbers, `bool`,
+//!   strings, fixed arrays (sub-arrays) and nested records as fields, matched by name when
+//!   reading, written as `np.save` writes them; `#[repr(C)]` structs are also viewed in place.
+//!   The runtime is [`record`]: [`RecordField`] for field types, [`PlainField`] for
+//!   zero-copy ones, [`NpyRecord`](trait@NpyRecord) for the derived structs.
 //! - **Errors**: one [`Error`] type grouped by who is at fault (I/O, malformed file, mismatch,
 //!   limit, usage); `ReadNpyError` and `WriteNpyError` are its ndarray-npy names.
 //!
@@ -58,9 +64,8 @@
 //! # Limitations
 //!
 //! - No `.npz` support yet.
-//! - Records are read and written through [`DynArray`] (raw bytes, fields by name); typed
-//!   record structs are not supported yet. Long doubles (`<f16`, `<f12`) are raw bytes: their
-//!   format depends on the platform that wrote them.
+//! - Long doubles (`<f16`, `<f12`) are raw bytes (through [`DynArray`]): their format depends
+//!   on the platform that wrote them. Record fields cannot be datetimes yet.
 //! - Object arrays (`|O`) hold pickled Python objects and are refused with a clear error.
 //! - The header parser accepts the Python-literal subset numpy writes and has written (see
 //!   [`DType::from_descr`] and the `literal` grammar in the source), not all of
@@ -69,6 +74,9 @@
 //!   as Python 3.11 would; other Python versions may escape newer code points differently.
 
 #![deny(missing_docs)]
+
+// Lets the derive's `::ndnpy::...` paths resolve inside this crate's own tests.
+extern crate self as ndnpy;
 
 mod descr;
 mod dynamic;
@@ -81,6 +89,7 @@ mod literal;
 mod mmap;
 mod printable_table;
 mod read;
+pub mod record;
 mod stream;
 mod view;
 mod write;
@@ -100,6 +109,11 @@ pub use crate::header::{Header, HeaderInfo, ReadOptions, Version, MAGIC};
 #[cfg(feature = "mmap")]
 pub use crate::mmap::{NpyMmap, NpyMmapMut};
 pub use crate::read::{read_npy, ReadFromFile, ReadNpyExt};
+pub use crate::record::{NpyRecord, PlainField, RecordField};
 pub use crate::stream::{NpyAppender, NpyReader, NpyWriter};
 pub use crate::view::{ViewMutNpyExt, ViewNpyError, ViewNpyExt};
 pub use crate::write::{create_new_npy, write_npy, write_zeroed_npy, WriteNpyExt, WriteOptions};
+/// Derives [`NpyRecord`](trait@NpyRecord) for a struct of named fields; see
+/// [`record`] for what it reads and writes.
+#[cfg(feature = "derive")]
+pub use ndnpy_derive::NpyRecord;
