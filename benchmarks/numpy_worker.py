@@ -18,6 +18,25 @@ that `time.perf_counter()` measured around just the operation; errors reply `ERR
     tiny_read                      -> seconds for np.load(io.BytesIO(b)) over all blobs
     tiny_check                     -> "ok SUM" (sum of every element of every loaded blob)
     tiny_dump PATH                 -> "ok"; writes the blobs concatenated, for comparison
+    mmap_sum PATH                  -> seconds for np.load(PATH, mmap_mode='r').sum()
+    mmap_check PATH                -> "ok SUM" if np.load(PATH, mmap_mode='r') is a native f8
+                                      np.memmap; SUM is its sum
+    view_many PATH COUNT           -> seconds for COUNT x np.load(PATH, mmap_mode='r') (each
+                                      replaced, so unmapped, by the next)
+    rows_read PATH N TOTAL COUNT MODE
+                                   -> seconds for COUNT x m[a:a+N].copy(), call j with
+                                      a = (TOTAL//2 - N//2 + j*N) % (TOTAL - N) (as RowReads in
+                                      src/ooc.rs); MODE open: m = np.load(PATH, mmap_mode='r')
+                                      in every call; kept: one m per PATH, made on first use
+                                      (untimed) and kept
+    rows_check PATH A B            -> "ok SUM" if np.load(PATH, mmap_mode='r')[A:B].copy() is
+                                      an f8 array equal to the expected rows; SUM its sum
+    forget                         -> "ok"; drops the kept maps
+    gen_str PATH COUNT             -> "ok"; np.save of COUNT strings text(i) as '<U16'
+    str_read PATH MODE             -> seconds for np.load(PATH) (MODE load) or
+                                      np.load(PATH).tolist() (MODE tolist)
+    str_check PATH COUNT           -> "ok COUNT" if the loaded array is '<U16' and its items
+                                      are text(0..COUNT)
     quit
 """
 
@@ -43,6 +62,23 @@ def tiny_array(k):
     return ((k % 1000) + 0.25 * np.arange(n, dtype="<f4")).astype("<f4").reshape(shape)
 
 
+def text(i):
+    """String i of the strings case; must match text() in src/strings.rs. At most 16 chars."""
+    n = i % 10_000_000
+    k = i % 6
+    if k == 0:
+        return f"s{n}"
+    if k == 1:
+        return f"\u00e9{n}\u00fc"  # é, ü: two-byte UTF-8
+    if k == 2:
+        return f"\u65e5\u672c{n}"  # 日本: three-byte UTF-8
+    if k == 3:
+        return f"{n}\U0001f642"  # 🙂: outside the BMP, four-byte UTF-8
+    if k == 4:
+        return f"abcdefgh{n}"  # up to 15 characters
+    return ""
+
+
 def to_native(a, conv):
     if conv == "inplace":
         a.byteswap(inplace=True)
@@ -56,6 +92,7 @@ class Worker:
     def __init__(self):
         self.array = None
         self.blobs = []
+        self.kept = {}
 
     def handle(self, cmd, args):
         if cmd == "version":
@@ -130,6 +167,96 @@ class Worker:
                 for b in self.blobs:
                     f.write(b)
             return "ok"
+        if cmd == "mmap_sum":
+            (path,) = args
+            t0 = time.perf_counter()
+            s = np.load(path, mmap_mode="r").sum()
+            t1 = time.perf_counter()
+            del s
+            return repr(t1 - t0)
+        if cmd == "mmap_check":
+            (path,) = args
+            a = np.load(path, mmap_mode="r")
+            if not isinstance(a, np.memmap):
+                return f"bad type {type(a).__name__}"
+            if not (a.dtype.isnative and a.dtype.kind == "f" and a.dtype.itemsize == 8):
+                return f"bad dtype {a.dtype.str}"
+            return f"ok {float(a.sum())!r}"
+        if cmd == "view_many":
+            path, count = args[0], int(args[1])
+            a = None
+            t0 = time.perf_counter()
+            for _ in range(count):
+                a = np.load(path, mmap_mode="r")
+            t1 = time.perf_counter()
+            del a
+            return repr(t1 - t0)
+        if cmd == "rows_read":
+            path, n, total, count, mode = args[0], int(args[1]), int(args[2]), int(args[3]), args[4]
+            starts = [(total // 2 - n // 2 + j * n) % (total - n) for j in range(count)]
+            if mode == "kept":
+                m = self.kept.get(path)
+                if m is None:
+                    m = self.kept[path] = np.load(path, mmap_mode="r")
+                t0 = time.perf_counter()
+                for a in starts:
+                    r = m[a : a + n].copy()
+                t1 = time.perf_counter()
+            elif mode == "open":
+                t0 = time.perf_counter()
+                for a in starts:
+                    r = np.load(path, mmap_mode="r")[a : a + n].copy()
+                t1 = time.perf_counter()
+            else:
+                return f"ERR unknown mode {mode}"
+            del r
+            return repr(t1 - t0)
+        if cmd == "rows_check":
+            path, a, b = args[0], int(args[1]), int(args[2])
+            m = np.load(path, mmap_mode="r")
+            r = m[a:b].copy()
+            # The copy is a np.memmap instance not backed by the file: it owns its memory.
+            if not r.flags.owndata or np.shares_memory(r, m):
+                return "bad result: not a copy"
+            if r.dtype != np.dtype("<f8") or r.ndim != 2:
+                return f"bad result {r.dtype.str} {r.shape}"
+            cols = r.shape[1]
+            expected = (np.arange(a * cols, b * cols, dtype="<f8") * 0.5).reshape(b - a, cols)
+            if not np.array_equal(r, expected):
+                return "bad values"
+            return f"ok {float(r.sum())!r}"
+        if cmd == "forget":
+            self.kept = {}
+            return "ok"
+        if cmd == "gen_str":
+            path, count = args[0], int(args[1])
+            np.save(path, np.array([text(i) for i in range(count)], dtype="<U16"))
+            return "ok"
+        if cmd == "str_read":
+            path, mode = args
+            if mode == "load":
+                t0 = time.perf_counter()
+                a = np.load(path)
+                t1 = time.perf_counter()
+            elif mode == "tolist":
+                t0 = time.perf_counter()
+                a = np.load(path).tolist()
+                t1 = time.perf_counter()
+            else:
+                return f"ERR unknown mode {mode}"
+            del a
+            return repr(t1 - t0)
+        if cmd == "str_check":
+            path, count = args[0], int(args[1])
+            a = np.load(path)
+            if a.dtype != np.dtype("<U16") or a.shape != (count,):
+                return f"bad array {a.dtype.str} {a.shape}"
+            items = a.tolist()
+            if not all(isinstance(s, str) for s in items):
+                return "bad item type"
+            if items != [text(i) for i in range(count)]:
+                return "bad values"
+            return f"ok {float(count)!r}"
         return f"ERR unknown command {cmd}"
 
 

@@ -72,8 +72,8 @@
 //! say so with `#[npy(crate = "path::to::ndnpy")]` on the struct.
 
 use crate::descr::{ByteOrder, DType, Field, Record, Scalar, ScalarKind, SubArray};
-use crate::element::pod::advise_huge_pages;
-use crate::element::{FixedDType, ReadableElement, WritableElement};
+use crate::element::pod::{self, advise_huge_pages};
+use crate::element::{FixedBytes, FixedDType, FixedUnicode, ReadableElement, WritableElement};
 use crate::error::{at_record, in_field, Error, FormatError, MismatchError, UsageError};
 use crate::header::read_full;
 use std::any::type_name;
@@ -1044,6 +1044,102 @@ impl RecordField for Vec<u8> {
     }
 }
 
+/// `FixedBytes<N>`: a numpy `|SN` field of exactly `N` bytes, kept as stored (NUL padding
+/// included). Fixed-size, so records holding it can be read in one copy and viewed in place.
+///
+/// ```
+/// use ndnpy::{DType, FixedBytes, RecordField};
+/// let plan = FixedBytes::<3>::plan(&DType::from_descr("'|S3'")?)?;
+/// assert_eq!(FixedBytes::<3>::decode(&plan, b"ab\0").as_bytes(), b"ab");
+/// assert!(FixedBytes::<3>::plan(&DType::from_descr("'|S4'")?).is_err());
+/// # Ok::<(), ndnpy::Error>(())
+/// ```
+impl<const N: usize> RecordField for FixedBytes<N> {
+    type Plan = ScalarPlan;
+
+    fn npy_dtype(_len: Option<usize>) -> DType {
+        <Self as FixedDType>::dtype()
+    }
+
+    fn plan(found: &DType) -> Result<ScalarPlan, Error> {
+        scalar_plan::<Self>(found, ScalarKind::Bytes, N)
+    }
+
+    #[inline(always)]
+    fn decode(_plan: &ScalarPlan, bytes: &[u8]) -> Self {
+        FixedBytes(head(bytes))
+    }
+
+    #[inline(always)]
+    fn encode(&self, _plan: &ScalarPlan, out: &mut [u8]) -> Result<(), Error> {
+        put(out, &self.0)
+    }
+}
+
+// SAFETY: FixedBytes<N> is #[repr(transparent)] over [u8; N]: N bytes, any value valid, no
+// padding, no interior mutability; `check_layout` accepts only `|SN`, N bytes.
+unsafe impl<const N: usize> PlainField for FixedBytes<N> {
+    const HAS_PADDING: bool = false;
+
+    fn check_layout(found: &DType) -> Result<(), Error> {
+        native_scalar::<Self>(found, ScalarKind::Bytes, N)
+    }
+}
+
+/// `FixedUnicode<N>`: a numpy `<UN` field of exactly `N` code units, swapped to native order
+/// on reading. Code units are not checked here ([`FixedUnicode::to_string`] does), so
+/// records holding it can be read in one copy and viewed in place.
+///
+/// ```
+/// use ndnpy::{DType, FixedUnicode, RecordField};
+/// let plan = FixedUnicode::<2>::plan(&DType::from_descr("'>U2'")?)?;
+/// let v = FixedUnicode::<2>::decode(&plan, &[0, 0, 0, b'h', 0, 0, 0, b'i']);
+/// assert_eq!(v.to_string()?, "hi");
+/// # Ok::<(), ndnpy::Error>(())
+/// ```
+impl<const N: usize> RecordField for FixedUnicode<N> {
+    type Plan = ScalarPlan;
+
+    fn npy_dtype(_len: Option<usize>) -> DType {
+        <Self as FixedDType>::dtype()
+    }
+
+    fn plan(found: &DType) -> Result<ScalarPlan, Error> {
+        scalar_plan::<Self>(found, ScalarKind::Unicode, 4 * N)
+    }
+
+    fn decode(plan: &ScalarPlan, bytes: &[u8]) -> Self {
+        let mut units = [0u32; N];
+        for (u, b) in units.iter_mut().zip(bytes.chunks_exact(4)) {
+            let v = u32::from_ne_bytes(head(b));
+            *u = if plan.swap { v.swap_bytes() } else { v };
+        }
+        FixedUnicode(units)
+    }
+
+    fn encode(&self, plan: &ScalarPlan, out: &mut [u8]) -> Result<(), Error> {
+        let have = out.len();
+        let Some(slot) = out.get_mut(..4 * N) else {
+            return Err(short_slot(have, 4 * N));
+        };
+        for (b, u) in slot.chunks_exact_mut(4).zip(self.0) {
+            let v = if plan.swap { u.swap_bytes() } else { u };
+            b.copy_from_slice(&v.to_ne_bytes());
+        }
+        Ok(())
+    }
+}
+
+// SAFETY: FixedUnicode<N> is #[repr(transparent)] over [u32; N]: any bytes are valid, no
+// padding, no interior mutability; `check_layout` accepts only native-order `UN`, 4N bytes.
+unsafe impl<const N: usize> PlainField for FixedUnicode<N> {
+    const HAS_PADDING: bool = false;
+
+    fn check_layout(found: &DType) -> Result<(), Error> {
+        native_scalar::<Self>(found, ScalarKind::Unicode, 4 * N)
+    }
+}
+
 /// The dtype of `n` elements of `elem`: one more outer dimension for a sub-array element, as
 /// numpy writes `('y', '<f8', (2, 2))`.
 fn sub_array(elem: DType, n: usize) -> DType {
@@ -1207,75 +1303,43 @@ pub fn read_vec<T: RecordField, R: Read + ?Sized>(
 ) -> Result<Vec<T>, Error> {
     let plan = T::plan(dtype)?;
     let itemsize = dtype.itemsize();
-    let nbytes = len
-        .checked_mul(itemsize)
+    len.checked_mul(itemsize)
         .filter(|&n| n <= isize::MAX as usize)
         .ok_or_else(|| FormatError::ShapeOverflow {
             shape: vec![len],
             itemsize,
         })?;
-    let truncated = |found: usize| {
-        Error::Format(FormatError::Truncated {
-            part: "array data",
-            expected: nbytes as u64,
-            found: found as u64,
-        })
-    };
-    if let Some(avail) = available {
-        if avail < nbytes as u64 {
-            return Err(truncated(avail as usize));
-        }
-    }
-    let mut out: Vec<T> = Vec::new();
-    let reserve = |out: &mut Vec<T>, n: usize| -> Result<(), Error> {
-        out.try_reserve_exact(n)
-            .map_err(|_| oom(n.saturating_mul(size_of::<T>())))?;
-        advise_huge_pages(out.as_mut_ptr().cast(), out.capacity() * size_of::<T>());
-        Ok(())
-    };
-    if itemsize == 0 {
-        // Nothing to read: every record is made from no bytes.
-        reserve(&mut out, len)?;
-        for i in 0..len {
+    // The shared chunked reader: its buffer grows with the bytes that arrive (a record may be
+    // declared far larger than the input), and zero-size records are capped.
+    pod::read_decoded(
+        reader,
+        len,
+        itemsize,
+        available,
+        |chunk, first, count, out| {
+            if itemsize == 0 {
+                for i in 0..count {
+                    if T::NEEDS_CHECK {
+                        T::check(&plan, &[]).map_err(|e| at_record(e, (first + i) as u64))?;
+                    }
+                    out.push(T::decode(&plan, &[]));
+                }
+                return Ok(());
+            }
             if T::NEEDS_CHECK {
-                T::check(&plan, &[]).map_err(|e| at_record(e, i as u64))?;
+                for (i, rec) in chunk.chunks_exact(itemsize).enumerate() {
+                    T::check(&plan, rec).map_err(|e| at_record(e, (first + i) as u64))?;
+                }
             }
-            out.push(T::decode(&plan, &[]));
-        }
-        return Ok(out);
-    }
-    if available.is_some() {
-        reserve(&mut out, len)?;
-    }
-    let per_chunk = (CHUNK / itemsize).clamp(1, len.max(1));
-    let mut buf = vec![0u8; per_chunk * itemsize];
-    let mut done = 0usize;
-    while done < len {
-        let k = (len - done).min(per_chunk);
-        let chunk = &mut buf[..k * itemsize];
-        let got = read_full(reader, chunk)?;
-        if got < chunk.len() {
-            return Err(truncated(done * itemsize + got));
-        }
-        if out.capacity() - out.len() < k {
-            // Grow with the data: at least double, so pushes stay amortised.
-            let want = k.max(out.len()).min(len - done);
-            reserve(&mut out, want)?;
-        }
-        if T::NEEDS_CHECK {
-            for (i, rec) in chunk.chunks_exact(itemsize).enumerate() {
-                T::check(&plan, rec).map_err(|e| at_record(e, (done + i) as u64))?;
-            }
-        }
-        // An exact-size iterator: `extend` writes in place without a capacity check per record.
-        out.extend(
-            chunk
-                .chunks_exact(itemsize)
-                .map(|rec| T::decode(&plan, rec)),
-        );
-        done += k;
-    }
-    Ok(out)
+            // An exact-size iterator: `extend` writes in place without a capacity check per record.
+            out.extend(
+                chunk
+                    .chunks_exact(itemsize)
+                    .map(|rec| T::decode(&plan, rec)),
+            );
+            Ok(())
+        },
+    )
 }
 
 /// The first `k` elements of `v`'s spare capacity (at most what there is) as zeroed bytes.
@@ -1374,8 +1438,9 @@ pub fn read_vec_plain<T: PlainField, R: Read + ?Sized>(
     while v.len() < len {
         let done = v.len();
         if v.capacity() == done {
-            // Double (realloc moves pages rather than bytes for large blocks).
-            let grow = (len - done).min(done.max(part));
+            // Grow with what arrived, by at most one step (as pod::read_vec), so memory stays
+            // within the bytes present plus a constant.
+            let grow = (len - done).min(done.clamp(part, (pod::STREAM_STEP / size).max(1)));
             v.try_reserve_exact(grow)
                 .map_err(|_| oom(grow.saturating_mul(size)))?;
             advise_huge_pages(v.as_mut_ptr().cast(), v.capacity() * size);

@@ -154,3 +154,42 @@ fn zero_size_items_and_fixed_strings_are_bounded() {
     assert!(matches!(r, Err(Error::Format(_))));
     assert!(peak <= 5000 + SLACK, "peak {peak}");
 }
+
+#[derive(ndnpy::NpyRecord, Debug)]
+struct Named {
+    #[npy(len = 4)]
+    s: Vec<u8>,
+    x: f64,
+}
+
+#[derive(ndnpy::NpyRecord, Debug)]
+struct Nothing {}
+
+#[test]
+fn hostile_record_dtypes_are_bounded() {
+    let _g = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    // One record declared with a terabyte string field, a few bytes present.
+    let file = v1(
+        "{'descr': [('s', '|S999999999999'), ('x', '<f8')], 'fortran_order': False, 'shape': (1,), }",
+        &[0u8; 4000],
+    );
+    let (r, peak) = peak_during(|| ArrayD::<Named>::read_npy(&file[..]));
+    assert!(matches!(r, Err(Error::Format(_))), "{r:?}");
+    assert!(peak < 1 << 20, "peak {peak}");
+    // A trillion records of no bytes.
+    let file = v1(
+        "{'descr': [], 'fortran_order': False, 'shape': (1000000000000,), }",
+        &[],
+    );
+    let (r, peak) = peak_during(|| ArrayD::<Nothing>::read_npy(&file[..]));
+    assert!(matches!(r, Err(Error::Limit(_))), "{r:?}");
+    assert!(peak < 1 << 20, "peak {peak}");
+    // Records claimed by the billion, 10 MiB present.
+    let file = v1(
+        "{'descr': [('s', '|S4'), ('x', '<f8')], 'fortran_order': False, 'shape': (1000000000,), }",
+        &vec![0u8; 10 << 20],
+    );
+    let (r, peak) = peak_during(|| ArrayD::<Named>::read_npy(&file[..]));
+    assert!(matches!(r, Err(Error::Format(_))), "{r:?}");
+    assert!(peak < 64 << 20, "peak {peak}");
+}

@@ -15,50 +15,9 @@ use ndnpy::{
     WritableElement, WriteNpyExt, WriteOptions,
 };
 use num_complex::Complex;
-use std::path::{Path, PathBuf};
-use std::process::Command;
 
-struct Scratch(PathBuf);
-
-impl Scratch {
-    fn new(name: &str) -> Scratch {
-        let dir = std::env::temp_dir().join(format!("ndnpy-records-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        Scratch(dir)
-    }
-    fn path(&self, name: &str) -> PathBuf {
-        self.0.join(name)
-    }
-    fn read(&self, name: &str) -> Vec<u8> {
-        std::fs::read(self.path(name)).unwrap_or_else(|e| panic!("{name}: {e}"))
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
-/// Runs a python snippet with numpy; `sys.argv[1]` is the scratch directory.
-fn numpy(dir: &Path, script: &str) -> String {
-    let out = Command::new("python3")
-        .arg("-c")
-        .arg(format!(
-            "import warnings\nwarnings.simplefilter('ignore')\n{script}"
-        ))
-        .arg(dir)
-        .output()
-        .expect("python3 with numpy is needed for these tests");
-    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
-    assert!(
-        out.status.success(),
-        "python failed:\n{stdout}\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    stdout
-}
+mod common;
+use common::{numpy, Scratch};
 
 /// The dtype descr in a file's header.
 fn descr_of(file: &[u8]) -> String {
@@ -1326,4 +1285,81 @@ fn appending_partial_reads_and_memory_maps_of_records() {
         out.trim(),
         "('tag', '|u1', (8,)) [0, 0, 9] b'abcdefgh' [1.0, 2.0, 3.0]"
     );
+}
+
+#[derive(ndnpy::NpyRecord, Debug, Clone, Copy, PartialEq)]
+#[repr(C, packed)]
+struct Fixed5 {
+    id: i32,
+    value: f64,
+    tag: ndnpy::FixedBytes<8>,
+    ok: bool,
+    vec: [f32; 3],
+}
+
+#[test]
+fn fixed_size_string_fields_read_in_one_copy_and_view_in_place() {
+    let dir = std::env::temp_dir().join(format!("ndnpy-fixed5-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("fixed5.npy");
+    let out = std::process::Command::new("python3")
+        .arg("-c")
+        .arg(
+            r#"
+import sys, numpy as np
+dt = np.dtype([("id", "<i4"), ("value", "<f8"), ("tag", "S8"), ("ok", "?"), ("vec", "<f4", (3,))])
+a = np.zeros(1000, dtype=dt)
+a["id"] = np.arange(1000)
+a["value"] = np.arange(1000) * 0.5
+a["tag"] = [f"t{i}".encode() for i in range(1000)]
+a["ok"] = np.arange(1000) % 3 == 0
+a["vec"] = np.arange(3000).reshape(1000, 3)
+np.save(sys.argv[1], a)
+"#,
+        )
+        .arg(&path)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let bytes = std::fs::read(&path).unwrap();
+    let a: ndarray::Array1<Fixed5> = ndnpy::read_npy(&path).unwrap();
+    for (i, r) in a.iter().enumerate() {
+        let Fixed5 {
+            id,
+            value,
+            tag,
+            ok,
+            vec,
+        } = *r;
+        assert_eq!((id, value, ok), (i as i32, i as f64 * 0.5, i % 3 == 0));
+        assert_eq!(tag.as_bytes(), format!("t{i}").as_bytes());
+        assert_eq!(
+            vec,
+            [(3 * i) as f32, (3 * i + 1) as f32, (3 * i + 2) as f32]
+        );
+    }
+    // Viewed in place (packed: alignment 1).
+    let view = ndarray::ArrayView1::<Fixed5>::view_npy(&bytes).unwrap();
+    assert_eq!(view, a);
+    // Written back: numpy's exact bytes.
+    let mut again = Vec::new();
+    a.write_npy(&mut again).unwrap();
+    assert_eq!(again, bytes);
+    // A longer file field does not fit: a clear mismatch naming the field.
+    let err = ndarray::Array1::<Fixed5>::read_npy(&rewrite_tag_len(&bytes)[..]).unwrap_err();
+    assert!(err.to_string().contains("tag"), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// The same file claiming `|S9` for `tag` (a header-only change; the data is then short).
+fn rewrite_tag_len(bytes: &[u8]) -> Vec<u8> {
+    let text = String::from_utf8_lossy(&bytes[10..128]).replace("'|S8'", "'|S9'");
+    let mut out = bytes[..10].to_vec();
+    out.extend_from_slice(text.as_bytes());
+    out.extend_from_slice(&bytes[128..]);
+    out
 }

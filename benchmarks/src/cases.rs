@@ -11,25 +11,25 @@ use std::io::{BufReader, BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-const NDNPY: &str = "ndnpy";
-const NDARRAY_NPY: &str = "ndarray-npy 0.10";
-const NPYZ: &str = "npyz 0.9";
-const NUMPY: &str = "numpy";
-const RAW: &str = "raw floor";
+pub(crate) const NDNPY: &str = "ndnpy";
+pub(crate) const NDARRAY_NPY: &str = "ndarray-npy 0.10";
+pub(crate) const NPYZ: &str = "npyz 0.9";
+pub(crate) const NUMPY: &str = "numpy";
+pub(crate) const RAW: &str = "raw floor";
 
 /// Shapes of the tiny arrays, in turn (must match TINY_SHAPES in numpy_worker.py).
 const TINY_SHAPES: [&[usize]; 4] = [&[3], &[2, 2], &[5], &[2, 3]];
 
 /// The array every large case reads or writes: element `i` in C order is `i * 0.5` (exact in
 /// f64, with varied bytes). numpy_worker.py builds the same values.
-fn base(rows: usize, cols: usize) -> Array2<f64> {
+pub(crate) fn base(rows: usize, cols: usize) -> Array2<f64> {
     Array::from_iter((0..rows * cols).map(|i| i as f64 * 0.5))
         .into_shape_with_order((rows, cols))
         .expect("rows * cols elements")
 }
 
 /// The sum of `base`'s `n` elements, exactly.
-fn base_sum(n: usize) -> f64 {
+pub(crate) fn base_sum(n: usize) -> f64 {
     (n as u128 * (n as u128).saturating_sub(1)) as f64 / 4.0
 }
 
@@ -44,7 +44,7 @@ fn tiny_array(k: usize) -> ArrayD<f32> {
 }
 
 /// Files a case creates, removed when the case ends (also on error).
-struct Cleanup(Vec<PathBuf>);
+pub(crate) struct Cleanup(pub(crate) Vec<PathBuf>);
 
 impl Drop for Cleanup {
     fn drop(&mut self) {
@@ -54,14 +54,14 @@ impl Drop for Cleanup {
     }
 }
 
-fn remove_if_exists(path: &Path) -> Res<()> {
+pub(crate) fn remove_if_exists(path: &Path) -> Res<()> {
     match std::fs::remove_file(path) {
         Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(e.into()),
         _ => Ok(()),
     }
 }
 
-fn path_str(path: &Path) -> Res<&str> {
+pub(crate) fn path_str(path: &Path) -> Res<&str> {
     match path.to_str() {
         Some(s) if !s.contains(char::is_whitespace) => Ok(s),
         _ => {
@@ -221,6 +221,7 @@ pub fn read_case(cfg: &Config, np: &mut Numpy, kind: ReadKind) -> Res<Report> {
         rows: rows_out,
         targets: vec![(NUMPY, 1.0), (NDARRAY_NPY, 0.8)],
         notes,
+        ..Report::default()
     })
 }
 
@@ -375,6 +376,7 @@ fn write_with<D: Dimension>(
             ),
             format!("numpy: {np_note}, array prepared before the timed part."),
         ],
+        ..Report::default()
     })
 }
 
@@ -473,6 +475,7 @@ pub fn tiny_case(cfg: &Config, np: &mut Numpy) -> Res<Report> {
                 "NOT byte for byte (!)"
             }
         )],
+        ..Report::default()
     })
 }
 

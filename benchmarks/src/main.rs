@@ -6,6 +6,8 @@
 
 mod cases;
 mod numpy;
+mod ooc;
+mod strings;
 
 use cases::{ReadKind, WriteKind};
 use std::path::{Path, PathBuf};
@@ -14,7 +16,7 @@ use std::time::{Duration, Instant};
 
 pub type Res<T> = Result<T, Box<dyn std::error::Error>>;
 
-const CASES: [&str; 7] = [
+const CASES: [&str; 12] = [
     "read_c",
     "read_f",
     "read_be",
@@ -22,15 +24,23 @@ const CASES: [&str; 7] = [
     "write_f",
     "write_perm",
     "tiny",
+    "mmap_sum",
+    "view_create",
+    "append",
+    "rows",
+    "strings",
 ];
 
 const USAGE: &str = "\
 usage: ndnpy-benchmarks [options]
-  --size-mib N     size of the large arrays in MiB (default 256)
+  --size-mib N     size of the large arrays in MiB (default 256; append and rows use 4x,
+                   1024 MiB; strings use N * 4096 strings)
   --rounds N       timed rounds for every case (default 7, tiny arrays 15)
   --tiny-count N   number of tiny arrays (default 10000)
   --case NAME      run one case: read_c read_f read_be write_c write_f write_perm tiny
-  --quick          16 MiB and 3 rounds (explicit options still win)
+                   mmap_sum view_create append rows strings
+  --quick          16 MiB and 3 rounds, fewer repetitions in view_create (explicit options
+                   still win)
   --dir PATH       directory for the files (default /tmp/ndnpy-bench)";
 
 pub struct Config {
@@ -40,6 +50,7 @@ pub struct Config {
     pub tiny_count: usize,
     pub case: Option<String>,
     pub dir: PathBuf,
+    pub quick: bool,
 }
 
 impl Config {
@@ -51,6 +62,11 @@ impl Config {
     /// Shape of the 3-D array before permutation: (256, 256, 512) for 256 MiB.
     pub fn shape3(&self) -> (usize, usize, usize) {
         (self.size_mib, 256, 512)
+    }
+
+    /// Size of the out-of-core files (`append`, `rows`): 4 x `size_mib`, 1024 MiB by default.
+    pub fn big_mib(&self) -> usize {
+        self.size_mib * 4
     }
 }
 
@@ -88,17 +104,34 @@ pub fn measure(mut imps: Vec<Imp<'_>>, rounds: usize) -> Res<Vec<(&'static str, 
     Ok(imps.iter().map(|i| i.name).zip(times).collect())
 }
 
-/// The results of one case.
+/// The results of one case (or of one part of a case: some cases print several tables).
+#[derive(Default)]
 pub struct Report {
     pub title: String,
     /// Bytes of data per run, for throughput.
     pub bytes: Option<u64>,
-    /// Arrays per run, for time per array.
+    /// Items (arrays, views, calls) per run, for time per item.
     pub items: Option<usize>,
+    /// What an item is, for the column header ("array" when empty).
+    pub per: &'static str,
     pub rows: Vec<(&'static str, Vec<Duration>)>,
     /// (other implementation, maximum of ndnpy's median ÷ its median).
     pub targets: Vec<(&'static str, f64)>,
+    /// Targets that are not ratios (an absolute time), evaluated by the case.
+    pub goals: Vec<Goal>,
     pub notes: Vec<String>,
+}
+
+/// A target the case evaluates itself, printed on the Targets line.
+pub struct Goal {
+    /// What was measured and the target, e.g. "ndnpy 1.2 µs per view (target ≤ 5 µs)".
+    pub text: String,
+    pub met: bool,
+}
+
+/// The median of `times` in seconds.
+pub fn median_secs(times: &[Duration]) -> f64 {
+    median(times)
 }
 
 fn median(times: &[Duration]) -> f64 {
@@ -112,7 +145,7 @@ fn median(times: &[Duration]) -> f64 {
     }
 }
 
-fn fmt_secs(s: f64) -> String {
+pub fn fmt_secs(s: f64) -> String {
     if s >= 1.0 {
         format!("{s:.3} s")
     } else if s >= 1e-3 {
@@ -131,25 +164,34 @@ impl Report {
             .find(|r| r.0 == "ndnpy")
             .map_or(f64::NAN, |r| median(&r.1));
         let rounds = self.rows.first().map_or(0, |r| r.1.len());
-        let extra = match (self.bytes, self.items) {
-            (Some(_), _) => " GiB/s |",
-            (None, Some(_)) => " µs / array |",
-            _ => "",
+        let per = if self.per.is_empty() {
+            "array"
+        } else {
+            self.per
         };
+        let mut extra = String::new();
+        if self.bytes.is_some() {
+            extra.push_str(" GiB/s |");
+        }
+        if self.items.is_some() {
+            extra.push_str(&format!(" µs / {per} |"));
+        }
         println!("| implementation | median | min | max |{extra} ÷ ndnpy |");
         println!(
             "|---|---:|---:|---:|{}---:|",
-            if extra.is_empty() { "" } else { "---:|" }
+            "---:|".repeat(extra.matches('|').count())
         );
         for (name, times) in &self.rows {
             let med = median(times);
             let min = times.iter().min().map_or(f64::NAN, Duration::as_secs_f64);
             let max = times.iter().max().map_or(f64::NAN, Duration::as_secs_f64);
-            let extra = match (self.bytes, self.items) {
-                (Some(b), _) => format!(" {:.2} |", b as f64 / med / f64::from(1 << 30)),
-                (None, Some(n)) => format!(" {:.2} |", med / n as f64 * 1e6),
-                _ => String::new(),
-            };
+            let mut extra = String::new();
+            if let Some(b) = self.bytes {
+                extra.push_str(&format!(" {:.2} |", b as f64 / med / f64::from(1 << 30)));
+            }
+            if let Some(n) = self.items {
+                extra.push_str(&format!(" {} |", fmt_micros(med / n as f64 * 1e6)));
+            }
             println!(
                 "| {name} | {} | {} | {} |{extra} {:.2}x |",
                 fmt_secs(med),
@@ -160,8 +202,8 @@ impl Report {
         }
         println!();
         println!("{rounds} interleaved rounds after one untimed warm-up round that checked every result.");
-        if !self.targets.is_empty() {
-            let parts: Vec<String> = self
+        if !self.targets.is_empty() || !self.goals.is_empty() {
+            let mut parts: Vec<String> = self
                 .targets
                 .iter()
                 .map(|&(other, max)| {
@@ -175,12 +217,28 @@ impl Report {
                     format!("ndnpy ÷ {other} = {ratio:.2}x (target ≤ {max:.2}x: {verdict})")
                 })
                 .collect();
+            parts.extend(
+                self.goals
+                    .iter()
+                    .map(|g| format!("{}: {}", g.text, if g.met { "met" } else { "MISSED" })),
+            );
             println!("Targets: {}.", parts.join("; "));
         }
         for note in &self.notes {
             println!("\n{note}");
         }
         println!();
+    }
+}
+
+/// Microseconds with about three significant digits.
+pub fn fmt_micros(us: f64) -> String {
+    if us >= 100.0 {
+        format!("{us:.0}")
+    } else if us >= 1.0 {
+        format!("{us:.2}")
+    } else {
+        format!("{us:.4}")
     }
 }
 
@@ -278,6 +336,7 @@ fn parse_args() -> Res<(Config, Option<PathBuf>)> {
         tiny_count,
         case,
         dir,
+        quick,
     };
     Ok((config, child))
 }
@@ -331,8 +390,13 @@ fn print_header(cfg: &Config, np: &mut numpy::Numpy) -> Res<()> {
         filesystem_of(&cfg.dir)
     );
     println!(
-        "- large arrays {} MiB, {} rounds; tiny arrays {} x, {} rounds; times are medians\n",
-        cfg.size_mib, cfg.rounds, cfg.tiny_count, cfg.tiny_rounds
+        "- large arrays {} MiB (append, rows: {} MiB), {} rounds; tiny arrays {} x, {} rounds; \
+         times are medians\n",
+        cfg.size_mib,
+        cfg.big_mib(),
+        cfg.rounds,
+        cfg.tiny_count,
+        cfg.tiny_rounds
     );
     Ok(())
 }
@@ -351,16 +415,23 @@ fn run() -> Res<()> {
         .iter()
         .filter(|&&c| cfg.case.as_deref().is_none_or(|only| only == c))
     {
-        let report = match case {
-            "read_c" => cases::read_case(&cfg, &mut np, ReadKind::C)?,
-            "read_f" => cases::read_case(&cfg, &mut np, ReadKind::F)?,
-            "read_be" => cases::read_case(&cfg, &mut np, ReadKind::BigEndian)?,
-            "write_c" => cases::write_case(&cfg, &mut np, WriteKind::C)?,
-            "write_f" => cases::write_case(&cfg, &mut np, WriteKind::F)?,
-            "write_perm" => cases::write_case(&cfg, &mut np, WriteKind::Permuted)?,
-            _ => cases::tiny_case(&cfg, &mut np)?,
+        let reports = match case {
+            "read_c" => vec![cases::read_case(&cfg, &mut np, ReadKind::C)?],
+            "read_f" => vec![cases::read_case(&cfg, &mut np, ReadKind::F)?],
+            "read_be" => vec![cases::read_case(&cfg, &mut np, ReadKind::BigEndian)?],
+            "write_c" => vec![cases::write_case(&cfg, &mut np, WriteKind::C)?],
+            "write_f" => vec![cases::write_case(&cfg, &mut np, WriteKind::F)?],
+            "write_perm" => vec![cases::write_case(&cfg, &mut np, WriteKind::Permuted)?],
+            "tiny" => vec![cases::tiny_case(&cfg, &mut np)?],
+            "mmap_sum" => vec![ooc::mmap_sum_case(&cfg, &mut np)?],
+            "view_create" => ooc::view_create_case(&cfg, &mut np)?,
+            "append" => vec![ooc::append_case(&cfg)?],
+            "rows" => ooc::rows_case(&cfg, &mut np)?,
+            _ => vec![strings::strings_case(&cfg, &mut np)?],
         };
-        report.print();
+        for report in &reports {
+            report.print();
+        }
     }
     if created_dir {
         let _ = std::fs::remove_dir(&cfg.dir);

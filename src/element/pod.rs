@@ -189,7 +189,7 @@ pub(crate) fn advise_huge_pages(ptr: *mut u8, len: usize) {
 const STREAM_FIRST: usize = 64 << 10;
 /// ... the most each later step adds (linear growth, so memory never exceeds the bytes
 /// that arrived by more than one step) ...
-const STREAM_STEP: usize = 16 << 20;
+pub(crate) const STREAM_STEP: usize = 16 << 20;
 /// ... and the pieces zeroed just before being read into, while in cache.
 const STREAM_PIECE: usize = 1 << 20;
 
@@ -296,7 +296,9 @@ pub(crate) fn read_decoded<T, R: Read + ?Sized>(
             }
             .into());
         }
-        let mut out = Vec::with_capacity(len);
+        let mut out = Vec::new();
+        out.try_reserve_exact(len)
+            .map_err(|_| oom(len.saturating_mul(size_of::<T>())))?;
         decode(&[], 0, len, &mut out)?;
         return Ok(out);
     }
@@ -304,7 +306,16 @@ pub(crate) fn read_decoded<T, R: Read + ?Sized>(
     // The buffer grows with the bytes that arrive: one element may be declared far larger
     // than the input holds.
     let mut buf = Vec::new();
-    let mut out = Vec::with_capacity(len.min(per_chunk));
+    // With the input's length known (and checked above), the output at once; else it grows
+    // with what is decoded.
+    let mut out = Vec::new();
+    let first = if available.is_some() {
+        len
+    } else {
+        len.min(per_chunk)
+    };
+    out.try_reserve_exact(first)
+        .map_err(|_| oom(first.saturating_mul(size_of::<T>())))?;
     let mut done = 0;
     while done < len {
         let k = (len - done).min(per_chunk);

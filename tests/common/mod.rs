@@ -21,6 +21,11 @@ impl Scratch {
         self.0.join(name)
     }
 
+    /// The bytes of a file in the directory.
+    pub fn read(&self, name: &str) -> Vec<u8> {
+        std::fs::read(self.path(name)).unwrap_or_else(|e| panic!("{name}: {e}"))
+    }
+
     /// The names in the directory, sorted.
     pub fn entries(&self) -> Vec<String> {
         let mut v: Vec<String> = std::fs::read_dir(&self.0)
@@ -38,8 +43,9 @@ impl Drop for Scratch {
     }
 }
 
-/// Runs a python snippet with numpy imported as `np` (and `sys`, `io`); `d` is `dir`. Returns
-/// its trimmed standard output, panicking with its output if it fails.
+/// Runs a python snippet with numpy imported as `np` (and `sys`, `io`); `d` is `dir`, and
+/// numpy's warnings (such as "Stored array in format 3.0") are silenced. Returns its trimmed
+/// standard output, panicking with its output if it fails.
 pub fn numpy(dir: &Path, script: &str) -> String {
     let out = Command::new("python3")
         .arg("-c")
