@@ -196,7 +196,7 @@ impl NpyMmapMut {
         path: impl AsRef<Path>,
         shape: Sh,
     ) -> Result<NpyMmapMut, Error> {
-        let ((), file) = replace_atomically(path.as_ref(), Sync::Durable, |file| {
+        let ((), file) = replace_atomically(path.as_ref(), Sync::Fast, |file| {
             write_zeroed_npy::<A, Sh>(file, shape)
         })?;
         // SAFETY: the caller upholds the contract above.

@@ -408,7 +408,7 @@ impl<A: FixedDType> NpyAppender<A> {
         let (_, data_len) = header.sizes()?;
         let bytes = header.to_bytes()?;
         let path = path.as_ref();
-        replace_atomically(path, Sync::Durable, |file| {
+        replace_atomically(path, Sync::Fast, |file| {
             file.write_all(&bytes)?;
             file.set_len((bytes.len() + data_len) as u64)?;
             Ok(())
@@ -569,7 +569,8 @@ impl<A: FixedDType> NpyAppender<A> {
         let (_, data_len) = header.sizes()?;
         let old = &mut self.file;
         let data_offset = self.data_offset;
-        let ((), file) = replace_atomically(&self.path, Sync::Durable, |new| {
+        let sync = if self.durable { Sync::Durable } else { Sync::Fast };
+        let ((), file) = replace_atomically(&self.path, sync, |new| {
             new.write_all(&bytes)?;
             old.seek(SeekFrom::Start(data_offset))?;
             let copied = io::copy(&mut Read::by_ref(old).take(data_len as u64), new)?;

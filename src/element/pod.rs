@@ -185,21 +185,20 @@ pub(crate) fn advise_huge_pages(ptr: *mut u8, len: usize) {
     }
 }
 
-/// When the input's length is unknown: the first allocation ...
+/// When the input's length is unknown: the first chunk ...
 const STREAM_FIRST: usize = 64 << 10;
-/// ... the most each later step adds (linear growth, so memory never exceeds the bytes
-/// that arrived by more than one step) ...
+/// ... and the largest (chunks double up to it, so memory never exceeds the bytes that
+/// arrived by more than one chunk).
 pub(crate) const STREAM_STEP: usize = 16 << 20;
-/// ... and the pieces zeroed just before being read into, while in cache.
-const STREAM_PIECE: usize = 1 << 20;
 
 /// Reads `len` elements of `T` (in file byte order) from `reader`.
 ///
 /// `available` is how many bytes the input still holds, when known (a file's length). With
-/// it, the whole array is allocated at once after checking the bytes are there; without it,
-/// the allocation grows with the bytes that really arrive (64 KiB, then steps of at most
-/// 16 MiB), so a short input claiming a huge array fails as truncated after allocating at
-/// most what it held plus one step.
+/// it, the whole array is allocated at once after checking the bytes are there. Without it,
+/// the data is read into chunks that grow with the bytes that really arrive (64 KiB,
+/// doubling, then 16 MiB each), so a short input claiming a huge array fails as truncated
+/// after allocating at most what it held plus one chunk. Once every byte has arrived, the
+/// chunks are moved into one array, each freed as soon as it is copied.
 pub(crate) fn read_vec<T: Pod, R: Read + ?Sized>(
     reader: &mut R,
     len: usize,
@@ -219,36 +218,37 @@ pub(crate) fn read_vec<T: Pod, R: Read + ?Sized>(
         if avail < nbytes as u64 {
             return Err(truncated(avail as usize));
         }
+        let mut v = zeroed_vec::<T>(len)?;
+        let got = read_full(reader, as_bytes_mut(&mut v))?;
+        if got < nbytes {
+            return Err(truncated(got));
+        }
+        return Ok(v);
     }
     let per = |bytes: usize| (bytes / size.max(1)).max(1);
-    let first = if available.is_some() {
-        len
-    } else {
-        len.min(per(STREAM_FIRST))
-    };
-    let mut v = zeroed_vec::<T>(first)?;
-    let got = read_full(reader, as_bytes_mut(&mut v))?;
-    if got < first * size {
-        return Err(truncated(got));
-    }
-    while v.len() < len {
-        // Grow by what has arrived (doubling) up to one step, then read into the new room
-        // one cache-sized piece at a time, zeroing each piece right before reading into it.
-        let grow = (len - v.len()).min(v.len().clamp(1, per(STREAM_STEP)));
-        v.reserve_exact(grow);
-        advise_huge_pages(v.as_mut_ptr().cast(), v.capacity() * size);
-        let target = v.len() + grow;
-        while v.len() < target {
-            let old = v.len();
-            let k = (target - old).min(per(STREAM_PIECE));
-            v.resize(old + k, zeroed_value::<T>());
-            let got = read_full(reader, as_bytes_mut(&mut v[old..]))?;
-            if got < k * size {
-                return Err(truncated(old * size + got));
-            }
+    let mut chunks: Vec<Vec<T>> = Vec::new();
+    let mut have = 0usize;
+    while have < len || chunks.is_empty() {
+        let k = (len - have).min(have.clamp(per(STREAM_FIRST), per(STREAM_STEP)));
+        // Fresh zeroed memory (the OS zeroes it; large chunks get huge pages).
+        let mut chunk = zeroed_vec::<T>(k)?;
+        let got = read_full(reader, as_bytes_mut(&mut chunk))?;
+        if got < k * size {
+            return Err(truncated(have * size + got));
         }
+        have += k;
+        chunks.push(chunk);
     }
-    Ok(v)
+    if chunks.len() == 1 {
+        return Ok(chunks.pop().unwrap_or_default());
+    }
+    let mut out: Vec<T> = Vec::new();
+    out.try_reserve_exact(len).map_err(|_| oom(nbytes))?;
+    advise_huge_pages(out.as_mut_ptr().cast(), nbytes);
+    for chunk in chunks {
+        out.extend_from_slice(&chunk);
+    }
+    Ok(out)
 }
 
 /// A `T` whose bytes are all zero.
@@ -505,7 +505,7 @@ mod tests {
 
     #[test]
     fn read_vec_grows_with_a_stream_and_reports_truncation() {
-        let n = STREAM_STEP / 8 + STREAM_PIECE / 8 * 3 + 5;
+        let n = STREAM_STEP / 8 * 2 + 5;
         let data: Vec<u64> = (0..n as u64).collect();
         let bytes = as_bytes(&data).to_vec();
         let back: Vec<u64> = read_vec(&mut &bytes[..], n, None).unwrap();
