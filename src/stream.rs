@@ -569,7 +569,11 @@ impl<A: FixedDType> NpyAppender<A> {
         let (_, data_len) = header.sizes()?;
         let old = &mut self.file;
         let data_offset = self.data_offset;
-        let sync = if self.durable { Sync::Durable } else { Sync::Fast };
+        let sync = if self.durable {
+            Sync::Durable
+        } else {
+            Sync::Fast
+        };
         let ((), file) = replace_atomically(&self.path, sync, |new| {
             new.write_all(&bytes)?;
             old.seek(SeekFrom::Start(data_offset))?;

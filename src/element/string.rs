@@ -47,26 +47,33 @@ fn unit(b: &[u8], swap: bool) -> u32 {
 }
 
 /// Decodes one `U` item (trailing NULs stripped) into `out`.
+///
+/// The code units are checked and the UTF-8 length summed in one pass, so `out` is allocated
+/// once at its exact size; items of up to 64 code units are resolved on the stack.
 fn decode_ucs4(item: &[u8], swap: bool, index: usize, out: &mut String) -> Result<(), Error> {
-    let units = item.len() / 4;
-    let end = (0..units)
-        .rev()
-        .find(|&k| unit(&item[4 * k..], swap) != 0)
-        .map_or(0, |k| k + 1);
-    out.reserve(end);
-    for k in 0..end {
-        let u = unit(&item[4 * k..], swap);
-        match char::from_u32(u) {
-            Some(c) => out.push(c),
-            None => {
-                return Err(FormatError::InvalidCodePoint {
-                    index: index as u64,
-                    value: u,
-                }
-                .into())
-            }
-        }
+    let units = item.chunks_exact(4).map(|b| unit(b, swap));
+    let end = units.clone().rposition(|u| u != 0).map_or(0, |k| k + 1);
+    if end == 0 {
+        return Ok(());
     }
+    let mut stack = ['\0'; 64];
+    let mut heap = Vec::new();
+    let chars: &mut [char] = if end <= stack.len() {
+        &mut stack[..end]
+    } else {
+        heap.resize(end, '\0');
+        &mut heap
+    };
+    let mut bytes = 0;
+    for (c, u) in chars.iter_mut().zip(units) {
+        *c = char::from_u32(u).ok_or(FormatError::InvalidCodePoint {
+            index: index as u64,
+            value: u,
+        })?;
+        bytes += c.len_utf8();
+    }
+    out.reserve_exact(bytes);
+    out.extend(chars.iter());
     Ok(())
 }
 
