@@ -1542,10 +1542,14 @@ where
     }
     let (lower, upper) = iter.size_hint();
     let per_chunk = (CHUNK / itemsize).max(1).min(upper.unwrap_or(lower).max(1));
-    // Zeroed once: bytes no field covers stay zero in every chunk.
-    let mut buf = vec![0u8; per_chunk * itemsize];
+    // Zeroed once, on the first record (the dtype may declare huge records for an empty
+    // array): bytes no field covers stay zero in every chunk.
+    let mut buf = Vec::new();
     let mut n = 0usize;
     for (i, v) in iter.enumerate() {
+        if buf.is_empty() {
+            buf.resize(per_chunk * itemsize, 0u8);
+        }
         let rec = &mut buf[n * itemsize..(n + 1) * itemsize];
         v.encode(&plan, rec).map_err(|e| at_record(e, i as u64))?;
         n += 1;

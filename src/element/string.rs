@@ -131,7 +131,8 @@ fn write_encoded<'a, T: 'a + ?Sized, W: Write + ?Sized>(
     mut encode: impl FnMut(&T, usize, &mut Vec<u8>) -> Result<(), Error>,
 ) -> Result<(), Error> {
     const CHUNK: usize = 256 << 10;
-    let mut buf = Vec::with_capacity(CHUNK + itemsize);
+    // Grows as items are encoded: the dtype may declare huge items for an empty array.
+    let mut buf = Vec::with_capacity(CHUNK.min(itemsize.saturating_mul(4)));
     for (i, item) in items.enumerate() {
         encode(item, i, &mut buf)?;
         if buf.len() >= CHUNK {
