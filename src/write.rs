@@ -126,6 +126,40 @@ pub trait WriteNpyExt {
         writer: W,
         opts: &WriteOptions,
     ) -> Result<(), WriteNpyError>;
+
+    /// The number of bytes [`WriteNpyExt::write_npy_with_options`] writes, when it is known
+    /// without writing (`None` otherwise). `.npz` writing uses it to give a member zip64 sizes
+    /// only when it needs them.
+    ///
+    /// ```
+    /// use ndnpy::{WriteNpyExt, WriteOptions};
+    /// let a = ndarray::array![1.0f64, 2.0, 3.0];
+    /// assert_eq!(a.npy_len(&WriteOptions::new()), Some(128 + 24));
+    /// ```
+    #[doc(hidden)]
+    fn npy_len(&self, opts: &WriteOptions) -> Option<u64> {
+        let _ = opts;
+        None
+    }
+}
+
+/// The length of the `.npy` data `write_npy_with_options` writes for `arr`.
+fn npy_len_of<A: WritableElement, D: Dimension>(
+    arr: &ArrayRef<A, D>,
+    opts: &WriteOptions,
+) -> Option<u64> {
+    // The same fortran_order rule as write_npy_with_options: C-contiguous wins.
+    let fortran_order = !arr.is_standard_layout() && arr.t().is_standard_layout();
+    let header = Header {
+        dtype: A::dtype().with_byte_order(opts.byte_order),
+        fortran_order,
+        shape: arr.shape().to_vec(),
+    };
+    let (_, data_len) = header.sizes().ok()?;
+    let header_len = header.to_bytes().ok()?.len();
+    u64::try_from(header_len)
+        .ok()?
+        .checked_add(u64::try_from(data_len).ok()?)
 }
 
 impl<A, D> WriteNpyExt for ArrayRef<A, D>
@@ -133,6 +167,10 @@ where
     A: WritableElement,
     D: Dimension,
 {
+    fn npy_len(&self, opts: &WriteOptions) -> Option<u64> {
+        npy_len_of(self, opts)
+    }
+
     fn write_npy<W: Write>(&self, writer: W) -> Result<(), WriteNpyError> {
         self.write_npy_with_options(writer, &WriteOptions::default())
     }
@@ -178,6 +216,10 @@ where
     S: Data<Elem = A>,
     D: Dimension,
 {
+    fn npy_len(&self, opts: &WriteOptions) -> Option<u64> {
+        npy_len_of(self, opts)
+    }
+
     fn write_npy<W: Write>(&self, writer: W) -> Result<(), WriteNpyError> {
         let arr: &ArrayRef<A, D> = self;
         arr.write_npy(writer)
