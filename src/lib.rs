@@ -8,6 +8,12 @@
 //! - **Writing**: [`write_npy`], [`create_new_npy`] and [`WriteNpyExt`] (any layout; C and
 //!   Fortran order kept, other layouts written in C order), with a chosen byte order through
 //!   [`WriteOptions`].
+//! - **Archives** (feature `npz`, on by default): [`NpzReader`] reads `.npz` files
+//!   (`np.savez`, `np.savez_compressed`, streamed, zip64) lazily, member by member, with
+//!   numpy's key rules, header peeks and raw bytes for members that are not arrays;
+//!   [`NpzWriter`] writes archives `np.load` reads, stored or deflated per member
+//!   ([`NpzWriteOptions`]), deterministic, zip64 when needed, optionally 64-byte aligned.
+//!   With the `parallel` feature, [`NpzReader::read_all`] inflates members on all cores.
 //! - **Headers**: [`Header`] reads and writes the header alone, with numpy's version choice
 //!   and padding; [`HeaderInfo`] adds the version and data offset of a file.
 //! - **Dtypes**: [`DType`] parses and formats every `descr` numpy writes (scalars, strings,
@@ -17,7 +23,8 @@
 //!   `i8`..`i64`, `u8`..`u64`, `f32`, `f64`, `half::f16` (feature `half`) and
 //!   `num_complex::Complex<f32/f64>` (feature `num-complex`); both features are on by default.
 //! - **Errors**: one [`Error`] type grouped by who is at fault (I/O, malformed file, mismatch,
-//!   limit, usage); `ReadNpyError` and `WriteNpyError` are its ndarray-npy names.
+//!   limit, usage); `ReadNpyError`, `WriteNpyError`, `ReadNpzError` and `WriteNpzError` are
+//!   its ndarray-npy names.
 //!
 //! The functions and traits keep ndarray-npy 0.10's names and signatures, so switching is a
 //! change of the crate name.
@@ -52,14 +59,22 @@
 //!   `ast.literal_eval`: no floats, bytes, sets, names other than `True`/`False`/`None`.
 //! - Field names with characters outside Python 3.11's Unicode 14 printable set are escaped
 //!   as Python 3.11 would; other Python versions may escape newer code points differently.
+//! - `.npz` members must be stored or deflated (what numpy writes); encrypted members, other
+//!   compression methods (bzip2, lzma, zstd) and archives spanning several disks give a clear
+//!   error. Zero-copy access to stored members is the byte range
+//!   ([`NpzReader::stored_range`]); members read through [`NpzReader::by_name`] are copied.
 
 #![deny(missing_docs)]
+// The map links the `.npz` types, which exist only with the `npz` feature.
+#![cfg_attr(not(feature = "npz"), allow(rustdoc::broken_intra_doc_links))]
 
 mod descr;
 mod element;
 mod error;
 mod header;
 mod literal;
+#[cfg(feature = "npz")]
+mod npz;
 mod printable_table;
 mod read;
 mod write;
@@ -72,5 +87,10 @@ pub use crate::error::{
     Error, FormatError, LimitError, MismatchError, ReadNpyError, UsageError, WriteNpyError,
 };
 pub use crate::header::{Header, HeaderInfo, ReadOptions, Version, MAGIC};
+#[cfg(feature = "npz")]
+pub use crate::npz::{
+    Compression, MemberInfo, NpzArrays, NpzReader, NpzValue, NpzWriteOptions, NpzWriter,
+    ReadNpzError, WriteNpzError,
+};
 pub use crate::read::{read_npy, ReadFromFile, ReadNpyExt};
 pub use crate::write::{create_new_npy, write_npy, WriteNpyExt, WriteOptions};
