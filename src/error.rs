@@ -532,7 +532,7 @@ pub enum UsageError {
         /// The name's length in bytes.
         len: usize,
     },
-    /// A deflate compression level outside 0 to 9.
+    /// A deflate compression level outside 1 to 9.
     CompressionLevel {
         /// The level asked for.
         level: u32,
@@ -562,7 +562,7 @@ impl fmt::Display for UsageError {
             ),
             UsageError::CompressionLevel { level } => write!(
                 f,
-                "deflate compression level {level} is out of range: expected 0 to 9"
+                "deflate compression level {level} is out of range: expected 1 to 9"
             ),
             UsageError::Archive { reason } => write!(f, "cannot write the archive: {reason}"),
         }

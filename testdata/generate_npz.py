@@ -29,7 +29,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ARRAYS = {
     "a": np.arange(6, dtype="<f8").reshape(2, 3) * 0.5,
     "fortran": np.asfortranarray(np.arange(12, dtype="<i4").reshape(3, 4)),
-    "big_endian": np.arange(5, dtype=">u2") * 1000,
+    "big_endian": (np.arange(5) * 1000).astype(">u2"),
     "scalar": np.array(3.5, dtype="<f4"),
     "empty": np.zeros((0, 3), dtype="<i8"),
     "flags": np.array([True, False, True]),
@@ -110,10 +110,12 @@ def main():
         assert all(i.flag_bits & 8 for i in f.zip.infolist()), "no data descriptors"
     with open(path("npz_zip64.npz"), "rb") as f:
         assert b"PK\x06\x06" in f.read(), "no zip64 end record"
-    for name in ["npz_stored.npz", "npz_compressed.npz"]:
+    for name in ["npz_stored.npz", "npz_compressed.npz", "npz_streamed.npz"]:
         with np.load(path(name)) as f:
-            for k, v in ARRAYS.items():
+            for k in f.files:
+                v = ARRAYS[k]
                 assert f[k].dtype == v.dtype and np.array_equal(f[k], v), (name, k)
+                assert f[k].flags.f_contiguous == v.flags.f_contiguous, (name, k)
 
 
 if __name__ == "__main__":

@@ -87,9 +87,10 @@ impl NpzWriteOptions {
         self
     }
 
-    /// The deflate level, 0 (no compression) to 9 (smallest); `None` is zlib's default, 6,
-    /// which is what `np.savez_compressed` uses. Ignored for stored members. A level above 9
-    /// is refused when a member is added.
+    /// The deflate level, 1 (fastest) to 9 (smallest); `None` is zlib's default, 6, which is
+    /// what `np.savez_compressed` uses. Ignored for stored members (use
+    /// [`Compression::Stored`] rather than level 0). A level outside 1 to 9 is refused when a
+    /// member is added.
     ///
     /// ```
     /// let opts = ndnpy::NpzWriteOptions::compressed().level(Some(9));
@@ -297,7 +298,8 @@ impl<W: Write + Seek> NpzWriter<W> {
     ///
     /// [`UsageError::DuplicateMember`] if the archive already has a member of that name,
     /// [`UsageError::MemberNameTooLong`] for a name over 65,535 bytes,
-    /// [`UsageError::CompressionLevel`] for a level over 9, [`Error::Io`] if writing fails.
+    /// [`UsageError::CompressionLevel`] for a deflate level outside 1 to 9, [`Error::Io`] if
+    /// writing fails.
     /// After an error the member is left out of the archive, which stays usable.
     ///
     /// # Examples
@@ -459,7 +461,7 @@ impl<W: Write + Seek> NpzWriter<W> {
                 }
             }
             Compression::Deflated => {
-                if let Some(level) = options.level.filter(|&l| l > 9) {
+                if let Some(level) = options.level.filter(|l| !(1..=9).contains(l)) {
                     return Err(UsageError::CompressionLevel { level }.into());
                 }
                 zopts
