@@ -378,6 +378,33 @@ fn members_hold_exactly_the_npy_bytes() {
 }
 
 #[test]
+fn the_npy_length_hint_is_the_length_written() {
+    use ndnpy::{WriteNpyExt, WriteOptions};
+    let big = Array2::from_shape_fn((40, 30), |(i, j)| (i * 30 + j) as i64);
+    fn check<T: WriteNpyExt + ?Sized>(a: &T) {
+        for order in [ByteOrder::Little, ByteOrder::Big] {
+            let opts = WriteOptions::new().byte_order(order);
+            let mut out = Vec::new();
+            a.write_npy_with_options(&mut out, &opts).unwrap();
+            assert_eq!(a.npy_len(&opts), Some(out.len() as u64));
+        }
+    }
+    check(&big);
+    check(&big.t());
+    check(&big.slice(ndarray::s![..;3, ..;-2]));
+    check(&*big.view()); // an ArrayRef
+    check(&arr0(1.5f64));
+    check(&Array2::<f32>::zeros((0, 7)));
+    check(&Array2::<u8>::zeros((1, 5)).t());
+    // A 25,000-dimensional shape needs a version 2.0 header.
+    let deep = ArrayD::<u8>::zeros(IxDyn(&[1; 25_000]));
+    let mut out = Vec::new();
+    deep.write_npy(&mut out).unwrap();
+    assert_eq!(&out[6..8], &[2, 0]);
+    check(&deep);
+}
+
+#[test]
 fn output_is_deterministic_with_numpys_timestamp_and_permissions() {
     let one = write_all_kinds(NpzWriteOptions::compressed());
     let two = write_all_kinds(NpzWriteOptions::compressed());

@@ -74,6 +74,15 @@ pub struct NpzReader<R: Read + Seek> {
     scratch: Vec<u8>,
 }
 
+impl<R: Read + Seek> std::fmt::Debug for NpzReader<R> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("NpzReader")
+            .field("keys", &self.keys().collect::<Vec<_>>())
+            .field("options", &self.options)
+            .finish_non_exhaustive()
+    }
+}
+
 /// What a member holds, as `np.load(...)[key]` returns it: an array when the member starts
 /// with the `.npy` magic, its raw bytes otherwise.
 ///
@@ -857,6 +866,15 @@ pub struct NpzArrays<'a, R: Read + Seek, S, D> {
     npz: &'a mut NpzReader<R>,
     next: usize,
     _marker: PhantomData<fn() -> (S, D)>,
+}
+
+impl<R: Read + Seek, S, D> std::fmt::Debug for NpzArrays<'_, R, S, D> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("NpzArrays")
+            .field("next", &self.next)
+            .field("len", &self.npz.len())
+            .finish_non_exhaustive()
+    }
 }
 
 impl<R, S, D> Iterator for NpzArrays<'_, R, S, D>

@@ -211,6 +211,15 @@ pub struct NpzWriter<W: Write + Seek> {
     positional: usize,
 }
 
+impl<W: Write + Seek> std::fmt::Debug for NpzWriter<W> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("NpzWriter")
+            .field("members", &self.names.len())
+            .field("options", &self.options)
+            .finish_non_exhaustive()
+    }
+}
+
 impl NpzWriter<BufWriter<File>> {
     /// Creates (or truncates) the file at `path` and writes a stored archive to it, like
     /// `np.savez(path, ...)` (which appends `.npz` to a path without it; this does not). For
