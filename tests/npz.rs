@@ -448,6 +448,26 @@ fn aligned_stored_members_put_array_data_on_64_byte_boundaries() {
 }
 
 #[test]
+fn more_than_65535_members_get_a_zip64_end_record() {
+    let n = 70_000;
+    let mut w = NpzWriter::new(Cursor::new(Vec::new()));
+    for i in 0..n {
+        w.add_array(format!("m{i}"), &arr0(i as u32)).unwrap();
+    }
+    let bytes = w.finish().unwrap().into_inner();
+    assert_eq!(
+        find_all(&bytes[bytes.len() - 200..], b"PK\x06\x06").len(),
+        1
+    );
+    let mut npz = open(&bytes);
+    assert_eq!(npz.len(), n);
+    for i in [0, 65_535, 65_536, n - 1] {
+        let a: Array0<u32> = npz.by_name(&format!("m{i}")).unwrap();
+        assert_eq!(a[()], i as u32);
+    }
+}
+
+#[test]
 fn positional_names_and_duplicates() {
     let mut w = NpzWriter::new(Cursor::new(Vec::new()));
     w.add_array("arr_1", &array![9u8]).unwrap();

@@ -525,6 +525,31 @@ with np.load(sys.argv[1]) as f:
 }
 
 #[test]
+fn numpy_reads_archives_of_more_than_65535_members() {
+    let dir = scratch_dir("many");
+    let path = dir.join("many.npz");
+    // Stored: numpy's zipfile reads 70,000 members quickly, and the zip64 end record does
+    // not depend on compression.
+    let mut w = NpzWriter::new(std::io::BufWriter::new(
+        std::fs::File::create(&path).unwrap(),
+    ));
+    for i in 0..70_000u32 {
+        w.add_array(format!("m{i}"), &arr0(i)).unwrap();
+    }
+    w.finish().unwrap();
+    let out = python(
+        r#"
+import sys, numpy as np
+with np.load(sys.argv[1]) as f:
+    print(len(f.files), f.files[-1], int(f["m65536"]), int(f["m69999"]))
+"#,
+        &[&path],
+    );
+    assert_eq!(out, "70000 m69999 65536 69999\n");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
 fn numpy_reads_zip64_fields_for_small_members_too() {
     // A member of unknown length (a WriteNpyExt without a length hint) gets zip64 sizes;
     // exercise that path through a type that implements only the required methods.
