@@ -406,10 +406,16 @@ impl fmt::Display for MismatchError {
                 "expected an array of {expected} dimensions, found {found}"
             ),
             MismatchError::MissingMember { name, keys } => {
+                let npy = format!("{name}.npy");
+                if keys.is_empty() {
+                    return write!(
+                        f,
+                        "no member {name:?} (nor {npy:?}) in the archive, which is empty"
+                    );
+                }
                 write!(
                     f,
-                    "no member {name:?} (nor {:?}) in the archive; its {} keys are ",
-                    format!("{name}.npy"),
+                    "no member {name:?} (nor {npy:?}) in the archive; its {} keys are ",
                     keys.len()
                 )?;
                 const SHOWN: usize = 10;

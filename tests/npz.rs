@@ -130,6 +130,10 @@ fn the_empty_archive_has_no_members() {
         err,
         Error::Mismatch(MismatchError::MissingMember { ref keys, .. }) if keys.is_empty()
     ));
+    assert_eq!(
+        err.to_string(),
+        "no member \"a\" (nor \"a.npy\") in the archive, which is empty"
+    );
     let err = npz.by_index::<OwnedRepr<f64>, IxDyn>(0).unwrap_err();
     assert!(matches!(
         err,
@@ -465,6 +469,11 @@ fn more_than_65535_members_get_a_zip64_end_record() {
         let a: Array0<u32> = npz.by_name(&format!("m{i}")).unwrap();
         assert_eq!(a[()], i as u32);
     }
+    // A missing member's message shows the first ten keys only.
+    let err = npz.by_name::<OwnedRepr<u32>, IxDyn>("nope").unwrap_err();
+    let msg = err.to_string();
+    assert!(msg.contains("its 70000 keys are \"m0\", \"m1\","), "{msg}");
+    assert!(msg.ends_with("\"m9\", ..."), "{msg}");
 }
 
 #[test]
