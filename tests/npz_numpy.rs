@@ -5,7 +5,7 @@
 //! keyword and positional names, streamed to an unseekable file) and we read every value back.
 //!
 //! These tests need `python3 -c "import numpy"` to work; `.ci/run` installs numpy.
-#![cfg(feature = "npz")]
+#![cfg(all(feature = "npz", feature = "half", feature = "num-complex"))]
 
 use half::f16;
 use ndarray::{arr0, array, Array1, Array2, ArrayD, IxDyn, OwnedRepr, ShapeBuilder};
