@@ -845,8 +845,21 @@ fn lying_sizes_and_offsets_are_typed_errors() {
     assert!(err.to_string().contains("overlapping"), "{err}");
     assert!(open(&b).raw_bytes("fortran").is_ok());
 
-    // A local header offset past the end of the archive, and one pointing at another
-    // member's header (whose name differs).
+    // Two entries pointing at the same local header: each would read the same data, an
+    // amplification (the overlapping-files zip bomb).
+    let mut b = base.clone();
+    put32(&mut b, c[1] + 42, 0);
+    let mut npz = open(&b);
+    let err = npz.raw_bytes_by_index(1).unwrap_err();
+    assert!(
+        err.to_string().contains("another entry points to too"),
+        "{err}"
+    );
+    assert!(npz.raw_bytes_by_index(0).is_err());
+    assert!(npz.raw_bytes("big_endian").is_ok());
+
+    // A local header offset past the end of the archive, and a local header whose name
+    // differs from its directory entry's.
     let mut b = base.clone();
     put32(&mut b, c[1] + 42, 1 << 30);
     let mut npz = open(&b);
@@ -856,7 +869,7 @@ fn lying_sizes_and_offsets_are_typed_errors() {
     ));
     assert!(npz.raw_bytes("a").is_ok());
     let mut b = base.clone();
-    put32(&mut b, c[1] + 42, l[2] as u32);
+    b[l[1] + 30] = b'F';
     let err = open(&b).raw_bytes("fortran").unwrap_err();
     assert!(err.to_string().contains("repeat the member name"), "{err}");
 

@@ -6,8 +6,8 @@
 //! Every length and offset is hostile. The central directory must lie before its end record,
 //! so reading it never allocates more than the archive holds; an entry's name, extra field and
 //! comment must lie inside the directory; a member's data must end before the next member's
-//! local header (or the directory), which also refuses overlapping members (the "better zip
-//! bomb"); a deflated member may not declare more than 1032 bytes per compressed byte, deflate's
+//! local header (or the directory), and no two entries may share a local header, which
+//! refuses overlapping members (the "better zip bomb"); a deflated member may not declare more than 1032 bytes per compressed byte, deflate's
 //! maximum ratio; and a stored member's two sizes must agree.
 
 use crate::error::{Error, FormatError};
@@ -72,6 +72,8 @@ pub(crate) struct Entry {
     /// The member's data must end at or before this offset: the next local header, or the
     /// central directory.
     end_bound: u64,
+    /// Another directory entry points at the same local header.
+    shares_header: bool,
 }
 
 impl Entry {
@@ -161,6 +163,7 @@ impl Entry {
             header_offset: Some(0),
             entry_offset: 0,
             end_bound: u64::MAX,
+            shares_header: false,
         }
     }
 }
@@ -371,6 +374,7 @@ impl Directory {
                 header_offset,
                 entry_offset,
                 end_bound: cd_start,
+                shares_header: false,
             });
             pos = body_end;
         }
@@ -419,6 +423,16 @@ impl Directory {
                 "an offset before the start of the input",
             )
         })?;
+        if e.shares_header {
+            return Err(zip_err(
+                e.entry_offset,
+                format!("a local header of member {:?}'s own", e.name),
+                format!(
+                    "the local header at byte {header_offset}, which another entry points to \
+                     too (overlapping members: a zip bomb?)"
+                ),
+            ));
+        }
         // Header, name, room for a zip64 and an alignment field, and small data.
         let guess = (LOCAL_LEN + e.raw_name.len() + 128) as u64
             + if e.compressed_size <= SMALL_MEMBER {
@@ -547,7 +561,7 @@ fn parse_zip64_extra(
 }
 
 /// Sets each entry's `end_bound`: the next local header offset above its own, or the central
-/// directory's start.
+/// directory's start; and marks entries that share their local header with another.
 fn set_end_bounds(entries: &mut [Entry], cd_start: u64) {
     let mut order: Vec<usize> = (0..entries.len()).collect();
     order.sort_unstable_by_key(|&i| entries[i].header_offset);
@@ -555,9 +569,15 @@ fn set_end_bounds(entries: &mut [Entry], cd_start: u64) {
     let mut k = order.len();
     while k > 0 {
         let offset = entries[order[k - 1]].header_offset;
+        let group_end = k;
         while k > 0 && entries[order[k - 1]].header_offset == offset {
             entries[order[k - 1]].end_bound = bound;
             k -= 1;
+        }
+        if group_end - k > 1 {
+            for &i in &order[k..group_end] {
+                entries[i].shares_header = true;
+            }
         }
         if let Some(o) = offset {
             bound = bound.min(o);
@@ -645,10 +665,13 @@ mod tests {
             header_offset: Some(off),
             entry_offset: 0,
             end_bound: 0,
+            shares_header: false,
         };
         let mut entries = vec![entry(50), entry(0), entry(50), entry(120)];
         set_end_bounds(&mut entries, 200);
         let bounds: Vec<u64> = entries.iter().map(|e| e.end_bound).collect();
         assert_eq!(bounds, [120, 50, 120, 200]);
+        let shared: Vec<bool> = entries.iter().map(|e| e.shares_header).collect();
+        assert_eq!(shared, [true, false, true, false]);
     }
 }

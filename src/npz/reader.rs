@@ -48,7 +48,8 @@ pub type ReadNpzError = Error;
 /// what is read (a member that inflates further fails with
 /// [`FormatError::MemberOverrun`](crate::FormatError::MemberOverrun) after one extra byte), a
 /// deflated member may declare at most 1032 bytes per compressed byte (deflate's maximum
-/// ratio), a stored member's data must lie in the archive, and each member's CRC-32 is checked
+/// ratio), a member's data must lie in the archive and end before the next member (members
+/// that overlap, or share a local header, are refused), and each member's CRC-32 is checked
 /// once it is read in full. So the largest allocation for a member is its declared size, which
 /// is at most what its compressed bytes can hold.
 ///
