@@ -204,6 +204,65 @@ pub enum FormatError {
         /// What was found and what was expected.
         reason: String,
     },
+    /// The input is not a ZIP archive (what `.npz` files are): no end of central directory
+    /// record in its last 65,557 bytes.
+    NotZip {
+        /// The input's length in bytes.
+        len: u64,
+        /// Its first bytes (at most four; a ZIP archive starts with `PK`).
+        found: Vec<u8>,
+    },
+    /// A ZIP structure of an archive is malformed, or one of its lengths or offsets points
+    /// outside the archive or contradicts another.
+    Zip {
+        /// The byte offset in the archive of the structure at fault.
+        offset: u64,
+        /// What was expected there.
+        expected: String,
+        /// What was found.
+        found: String,
+    },
+    /// An archive member's compressed data is not a valid deflate stream, or ends before it.
+    CorruptMember {
+        /// The member's name in the archive.
+        member: String,
+        /// What is wrong.
+        reason: String,
+    },
+    /// An archive member holds fewer bytes than its central directory entry declares.
+    MemberTruncated {
+        /// The member's name in the archive.
+        member: String,
+        /// The size its entry declares.
+        declared: u64,
+        /// The bytes it holds.
+        found: u64,
+    },
+    /// An archive member inflates to more bytes than its central directory entry declares: a
+    /// corrupt archive, or a zip bomb. Reading stops at the declared size.
+    MemberOverrun {
+        /// The member's name in the archive.
+        member: String,
+        /// The size its entry declares.
+        declared: u64,
+    },
+    /// An archive member's bytes do not match the CRC-32 its entry declares.
+    MemberChecksum {
+        /// The member's name in the archive.
+        member: String,
+        /// The CRC-32 its entry declares.
+        expected: u32,
+        /// The CRC-32 of its bytes.
+        found: u32,
+    },
+    /// An archive member uses a ZIP feature this crate does not read: encryption, or a
+    /// compression method other than stored (0) and deflate (8), the two numpy writes.
+    UnsupportedMember {
+        /// The member's name in the archive.
+        member: String,
+        /// The feature, for example `"compression method 12 (bzip2)"`.
+        feature: String,
+    },
 }
 
 impl fmt::Display for FormatError {
@@ -278,6 +337,51 @@ impl fmt::Display for FormatError {
                 field,
                 reason,
             } => write!(f, "record {index}, field {}: {reason}", quote(field)),
+            FormatError::NotZip { len, found } => write!(
+                f,
+                "not an .npz (zip) archive: no end of central directory record in its {len} \
+                 bytes (it starts with b\"{}\")",
+                found.escape_ascii()
+            ),
+            FormatError::Zip {
+                offset,
+                expected,
+                found,
+            } => write!(
+                f,
+                "malformed zip archive at byte {offset}: expected {expected}, found {found}"
+            ),
+            FormatError::CorruptMember { member, reason } => {
+                write!(f, "archive member {member:?} is corrupt: {reason}")
+            }
+            FormatError::MemberTruncated {
+                member,
+                declared,
+                found,
+            } => write!(
+                f,
+                "archive member {member:?} holds {found} bytes; its directory entry declares \
+                 {declared}"
+            ),
+            FormatError::MemberOverrun { member, declared } => write!(
+                f,
+                "archive member {member:?} inflates to more than the {declared} bytes its \
+                 directory entry declares (a corrupt archive or a zip bomb)"
+            ),
+            FormatError::MemberChecksum {
+                member,
+                expected,
+                found,
+            } => write!(
+                f,
+                "archive member {member:?} fails its CRC-32 check: expected {expected:#010x}, \
+                 found {found:#010x}"
+            ),
+            FormatError::UnsupportedMember { member, feature } => write!(
+                f,
+                "archive member {member:?} uses {feature}, which ndnpy does not read \
+                 (it reads stored and deflated members, as numpy writes them)"
+            ),
         }
     }
 }
@@ -345,6 +449,28 @@ pub enum MismatchError {
         /// The first difference.
         reason: String,
     },
+    /// The archive has no member of this name, nor of this name with `.npy` appended.
+    MissingMember {
+        /// The name asked for.
+        name: String,
+        /// The archive's keys (member names without one `.npy` suffix), in archive order.
+        keys: Vec<String>,
+    },
+    /// A member index is not below the archive's number of members.
+    MemberIndex {
+        /// The index asked for.
+        index: usize,
+        /// The number of members.
+        len: usize,
+    },
+    /// The archive member is not an `.npy` array (it does not start with the `.npy` magic);
+    /// numpy returns such members as raw bytes, and so does `NpzReader::raw_bytes`.
+    NotNpy {
+        /// The member's name in the archive.
+        member: String,
+        /// Its first bytes (at most six).
+        found: Vec<u8>,
+    },
 }
 
 impl fmt::Display for MismatchError {
@@ -407,6 +533,39 @@ impl fmt::Display for MismatchError {
                 "cannot view dtype {found} in place as {requested}: {reason} \
                  (read it with ReadNpyExt, which matches fields by name)"
             ),
+            MismatchError::MissingMember { name, keys } => {
+                let npy = format!("{name}.npy");
+                if keys.is_empty() {
+                    return write!(
+                        f,
+                        "no member {name:?} (nor {npy:?}) in the archive, which is empty"
+                    );
+                }
+                write!(
+                    f,
+                    "no member {name:?} (nor {npy:?}) in the archive; its {} keys are ",
+                    keys.len()
+                )?;
+                const SHOWN: usize = 10;
+                for (i, key) in keys.iter().take(SHOWN).enumerate() {
+                    let sep = if i == 0 { "" } else { ", " };
+                    write!(f, "{sep}{key:?}")?;
+                }
+                if keys.len() > SHOWN {
+                    write!(f, ", ...")?;
+                }
+                Ok(())
+            }
+            MismatchError::MemberIndex { index, len } => write!(
+                f,
+                "member index {index} is out of range for an archive of {len} members"
+            ),
+            MismatchError::NotNpy { member, found } => write!(
+                f,
+                "archive member {member:?} is not an .npy array: expected magic \
+                 b\"\\x93NUMPY\", found b\"{}\" (read it with NpzReader::raw_bytes)",
+                found.escape_ascii()
+            ),
         }
     }
 }
@@ -436,6 +595,16 @@ pub enum LimitError {
         /// The array's size in bytes.
         found: u64,
     },
+    /// An archive member read as raw bytes is larger than
+    /// [`ReadOptions::max_data_len`](crate::ReadOptions::max_data_len).
+    MemberTooLarge {
+        /// The member's name in the archive.
+        member: String,
+        /// The limit in bytes.
+        limit: u64,
+        /// The member's declared size in bytes.
+        found: u64,
+    },
 }
 
 impl fmt::Display for LimitError {
@@ -454,6 +623,15 @@ impl fmt::Display for LimitError {
             LimitError::ArrayTooLarge { limit, found } => write!(
                 f,
                 "array data of {found} bytes exceeds the limit of {limit} bytes \
+                 (raise it with ReadOptions::max_data_len)"
+            ),
+            LimitError::MemberTooLarge {
+                member,
+                limit,
+                found,
+            } => write!(
+                f,
+                "archive member {member:?} of {found} bytes exceeds the limit of {limit} bytes \
                  (raise it with ReadOptions::max_data_len)"
             ),
         }
@@ -538,6 +716,26 @@ pub enum UsageError {
         /// What does not fit.
         reason: String,
     },
+    /// An archive already has a member of this name.
+    DuplicateMember {
+        /// The member name (the key with `.npy` appended).
+        name: String,
+    },
+    /// A member name is longer than the 65,535 bytes a ZIP entry can hold.
+    MemberNameTooLong {
+        /// The name's length in bytes.
+        len: usize,
+    },
+    /// A deflate compression level outside 1 to 9.
+    CompressionLevel {
+        /// The level asked for.
+        level: u32,
+    },
+    /// The ZIP writer refused the request.
+    Archive {
+        /// Its reason.
+        reason: String,
+    },
 }
 
 impl fmt::Display for UsageError {
@@ -595,6 +793,18 @@ impl fmt::Display for UsageError {
                 "cannot write record {index}, field {}: {reason}",
                 quote(field)
             ),
+            UsageError::DuplicateMember { name } => {
+                write!(f, "the archive already has a member named {name:?}")
+            }
+            UsageError::MemberNameTooLong { len } => write!(
+                f,
+                "member name of {len} bytes is longer than a zip entry can hold (65535 bytes)"
+            ),
+            UsageError::CompressionLevel { level } => write!(
+                f,
+                "deflate compression level {level} is out of range: expected 1 to 9"
+            ),
+            UsageError::Archive { reason } => write!(f, "cannot write the archive: {reason}"),
         }
     }
 }

@@ -16,6 +16,12 @@
 //! - **Out of core**: [`NpyReader`] reads a range of rows or single elements from any
 //!   `Read + Seek`; [`NpyAppender`] grows a file on disk row by row, crash-safely;
 //!   [`NpyWriter`] writes an array of known shape block by block.
+//! - **Archives** (feature `npz`, on by default): [`NpzReader`] reads `.npz` files
+//!   (`np.savez`, `np.savez_compressed`, streamed, zip64) lazily, member by member, with
+//!   numpy's key rules, header peeks and raw bytes for members that are not arrays;
+//!   [`NpzWriter`] writes archives `np.load` reads, stored or deflated per member
+//!   ([`NpzWriteOptions`]), deterministic, zip64 when needed, optionally 64-byte aligned.
+//!   With the `parallel` feature, [`NpzReader::read_all`] inflates members on all cores.
 //! - **Headers**: [`Header`] reads and writes the header alone, with numpy's version choice
 //!   and padding; [`HeaderInfo`] adds the version and data offset of a file.
 //! - **Dtypes**: [`DType`] parses and formats every `descr` numpy writes (scalars, strings,
@@ -37,7 +43,8 @@
 //!   The runtime is [`record`]: [`RecordField`] for field types, [`PlainField`] for
 //!   zero-copy ones, [`NpyRecord`](trait@NpyRecord) for the derived structs.
 //! - **Errors**: one [`Error`] type grouped by who is at fault (I/O, malformed file, mismatch,
-//!   limit, usage); `ReadNpyError` and `WriteNpyError` are its ndarray-npy names.
+//!   limit, usage); `ReadNpyError`, `WriteNpyError`, `ReadNpzError` and `WriteNpzError` are
+//!   its ndarray-npy names.
 //!
 //! The functions and traits keep ndarray-npy 0.10's names and signatures, so switching is a
 //! change of the crate name.
@@ -72,8 +79,14 @@
 //!   `ast.literal_eval`: no floats, bytes, sets, names other than `True`/`False`/`None`.
 //! - Field names with characters outside Python 3.11's Unicode 14 printable set are escaped
 //!   as Python 3.11 would; other Python versions may escape newer code points differently.
+//! - `.npz` members must be stored or deflated (what numpy writes); encrypted members, other
+//!   compression methods (bzip2, lzma, zstd) and archives spanning several disks give a clear
+//!   error. Zero-copy access to stored members is the byte range
+//!   ([`NpzReader::stored_range`]); members read through [`NpzReader::by_name`] are copied.
 
 #![deny(missing_docs)]
+// The map links the `.npz` types, which exist only with the `npz` feature.
+#![cfg_attr(not(feature = "npz"), allow(rustdoc::broken_intra_doc_links))]
 
 // Lets the derive's `::ndnpy::...` paths resolve inside this crate's own tests.
 extern crate self as ndnpy;
@@ -87,6 +100,8 @@ mod header;
 mod literal;
 #[cfg(feature = "mmap")]
 mod mmap;
+#[cfg(feature = "npz")]
+mod npz;
 mod printable_table;
 mod read;
 pub mod record;
@@ -108,6 +123,11 @@ pub use crate::error::{
 pub use crate::header::{Header, HeaderInfo, ReadOptions, Version, MAGIC};
 #[cfg(feature = "mmap")]
 pub use crate::mmap::{NpyMmap, NpyMmapMut};
+#[cfg(feature = "npz")]
+pub use crate::npz::{
+    Compression, MemberInfo, NpzArrays, NpzReader, NpzValue, NpzWriteOptions, NpzWriter,
+    ReadNpzError, WriteNpzError,
+};
 pub use crate::read::{read_npy, ReadFromFile, ReadNpyExt};
 pub use crate::record::{NpyRecord, PlainField, RecordField};
 pub use crate::stream::{NpyAppender, NpyReader, NpyWriter};

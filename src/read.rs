@@ -144,7 +144,7 @@ where
 
 /// Reads header and data; `total_len`, when known, is the input's length from the header's
 /// first byte.
-fn read_array<A, S, D, R>(
+pub(crate) fn read_array<A, S, D, R>(
     reader: &mut R,
     opts: &ReadOptions,
     total_len: Option<u64>,

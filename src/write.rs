@@ -128,6 +128,45 @@ pub trait WriteNpyExt {
         writer: W,
         opts: &WriteOptions,
     ) -> Result<(), WriteNpyError>;
+
+    /// The number of bytes [`WriteNpyExt::write_npy_with_options`] writes, when it is known
+    /// without writing (`None` otherwise). `.npz` writing uses it to give a member zip64 sizes
+    /// only when it needs them.
+    ///
+    /// ```
+    /// use ndnpy::{WriteNpyExt, WriteOptions};
+    /// let a = ndarray::array![1.0f64, 2.0, 3.0];
+    /// assert_eq!(a.npy_len(&WriteOptions::new()), Some(128 + 24));
+    /// ```
+    #[doc(hidden)]
+    fn npy_len(&self, opts: &WriteOptions) -> Option<u64> {
+        let _ = opts;
+        None
+    }
+}
+
+/// Whether `arr` is written in Fortran order. numpy's rule (header_data_from_array_1_0):
+/// C-contiguous first, so 1-D, 0-d, empty and (1, n)-in-F arrays are all C order;
+/// F-contiguous next; anything else is written in C order.
+fn fortran_order_of<A, D: Dimension>(arr: &ArrayRef<A, D>) -> bool {
+    !arr.is_standard_layout() && arr.t().is_standard_layout()
+}
+
+/// The length of the `.npy` data `write_npy_with_options` writes for `arr`.
+fn npy_len_of<A: WritableElement, D: Dimension>(
+    arr: &ArrayRef<A, D>,
+    opts: &WriteOptions,
+) -> Option<u64> {
+    let header = Header {
+        dtype: A::dtype_of(arr.iter()).with_byte_order(opts.byte_order),
+        fortran_order: fortran_order_of(arr),
+        shape: arr.shape().to_vec(),
+    };
+    let (_, data_len) = header.sizes().ok()?;
+    let header_len = header.to_bytes().ok()?.len();
+    u64::try_from(header_len)
+        .ok()?
+        .checked_add(u64::try_from(data_len).ok()?)
 }
 
 impl<A, D> WriteNpyExt for ArrayRef<A, D>
@@ -135,6 +174,10 @@ where
     A: WritableElement,
     D: Dimension,
 {
+    fn npy_len(&self, opts: &WriteOptions) -> Option<u64> {
+        npy_len_of(self, opts)
+    }
+
     fn write_npy<W: Write>(&self, writer: W) -> Result<(), WriteNpyError> {
         self.write_npy_with_options(writer, &WriteOptions::default())
     }
@@ -163,10 +206,7 @@ where
     D: Dimension,
     W: Write + ?Sized,
 {
-    // numpy's rule (header_data_from_array_1_0): C-contiguous first, so 1-D, 0-d, empty and
-    // (1, n)-in-F arrays are all C order; F-contiguous next; anything else in C order.
-    let c_contiguous = arr.is_standard_layout();
-    let f_contiguous = !c_contiguous && arr.t().is_standard_layout();
+    let f_contiguous = fortran_order_of(arr);
     let header = Header {
         dtype,
         fortran_order: f_contiguous,
@@ -200,6 +240,10 @@ where
     S: Data<Elem = A>,
     D: Dimension,
 {
+    fn npy_len(&self, opts: &WriteOptions) -> Option<u64> {
+        npy_len_of(self, opts)
+    }
+
     fn write_npy<W: Write>(&self, writer: W) -> Result<(), WriteNpyError> {
         let arr: &ArrayRef<A, D> = self;
         arr.write_npy(writer)

@@ -1,0 +1,424 @@
+//! One member's bytes, stored or inflated, checked against what its central directory entry
+//! declares: never more bytes than the declared size (a member that inflates further is a
+//! [`FormatError::MemberOverrun`], found without inflating past one extra byte), exactly that
+//! many (else [`FormatError::MemberTruncated`]), and the declared CRC-32 once the end is reached.
+//!
+//! The reader hands these errors through [`std::io::Read`] as `io::Error`s carrying a
+//! [`FormatError`]; [`lift`] turns them back into [`Error::Format`] at the API boundary.
+
+use super::archive::{Entry, DEFLATED};
+use crate::error::{Error, FormatError};
+use crate::header::{read_full, Header, HeaderInfo, ReadOptions, MAGIC};
+use crate::read::read_array;
+use crate::{MismatchError, ReadableElement};
+use flate2::{Decompress, FlushDecompress, Status};
+use ndarray::{ArrayBase, DataOwned, Dimension};
+use std::io::{self, BufRead, Read};
+
+/// Reads one member's uncompressed bytes from its compressed data `src`.
+pub(crate) struct MemberReader<'e, B> {
+    src: B,
+    /// `None` for a stored member.
+    inflater: Option<Box<Decompress>>,
+    entry: &'e Entry,
+    produced: u64,
+    hasher: crc32fast::Hasher,
+    /// The deflate stream's end was seen.
+    ended: bool,
+    /// All bytes were read and checked.
+    done: bool,
+}
+
+impl<'e, B: BufRead> MemberReader<'e, B> {
+    /// A reader of `entry`'s bytes from its compressed data; the caller has checked the entry
+    /// ([`Entry::check`]).
+    pub(crate) fn new(src: B, entry: &'e Entry) -> Self {
+        MemberReader {
+            src,
+            inflater: (entry.method == DEFLATED).then(|| Box::new(Decompress::new(false))),
+            entry,
+            produced: 0,
+            hasher: crc32fast::Hasher::new(),
+            ended: false,
+            done: false,
+        }
+    }
+
+    fn fail(&self, e: FormatError) -> io::Error {
+        io::Error::new(io::ErrorKind::InvalidData, e)
+    }
+
+    fn corrupt(&self, reason: impl Into<String>) -> io::Error {
+        self.fail(FormatError::CorruptMember {
+            member: self.entry.name.clone(),
+            reason: reason.into(),
+        })
+    }
+
+    /// Inflates into `out`; 0 means the deflate stream has ended.
+    fn inflate(&mut self, out: &mut [u8]) -> io::Result<usize> {
+        loop {
+            if self.ended {
+                return Ok(0);
+            }
+            let Some(z) = self.inflater.as_deref_mut() else {
+                return Ok(0);
+            };
+            let input = self.src.fill_buf()?;
+            let eof = input.is_empty();
+            let (in0, out0) = (z.total_in(), z.total_out());
+            let flush = if eof {
+                FlushDecompress::Finish
+            } else {
+                FlushDecompress::None
+            };
+            let status = z.decompress(input, out, flush);
+            let consumed = (z.total_in() - in0) as usize;
+            let produced = (z.total_out() - out0) as usize;
+            let status = match status {
+                Ok(s) => s,
+                Err(e) => return Err(self.corrupt(format!("invalid deflate stream ({e})"))),
+            };
+            self.src.consume(consumed);
+            if status == Status::StreamEnd {
+                self.ended = true;
+            }
+            if produced > 0 {
+                return Ok(produced);
+            }
+            if self.ended {
+                return Ok(0);
+            }
+            if eof {
+                return Err(self.corrupt(format!(
+                    "its {} bytes of compressed data end before the deflate stream does",
+                    self.entry.compressed_size
+                )));
+            }
+            if consumed == 0 {
+                return Err(self.corrupt("the deflate stream makes no progress"));
+            }
+        }
+    }
+
+    /// At the declared size: the deflate stream must end there, and the CRC-32 must match.
+    fn finish(&mut self) -> io::Result<()> {
+        if self.inflater.is_some() && !self.ended {
+            let mut one = [0u8; 1];
+            if self.inflate(&mut one)? > 0 {
+                return Err(self.fail(FormatError::MemberOverrun {
+                    member: self.entry.name.clone(),
+                    declared: self.entry.size,
+                }));
+            }
+        }
+        let crc = self.hasher.clone().finalize();
+        if crc != self.entry.crc32 {
+            return Err(self.fail(FormatError::MemberChecksum {
+                member: self.entry.name.clone(),
+                expected: self.entry.crc32,
+                found: crc,
+            }));
+        }
+        self.done = true;
+        Ok(())
+    }
+
+    /// The member's declared (and checked) size.
+    pub(crate) fn size(&self) -> u64 {
+        self.entry.size
+    }
+}
+
+impl<B: BufRead> Read for MemberReader<'_, B> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        if buf.is_empty() || self.done {
+            return Ok(0);
+        }
+        let remaining = self.entry.size - self.produced;
+        if remaining == 0 {
+            self.finish()?;
+            return Ok(0);
+        }
+        let want = usize::try_from(remaining).map_or(buf.len(), |r| r.min(buf.len()));
+        let out = &mut buf[..want];
+        let n = if self.inflater.is_some() {
+            self.inflate(out)?
+        } else {
+            self.src.read(out)?
+        };
+        if n == 0 {
+            return Err(self.fail(FormatError::MemberTruncated {
+                member: self.entry.name.clone(),
+                declared: self.entry.size,
+                found: self.produced,
+            }));
+        }
+        self.hasher.update(&out[..n]);
+        self.produced += n as u64;
+        Ok(n)
+    }
+}
+
+/// Turns the member errors [`MemberReader`] passes through `io::Error` back into
+/// [`Error::Format`].
+pub(crate) fn lift(e: Error) -> Error {
+    match e {
+        Error::Io(io) => match io
+            .get_ref()
+            .and_then(|inner| inner.downcast_ref::<FormatError>())
+        {
+            Some(f) => Error::Format(f.clone()),
+            None => Error::Io(io),
+        },
+        e => e,
+    }
+}
+
+/// Reads the rest of the member and discards it, which runs the end checks.
+fn drain<B: BufRead>(m: &mut MemberReader<'_, B>) -> Result<(), Error> {
+    let mut buf = [0u8; 8192];
+    while m.read(&mut buf)? > 0 {}
+    Ok(())
+}
+
+/// Reads the first six bytes: the `.npy` magic, or the start of some other content.
+fn read_magic<B: BufRead>(m: &mut MemberReader<'_, B>) -> Result<([u8; 6], usize), Error> {
+    let mut magic = [0u8; 6];
+    let n = read_full(m, &mut magic)?;
+    Ok((magic, n))
+}
+
+fn not_npy(entry: &Entry, found: &[u8]) -> Error {
+    Error::Mismatch(MismatchError::NotNpy {
+        member: entry.name.clone(),
+        found: found.to_vec(),
+    })
+}
+
+/// What a member holds, as numpy's `NpzFile.__getitem__` decides: an array when it starts
+/// with the `.npy` magic, else its bytes.
+pub(crate) enum Content<A> {
+    Array(A),
+    Bytes(Vec<u8>),
+}
+
+/// Reads the array whose magic has been read, then the rest of the member (running the end
+/// checks).
+fn array_after_magic<A, S, D, B>(
+    m: &mut MemberReader<'_, B>,
+    magic: &[u8; 6],
+    opts: &ReadOptions,
+) -> Result<ArrayBase<S, D>, Error>
+where
+    A: ReadableElement,
+    S: DataOwned<Elem = A>,
+    D: Dimension,
+    B: BufRead,
+{
+    let size = m.size();
+    let array = read_array(&mut (&magic[..]).chain(&mut *m), opts, Some(size))?;
+    drain(m)?;
+    Ok(array)
+}
+
+/// Reads the member as an `.npy` array; a member without the magic is a
+/// [`MismatchError::NotNpy`].
+pub(crate) fn read_npy<A, S, D, B>(
+    m: &mut MemberReader<'_, B>,
+    opts: &ReadOptions,
+) -> Result<ArrayBase<S, D>, Error>
+where
+    A: ReadableElement,
+    S: DataOwned<Elem = A>,
+    D: Dimension,
+    B: BufRead,
+{
+    let mut inner = || {
+        let (magic, n) = read_magic(m)?;
+        if magic[..n] != MAGIC[..] {
+            return Err(not_npy(m.entry, &magic[..n]));
+        }
+        array_after_magic(m, &magic, opts)
+    };
+    inner().map_err(lift)
+}
+
+/// Reads the member as numpy would: an array if it starts with the magic, else bytes.
+pub(crate) fn read_content<A, S, D, B>(
+    m: &mut MemberReader<'_, B>,
+    opts: &ReadOptions,
+) -> Result<Content<ArrayBase<S, D>>, Error>
+where
+    A: ReadableElement,
+    S: DataOwned<Elem = A>,
+    D: Dimension,
+    B: BufRead,
+{
+    let mut inner = || {
+        let (magic, n) = read_magic(m)?;
+        if magic[..n] != MAGIC[..] {
+            let mut bytes = magic[..n].to_vec();
+            read_rest(m, &mut bytes, opts)?;
+            return Ok(Content::Bytes(bytes));
+        }
+        Ok(Content::Array(array_after_magic(m, &magic, opts)?))
+    };
+    inner().map_err(lift)
+}
+
+/// Reads the member's `.npy` header only.
+pub(crate) fn read_header<B: BufRead>(
+    m: &mut MemberReader<'_, B>,
+    opts: &ReadOptions,
+) -> Result<HeaderInfo, Error> {
+    let mut inner = || -> Result<HeaderInfo, Error> {
+        let (magic, n) = read_magic(m)?;
+        if magic[..n] != MAGIC[..] {
+            return Err(not_npy(m.entry, &magic[..n]));
+        }
+        Header::read(&mut (&magic[..]).chain(&mut *m), opts)
+    };
+    inner().map_err(lift)
+}
+
+/// Reads all of the member's bytes.
+pub(crate) fn read_bytes<B: BufRead>(
+    m: &mut MemberReader<'_, B>,
+    opts: &ReadOptions,
+) -> Result<Vec<u8>, Error> {
+    let mut bytes = Vec::new();
+    read_rest(m, &mut bytes, opts).map_err(lift)?;
+    Ok(bytes)
+}
+
+/// Appends the rest of the member to `bytes`, allocating its declared size once (checked
+/// against [`ReadOptions::max_data_len`]; the archive reader has checked it against the
+/// compressed data's length).
+fn read_rest<B: BufRead>(
+    m: &mut MemberReader<'_, B>,
+    bytes: &mut Vec<u8>,
+    opts: &ReadOptions,
+) -> Result<(), Error> {
+    let size = m.size();
+    if let Some(limit) = opts.get_max_data_len() {
+        if size > limit {
+            return Err(crate::LimitError::MemberTooLarge {
+                member: m.entry.name.clone(),
+                limit,
+                found: size,
+            }
+            .into());
+        }
+    }
+    let total = usize::try_from(size).map_err(|_| {
+        Error::Format(FormatError::MemberTruncated {
+            member: m.entry.name.clone(),
+            declared: size,
+            found: 0,
+        })
+    })?;
+    bytes.reserve_exact(total.saturating_sub(bytes.len()));
+    m.read_to_end(bytes)?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Write;
+
+    fn deflate(data: &[u8]) -> Vec<u8> {
+        let mut e = flate2::write::DeflateEncoder::new(Vec::new(), flate2::Compression::new(6));
+        e.write_all(data).unwrap();
+        e.finish().unwrap()
+    }
+
+    fn entry(method: u16, data: &[u8], compressed: &[u8]) -> Entry {
+        Entry::for_test(
+            "m.npy",
+            method,
+            crc32fast::hash(data),
+            compressed.len() as u64,
+            data.len() as u64,
+        )
+    }
+
+    fn read_all(entry: &Entry, src: &[u8]) -> Result<Vec<u8>, Error> {
+        let mut m = MemberReader::new(src, entry);
+        read_bytes(&mut m, &ReadOptions::new())
+    }
+
+    #[test]
+    fn stored_and_deflated_bytes_come_back_checked() {
+        let data: Vec<u8> = (0..100_000u32).map(|i| (i % 251) as u8).collect();
+        let z = deflate(&data);
+        assert_eq!(read_all(&entry(8, &data, &z), &z).unwrap(), data);
+        assert_eq!(read_all(&entry(0, &data, &data), &data).unwrap(), data);
+    }
+
+    #[test]
+    fn a_deflated_member_longer_than_declared_is_an_overrun() {
+        let data = vec![7u8; 1 << 20];
+        let z = deflate(&data);
+        let mut e = entry(8, &data, &z);
+        e.size = 1000;
+        let err = read_all(&e, &z).unwrap_err();
+        assert!(matches!(
+            err,
+            Error::Format(FormatError::MemberOverrun { declared: 1000, .. })
+        ));
+    }
+
+    #[test]
+    fn a_member_shorter_than_declared_is_truncated() {
+        let data = vec![7u8; 5000];
+        let z = deflate(&data);
+        let mut e = entry(8, &data, &z);
+        e.size = 6000;
+        let err = read_all(&e, &z).unwrap_err();
+        assert!(matches!(
+            err,
+            Error::Format(FormatError::MemberTruncated {
+                declared: 6000,
+                found: 5000,
+                ..
+            })
+        ));
+        let mut e = entry(0, &data, &data);
+        e.size = 6000;
+        let err = read_all(&e, &data).unwrap_err();
+        assert!(matches!(
+            err,
+            Error::Format(FormatError::MemberTruncated { found: 5000, .. })
+        ));
+    }
+
+    #[test]
+    fn a_wrong_crc_and_a_corrupt_stream_are_reported() {
+        let data = b"hello hello hello".to_vec();
+        let mut e = entry(0, &data, &data);
+        e.crc32 ^= 1;
+        let err = read_all(&e, &data).unwrap_err();
+        assert!(matches!(
+            err,
+            Error::Format(FormatError::MemberChecksum { .. })
+        ));
+        let z = deflate(&data);
+        // Cut the stream: it ends early.
+        let e = entry(8, &data, &z[..z.len() - 3]);
+        let err = read_all(&e, &z[..z.len() - 3]).unwrap_err();
+        assert!(
+            matches!(err, Error::Format(FormatError::CorruptMember { .. })),
+            "{err}"
+        );
+        // An invalid block type (0b11).
+        let bad = [0xffu8; 16];
+        let e = entry(8, &data, &bad);
+        let err = read_all(&e, &bad).unwrap_err();
+        assert!(
+            matches!(err, Error::Format(FormatError::CorruptMember { .. })),
+            "{err}"
+        );
+    }
+}

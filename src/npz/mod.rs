@@ -1,0 +1,41 @@
+//! `.npz` archives: the ZIP files of `.npy` members that `np.savez` and `np.savez_compressed`
+//! write and `np.load` reads.
+//!
+//! - [`NpzReader`] reads any archive numpy writes (stored or deflated, zip64, streamed with
+//!   data descriptors), lazily and member by member, with numpy's key rules; members that are
+//!   not arrays come back as bytes ([`NpzValue`]).
+//! - [`NpzWriter`] writes archives numpy reads, deterministic, stored or deflated per member
+//!   ([`NpzWriteOptions`]), with zip64 sizes when a member needs them and, on request, stored
+//!   data aligned to 64 bytes for in-place views.
+//!
+//! The ZIP directory is read here (the way Python's `zipfile` reads it, with every length
+//! checked); deflate goes through flate2's zlib-rs backend, and writing through the `zip`
+//! crate.
+
+mod archive;
+mod member;
+#[cfg(feature = "parallel")]
+mod parallel;
+mod reader;
+mod writer;
+
+pub use reader::{MemberInfo, NpzArrays, NpzReader, NpzValue, ReadNpzError};
+pub use writer::{NpzWriteOptions, NpzWriter, WriteNpzError};
+
+/// How an `.npz` member is compressed: the two methods numpy writes.
+///
+/// # Examples
+///
+/// ```
+/// use ndnpy::{Compression, NpzWriteOptions};
+/// let opts = NpzWriteOptions::new().compression(Compression::Deflated);
+/// assert_eq!(opts.get_compression(), Compression::Deflated);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Compression {
+    /// No compression (ZIP method 0), as `np.savez` writes.
+    Stored,
+    /// Deflate (ZIP method 8), as `np.savez_compressed` writes.
+    Deflated,
+}

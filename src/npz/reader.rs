@@ -1,0 +1,942 @@
+//! [`NpzReader`]: the members of an `.npz` archive, by name or index, lazily.
+
+use super::archive::{Directory, Entry, Located, DEFLATED, STORED};
+use super::member::{self, Content, MemberReader};
+use super::Compression;
+use crate::error::{Error, MismatchError};
+use crate::header::{HeaderInfo, ReadOptions};
+use crate::ReadableElement;
+use ndarray::{ArrayBase, DataOwned, Dimension};
+use std::fs::File;
+use std::io::{self, BufRead, BufReader, Cursor, Read, Seek, SeekFrom};
+use std::marker::PhantomData;
+use std::ops::Range;
+use std::path::Path;
+
+/// The error type of `.npz` reads, under the name ndarray-npy uses.
+pub type ReadNpzError = Error;
+
+/// Reads the members of an `.npz` archive (what `np.savez` and `np.savez_compressed` write),
+/// over any [`Read`] + [`Seek`].
+///
+/// Opening reads the central directory only; nothing is decompressed until a member is read,
+/// and each member is read on its own, so one corrupt member (or one whose header is over a
+/// [`ReadOptions`] limit) fails only when it is read, never the others. Stored and deflated
+/// members, zip64 archives, data descriptors (archives numpy streamed to an unseekable file)
+/// and names with `/` and non-ASCII characters are all read.
+///
+/// # Names and keys
+///
+/// numpy stores the array of key `k` as the member `k.npy`. This reader follows `np.load`'s
+/// `NpzFile`:
+///
+/// - [`names`](NpzReader::names) gives each member's *key*: its name with one `.npy` suffix
+///   removed (`w.npy` → `w`, `x.npy.npy` → `x.npy`, `metadata` → `metadata`), for every member,
+///   in archive order;
+/// - [`by_name`](NpzReader::by_name) and the other lookups take a key or a full member name:
+///   the member named exactly so if there is one, else the one named so plus `.npy` (`"a"`
+///   finds `a.npy`; `"x.npy"` finds a member `x.npy`, else `x.npy.npy`). When several members
+///   share a name, the last one is found, as in `zipfile`;
+/// - a member that does not start with the `.npy` magic is not an array: numpy returns its
+///   bytes, and so do [`get`](NpzReader::get) and [`raw_bytes`](NpzReader::raw_bytes); asking
+///   for it as an array gives [`MismatchError::NotNpy`]. A member that does start with the
+///   magic is read as an array whatever its name.
+///
+/// # Trust
+///
+/// Every size in the archive is checked before it is used: a member's declared size bounds
+/// what is read (a member that inflates further fails with
+/// [`FormatError::MemberOverrun`](crate::FormatError::MemberOverrun) after one extra byte), a
+/// deflated member may declare at most 1032 bytes per compressed byte (deflate's maximum
+/// ratio), a member's data must lie in the archive and end before the next member (members
+/// that overlap, or share a local header, are refused), and each member's CRC-32 is checked
+/// once it is read in full. So the largest allocation for a member is its declared size, which
+/// is at most what its compressed bytes can hold.
+///
+/// # Examples
+///
+/// ```
+/// use ndarray::{array, Array1, Array2};
+/// use ndnpy::NpzReader;
+///
+/// // np.savez_compressed("testdata/npz_compressed.npz", a=..., fortran=..., big_endian=..., ...)
+/// let mut npz = NpzReader::open("testdata/npz_compressed.npz")?;
+/// assert!(npz.names()?.contains(&"a".to_string()));
+/// let a: Array2<f64> = npz.by_name("a")?;
+/// assert_eq!(a, array![[0.0, 0.5, 1.0], [1.5, 2.0, 2.5]]);
+/// let be: Array1<u16> = npz.by_name("big_endian.npy")?; // the full member name works too
+/// assert_eq!(be, array![0, 1000, 2000, 3000, 4000]);
+/// # Ok::<(), ndnpy::Error>(())
+/// ```
+pub struct NpzReader<R: Read + Seek> {
+    reader: R,
+    dir: Directory,
+    options: ReadOptions,
+    scratch: Vec<u8>,
+}
+
+impl<R: Read + Seek> std::fmt::Debug for NpzReader<R> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("NpzReader")
+            .field("keys", &self.keys().collect::<Vec<_>>())
+            .field("options", &self.options)
+            .finish_non_exhaustive()
+    }
+}
+
+/// What a member holds, as `np.load(...)[key]` returns it: an array when the member starts
+/// with the `.npy` magic, its raw bytes otherwise.
+///
+/// # Examples
+///
+/// ```
+/// use ndarray::{ArrayD, IxDyn};
+/// use ndnpy::{NpzReader, NpzValue};
+///
+/// // Written with zipfile: "metadata" is text, "a.npy" an array.
+/// let mut npz = NpzReader::open("testdata/npz_non_npy.npz")?;
+/// let meta = npz.get::<ndarray::OwnedRepr<i64>, IxDyn>("metadata")?;
+/// assert_eq!(meta, NpzValue::Bytes(b"Name: Test".to_vec()));
+/// let a = npz.get::<ndarray::OwnedRepr<i64>, IxDyn>("a")?;
+/// assert!(matches!(a, NpzValue::Array(a) if a.len() == 3));
+/// # Ok::<(), ndnpy::Error>(())
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+pub enum NpzValue<A> {
+    /// The member is an `.npy` array.
+    Array(A),
+    /// The member is something else; these are its bytes.
+    Bytes(Vec<u8>),
+}
+
+/// The central directory's facts about one member, available without reading it.
+///
+/// # Examples
+///
+/// ```
+/// use ndnpy::{Compression, NpzReader};
+///
+/// let npz = NpzReader::open("testdata/npz_compressed.npz")?;
+/// let m = npz.member(0).unwrap();
+/// assert_eq!((m.name(), m.key()), ("a.npy", "a"));
+/// assert_eq!(m.compression(), Some(Compression::Deflated));
+/// assert_eq!(m.size(), 128 + 6 * 8);
+/// # Ok::<(), ndnpy::Error>(())
+/// ```
+#[derive(Debug, Clone, Copy)]
+pub struct MemberInfo<'a> {
+    index: usize,
+    entry: &'a Entry,
+}
+
+impl<'a> MemberInfo<'a> {
+    /// The member's position in the archive.
+    ///
+    /// ```
+    /// let npz = ndnpy::NpzReader::open("testdata/npz_compressed.npz")?;
+    /// assert_eq!(npz.member(1).unwrap().index(), 1);
+    /// # Ok::<(), ndnpy::Error>(())
+    /// ```
+    pub fn index(&self) -> usize {
+        self.index
+    }
+
+    /// The member's full name in the archive (for an array: its key with `.npy` appended).
+    /// Names are UTF-8 when the entry says so, else code page 437, as Python's `zipfile`
+    /// decodes them.
+    ///
+    /// ```
+    /// let npz = ndnpy::NpzReader::open("testdata/npz_compressed.npz")?;
+    /// assert_eq!(npz.member(0).unwrap().name(), "a.npy");
+    /// # Ok::<(), ndnpy::Error>(())
+    /// ```
+    pub fn name(&self) -> &'a str {
+        &self.entry.name
+    }
+
+    /// The member's key: its name with one `.npy` suffix removed, as `NpzFile.files` lists it.
+    ///
+    /// ```
+    /// let npz = ndnpy::NpzReader::open("testdata/npz_compressed.npz")?;
+    /// assert_eq!(npz.member(0).unwrap().key(), "a");
+    /// # Ok::<(), ndnpy::Error>(())
+    /// ```
+    pub fn key(&self) -> &'a str {
+        self.entry.key()
+    }
+
+    /// How the member is compressed, or `None` for a method this crate does not read (see
+    /// [`MemberInfo::method`]).
+    ///
+    /// ```
+    /// let npz = ndnpy::NpzReader::open("testdata/npz_stored.npz")?;
+    /// assert_eq!(npz.member(0).unwrap().compression(), Some(ndnpy::Compression::Stored));
+    /// # Ok::<(), ndnpy::Error>(())
+    /// ```
+    pub fn compression(&self) -> Option<Compression> {
+        match self.entry.method {
+            STORED => Some(Compression::Stored),
+            DEFLATED => Some(Compression::Deflated),
+            _ => None,
+        }
+    }
+
+    /// The ZIP compression method number (0 stored, 8 deflate).
+    ///
+    /// ```
+    /// let npz = ndnpy::NpzReader::open("testdata/npz_compressed.npz")?;
+    /// assert_eq!(npz.member(0).unwrap().method(), 8);
+    /// # Ok::<(), ndnpy::Error>(())
+    /// ```
+    pub fn method(&self) -> u16 {
+        self.entry.method
+    }
+
+    /// The member's uncompressed size in bytes, as the central directory declares it (checked
+    /// when the member is read).
+    ///
+    /// ```
+    /// let npz = ndnpy::NpzReader::open("testdata/npz_stored.npz")?;
+    /// let m = npz.member(0).unwrap();
+    /// assert_eq!(m.size(), m.compressed_size());
+    /// # Ok::<(), ndnpy::Error>(())
+    /// ```
+    pub fn size(&self) -> u64 {
+        self.entry.size
+    }
+
+    /// The member's compressed size in bytes.
+    ///
+    /// ```
+    /// let npz = ndnpy::NpzReader::open("testdata/npz_compressed.npz")?;
+    /// let m = npz.member(0).unwrap();
+    /// assert!(m.compressed_size() < m.size());
+    /// # Ok::<(), ndnpy::Error>(())
+    /// ```
+    pub fn compressed_size(&self) -> u64 {
+        self.entry.compressed_size
+    }
+
+    /// The CRC-32 of the member's uncompressed bytes, as declared (checked when the member is
+    /// read in full).
+    ///
+    /// ```
+    /// let npz = ndnpy::NpzReader::open("testdata/npz_empty.npz")?;
+    /// assert!(npz.member(0).is_none());
+    /// let npz = ndnpy::NpzReader::open("testdata/npz_stored.npz")?;
+    /// assert_ne!(npz.member(0).unwrap().crc32(), 0);
+    /// # Ok::<(), ndnpy::Error>(())
+    /// ```
+    pub fn crc32(&self) -> u32 {
+        self.entry.crc32
+    }
+}
+
+impl NpzReader<File> {
+    /// Opens the `.npz` archive at `path` and reads its central directory.
+    ///
+    /// # Errors
+    ///
+    /// As [`NpzReader::new`]; also [`Error::Io`] if the file cannot be opened.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let npz = ndnpy::NpzReader::open("testdata/npz_stored.npz")?;
+    /// assert!(!npz.is_empty());
+    /// # Ok::<(), ndnpy::Error>(())
+    /// ```
+    pub fn open<P: AsRef<Path>>(path: P) -> Result<NpzReader<File>, ReadNpzError> {
+        NpzReader::new(File::open(path)?)
+    }
+}
+
+impl<R: Read + Seek> NpzReader<R> {
+    /// Reads the central directory of the archive in `reader`, with the default
+    /// [`ReadOptions`] for its members.
+    ///
+    /// # Errors
+    ///
+    /// [`FormatError::NotZip`](crate::FormatError::NotZip) if there is no end of central
+    /// directory record (not a ZIP archive), [`FormatError::Zip`](crate::FormatError::Zip) or
+    /// [`FormatError::Truncated`](crate::FormatError::Truncated) if the directory is malformed
+    /// or cut short, [`Error::Io`] if reading fails.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ndnpy::{Error, FormatError, NpzReader};
+    /// let bytes = std::fs::read("testdata/npz_stored.npz")?;
+    /// let npz = NpzReader::new(std::io::Cursor::new(&bytes[..]))?;
+    /// assert_eq!(npz.len(), 6);
+    ///
+    /// let err = NpzReader::new(std::io::Cursor::new(b"not a zip file")).err().unwrap();
+    /// assert!(matches!(err, Error::Format(FormatError::NotZip { .. })));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn new(reader: R) -> Result<NpzReader<R>, ReadNpzError> {
+        NpzReader::with_options(reader, ReadOptions::default())
+    }
+
+    /// Like [`NpzReader::new`], with limits for reading each member (its header length, nesting
+    /// and array size; [`ReadOptions::max_data_len`] also bounds [`NpzReader::raw_bytes`]).
+    ///
+    /// # Errors
+    ///
+    /// As [`NpzReader::new`]. The limits apply when a member is read, not here.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ndnpy::{Error, NpzReader, ReadOptions};
+    /// let opts = ReadOptions::new().max_data_len(Some(16));
+    /// let mut npz = NpzReader::with_options(std::fs::File::open("testdata/npz_stored.npz")?, opts)?;
+    /// let err = npz.by_name::<ndarray::OwnedRepr<f64>, ndarray::Ix2>("a").unwrap_err();
+    /// assert!(matches!(err, Error::Limit(_)));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn with_options(mut reader: R, options: ReadOptions) -> Result<NpzReader<R>, ReadNpzError> {
+        let dir = Directory::read(&mut reader)?;
+        Ok(NpzReader {
+            reader,
+            dir,
+            options,
+            scratch: Vec::new(),
+        })
+    }
+
+    /// The number of members (arrays and others).
+    ///
+    /// ```
+    /// assert_eq!(ndnpy::NpzReader::open("testdata/npz_stored.npz")?.len(), 6);
+    /// # Ok::<(), ndnpy::Error>(())
+    /// ```
+    pub fn len(&self) -> usize {
+        self.dir.entries.len()
+    }
+
+    /// Whether the archive has no members (`np.savez(f)` with no arrays).
+    ///
+    /// ```
+    /// assert!(ndnpy::NpzReader::open("testdata/npz_empty.npz")?.is_empty());
+    /// # Ok::<(), ndnpy::Error>(())
+    /// ```
+    pub fn is_empty(&self) -> bool {
+        self.dir.entries.is_empty()
+    }
+
+    /// The keys of all members, in archive order: each member's name with one `.npy` suffix
+    /// removed, as `NpzFile.files` lists them. Nothing is read or decompressed; the result is
+    /// never an error (the `Result` is ndarray-npy's signature). See also [`NpzReader::keys`],
+    /// which does not allocate.
+    ///
+    /// # Errors
+    ///
+    /// None; the directory was read by [`NpzReader::new`].
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// // np.savez(f, np.arange(3), weights=..., bias=...): keywords first, then arr_0.
+    /// let mut npz = ndnpy::NpzReader::open("testdata/npz_keywords.npz")?;
+    /// assert_eq!(npz.names()?, ["weights", "bias", "arr_0", "arr_1"]);
+    /// # Ok::<(), ndnpy::Error>(())
+    /// ```
+    pub fn names(&mut self) -> Result<Vec<String>, ReadNpzError> {
+        Ok(self.keys().map(str::to_owned).collect())
+    }
+
+    /// The keys of all members, in archive order, borrowed (see [`NpzReader::names`]).
+    ///
+    /// ```
+    /// let npz = ndnpy::NpzReader::open("testdata/npz_names.npz")?;
+    /// let keys: Vec<&str> = npz.keys().collect();
+    /// assert_eq!(keys, ["layer1/weight", "données/α", "x.npy", ""]);
+    /// # Ok::<(), ndnpy::Error>(())
+    /// ```
+    pub fn keys(&self) -> impl ExactSizeIterator<Item = &str> + '_ {
+        self.dir.entries.iter().map(Entry::key)
+    }
+
+    /// The central directory's facts about every member, in archive order.
+    ///
+    /// ```
+    /// let npz = ndnpy::NpzReader::open("testdata/npz_names.npz")?;
+    /// let names: Vec<&str> = npz.members().map(|m| m.name()).collect();
+    /// assert_eq!(names, ["layer1/weight.npy", "données/α.npy", "x.npy.npy", ".npy"]);
+    /// # Ok::<(), ndnpy::Error>(())
+    /// ```
+    pub fn members(&self) -> impl ExactSizeIterator<Item = MemberInfo<'_>> + '_ {
+        self.dir
+            .entries
+            .iter()
+            .enumerate()
+            .map(|(index, entry)| MemberInfo { index, entry })
+    }
+
+    /// The central directory's facts about member `index`, if there is one.
+    ///
+    /// ```
+    /// let npz = ndnpy::NpzReader::open("testdata/npz_stored.npz")?;
+    /// assert_eq!(npz.member(0).unwrap().key(), "a");
+    /// assert!(npz.member(6).is_none());
+    /// # Ok::<(), ndnpy::Error>(())
+    /// ```
+    pub fn member(&self, index: usize) -> Option<MemberInfo<'_>> {
+        self.dir
+            .entries
+            .get(index)
+            .map(|entry| MemberInfo { index, entry })
+    }
+
+    /// The index of the member `name` finds: the member named exactly `name` (the last of
+    /// them), else the one named `name` plus `.npy`.
+    ///
+    /// ```
+    /// let npz = ndnpy::NpzReader::open("testdata/npz_names.npz")?;
+    /// assert_eq!(npz.index_of("x.npy"), Some(2)); // the member "x.npy.npy"
+    /// assert_eq!(npz.index_of("layer1/weight.npy"), Some(0));
+    /// assert_eq!(npz.index_of("nope"), None);
+    /// # Ok::<(), ndnpy::Error>(())
+    /// ```
+    pub fn index_of(&self, name: &str) -> Option<usize> {
+        self.dir.lookup(name)
+    }
+
+    /// Whether `name` finds a member (see [`NpzReader::index_of`]).
+    ///
+    /// ```
+    /// let npz = ndnpy::NpzReader::open("testdata/npz_names.npz")?;
+    /// assert!(npz.contains("données/α"));
+    /// # Ok::<(), ndnpy::Error>(())
+    /// ```
+    pub fn contains(&self, name: &str) -> bool {
+        self.index_of(name).is_some()
+    }
+
+    fn index_or_missing(&self, name: &str) -> Result<usize, Error> {
+        self.index_of(name).ok_or_else(|| {
+            Error::Mismatch(MismatchError::MissingMember {
+                name: name.to_owned(),
+                keys: self.keys().map(str::to_owned).collect(),
+            })
+        })
+    }
+
+    fn entry(&self, index: usize) -> Result<&Entry, Error> {
+        self.dir
+            .entries
+            .get(index)
+            .ok_or(Error::Mismatch(MismatchError::MemberIndex {
+                index,
+                len: self.dir.entries.len(),
+            }))
+    }
+
+    /// Opens member `index` and hands a reader of its bytes to `f`.
+    fn with_member<'s, T>(
+        &'s mut self,
+        index: usize,
+        f: impl FnOnce(&mut MemberReader<'s, Source<'s, R>>, &ReadOptions) -> Result<T, Error>,
+    ) -> Result<T, Error> {
+        let entry = self.entry(index)?;
+        entry.check()?;
+        let NpzReader {
+            reader,
+            dir,
+            options,
+            scratch,
+        } = self;
+        let entry = &dir.entries[index];
+        let Located {
+            data_start,
+            in_scratch,
+        } = dir.locate(reader, index, scratch)?;
+        let src = match in_scratch {
+            Some(range) => Source::Memory(&scratch[range]),
+            None => {
+                reader.seek(SeekFrom::Start(data_start))?;
+                let cap = entry.compressed_size.min(64 << 10) as usize;
+                Source::Stream(BufReader::with_capacity(
+                    cap,
+                    (reader as &mut R).take(entry.compressed_size),
+                ))
+            }
+        };
+        f(&mut MemberReader::new(src, entry), options)
+    }
+
+    /// Reads the array `name` finds (see [`NpzReader::index_of`]).
+    ///
+    /// The array is allocated once, at its final size; `fortran_order` and big-endian members
+    /// come back as [`ReadNpyExt`](crate::ReadNpyExt) reads them. This always copies the data
+    /// out of the archive: it is the call for compressed members, and for stored members that
+    /// cannot be viewed in place (see [`NpzReader::stored_range`]).
+    ///
+    /// # Errors
+    ///
+    /// - [`MismatchError::MissingMember`] if no member is found (the error lists the keys);
+    /// - [`MismatchError::NotNpy`] if the member is not an `.npy` array (read it with
+    ///   [`NpzReader::raw_bytes`] or [`NpzReader::get`]);
+    /// - what [`ReadNpyExt::read_npy`](crate::ReadNpyExt::read_npy) returns for its content;
+    /// - [`Error::Format`] if the member is corrupt: a malformed local header, a corrupt deflate
+    ///   stream, a size or CRC-32 that does not match its directory entry;
+    /// - [`Error::Io`] if reading fails.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ndarray::{array, Array2, ArrayD};
+    /// use ndnpy::{Error, MismatchError, NpzReader};
+    ///
+    /// let mut npz = NpzReader::open("testdata/npz_stored.npz")?;
+    /// let f: Array2<i32> = npz.by_name("fortran")?; // stored in Fortran order
+    /// assert_eq!(f[[1, 2]], 6);
+    /// assert!(f.t().is_standard_layout());
+    /// let any: ArrayD<f64> = npz.by_name("a")?; // any dimension
+    /// assert_eq!(any.shape(), [2, 3]);
+    ///
+    /// let err = npz.by_name::<ndarray::OwnedRepr<f64>, ndarray::Ix2>("b").unwrap_err();
+    /// assert!(matches!(err, Error::Mismatch(MismatchError::MissingMember { .. })));
+    /// # Ok::<(), ndnpy::Error>(())
+    /// ```
+    pub fn by_name<S, D>(&mut self, name: &str) -> Result<ArrayBase<S, D>, ReadNpzError>
+    where
+        S::Elem: ReadableElement,
+        S: DataOwned,
+        D: Dimension,
+    {
+        let index = self.index_or_missing(name)?;
+        self.by_index(index)
+    }
+
+    /// Reads the array at position `index` in the archive.
+    ///
+    /// # Errors
+    ///
+    /// [`MismatchError::MemberIndex`] if there is no member `index`; otherwise as
+    /// [`NpzReader::by_name`].
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ndarray::{array, Array1};
+    /// let mut npz = ndnpy::NpzReader::open("testdata/npz_keywords.npz")?;
+    /// let arr_0: Array1<i64> = npz.by_index(2)?;
+    /// assert_eq!(arr_0, array![0, 1, 2]);
+    /// # Ok::<(), ndnpy::Error>(())
+    /// ```
+    pub fn by_index<S, D>(&mut self, index: usize) -> Result<ArrayBase<S, D>, ReadNpzError>
+    where
+        S::Elem: ReadableElement,
+        S: DataOwned,
+        D: Dimension,
+    {
+        self.with_member(index, member::read_npy)
+    }
+
+    /// Reads the member `name` finds as `np.load(...)[name]` does: an array if it starts with
+    /// the `.npy` magic, whatever its name, else its raw bytes.
+    ///
+    /// # Errors
+    ///
+    /// As [`NpzReader::by_name`], except that a member that is not an `.npy` array is not an
+    /// error.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ndarray::{array, Ix1, OwnedRepr};
+    /// use ndnpy::{NpzReader, NpzValue};
+    ///
+    /// // "test2" has no .npy suffix but .npy content, as in numpy's test_load_non_npy.
+    /// let mut npz = NpzReader::open("testdata/npz_non_npy.npz")?;
+    /// let v = npz.get::<OwnedRepr<i64>, Ix1>("test2")?;
+    /// assert_eq!(v, NpzValue::Array(array![1, 2, 3]));
+    /// # Ok::<(), ndnpy::Error>(())
+    /// ```
+    pub fn get<S, D>(&mut self, name: &str) -> Result<NpzValue<ArrayBase<S, D>>, ReadNpzError>
+    where
+        S::Elem: ReadableElement,
+        S: DataOwned,
+        D: Dimension,
+    {
+        let index = self.index_or_missing(name)?;
+        self.with_member(index, |m, opts| {
+            Ok(match member::read_content(m, opts)? {
+                Content::Array(a) => NpzValue::Array(a),
+                Content::Bytes(b) => NpzValue::Bytes(b),
+            })
+        })
+    }
+
+    /// Reads all the bytes of the member `name` finds (an `.npy` member gives its whole file:
+    /// header and data), decompressed and checked against its size and CRC-32.
+    ///
+    /// # Errors
+    ///
+    /// [`MismatchError::MissingMember`] if no member is found;
+    /// [`LimitError::MemberTooLarge`](crate::LimitError::MemberTooLarge) if the member is
+    /// larger than [`ReadOptions::max_data_len`]; [`Error::Format`] if it is corrupt;
+    /// [`Error::Io`] if reading fails.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let mut npz = ndnpy::NpzReader::open("testdata/npz_non_npy.npz")?;
+    /// assert_eq!(npz.raw_bytes("metadata")?, b"Name: Test");
+    /// assert!(npz.raw_bytes("a")?.starts_with(b"\x93NUMPY"));
+    /// # Ok::<(), ndnpy::Error>(())
+    /// ```
+    pub fn raw_bytes(&mut self, name: &str) -> Result<Vec<u8>, ReadNpzError> {
+        let index = self.index_or_missing(name)?;
+        self.raw_bytes_by_index(index)
+    }
+
+    /// Reads all the bytes of member `index` (see [`NpzReader::raw_bytes`]).
+    ///
+    /// # Errors
+    ///
+    /// [`MismatchError::MemberIndex`] if there is no member `index`; otherwise as
+    /// [`NpzReader::raw_bytes`].
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let mut npz = ndnpy::NpzReader::open("testdata/npz_non_npy.npz")?;
+    /// assert_eq!(npz.raw_bytes_by_index(0)?, b"Name: Test");
+    /// # Ok::<(), ndnpy::Error>(())
+    /// ```
+    pub fn raw_bytes_by_index(&mut self, index: usize) -> Result<Vec<u8>, ReadNpzError> {
+        self.with_member(index, member::read_bytes)
+    }
+
+    /// Reads only the `.npy` header of the member `name` finds: its dtype, shape and order,
+    /// without reading (or inflating) its data. The data and the CRC-32 are not checked.
+    ///
+    /// # Errors
+    ///
+    /// [`MismatchError::MissingMember`] if no member is found, [`MismatchError::NotNpy`] if it
+    /// is not an `.npy` array, what [`Header::read`](crate::Header::read) returns for its
+    /// header, [`Error::Format`] for a corrupt member, [`Error::Io`] if reading fails.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let mut npz = ndnpy::NpzReader::open("testdata/npz_compressed.npz")?;
+    /// let info = npz.header("fortran")?;
+    /// assert_eq!(info.header.dtype.descr(), "'<i4'");
+    /// assert_eq!(info.header.shape, [3, 4]);
+    /// assert!(info.header.fortran_order);
+    /// # Ok::<(), ndnpy::Error>(())
+    /// ```
+    pub fn header(&mut self, name: &str) -> Result<HeaderInfo, ReadNpzError> {
+        let index = self.index_or_missing(name)?;
+        self.header_by_index(index)
+    }
+
+    /// Reads only the `.npy` header of member `index` (see [`NpzReader::header`]).
+    ///
+    /// # Errors
+    ///
+    /// [`MismatchError::MemberIndex`] if there is no member `index`; otherwise as
+    /// [`NpzReader::header`].
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let mut npz = ndnpy::NpzReader::open("testdata/npz_compressed.npz")?;
+    /// assert_eq!(npz.header_by_index(0)?.header.shape, [2, 3]);
+    /// # Ok::<(), ndnpy::Error>(())
+    /// ```
+    pub fn header_by_index(&mut self, index: usize) -> Result<HeaderInfo, ReadNpzError> {
+        self.with_member(index, member::read_header)
+    }
+
+    /// An iterator over all members as `(key, array)`, in archive order. Each member is read
+    /// when the iterator reaches it, and its error (a corrupt member, a dtype other than
+    /// `S::Elem`, a member that is not an array) is its own: the iteration goes on.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ndarray::ArrayD;
+    /// let mut npz = ndnpy::NpzReader::open("testdata/npz_keywords.npz")?;
+    /// let mut found = Vec::new();
+    /// for (key, array) in npz.iter::<ndarray::OwnedRepr<i64>, ndarray::IxDyn>() {
+    ///     // weights and bias are f32: an error for them, not the end of the iteration.
+    ///     found.push((key, array.is_ok()));
+    /// }
+    /// assert_eq!(found, [("weights".into(), false), ("bias".into(), false),
+    ///                    ("arr_0".into(), true), ("arr_1".into(), true)]);
+    /// # Ok::<(), ndnpy::Error>(())
+    /// ```
+    pub fn iter<S, D>(&mut self) -> NpzArrays<'_, R, S, D>
+    where
+        S::Elem: ReadableElement,
+        S: DataOwned,
+        D: Dimension,
+    {
+        NpzArrays {
+            npz: self,
+            next: 0,
+            _marker: PhantomData,
+        }
+    }
+
+    /// Reads every member as `(key, array)`, in archive order, with the results
+    /// [`NpzReader::iter`] gives. With the `parallel` feature, deflated members are
+    /// decompressed on all cores (rayon): their compressed bytes are read in turn, up to
+    /// 256 MiB at a time, and inflated and parsed in parallel. Without it, members are read
+    /// one after another. The results are the same either way.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let mut npz = ndnpy::NpzReader::open("testdata/npz_compressed.npz")?;
+    /// let all = npz.read_all::<ndarray::OwnedRepr<f64>, ndarray::IxDyn>();
+    /// assert_eq!(all.len(), npz.len());
+    /// assert_eq!(all[0].0, "a");
+    /// assert!(all[0].1.is_ok());
+    /// # Ok::<(), ndnpy::Error>(())
+    /// ```
+    #[allow(clippy::type_complexity)]
+    pub fn read_all<S, D>(&mut self) -> Vec<(String, Result<ArrayBase<S, D>, ReadNpzError>)>
+    where
+        S::Elem: ReadableElement,
+        S: DataOwned,
+        D: Dimension,
+        ArrayBase<S, D>: Send,
+    {
+        #[cfg(feature = "parallel")]
+        {
+            super::parallel::read_all(self)
+        }
+        #[cfg(not(feature = "parallel"))]
+        {
+            self.iter().collect()
+        }
+    }
+
+    /// For a stored (uncompressed) member, the byte range of its bytes (for an array, its
+    /// whole `.npy` file, header included) in the archive; `None` for a compressed member.
+    /// Only the local header is read.
+    ///
+    /// This is what zero-copy access builds on: a view of those bytes in an in-memory or
+    /// memory-mapped archive needs no copy when the array data in them is aligned for its
+    /// element type ([`NpzWriteOptions::align`](crate::NpzWriteOptions::align) writes archives
+    /// where it is; numpy's are not). For in-memory archives [`NpzReader::stored_slice`] gives
+    /// the bytes themselves. When a member is compressed, or its data is misaligned,
+    /// [`NpzReader::by_name`] is the explicit, copying fallback. The CRC-32 is not checked
+    /// here.
+    ///
+    /// # Errors
+    ///
+    /// [`MismatchError::MissingMember`] if no member is found, [`Error::Format`] if its
+    /// directory entry or local header is malformed or its data lies outside the archive,
+    /// [`Error::Io`] if reading fails.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ndnpy::{Header, NpzReader, ReadOptions};
+    /// let bytes = std::fs::read("testdata/npz_stored.npz")?;
+    /// let mut npz = NpzReader::open("testdata/npz_stored.npz")?;
+    /// let range = npz.stored_range("a")?.expect("np.savez stores its members");
+    /// let npy = &bytes[range.start as usize..range.end as usize];
+    /// let info = Header::read(&mut &npy[..], &ReadOptions::default())?;
+    /// assert_eq!(info.header.shape, [2, 3]);
+    ///
+    /// let mut npz = NpzReader::open("testdata/npz_compressed.npz")?;
+    /// assert_eq!(npz.stored_range("a")?, None);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn stored_range(&mut self, name: &str) -> Result<Option<Range<u64>>, ReadNpzError> {
+        let index = self.index_or_missing(name)?;
+        let entry = self.entry(index)?;
+        entry.check()?;
+        if entry.method != STORED {
+            return Ok(None);
+        }
+        let size = entry.compressed_size;
+        let located = self
+            .dir
+            .locate(&mut self.reader, index, &mut self.scratch)?;
+        Ok(Some(located.data_start..located.data_start + size))
+    }
+
+    /// The underlying reader.
+    ///
+    /// ```
+    /// let npz = ndnpy::NpzReader::open("testdata/npz_empty.npz")?;
+    /// let file: std::fs::File = npz.into_inner();
+    /// assert_eq!(file.metadata()?.len(), 22);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn into_inner(self) -> R {
+        self.reader
+    }
+
+    /// The compressed bytes of member `index` (for parallel decompression).
+    #[cfg(feature = "parallel")]
+    pub(crate) fn compressed_bytes(&mut self, index: usize) -> Result<Vec<u8>, Error> {
+        self.entry(index)?.check()?;
+        let NpzReader {
+            reader,
+            dir,
+            scratch,
+            ..
+        } = self;
+        let entry = &dir.entries[index];
+        let located = dir.locate(reader, index, scratch)?;
+        if let Some(range) = located.in_scratch {
+            return Ok(scratch[range].to_vec());
+        }
+        // The data lies in the archive (checked by locate), so this allocation is real.
+        let mut bytes = vec![0u8; entry.compressed_size as usize];
+        reader.seek(SeekFrom::Start(located.data_start))?;
+        let got = crate::header::read_full(reader, &mut bytes)?;
+        if got < bytes.len() {
+            return Err(crate::FormatError::MemberTruncated {
+                member: entry.name.clone(),
+                declared: entry.compressed_size,
+                found: got as u64,
+            }
+            .into());
+        }
+        Ok(bytes)
+    }
+
+    /// The directory entries and the read options (for parallel decompression).
+    #[cfg(feature = "parallel")]
+    pub(crate) fn parts(&self) -> (&[Entry], &ReadOptions) {
+        (&self.dir.entries, &self.options)
+    }
+}
+
+impl<'a> NpzReader<Cursor<&'a [u8]>> {
+    /// For a stored member of an in-memory (or memory-mapped) archive, its bytes in place:
+    /// for an array, its whole `.npy` file, ready for a zero-copy view when its data is
+    /// aligned; `None` for a compressed member (see [`NpzReader::stored_range`]).
+    ///
+    /// # Errors
+    ///
+    /// As [`NpzReader::stored_range`].
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use std::io::Cursor;
+    /// use ndnpy::{NpzReader, NpzWriteOptions, NpzWriter};
+    ///
+    /// // An archive whose stored members have their array data on 64-byte boundaries.
+    /// let mut w = NpzWriter::with_options(Cursor::new(Vec::new()), NpzWriteOptions::new().align(true));
+    /// w.add_array("x", &ndarray::array![1.0f64, 2.0, 3.0])?;
+    /// let archive = w.finish()?.into_inner();
+    ///
+    /// let mut npz = NpzReader::new(Cursor::new(&archive[..]))?;
+    /// let npy: &[u8] = npz.stored_slice("x")?.unwrap();
+    /// assert!(npy.starts_with(b"\x93NUMPY"));
+    /// let data = &npy[128..];
+    /// assert_eq!(data.as_ptr() as usize % 64, archive.as_ptr() as usize % 64);
+    /// # Ok::<(), ndnpy::Error>(())
+    /// ```
+    pub fn stored_slice(&mut self, name: &str) -> Result<Option<&'a [u8]>, ReadNpzError> {
+        let Some(range) = self.stored_range(name)? else {
+            return Ok(None);
+        };
+        let bytes: &'a [u8] = self.reader.get_ref();
+        // stored_range checked that the range lies in the archive.
+        let start = usize::try_from(range.start).unwrap_or(usize::MAX);
+        let end = usize::try_from(range.end).unwrap_or(usize::MAX);
+        Ok(bytes.get(start..end))
+    }
+}
+
+/// The iterator of [`NpzReader::iter`]: `(key, array)` for each member, in archive order.
+///
+/// # Examples
+///
+/// ```
+/// let mut npz = ndnpy::NpzReader::open("testdata/npz_compressed.npz")?;
+/// let iter = npz.iter::<ndarray::OwnedRepr<f64>, ndarray::Ix2>();
+/// assert_eq!(iter.len(), 6);
+/// # Ok::<(), ndnpy::Error>(())
+/// ```
+pub struct NpzArrays<'a, R: Read + Seek, S, D> {
+    npz: &'a mut NpzReader<R>,
+    next: usize,
+    _marker: PhantomData<fn() -> (S, D)>,
+}
+
+impl<R: Read + Seek, S, D> std::fmt::Debug for NpzArrays<'_, R, S, D> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("NpzArrays")
+            .field("next", &self.next)
+            .field("len", &self.npz.len())
+            .finish_non_exhaustive()
+    }
+}
+
+impl<R, S, D> Iterator for NpzArrays<'_, R, S, D>
+where
+    R: Read + Seek,
+    S::Elem: ReadableElement,
+    S: DataOwned,
+    D: Dimension,
+{
+    type Item = (String, Result<ArrayBase<S, D>, ReadNpzError>);
+
+    fn next(&mut self) -> Option<Self::Item> {
+        let i = self.next;
+        let key = self.npz.dir.entries.get(i)?.key().to_owned();
+        self.next += 1;
+        Some((key, self.npz.by_index(i)))
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let n = self.npz.len().saturating_sub(self.next);
+        (n, Some(n))
+    }
+}
+
+impl<R, S, D> ExactSizeIterator for NpzArrays<'_, R, S, D>
+where
+    R: Read + Seek,
+    S::Elem: ReadableElement,
+    S: DataOwned,
+    D: Dimension,
+{
+}
+
+/// A member's compressed data: already in memory (small members are read with their local
+/// header), or streamed from the archive.
+enum Source<'a, R> {
+    Memory(&'a [u8]),
+    Stream(BufReader<io::Take<&'a mut R>>),
+}
+
+impl<R: Read> Read for Source<'_, R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        match self {
+            Source::Memory(m) => m.read(buf),
+            Source::Stream(s) => s.read(buf),
+        }
+    }
+}
+
+impl<R: Read> BufRead for Source<'_, R> {
+    fn fill_buf(&mut self) -> io::Result<&[u8]> {
+        match self {
+            Source::Memory(m) => Ok(m),
+            Source::Stream(s) => s.fill_buf(),
+        }
+    }
+
+    fn consume(&mut self, amt: usize) {
+        match self {
+            Source::Memory(m) => m.consume(amt),
+            Source::Stream(s) => s.consume(amt),
+        }
+    }
+}

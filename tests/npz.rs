@@ -1,0 +1,1007 @@
+//! `.npz` archives: the fixtures numpy wrote (testdata/generate_npz.py) read back exactly,
+//! what we write reads back, and hostile or broken archives give typed errors, member by
+//! member, without panics or large allocations.
+#![cfg(feature = "npz")]
+
+use ndarray::{arr0, array, Array, Array0, Array1, Array2, ArrayD, IxDyn, OwnedRepr, ShapeBuilder};
+use ndnpy::{
+    ByteOrder, Compression, Error, FormatError, LimitError, MismatchError, NpzReader, NpzValue,
+    NpzWriteOptions, NpzWriter, ReadOptions, UsageError,
+};
+use std::io::{Cursor, Write};
+
+fn fixture(name: &str) -> Vec<u8> {
+    std::fs::read(format!("testdata/{name}")).unwrap()
+}
+
+fn open(bytes: &[u8]) -> NpzReader<Cursor<&[u8]>> {
+    NpzReader::new(Cursor::new(bytes)).unwrap()
+}
+
+/// The arrays of `ARRAYS` in generate_npz.py.
+fn check_arrays<R: std::io::Read + std::io::Seek>(npz: &mut NpzReader<R>) {
+    let a: Array2<f64> = npz.by_name("a").unwrap();
+    assert_eq!(a, array![[0.0, 0.5, 1.0], [1.5, 2.0, 2.5]]);
+    let f: Array2<i32> = npz.by_name("fortran").unwrap();
+    assert_eq!(
+        f,
+        Array2::from_shape_fn((3, 4), |(i, j)| (i * 4 + j) as i32)
+    );
+    assert!(f.t().is_standard_layout(), "Fortran order is kept");
+    let be: Array1<u16> = npz.by_name("big_endian").unwrap();
+    assert_eq!(be, array![0, 1000, 2000, 3000, 4000]);
+    let s: Array0<f32> = npz.by_name("scalar").unwrap();
+    assert_eq!(s, arr0(3.5));
+    let e: Array2<i64> = npz.by_name("empty").unwrap();
+    assert_eq!(e.shape(), [0, 3]);
+    let flags: Array1<bool> = npz.by_name("flags").unwrap();
+    assert_eq!(flags, array![true, false, true]);
+}
+
+const KEYS: [&str; 6] = ["a", "fortran", "big_endian", "scalar", "empty", "flags"];
+
+#[test]
+fn reads_np_savez_stored() {
+    let bytes = fixture("npz_stored.npz");
+    let mut npz = open(&bytes);
+    assert_eq!(npz.names().unwrap(), KEYS);
+    assert!(npz
+        .members()
+        .all(|m| m.compression() == Some(Compression::Stored)));
+    check_arrays(&mut npz);
+}
+
+#[test]
+fn reads_np_savez_compressed() {
+    let bytes = fixture("npz_compressed.npz");
+    let mut npz = open(&bytes);
+    assert_eq!(npz.names().unwrap(), KEYS);
+    assert!(npz
+        .members()
+        .all(|m| m.compression() == Some(Compression::Deflated)));
+    check_arrays(&mut npz);
+}
+
+#[test]
+fn reads_from_a_file_path() {
+    let mut npz = NpzReader::open("testdata/npz_compressed.npz").unwrap();
+    check_arrays(&mut npz);
+}
+
+#[test]
+fn reads_streamed_archives_with_data_descriptors() {
+    for name in ["npz_streamed.npz", "npz_streamed_compressed.npz"] {
+        let bytes = fixture(name);
+        // Every local header has flag bit 3 and zero sizes: the sizes are in the directory.
+        assert_eq!(bytes[6] & 8, 8, "{name}");
+        let mut npz = open(&bytes);
+        assert_eq!(
+            npz.names().unwrap(),
+            ["a", "fortran", "big_endian"],
+            "{name}"
+        );
+        let a: Array2<f64> = npz.by_name("a").unwrap();
+        assert_eq!(a, array![[0.0, 0.5, 1.0], [1.5, 2.0, 2.5]]);
+        let f: Array2<i32> = npz.by_name("fortran").unwrap();
+        assert_eq!(f[[2, 3]], 11);
+        let be: Array1<u16> = npz.by_name("big_endian").unwrap();
+        assert_eq!(be, array![0, 1000, 2000, 3000, 4000]);
+    }
+}
+
+#[test]
+fn reads_zip64_directories_and_end_records() {
+    let bytes = fixture("npz_zip64.npz");
+    let mut npz = open(&bytes);
+    assert_eq!(npz.names().unwrap(), ["a", "big_endian"]);
+    // The second member's directory entry has its sizes and offset in the zip64 field.
+    let m = npz.member(1).unwrap();
+    assert_eq!((m.size(), m.compressed_size()), (138, 138));
+    let be: Array1<u16> = npz.by_name("big_endian").unwrap();
+    assert_eq!(be, array![0, 1000, 2000, 3000, 4000]);
+    let a: Array2<f64> = npz.by_name("a").unwrap();
+    assert_eq!(a[[1, 2]], 2.5);
+}
+
+#[test]
+fn keywords_come_before_positional_arrays() {
+    let mut npz = NpzReader::open("testdata/npz_keywords.npz").unwrap();
+    assert_eq!(npz.names().unwrap(), ["weights", "bias", "arr_0", "arr_1"]);
+    let w: Array2<f32> = npz.by_name("weights").unwrap();
+    assert_eq!(w, array![[0.5, -1.0], [2.0, 0.25]]);
+    let b: Array1<f32> = npz.by_name("bias.npy").unwrap();
+    assert_eq!(b, array![0.125, -0.5]);
+    let arr_0: Array1<i64> = npz.by_name("arr_0").unwrap();
+    assert_eq!(arr_0, array![0, 1, 2]);
+    let arr_1: Array2<i64> = npz.by_index(3).unwrap();
+    assert_eq!(arr_1, array![[1, 2]]);
+}
+
+#[test]
+fn the_empty_archive_has_no_members() {
+    let bytes = fixture("npz_empty.npz");
+    assert_eq!(bytes.len(), 22);
+    let mut npz = open(&bytes);
+    assert!(npz.is_empty());
+    assert_eq!(npz.len(), 0);
+    assert!(npz.names().unwrap().is_empty());
+    let err = npz.by_name::<OwnedRepr<f64>, IxDyn>("a").unwrap_err();
+    assert!(matches!(
+        err,
+        Error::Mismatch(MismatchError::MissingMember { ref keys, .. }) if keys.is_empty()
+    ));
+    assert_eq!(
+        err.to_string(),
+        "no member \"a\" (nor \"a.npy\") in the archive, which is empty"
+    );
+    let err = npz.by_index::<OwnedRepr<f64>, IxDyn>(0).unwrap_err();
+    assert!(matches!(
+        err,
+        Error::Mismatch(MismatchError::MemberIndex { index: 0, len: 0 })
+    ));
+    assert!(npz.read_all::<OwnedRepr<f64>, IxDyn>().is_empty());
+}
+
+#[test]
+fn keys_follow_numpys_npy_suffix_rules() {
+    let mut npz = NpzReader::open("testdata/npz_names.npz").unwrap();
+    assert_eq!(
+        npz.names().unwrap(),
+        ["layer1/weight", "données/α", "x.npy", ""]
+    );
+    let w: Array1<i16> = npz.by_name("layer1/weight").unwrap();
+    assert_eq!(w, array![1, 2, 3]);
+    let d: Array1<f64> = npz.by_name("données/α").unwrap();
+    assert_eq!(d, array![4.0]);
+    // The key "x.npy" was stored as "x.npy.npy"; both names find it.
+    let x: Array1<u8> = npz.by_name("x.npy").unwrap();
+    assert_eq!(x, array![5]);
+    let x: Array1<u8> = npz.by_name("x.npy.npy").unwrap();
+    assert_eq!(x, array![5]);
+    // The empty key is the member ".npy".
+    let e: Array1<u32> = npz.by_name("").unwrap();
+    assert_eq!(e, array![6, 7]);
+    assert_eq!(npz.index_of(".npy"), Some(3));
+    assert!(!npz.contains("x"));
+}
+
+#[test]
+fn the_exact_name_wins_over_the_npy_suffix_and_the_last_duplicate_wins() {
+    // Members "a" (raw npy of [1]) and "a.npy" ([2]), as numpy resolves: "a" -> "a",
+    // "a.npy" -> "a.npy".
+    let mut w = NpzWriter::new(Cursor::new(Vec::new()));
+    w.add_array("a", &array![2i64]).unwrap();
+    let mut npy = Vec::new();
+    ndnpy::WriteNpyExt::write_npy(&array![1i64], &mut npy).unwrap();
+    w.add_bytes("a", &npy).unwrap();
+    let bytes = w.finish().unwrap().into_inner();
+    let mut npz = open(&bytes);
+    assert_eq!(npz.names().unwrap(), ["a", "a"]);
+    let a: Array1<i64> = npz.by_name("a").unwrap();
+    assert_eq!(a, array![1]);
+    let a: Array1<i64> = npz.by_name("a.npy").unwrap();
+    assert_eq!(a, array![2]);
+
+    // Two entries of the same name (the zip writer refuses them, so rename one by hand):
+    // the last one is found, as in zipfile.
+    let mut w = NpzWriter::new(Cursor::new(Vec::new()));
+    w.add_array("k", &array![1u8]).unwrap();
+    w.add_array("j", &array![2u8]).unwrap();
+    let mut bytes = w.finish().unwrap().into_inner();
+    for at in find_all(&bytes, b"j.npy") {
+        bytes[at] = b'k';
+    }
+    let mut npz = open(&bytes);
+    assert_eq!(npz.names().unwrap(), ["k", "k"]);
+    let k: Array1<u8> = npz.by_name("k").unwrap();
+    assert_eq!(k, array![2]);
+}
+
+#[test]
+fn members_that_are_not_npy_are_bytes_not_errors() {
+    let mut npz = NpzReader::open("testdata/npz_non_npy.npz").unwrap();
+    assert_eq!(npz.names().unwrap(), ["metadata", "test2", "a"]);
+    let meta = npz.get::<OwnedRepr<i64>, IxDyn>("metadata").unwrap();
+    assert_eq!(meta, NpzValue::Bytes(b"Name: Test".to_vec()));
+    // .npy content without the suffix is an array, as in numpy.
+    let t = npz.get::<OwnedRepr<i64>, IxDyn>("test2").unwrap();
+    assert_eq!(t, NpzValue::Array(array![1i64, 2, 3].into_dyn()));
+    let a: Array1<i64> = npz.by_name("a").unwrap();
+    assert_eq!(a, array![4, 5, 6]);
+    assert_eq!(npz.raw_bytes("metadata").unwrap(), b"Name: Test");
+    // Asking for an array names the member and says how to read it.
+    let err = npz
+        .by_name::<OwnedRepr<i64>, IxDyn>("metadata")
+        .unwrap_err();
+    assert!(matches!(
+        err,
+        Error::Mismatch(MismatchError::NotNpy { ref member, ref found })
+            if member == "metadata" && found == b"Name: "
+    ));
+    assert_eq!(
+        err.to_string(),
+        "archive member \"metadata\" is not an .npy array: expected magic b\"\\x93NUMPY\", \
+         found b\"Name: \" (read it with NpzReader::raw_bytes)"
+    );
+    assert!(npz.header("metadata").is_err());
+    // The iterator goes on past it.
+    let results: Vec<(String, bool)> = npz
+        .iter::<OwnedRepr<i64>, IxDyn>()
+        .map(|(k, r)| (k, r.is_ok()))
+        .collect();
+    assert_eq!(
+        results,
+        [
+            ("metadata".into(), false),
+            ("test2".into(), true),
+            ("a".into(), true)
+        ]
+    );
+}
+
+#[test]
+fn a_missing_member_error_lists_the_keys() {
+    let mut npz = NpzReader::open("testdata/npz_keywords.npz").unwrap();
+    let err = npz.by_name::<OwnedRepr<f32>, IxDyn>("weight").unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "no member \"weight\" (nor \"weight.npy\") in the archive; its 4 keys are \"weights\", \
+         \"bias\", \"arr_0\", \"arr_1\""
+    );
+}
+
+#[test]
+fn header_peeks_read_dtype_shape_and_order_only() {
+    for name in ["npz_stored.npz", "npz_compressed.npz"] {
+        let mut npz = NpzReader::open(format!("testdata/{name}")).unwrap();
+        let h = npz.header("fortran").unwrap().header;
+        assert_eq!(
+            (h.dtype.descr(), h.shape, h.fortran_order),
+            ("'<i4'".to_string(), vec![3, 4], true)
+        );
+        let h = npz.header_by_index(2).unwrap().header;
+        assert_eq!(h.dtype.descr(), "'>u2'");
+        let h = npz.header("scalar").unwrap().header;
+        assert!(h.shape.is_empty());
+    }
+}
+
+#[test]
+fn read_all_and_iter_agree() {
+    for name in ["npz_stored.npz", "npz_compressed.npz", "npz_non_npy.npz"] {
+        let mut npz = NpzReader::open(format!("testdata/{name}")).unwrap();
+        let all = npz.read_all::<OwnedRepr<i64>, IxDyn>();
+        let seq: Vec<_> = npz.iter::<OwnedRepr<i64>, IxDyn>().collect();
+        assert_eq!(all.len(), seq.len());
+        for ((k1, r1), (k2, r2)) in all.iter().zip(&seq) {
+            assert_eq!(k1, k2);
+            match (r1, r2) {
+                (Ok(a), Ok(b)) => assert_eq!(a, b),
+                (Err(a), Err(b)) => assert_eq!(a.to_string(), b.to_string()),
+                _ => panic!("{name} {k1}: read_all and iter differ"),
+            }
+        }
+    }
+}
+
+#[test]
+fn read_all_reads_many_deflated_members_exactly() {
+    // Enough members and bytes to spread over threads with the parallel feature.
+    let mut w = NpzWriter::new_compressed(Cursor::new(Vec::new()));
+    let arrays: Vec<Array1<i64>> = (0..40)
+        .map(|k| Array1::from_shape_fn(20_000 + k * 1000, |i| ((i as i64) * (k as i64 + 1)) % 977))
+        .collect();
+    for (k, a) in arrays.iter().enumerate() {
+        w.add_array(format!("m{k}"), a).unwrap();
+    }
+    w.add_array_with_options("stored", &array![1i64, 2], &NpzWriteOptions::new())
+        .unwrap();
+    let bytes = w.finish().unwrap().into_inner();
+    let mut npz = open(&bytes);
+    let all = npz.read_all::<OwnedRepr<i64>, ndarray::Ix1>();
+    assert_eq!(all.len(), 41);
+    for (k, a) in arrays.iter().enumerate() {
+        assert_eq!(all[k].0, format!("m{k}"));
+        assert_eq!(all[k].1.as_ref().unwrap(), a);
+    }
+    assert_eq!(all[40].1.as_ref().unwrap(), array![1i64, 2]);
+}
+
+#[test]
+fn member_facts_come_from_the_directory() {
+    let npz = NpzReader::open("testdata/npz_compressed.npz").unwrap();
+    let facts: Vec<(usize, &str, &str, u16)> = npz
+        .members()
+        .map(|m| (m.index(), m.name(), m.key(), m.method()))
+        .collect();
+    assert_eq!(facts[1], (1, "fortran.npy", "fortran", 8));
+    let m = npz.member(0).unwrap();
+    assert_eq!(m.size(), 176);
+    assert!(m.compressed_size() < m.size());
+    assert_eq!(npz.keys().len(), 6);
+}
+
+// ---- writing -------------------------------------------------------------------------------
+
+fn write_all_kinds(options: NpzWriteOptions) -> Vec<u8> {
+    let mut w = NpzWriter::with_options(Cursor::new(Vec::new()), options);
+    w.add_array(
+        "a",
+        &(Array::range(0.0, 6.0, 1.0)
+            .into_shape_with_order((2, 3))
+            .unwrap()
+            * 0.5),
+    )
+    .unwrap();
+    let f = Array2::from_shape_fn((3, 4).f(), |(i, j)| (i * 4 + j) as i32);
+    w.add_array("fortran", &f).unwrap();
+    w.add_array_with_options(
+        "big_endian",
+        &(Array1::from_iter(0u16..5) * 1000),
+        &options.byte_order(ByteOrder::Big),
+    )
+    .unwrap();
+    w.add_array("scalar", &arr0(3.5f32)).unwrap();
+    w.add_array("empty", &Array2::<i64>::zeros((0, 3))).unwrap();
+    w.add_array("flags", &array![true, false, true]).unwrap();
+    w.finish().unwrap().into_inner()
+}
+
+#[test]
+fn what_we_write_reads_back() {
+    for options in [
+        NpzWriteOptions::new(),
+        NpzWriteOptions::compressed(),
+        NpzWriteOptions::new().align(true),
+        NpzWriteOptions::compressed().level(Some(1)),
+        NpzWriteOptions::compressed().level(Some(9)),
+    ] {
+        let bytes = write_all_kinds(options);
+        let mut npz = open(&bytes);
+        assert_eq!(npz.names().unwrap(), KEYS, "{options:?}");
+        check_arrays(&mut npz);
+        let h = npz.header("big_endian").unwrap().header;
+        assert_eq!(h.dtype.descr(), "'>u2'");
+        for m in npz.members() {
+            assert_eq!(m.compression(), Some(options.get_compression()));
+        }
+    }
+}
+
+#[test]
+fn members_hold_exactly_the_npy_bytes() {
+    let a = array![[1.5f64, 2.5], [3.5, 4.5]];
+    let mut npy = Vec::new();
+    ndnpy::WriteNpyExt::write_npy(&a.t(), &mut npy).unwrap();
+    for options in [NpzWriteOptions::new(), NpzWriteOptions::compressed()] {
+        let mut w = NpzWriter::with_options(Cursor::new(Vec::new()), options);
+        w.add_array("t", &a.t()).unwrap();
+        let bytes = w.finish().unwrap().into_inner();
+        assert_eq!(open(&bytes).raw_bytes("t").unwrap(), npy);
+    }
+}
+
+#[test]
+fn the_npy_length_hint_is_the_length_written() {
+    use ndnpy::{WriteNpyExt, WriteOptions};
+    let big = Array2::from_shape_fn((40, 30), |(i, j)| (i * 30 + j) as i64);
+    fn check<T: WriteNpyExt + ?Sized>(a: &T) {
+        for order in [ByteOrder::Little, ByteOrder::Big] {
+            let opts = WriteOptions::new().byte_order(order);
+            let mut out = Vec::new();
+            a.write_npy_with_options(&mut out, &opts).unwrap();
+            assert_eq!(a.npy_len(&opts), Some(out.len() as u64));
+        }
+    }
+    check(&big);
+    check(&big.t());
+    check(&big.slice(ndarray::s![..;3, ..;-2]));
+    check(&*big.view()); // an ArrayRef
+    check(&arr0(1.5f64));
+    check(&Array2::<f32>::zeros((0, 7)));
+    check(&Array2::<u8>::zeros((1, 5)).t());
+    // A 25,000-dimensional shape needs a version 2.0 header.
+    let deep = ArrayD::<u8>::zeros(IxDyn(&[1; 25_000]));
+    let mut out = Vec::new();
+    deep.write_npy(&mut out).unwrap();
+    assert_eq!(&out[6..8], &[2, 0]);
+    check(&deep);
+}
+
+#[test]
+fn output_is_deterministic_with_numpys_timestamp_and_permissions() {
+    let one = write_all_kinds(NpzWriteOptions::compressed());
+    let two = write_all_kinds(NpzWriteOptions::compressed());
+    assert_eq!(one, two);
+    // Local header: version 20, flags 0, DOS time 0 and date 0x21 (1980-01-01).
+    assert_eq!(&one[..4], b"PK\x03\x04");
+    assert_eq!(u16::from_le_bytes([one[10], one[11]]), 0);
+    assert_eq!(u16::from_le_bytes([one[12], one[13]]), 0x21);
+    // Central entries: permissions 0o600 in the external attributes, as numpy's (the zip
+    // crate adds the regular-file type bits numpy leaves out).
+    for at in find_all(&one, b"PK\x01\x02") {
+        let attr = u32::from_le_bytes(one[at + 38..at + 42].try_into().unwrap());
+        assert_eq!((attr >> 16) & 0o777, 0o600);
+    }
+    // Small members need no zip64 field.
+    assert!(find_all(&one, b"PK\x06\x06").is_empty());
+}
+
+#[test]
+fn aligned_stored_members_put_array_data_on_64_byte_boundaries() {
+    let bytes = write_all_kinds(NpzWriteOptions::new().align(true));
+    let mut npz = NpzReader::new(Cursor::new(&bytes[..])).unwrap();
+    for key in KEYS {
+        let range = npz.stored_range(key).unwrap().unwrap();
+        let npy = npz.stored_slice(key).unwrap().unwrap();
+        assert_eq!(npy.len() as u64, range.end - range.start);
+        let info = ndnpy::Header::read(&mut &npy[..], &ReadOptions::default()).unwrap();
+        assert_eq!((range.start + info.data_offset) % 64, 0, "{key}");
+    }
+    // numpy's archives are not aligned, and neither are ours by default.
+    let plain = write_all_kinds(NpzWriteOptions::new());
+    let mut npz = open(&plain);
+    let starts: Vec<u64> = KEYS
+        .iter()
+        .map(|k| npz.stored_range(k).unwrap().unwrap().start % 64)
+        .collect();
+    assert!(starts.iter().any(|&s| s != 0));
+    // Compressed members have no stored range.
+    let z = write_all_kinds(NpzWriteOptions::compressed());
+    assert_eq!(open(&z).stored_range("a").unwrap(), None);
+}
+
+#[test]
+fn more_than_65535_members_get_a_zip64_end_record() {
+    let n = 70_000;
+    let mut w = NpzWriter::new(Cursor::new(Vec::new()));
+    for i in 0..n {
+        w.add_array(format!("m{i}"), &arr0(i as u32)).unwrap();
+    }
+    let bytes = w.finish().unwrap().into_inner();
+    assert_eq!(
+        find_all(&bytes[bytes.len() - 200..], b"PK\x06\x06").len(),
+        1
+    );
+    let mut npz = open(&bytes);
+    assert_eq!(npz.len(), n);
+    for i in [0, 65_535, 65_536, n - 1] {
+        let a: Array0<u32> = npz.by_name(&format!("m{i}")).unwrap();
+        assert_eq!(a[()], i as u32);
+    }
+    // A missing member's message shows the first ten keys only.
+    let err = npz.by_name::<OwnedRepr<u32>, IxDyn>("nope").unwrap_err();
+    let msg = err.to_string();
+    assert!(msg.contains("its 70000 keys are \"m0\", \"m1\","), "{msg}");
+    assert!(msg.ends_with("\"m9\", ..."), "{msg}");
+}
+
+#[test]
+fn positional_names_and_duplicates() {
+    let mut w = NpzWriter::new(Cursor::new(Vec::new()));
+    w.add_array("arr_1", &array![9u8]).unwrap();
+    assert_eq!(w.add_positional(&array![0u8]).unwrap(), "arr_0");
+    let err = w.add_positional(&array![1u8]).unwrap_err();
+    assert!(matches!(
+        err,
+        Error::Usage(UsageError::DuplicateMember { ref name }) if name == "arr_1.npy"
+    ));
+    // The writer stays usable after a refused member.
+    assert!(w.add_array("x", &array![1u8]).is_ok());
+    let bytes = w.finish().unwrap().into_inner();
+    let mut npz = open(&bytes);
+    assert_eq!(npz.names().unwrap(), ["arr_1", "arr_0", "x"]);
+}
+
+#[test]
+fn a_refused_member_leaves_the_archive_valid() {
+    let mut w = NpzWriter::new(Cursor::new(Vec::new()));
+    w.add_array("a", &array![1i32]).unwrap();
+    for level in [0, 10] {
+        let err = w
+            .add_array_with_options(
+                "b",
+                &array![1i32],
+                &NpzWriteOptions::compressed().level(Some(level)),
+            )
+            .unwrap_err();
+        assert!(matches!(
+            err,
+            Error::Usage(UsageError::CompressionLevel { level: l }) if l == level
+        ));
+    }
+    let long = "n".repeat(70_000);
+    let err = w.add_array(long, &array![1i32]).unwrap_err();
+    assert!(matches!(
+        err,
+        Error::Usage(UsageError::MemberNameTooLong { len: 70_004 })
+    ));
+    w.add_array("c", &array![3i32]).unwrap();
+    let bytes = w.finish().unwrap().into_inner();
+    let mut npz = open(&bytes);
+    assert_eq!(npz.names().unwrap(), ["a", "c"]);
+    let c: Array1<i32> = npz.by_name("c").unwrap();
+    assert_eq!(c, array![3]);
+}
+
+#[test]
+fn a_writer_error_is_reported_and_the_member_left_out() {
+    /// Fails every write after `budget` bytes.
+    struct Budget {
+        inner: Cursor<Vec<u8>>,
+        budget: usize,
+    }
+    impl Write for Budget {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            if self.inner.get_ref().len() + buf.len() > self.budget {
+                return Err(std::io::Error::other("disk full"));
+            }
+            self.inner.write(buf)
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    impl std::io::Seek for Budget {
+        fn seek(&mut self, pos: std::io::SeekFrom) -> std::io::Result<u64> {
+            self.inner.seek(pos)
+        }
+    }
+    let mut w = NpzWriter::new(Budget {
+        inner: Cursor::new(Vec::new()),
+        budget: 4096,
+    });
+    let err = w
+        .add_array("big", &Array1::<f64>::zeros(10_000))
+        .unwrap_err();
+    assert!(matches!(err, Error::Io(_)), "{err:?}");
+}
+
+#[test]
+fn ndarray_npy_calls_compile_unchanged() {
+    // ndarray-npy 0.10's documented use of NpzWriter and NpzReader, with only the crate name
+    // changed.
+    use ndarray::aview0;
+    use ndnpy::{NpzReader, NpzWriter, ReadNpzError, WriteNpzError};
+    use std::fs::File;
+
+    let dir = std::env::temp_dir().join(format!("ndnpy-npz-compat-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("arrays.npz");
+
+    let write = || -> Result<(), WriteNpzError> {
+        let mut npz = NpzWriter::new(File::create(&path)?);
+        let a: Array2<i32> = array![[1, 2, 3], [4, 5, 6]];
+        let b: Array1<i32> = array![7, 8, 9];
+        npz.add_array("a", &a)?;
+        npz.add_array("b", &b)?;
+        npz.add_array("c", &aview0(&10))?;
+        npz.finish()?;
+        let mut npz = NpzWriter::new_compressed(File::create(path.with_extension("z.npz"))?);
+        npz.add_array("a", &a)?;
+        npz.finish()?;
+        Ok(())
+    };
+    write().unwrap();
+    let read = || -> Result<(), ReadNpzError> {
+        let mut npz = NpzReader::new(File::open(&path)?)?;
+        assert_eq!(npz.len(), 3);
+        assert!(!npz.is_empty());
+        assert_eq!(npz.names()?, ["a", "b", "c"]);
+        let a: Array2<i32> = npz.by_name("a")?;
+        let b: Array1<i32> = npz.by_name("b")?;
+        let c: Array0<i32> = npz.by_index(2)?;
+        assert_eq!((a[[1, 2]], b[2], c[()]), (6, 9, 10));
+        let mut z = NpzReader::new(File::open(path.with_extension("z.npz"))?)?;
+        let a: Array2<i32> = z.by_name("a")?;
+        assert_eq!(a[[0, 0]], 1);
+        Ok(())
+    };
+    read().unwrap();
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+// ---- broken and hostile archives -----------------------------------------------------------
+
+fn find_all(haystack: &[u8], needle: &[u8]) -> Vec<usize> {
+    haystack
+        .windows(needle.len())
+        .enumerate()
+        .filter(|(_, w)| *w == needle)
+        .map(|(i, _)| i)
+        .collect()
+}
+
+fn put32(bytes: &mut [u8], at: usize, v: u32) {
+    bytes[at..at + 4].copy_from_slice(&v.to_le_bytes());
+}
+
+/// The central directory entries of `bytes` (fixtures whose data has no `PK\x01\x02`).
+fn central(bytes: &[u8]) -> Vec<usize> {
+    let at = find_all(bytes, b"PK\x01\x02");
+    assert_eq!(at.len(), open(bytes).len());
+    at
+}
+
+fn local(bytes: &[u8]) -> Vec<usize> {
+    let at = find_all(bytes, b"PK\x03\x04");
+    assert_eq!(at.len(), open(bytes).len());
+    at
+}
+
+#[test]
+fn non_zip_inputs_are_not_zip_errors() {
+    for (input, found) in [
+        (
+            std::fs::read("testdata/f8_le_c_2x3.npy").unwrap(),
+            &b"\x93NUM"[..],
+        ),
+        (Vec::new(), &b""[..]),
+        (b"PK".to_vec(), &b"PK"[..]),
+        (vec![0u8; 100_000], &b"\0\0\0\0"[..]),
+    ] {
+        let err = NpzReader::new(Cursor::new(&input)).err().unwrap();
+        match err {
+            Error::Format(FormatError::NotZip { len, found: f }) => {
+                assert_eq!(len, input.len() as u64);
+                assert_eq!(f, found);
+            }
+            e => panic!("{e:?}"),
+        }
+    }
+    let err = NpzReader::new(Cursor::new(b"hello")).err().unwrap();
+    assert_eq!(
+        err.to_string(),
+        "not an .npz (zip) archive: no end of central directory record in its 5 bytes (it \
+         starts with b\"hell\")"
+    );
+}
+
+#[test]
+fn every_truncation_is_an_error_not_a_panic() {
+    for name in [
+        "npz_stored.npz",
+        "npz_compressed.npz",
+        "npz_zip64.npz",
+        "npz_streamed.npz",
+    ] {
+        let bytes = fixture(name);
+        for cut in 0..bytes.len() {
+            let Ok(mut npz) = NpzReader::new(Cursor::new(&bytes[..cut])) else {
+                continue;
+            };
+            // An end record found in the middle (inside a member's data) must not lead to a
+            // panic either.
+            for r in npz.read_all::<OwnedRepr<f64>, IxDyn>() {
+                let _ = r;
+            }
+        }
+    }
+}
+
+#[test]
+fn every_single_byte_corruption_is_an_error_or_a_value_not_a_panic() {
+    for name in ["npz_stored.npz", "npz_compressed.npz", "npz_zip64.npz"] {
+        let bytes = fixture(name);
+        for at in 0..bytes.len() {
+            for flip in [0x01u8, 0x80, 0xff] {
+                let mut b = bytes.clone();
+                b[at] ^= flip;
+                let Ok(mut npz) = NpzReader::new(Cursor::new(&b[..])) else {
+                    continue;
+                };
+                let _ = npz.names();
+                for i in 0..npz.len() {
+                    let _ = npz.header_by_index(i);
+                    let _ = npz.by_index::<OwnedRepr<f64>, IxDyn>(i);
+                    let _ = npz.raw_bytes_by_index(i);
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn a_corrupt_member_fails_alone() {
+    let mut bytes = fixture("npz_stored.npz");
+    // Flip a data byte of "fortran" (member 1): its CRC-32 no longer matches.
+    let start = open(&bytes).stored_range("fortran").unwrap().unwrap().start as usize;
+    bytes[start + 130] ^= 0x40;
+    let mut npz = open(&bytes);
+    let err = npz.by_name::<OwnedRepr<i32>, IxDyn>("fortran").unwrap_err();
+    assert!(
+        matches!(err, Error::Format(FormatError::MemberChecksum { ref member, .. }) if member == "fortran.npy"),
+        "{err:?}"
+    );
+    // The header alone is still readable, and every other member is fine.
+    assert_eq!(npz.header("fortran").unwrap().header.shape, [3, 4]);
+    check_others(&mut npz);
+
+    let mut bytes = fixture("npz_compressed.npz");
+    let locals = local(&bytes);
+    // Garble the middle of the deflate stream of member 1.
+    let mid = (locals[1] + locals[2]) / 2;
+    for b in &mut bytes[mid..mid + 8] {
+        *b ^= 0x5a;
+    }
+    let mut npz = open(&bytes);
+    let err = npz.by_name::<OwnedRepr<i32>, IxDyn>("fortran").unwrap_err();
+    assert!(
+        matches!(
+            err,
+            Error::Format(
+                FormatError::CorruptMember { .. }
+                    | FormatError::MemberChecksum { .. }
+                    | FormatError::MemberTruncated { .. }
+                    | FormatError::MemberOverrun { .. }
+            )
+        ),
+        "{err:?}"
+    );
+    check_others(&mut npz);
+}
+
+fn check_others<R: std::io::Read + std::io::Seek>(npz: &mut NpzReader<R>) {
+    let a: Array2<f64> = npz.by_name("a").unwrap();
+    assert_eq!(a[[1, 2]], 2.5);
+    let be: Array1<u16> = npz.by_name("big_endian").unwrap();
+    assert_eq!(be[4], 4000);
+    let results = npz.read_all::<OwnedRepr<f64>, IxDyn>();
+    assert!(results[0].1.is_ok());
+    assert!(results[1].1.is_err());
+}
+
+#[test]
+fn a_zip_bomb_stops_at_the_declared_size() {
+    // A deflated member that declares 1000 bytes and inflates to 16 MiB.
+    let mut w = NpzWriter::new_compressed(Cursor::new(Vec::new()));
+    w.add_bytes("bomb", &vec![0u8; 16 << 20]).unwrap();
+    w.add_array("ok", &array![1u8, 2]).unwrap();
+    let mut bytes = w.finish().unwrap().into_inner();
+    let (c, l) = (central(&bytes)[0], local(&bytes)[0]);
+    put32(&mut bytes, c + 24, 1000);
+    put32(&mut bytes, l + 22, 1000);
+    let mut npz = open(&bytes);
+    assert_eq!(npz.member(0).unwrap().size(), 1000);
+    let err = npz.raw_bytes("bomb").unwrap_err();
+    assert!(
+        matches!(
+            err,
+            Error::Format(FormatError::MemberOverrun { declared: 1000, .. })
+        ),
+        "{err:?}"
+    );
+    assert!(err.to_string().contains("zip bomb"));
+    let ok: Array1<u8> = npz.by_name("ok").unwrap();
+    assert_eq!(ok, array![1, 2]);
+
+    // An .npy member whose data is longer than its declared size: the header's length is
+    // checked against the declared size before anything is allocated.
+    let mut w = NpzWriter::new_compressed(Cursor::new(Vec::new()));
+    w.add_array("big", &Array1::<u64>::zeros(1 << 20)).unwrap();
+    let mut bytes = w.finish().unwrap().into_inner();
+    let c = central(&bytes)[0];
+    put32(&mut bytes, c + 24, 4096);
+    let mut npz = open(&bytes);
+    let err = npz.by_name::<OwnedRepr<u64>, IxDyn>("big").unwrap_err();
+    assert!(
+        matches!(
+            err,
+            Error::Format(FormatError::Truncated {
+                part: "array data",
+                ..
+            })
+        ),
+        "{err:?}"
+    );
+}
+
+#[test]
+fn an_impossible_declared_size_is_refused_before_inflating() {
+    let mut w = NpzWriter::new_compressed(Cursor::new(Vec::new()));
+    w.add_array("a", &array![1.0f64, 2.0]).unwrap();
+    w.add_array("b", &array![3.0f64]).unwrap();
+    let mut bytes = w.finish().unwrap().into_inner();
+    let c = central(&bytes)[0];
+    put32(&mut bytes, c + 24, 0xffff_fff0);
+    let mut npz = open(&bytes);
+    // Listing is unaffected; reading the member is refused, the other member is fine.
+    assert_eq!(npz.names().unwrap(), ["a", "b"]);
+    let err = npz.by_name::<OwnedRepr<f64>, IxDyn>("a").unwrap_err();
+    assert!(
+        matches!(err, Error::Format(FormatError::Zip { .. })),
+        "{err:?}"
+    );
+    assert!(err.to_string().contains("zip bomb"), "{err}");
+    assert!(npz.raw_bytes("a").is_err());
+    let b: Array1<f64> = npz.by_name("b").unwrap();
+    assert_eq!(b, array![3.0]);
+}
+
+#[test]
+fn lying_sizes_and_offsets_are_typed_errors() {
+    let base = fixture("npz_stored.npz");
+    let c = central(&base);
+    let l = local(&base);
+
+    // A stored member whose two sizes differ.
+    let mut b = base.clone();
+    put32(&mut b, c[0] + 24, 100);
+    let err = open(&b).by_name::<OwnedRepr<f64>, IxDyn>("a").unwrap_err();
+    assert!(
+        matches!(err, Error::Format(FormatError::Zip { .. })),
+        "{err:?}"
+    );
+
+    // A member whose data runs into the next member (overlapping members).
+    let mut b = base.clone();
+    put32(&mut b, c[0] + 20, 5000);
+    put32(&mut b, c[0] + 24, 5000);
+    let err = open(&b).raw_bytes("a").unwrap_err();
+    assert!(
+        matches!(err, Error::Format(FormatError::Zip { .. })),
+        "{err:?}"
+    );
+    assert!(err.to_string().contains("overlapping"), "{err}");
+    assert!(open(&b).raw_bytes("fortran").is_ok());
+
+    // Two entries pointing at the same local header: each would read the same data, an
+    // amplification (the overlapping-files zip bomb).
+    let mut b = base.clone();
+    put32(&mut b, c[1] + 42, 0);
+    let mut npz = open(&b);
+    let err = npz.raw_bytes_by_index(1).unwrap_err();
+    assert!(
+        err.to_string().contains("another entry points to too"),
+        "{err}"
+    );
+    assert!(npz.raw_bytes_by_index(0).is_err());
+    assert!(npz.raw_bytes("big_endian").is_ok());
+
+    // A local header offset past the end of the archive, and a local header whose name
+    // differs from its directory entry's.
+    let mut b = base.clone();
+    put32(&mut b, c[1] + 42, 1 << 30);
+    let mut npz = open(&b);
+    assert!(matches!(
+        npz.raw_bytes("fortran").unwrap_err(),
+        Error::Format(FormatError::Zip { .. })
+    ));
+    assert!(npz.raw_bytes("a").is_ok());
+    let mut b = base.clone();
+    b[l[1] + 30] = b'F';
+    let err = open(&b).raw_bytes("fortran").unwrap_err();
+    assert!(err.to_string().contains("repeat the member name"), "{err}");
+
+    // A central directory larger than the bytes before the end record.
+    let mut b = base.clone();
+    let eocd = b.len() - 22;
+    put32(&mut b, eocd + 12, 1 << 30);
+    assert!(matches!(
+        NpzReader::new(Cursor::new(&b)).err().unwrap(),
+        Error::Format(FormatError::Zip { .. })
+    ));
+
+    // A directory entry whose name runs past the directory.
+    let mut b = base.clone();
+    b[c[5] + 28] = 0xff;
+    b[c[5] + 29] = 0xff;
+    assert!(matches!(
+        NpzReader::new(Cursor::new(&b)).err().unwrap(),
+        Error::Format(FormatError::Zip { .. })
+    ));
+
+    // A declared size larger than the member: truncated.
+    let mut b = fixture("npz_compressed.npz");
+    let c = central(&b);
+    let size = u32::from_le_bytes(b[c[0] + 24..c[0] + 28].try_into().unwrap());
+    put32(&mut b, c[0] + 24, size + 10);
+    let err = open(&b).raw_bytes("a").unwrap_err();
+    assert!(
+        matches!(err, Error::Format(FormatError::MemberTruncated { declared, found, .. }) if declared == u64::from(size) + 10 && found == u64::from(size)),
+        "{err:?}"
+    );
+}
+
+#[test]
+fn unsupported_members_say_what_they_use() {
+    let base = fixture("npz_stored.npz");
+    let c = central(&base);
+    let mut b = base.clone();
+    b[c[0] + 10] = 12; // bzip2
+    let mut npz = open(&b);
+    let err = npz.raw_bytes("a").unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "archive member \"a.npy\" uses compression method 12 (bzip2), which ndnpy does not \
+         read (it reads stored and deflated members, as numpy writes them)"
+    );
+    assert_eq!(npz.member(0).unwrap().compression(), None);
+    let mut b = base.clone();
+    b[c[1] + 8] |= 1; // encrypted
+    let err = open(&b).raw_bytes("fortran").unwrap_err();
+    assert!(matches!(
+        err,
+        Error::Format(FormatError::UnsupportedMember { ref feature, .. }) if feature == "encryption"
+    ));
+}
+
+#[test]
+fn leading_bytes_before_the_archive_are_skipped_as_zipfile_does() {
+    let mut b = b"#!/bin/sh\nexit 0\n".to_vec();
+    b.extend(fixture("npz_compressed.npz"));
+    let mut npz = open(&b);
+    check_arrays(&mut npz);
+}
+
+#[test]
+fn an_archive_comment_is_tolerated() {
+    let mut b = fixture("npz_stored.npz");
+    let eocd = b.len() - 22;
+    b[eocd + 20] = 11;
+    b.extend(b"hello PK!!!");
+    let mut npz = open(&b);
+    check_arrays(&mut npz);
+}
+
+#[test]
+fn limits_apply_per_member_when_it_is_read() {
+    // A member with a 200 kB (version 2.0) header next to an ordinary one.
+    let text = "{'descr': '<f8', 'fortran_order': False, 'shape': (1,), }";
+    let mut header = text.to_string();
+    header.push_str(&" ".repeat(200_000 - text.len() - 1));
+    header.push('\n');
+    let mut npy = b"\x93NUMPY\x02\x00".to_vec();
+    npy.extend((header.len() as u32).to_le_bytes());
+    npy.extend(header.as_bytes());
+    npy.extend(7.5f64.to_le_bytes());
+    let mut w = NpzWriter::new_compressed(Cursor::new(Vec::new()));
+    w.add_bytes("huge_header.npy", &npy).unwrap();
+    w.add_array("small", &array![1.0f64]).unwrap();
+    let bytes = w.finish().unwrap().into_inner();
+
+    let mut npz = open(&bytes);
+    let h: Array1<f64> = npz.by_name("huge_header").unwrap();
+    assert_eq!(h, array![7.5]);
+
+    let opts = ReadOptions::new().max_header_len(10_000);
+    let mut npz = NpzReader::with_options(Cursor::new(&bytes), opts).unwrap();
+    assert_eq!(npz.names().unwrap(), ["huge_header", "small"]);
+    let err = npz
+        .by_name::<OwnedRepr<f64>, IxDyn>("huge_header")
+        .unwrap_err();
+    assert!(matches!(
+        err,
+        Error::Limit(LimitError::HeaderTooLarge { found: 200_000, .. })
+    ));
+    assert!(npz.header("huge_header").is_err());
+    let s: Array1<f64> = npz.by_name("small").unwrap();
+    assert_eq!(s, array![1.0]);
+
+    let opts = ReadOptions::new().max_data_len(Some(1000));
+    let mut npz = NpzReader::with_options(Cursor::new(&bytes), opts).unwrap();
+    let err = npz.raw_bytes("huge_header").unwrap_err();
+    assert!(matches!(
+        err,
+        Error::Limit(LimitError::MemberTooLarge { limit: 1000, .. })
+    ));
+}
+
+#[test]
+fn dtype_and_dimension_mismatches_are_per_member() {
+    let mut npz = NpzReader::open("testdata/npz_stored.npz").unwrap();
+    assert!(matches!(
+        npz.by_name::<OwnedRepr<f32>, IxDyn>("a").unwrap_err(),
+        Error::Mismatch(MismatchError::DType { .. })
+    ));
+    assert!(matches!(
+        npz.by_name::<OwnedRepr<f64>, ndarray::Ix1>("a")
+            .unwrap_err(),
+        Error::Mismatch(MismatchError::Ndim {
+            expected: 1,
+            found: 2
+        })
+    ));
+    let a: ArrayD<f64> = npz.by_name("a").unwrap();
+    assert_eq!(a.shape(), [2, 3]);
+}
