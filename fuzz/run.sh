@@ -13,13 +13,14 @@ seconds=${1:-600}
 shift || true
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
-    targets=(header descr read_typed read_dyn view roundtrip)
+    targets=(header descr read_typed read_dyn view roundtrip npz)
 fi
 # Seeds: the fixtures up to 4 KiB (inputs are capped at 4 KiB so each run stays fast; the
 # large-header cases are covered by tests/malformed.rs).
-for t in header read_typed read_dyn view roundtrip; do
+for t in header read_typed read_dyn view roundtrip npz; do
     mkdir -p "corpus/$t"
 done
+find ../testdata -name '*.npz' -size -4097c -exec cp -n {} corpus/npz/ \;
 for t in header read_typed read_dyn view; do
     find ../testdata -name '*.npy' -size -4097c -exec cp -n {} "corpus/$t/" \;
 done

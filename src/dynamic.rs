@@ -115,9 +115,7 @@ pub struct DynArray {
 pub fn read_npy_dyn<P: AsRef<Path>>(path: P) -> Result<DynArray, Error> {
     let mut file = File::open(path)?;
     let len = file.metadata()?.len();
-    let info = Header::read(&mut file, &ReadOptions::default())?;
-    let available = len.saturating_sub(info.data_offset);
-    DynArray::read_body(&mut file, info, Some(available))
+    DynArray::read_sized(&mut file, &ReadOptions::default(), Some(len))
 }
 
 /// Element types a [`DynArray`] can hold typed.
@@ -359,8 +357,18 @@ impl DynArray {
         mut reader: R,
         opts: &ReadOptions,
     ) -> Result<DynArray, Error> {
-        let info = Header::read(&mut reader, opts)?;
-        DynArray::read_body(&mut reader, info, None)
+        DynArray::read_sized(&mut reader, opts, None)
+    }
+
+    /// Reads one array from `reader`, which holds `total_len` bytes from here when known.
+    pub(crate) fn read_sized<R: Read + ?Sized>(
+        reader: &mut R,
+        opts: &ReadOptions,
+        total_len: Option<u64>,
+    ) -> Result<DynArray, Error> {
+        let info = Header::read(reader, opts)?;
+        let available = total_len.map(|t| t.saturating_sub(info.data_offset));
+        DynArray::read_body(reader, info, available)
     }
 
     /// The dtype as stored (byte order and string lengths included).

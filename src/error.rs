@@ -399,6 +399,11 @@ pub enum MismatchError {
         /// The dtype in the file.
         found: DType,
     },
+    /// A view in place was asked of an archive member that is compressed.
+    CompressedMember {
+        /// The member's key.
+        member: String,
+    },
     /// A view needs native byte order; the data is stored in the other one.
     ByteOrder {
         /// The file's dtype.
@@ -484,6 +489,11 @@ impl fmt::Display for MismatchError {
             MismatchError::DType { requested, found } => {
                 write!(f, "cannot read dtype {found} as {requested}")
             }
+            MismatchError::CompressedMember { member } => write!(
+                f,
+                "archive member {member:?} is compressed and cannot be viewed in place \
+                 (read it with NpzReader::by_name, which copies)"
+            ),
             MismatchError::ByteOrder { found } => write!(
                 f,
                 "cannot view dtype {found} in place: it is not in this machine's byte order \

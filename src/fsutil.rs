@@ -26,6 +26,51 @@ pub(crate) enum Sync {
     Fast,
 }
 
+/// A new file under a temporary name next to its target: [`commit`](PendingReplace::commit)
+/// renames it over the target; dropped without a commit, it is removed and the target was
+/// never touched.
+#[derive(Debug)]
+pub(crate) struct PendingReplace {
+    tmp: PathBuf,
+    target: PathBuf,
+    committed: bool,
+}
+
+impl PendingReplace {
+    /// Creates the temporary file for `target`.
+    pub(crate) fn create(target: &Path) -> Result<(File, PendingReplace), Error> {
+        let tmp = temp_sibling(target);
+        let file = File::options()
+            .read(true)
+            .write(true)
+            .create_new(true)
+            .open(&tmp)?;
+        Ok((
+            file,
+            PendingReplace {
+                tmp,
+                target: target.to_path_buf(),
+                committed: false,
+            },
+        ))
+    }
+
+    /// Renames the temporary file over the target.
+    pub(crate) fn commit(mut self) -> Result<(), Error> {
+        fs::rename(&self.tmp, &self.target)?;
+        self.committed = true;
+        Ok(())
+    }
+}
+
+impl Drop for PendingReplace {
+    fn drop(&mut self) {
+        if !self.committed {
+            let _ = fs::remove_file(&self.tmp);
+        }
+    }
+}
+
 /// Creates `path` by writing a temporary sibling with `fill` and renaming it over `path`.
 ///
 /// On any error the temporary file is removed and `path` is untouched: an existing file stays
@@ -35,27 +80,13 @@ pub(crate) fn replace_atomically<T>(
     sync: Sync,
     fill: impl FnOnce(&mut File) -> Result<T, Error>,
 ) -> Result<(T, File), Error> {
-    let tmp = temp_sibling(path);
-    let mut file = File::options()
-        .read(true)
-        .write(true)
-        .create_new(true)
-        .open(&tmp)?;
-    let result = fill(&mut file).and_then(|v| {
-        if sync == Sync::Durable {
-            file.sync_all()?;
-        }
-        fs::rename(&tmp, path)?;
-        Ok(v)
-    });
-    match result {
-        Ok(v) => Ok((v, file)),
-        Err(e) => {
-            drop(file);
-            let _ = fs::remove_file(&tmp);
-            Err(e)
-        }
+    let (mut file, pending) = PendingReplace::create(path)?;
+    let v = fill(&mut file)?;
+    if sync == Sync::Durable {
+        file.sync_all()?;
     }
+    pending.commit()?;
+    Ok((v, file))
 }
 
 /// A file that reserves disk space before each large write, as numpy's `tofile` does

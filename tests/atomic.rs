@@ -68,3 +68,38 @@ fn create_new_never_replaces_and_cleans_up_after_itself() {
     assert!(ndnpy::create_new_npy(&other, &failing_array()).is_err());
     assert!(!other.exists(), "the partial file is removed");
 }
+
+#[test]
+fn npz_create_replaces_only_on_finish() {
+    let dir = Scratch::new("npz");
+    let path = dir.0.join("a.npz");
+    let mut npz = ndnpy::NpzWriter::create(&path).unwrap();
+    npz.add_array("x", &array![1i32, 2]).unwrap();
+    npz.finish().unwrap();
+    let before = std::fs::read(&path).unwrap();
+    // SAFETY: the archive is replaced only by rename, which leaves the mapped inode alone.
+    let map = unsafe { memmap2::Mmap::map(&std::fs::File::open(&path).unwrap()) }.unwrap();
+
+    // Dropped unfinished: the old archive stays, no temporary file remains.
+    let mut npz = ndnpy::NpzWriter::create(&path).unwrap();
+    npz.add_array("y", &array![3.0f64]).unwrap();
+    drop(npz);
+    assert_eq!(std::fs::read(&path).unwrap(), before);
+    assert_eq!(dir.entries(), ["a.npz"]);
+
+    // A failed member (mixed datetime units) and then a drop: still the old archive.
+    let mut npz = ndnpy::NpzWriter::create(&path).unwrap();
+    assert!(npz.add_array("bad", &failing_array()).is_err());
+    drop(npz);
+    assert_eq!(std::fs::read(&path).unwrap(), before);
+    assert_eq!(dir.entries(), ["a.npz"]);
+
+    // Finished: replaced, while the old map still reads the old bytes.
+    let mut npz = ndnpy::NpzWriter::create(&path).unwrap();
+    npz.add_array("z", &array![4u8]).unwrap();
+    npz.finish().unwrap();
+    assert_eq!(&map[..], &before[..]);
+    let mut back = ndnpy::NpzReader::open(&path).unwrap();
+    assert_eq!(back.names().unwrap(), ["z"]);
+    assert_eq!(dir.entries(), ["a.npz"]);
+}

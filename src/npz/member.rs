@@ -7,6 +7,7 @@
 //! [`FormatError`]; [`lift`] turns them back into [`Error::Format`] at the API boundary.
 
 use super::archive::{Entry, DEFLATED};
+use crate::dynamic::DynArray;
 use crate::error::{Error, FormatError};
 use crate::header::{read_full, Header, HeaderInfo, ReadOptions, MAGIC};
 use crate::read::read_array;
@@ -240,6 +241,25 @@ where
             return Err(not_npy(m.entry, &magic[..n]));
         }
         array_after_magic(m, &magic, opts)
+    };
+    inner().map_err(lift)
+}
+
+/// Reads the member as an `.npy` array of any dtype; a member without the magic is a
+/// [`MismatchError::NotNpy`].
+pub(crate) fn read_dyn<B: BufRead>(
+    m: &mut MemberReader<'_, B>,
+    opts: &ReadOptions,
+) -> Result<DynArray, Error> {
+    let mut inner = || {
+        let (magic, n) = read_magic(m)?;
+        if magic[..n] != MAGIC[..] {
+            return Err(not_npy(m.entry, &magic[..n]));
+        }
+        let size = m.size();
+        let array = DynArray::read_sized(&mut (&magic[..]).chain(&mut *m), opts, Some(size))?;
+        drain(m)?;
+        Ok(array)
     };
     inner().map_err(lift)
 }

@@ -5,8 +5,8 @@ use super::member::{self, Content, MemberReader};
 use super::Compression;
 use crate::error::{Error, MismatchError};
 use crate::header::{HeaderInfo, ReadOptions};
-use crate::ReadableElement;
-use ndarray::{ArrayBase, DataOwned, Dimension};
+use crate::{DynArray, ReadableElement, ViewElement, ViewNpyExt};
+use ndarray::{ArrayBase, ArrayView, DataOwned, Dimension};
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, Cursor, Read, Seek, SeekFrom};
 use std::marker::PhantomData;
@@ -535,6 +535,48 @@ impl<R: Read + Seek> NpzReader<R> {
         self.with_member(index, member::read_npy)
     }
 
+    /// Reads the array member `name` whatever its dtype, as a [`DynArray`] (numpy's key rules
+    /// as in [`NpzReader::by_name`]).
+    ///
+    /// # Errors
+    ///
+    /// As [`NpzReader::by_name`], without dtype or dimension mismatches (except for object
+    /// arrays, which hold pickled Python objects).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let mut npz = ndnpy::NpzReader::open("testdata/npz_keywords.npz")?;
+    /// for name in npz.names()? {
+    ///     let a = npz.by_name_dyn(&name)?;
+    ///     println!("{name}: {} {:?}", a.dtype(), a.shape());
+    /// }
+    /// # Ok::<(), ndnpy::Error>(())
+    /// ```
+    pub fn by_name_dyn(&mut self, name: &str) -> Result<DynArray, ReadNpzError> {
+        let index = self.index_or_missing(name)?;
+        self.by_index_dyn(index)
+    }
+
+    /// Reads the array member at position `index` whatever its dtype, as a [`DynArray`].
+    ///
+    /// # Errors
+    ///
+    /// As [`NpzReader::by_name_dyn`], and
+    /// [`MismatchError::MemberIndex`] if there is no member `index`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let mut npz = ndnpy::NpzReader::open("testdata/npz_keywords.npz")?;
+    /// let first = npz.by_index_dyn(0)?;
+    /// assert_eq!(first.shape().len(), 2);
+    /// # Ok::<(), ndnpy::Error>(())
+    /// ```
+    pub fn by_index_dyn(&mut self, index: usize) -> Result<DynArray, ReadNpzError> {
+        self.with_member(index, member::read_dyn)
+    }
+
     /// Reads the member `name` finds as `np.load(...)[name]` does: an array if it starts with
     /// the `.npy` magic, whatever its name, else its raw bytes.
     ///
@@ -850,6 +892,50 @@ impl<'a> NpzReader<Cursor<&'a [u8]>> {
         let start = usize::try_from(range.start).unwrap_or(usize::MAX);
         let end = usize::try_from(range.end).unwrap_or(usize::MAX);
         Ok(bytes.get(start..end))
+    }
+
+    /// A zero-copy view of the array member `name` of an in-memory or memory-mapped archive.
+    ///
+    /// Possible for a stored member whose data is in native byte order and aligned for `A`:
+    /// archives written with [`NpzWriteOptions::align`](crate::NpzWriteOptions::align) always
+    /// are; numpy's own archives put data at arbitrary offsets, so an `f64` member is usually
+    /// not. Otherwise use [`NpzReader::by_name`], the explicit copying call, which reads any
+    /// member, compressed or not.
+    ///
+    /// # Errors
+    ///
+    /// [`MismatchError::CompressedMember`](crate::MismatchError::CompressedMember) for a
+    /// deflated member; [`MismatchError::Misaligned`](crate::MismatchError::Misaligned),
+    /// [`MismatchError::ByteOrder`](crate::MismatchError::ByteOrder) and the other errors of
+    /// [`ViewNpyExt::view_npy`]; [`MismatchError::MissingMember`](crate::MismatchError::MissingMember)
+    /// if there is no such member.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use std::io::Cursor;
+    /// use ndnpy::{NpzReader, NpzWriteOptions, NpzWriter};
+    ///
+    /// let mut w = NpzWriter::with_options(Cursor::new(Vec::new()), NpzWriteOptions::new().align(true));
+    /// w.add_array("weights", &ndarray::array![[1.0f64, 2.0], [3.0, 4.0]])?;
+    /// let archive = w.finish()?.into_inner();
+    ///
+    /// let mut npz = NpzReader::new(Cursor::new(&archive[..]))?;
+    /// let view: ndarray::ArrayView2<f64> = npz.view("weights")?;
+    /// assert_eq!(view[[1, 0]], 3.0);
+    /// # Ok::<(), ndnpy::Error>(())
+    /// ```
+    pub fn view<A: ViewElement, D: Dimension>(
+        &mut self,
+        name: &str,
+    ) -> Result<ArrayView<'a, A, D>, ReadNpzError> {
+        match self.stored_slice(name)? {
+            Some(npy) => ArrayView::<'a, A, D>::view_npy(npy),
+            None => Err(MismatchError::CompressedMember {
+                member: name.to_string(),
+            }
+            .into()),
+        }
     }
 }
 

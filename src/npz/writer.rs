@@ -3,6 +3,7 @@
 use super::Compression;
 use crate::descr::ByteOrder;
 use crate::error::{Error, UsageError};
+use crate::fsutil::PendingReplace;
 use crate::write::{WriteNpyExt, WriteOptions};
 use std::collections::HashSet;
 use std::fs::File;
@@ -11,6 +12,9 @@ use std::path::Path;
 use zip::result::ZipError;
 use zip::write::SimpleFileOptions;
 use zip::{CompressionMethod, DateTime, ZipWriter};
+
+/// The deflate level used when none is given (see [`NpzWriteOptions::level`]).
+const DEFAULT_LEVEL: u32 = 4;
 
 /// The error type of `.npz` writes, under the name ndarray-npy uses.
 pub type WriteNpzError = Error;
@@ -87,15 +91,14 @@ impl NpzWriteOptions {
         self
     }
 
-    /// The deflate level, 1 (fastest) to 9 (smallest); `None` is zlib's default, 6, which is
-    /// what `np.savez_compressed` uses. Ignored for stored members (use
-    /// [`Compression::Stored`] rather than level 0). A level outside 1 to 9 is refused when a
-    /// member is added.
+    /// The deflate level, 1 (fastest) to 9 (smallest); `None` is this crate's default, 4.
+    /// Ignored for stored members (use [`Compression::Stored`] rather than level 0). A level
+    /// outside 1 to 9 is refused when a member is added.
     ///
-    /// The levels are zlib-rs's, which trade speed for size differently from zlib's: on
-    /// numeric arrays its level 4 gave archives within about 2% of `np.savez_compressed`'s
-    /// size in a third to a half of its level-6 time, so `Some(4)` is a good choice
-    /// when writing speed matters.
+    /// `np.savez_compressed` uses zlib's default, 6; `Some(6)` gives that level. The default is
+    /// 4 because zlib-rs's levels trade speed for size differently from zlib's: on numeric
+    /// arrays its level 4 gave archives within about 2% of `np.savez_compressed`'s size in a
+    /// third to a half of its level-6 time. Any level is read by numpy alike.
     ///
     /// ```
     /// let opts = ndnpy::NpzWriteOptions::compressed().level(Some(9));
@@ -214,6 +217,8 @@ pub struct NpzWriter<W: Write + Seek> {
     options: NpzWriteOptions,
     names: HashSet<String>,
     positional: usize,
+    /// For [`NpzWriter::create`]: the temporary file that `finish` renames over the target.
+    pending: Option<PendingReplace>,
 }
 
 impl<W: Write + Seek> std::fmt::Debug for NpzWriter<W> {
@@ -226,14 +231,18 @@ impl<W: Write + Seek> std::fmt::Debug for NpzWriter<W> {
 }
 
 impl NpzWriter<BufWriter<File>> {
-    /// Creates (or truncates) the file at `path` and writes a stored archive to it, like
-    /// `np.savez(path, ...)` (which appends `.npz` to a path without it; this does not). For
-    /// other options use [`NpzWriter::with_options`] with a
-    /// `BufWriter::new(File::create(path)?)`.
+    /// Writes a stored archive to `path`, like `np.savez(path, ...)` (which appends `.npz` to
+    /// a path without it; this does not). For other options use [`NpzWriter::with_options`]
+    /// with a `BufWriter::new(File::create(path)?)`.
+    ///
+    /// The archive is written under a temporary name in the same directory and renamed over
+    /// `path` by [`finish`](NpzWriter::finish): until then, and if anything fails or the writer
+    /// is dropped unfinished, an existing file at `path` is untouched (and a reader that has it
+    /// open or memory-mapped keeps reading it); the temporary file is removed.
     ///
     /// # Errors
     ///
-    /// [`Error::Io`] if the file cannot be created.
+    /// [`Error::Io`] if the temporary file cannot be created.
     ///
     /// # Examples
     ///
@@ -250,7 +259,10 @@ impl NpzWriter<BufWriter<File>> {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn create<P: AsRef<Path>>(path: P) -> Result<NpzWriter<BufWriter<File>>, WriteNpzError> {
-        Ok(NpzWriter::new(BufWriter::new(File::create(path)?)))
+        let (file, pending) = PendingReplace::create(path.as_ref())?;
+        let mut npz = NpzWriter::new(BufWriter::new(file));
+        npz.pending = Some(pending);
+        Ok(npz)
     }
 }
 
@@ -299,6 +311,7 @@ impl<W: Write + Seek> NpzWriter<W> {
             options,
             names: HashSet::new(),
             positional: 0,
+            pending: None,
         }
     }
 
@@ -445,6 +458,9 @@ impl<W: Write + Seek> NpzWriter<W> {
     pub fn finish(self) -> Result<W, WriteNpzError> {
         let mut writer = self.zip.finish().map_err(zip_error)?;
         writer.flush()?;
+        if let Some(pending) = self.pending {
+            pending.commit()?;
+        }
         Ok(writer)
     }
 
@@ -480,7 +496,7 @@ impl<W: Write + Seek> NpzWriter<W> {
                 }
                 zopts
                     .compression_method(CompressionMethod::Deflated)
-                    .compression_level(options.level.map(i64::from))
+                    .compression_level(Some(i64::from(options.level.unwrap_or(DEFAULT_LEVEL))))
             }
         };
         self.zip
