@@ -1,14 +1,14 @@
-//! Prints what `.npy` files hold: for each array its dtype in numpy's notation, shape, order,
-//! byte size and a short summary of its values (min, max, mean and NaN count for numbers;
-//! the first items for strings, datetimes and records).
+//! Prints what `.npy` and `.npz` files hold: for each array its name, dtype in numpy's
+//! notation, shape, order, byte size and a short summary of its values (min, max, mean and NaN
+//! count for numbers; the first items for strings, datetimes and records).
 //!
 //! ```text
-//! cargo run --example inspect                      # files shipped in testdata/
-//! cargo run --example inspect -- a.npy b.npy ...   # your files
+//! cargo run --example inspect                            # testdata/example.npz, and more
+//! cargo run --example inspect -- a.npz b.npy ...         # your files
 //! ```
 
 use ndarray::ArrayD;
-use ndnpy::{DynArray, DynData, Header, ReadOptions};
+use ndnpy::{DynArray, DynData, Header, NpzReader, ReadOptions};
 use std::fs::File;
 use std::io::{BufReader, Seek, SeekFrom};
 
@@ -17,11 +17,9 @@ fn main() {
     if paths.is_empty() {
         let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/testdata");
         paths = [
-            "example.npy",
+            "example.npz",
             "f4_be_f_3x4.npy",
-            "c16_le_c_2x3.npy",
-            "rec_pdescr.npy",
-            "dt_M8_25ms.npy",
+            "npz_non_npy.npz",
             "dt_object.npy",
         ]
         .iter()
@@ -42,8 +40,59 @@ fn main() {
 }
 
 fn inspect(path: &str) -> Result<(), ndnpy::Error> {
+    let mut magic = [0u8; 2];
+    std::io::Read::read_exact(&mut File::open(path)?, &mut magic)?;
+    if &magic == b"PK" {
+        return inspect_npz(path);
+    }
     let mut file = BufReader::new(File::open(path)?);
     let info = Header::read(&mut file, &ReadOptions::default())?;
+    describe(&info);
+    if info.header.dtype.has_object() {
+        println!("  holds pickled Python objects: not readable outside Python");
+        return Ok(());
+    }
+    file.seek(SeekFrom::Start(0))?;
+    for line in summarise(&DynArray::read_npy(file)?) {
+        println!("  {line}");
+    }
+    Ok(())
+}
+
+/// Every member of an archive; a bad member is reported and the others still shown.
+fn inspect_npz(path: &str) -> Result<(), ndnpy::Error> {
+    let mut npz = NpzReader::open(path)?;
+    let names = npz.names()?;
+    println!("  .npz archive, {} members", names.len());
+    for name in names {
+        println!("  [{name}]");
+        match npz.header(&name) {
+            Ok(info) => {
+                describe(&info);
+                if info.header.dtype.has_object() {
+                    println!("    holds pickled Python objects");
+                    continue;
+                }
+                match npz.by_name_dyn(&name) {
+                    Ok(a) => summarise(&a).iter().for_each(|l| println!("    {l}")),
+                    Err(e) => println!("    error: {e}"),
+                }
+            }
+            Err(ndnpy::Error::Mismatch(ndnpy::MismatchError::NotNpy { .. })) => {
+                let bytes = npz.raw_bytes(&name)?;
+                println!(
+                    "    not an array: {} bytes, b\"{}\"",
+                    bytes.len(),
+                    bytes.escape_ascii()
+                );
+            }
+            Err(e) => println!("    error: {e}"),
+        }
+    }
+    Ok(())
+}
+
+fn describe(info: &ndnpy::HeaderInfo) {
     let order = if info.header.fortran_order {
         "Fortran"
     } else {
@@ -53,16 +102,6 @@ fn inspect(path: &str) -> Result<(), ndnpy::Error> {
         "  {}  shape {:?}  {order} order  {} bytes  (format {}, data at byte {})",
         info.header.dtype, info.header.shape, info.data_len, info.version, info.data_offset
     );
-    if info.header.dtype.has_object() {
-        println!("  holds pickled Python objects: not readable outside Python");
-        return Ok(());
-    }
-    file.seek(SeekFrom::Start(0))?;
-    let array = DynArray::read_npy(file)?;
-    for line in summarise(&array) {
-        println!("  {line}");
-    }
-    Ok(())
 }
 
 /// One or more lines describing the values.
@@ -99,9 +138,10 @@ fn summarise(a: &DynArray) -> Vec<String> {
         DynData::Bytes(v) => vec![first(
             v.iter().map(|b| format!("b\"{}\"", b.escape_ascii())),
         )],
-        DynData::Datetime(v) => vec![first(v.iter().map(|t| match t.is_nat() {
-            true => "NaT".to_string(),
-            false => t.value.to_string(),
+        DynData::Datetime(v) => vec![first(v.iter().map(|t| match (t.is_nat(), t.unit) {
+            (true, _) => "NaT".to_string(),
+            (false, Some(u)) => format!("{} x {}{}", t.value, u.multiplier, u.unit.code()),
+            (false, None) => t.value.to_string(),
         }))],
         DynData::Timedelta(v) => vec![first(v.iter().map(|t| t.value.to_string()))],
         DynData::Raw(_) => match a.dtype().as_record() {

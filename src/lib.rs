@@ -1,5 +1,5 @@
-//! Read and write NumPy's `.npy` files as [`ndarray`] arrays: every file `np.save` writes,
-//! written back byte for byte as `np.save` would, faster than `np.load`.
+//! Read and write NumPy's `.npy` and `.npz` files as [`ndarray`] arrays: every file numpy
+//! writes, written back byte for byte as `np.save` would, faster than `np.load`.
 //!
 //! # The map
 //!
@@ -20,8 +20,10 @@
 //!   (`np.savez`, `np.savez_compressed`, streamed, zip64) lazily, member by member, with
 //!   numpy's key rules, header peeks and raw bytes for members that are not arrays;
 //!   [`NpzWriter`] writes archives `np.load` reads, stored or deflated per member
-//!   ([`NpzWriteOptions`]), deterministic, zip64 when needed, optionally 64-byte aligned.
-//!   With the `parallel` feature, [`NpzReader::read_all`] inflates members on all cores.
+//!   ([`NpzWriteOptions`]), deterministic, zip64 when needed, optionally 64-byte aligned so
+//!   that [`NpzReader::view`] views members in place. Members of any dtype:
+//!   [`NpzReader::by_name_dyn`]. With the `parallel` feature, [`NpzReader::read_all`] inflates
+//!   members on all cores.
 //! - **Headers**: [`Header`] reads and writes the header alone, with numpy's version choice
 //!   and padding; [`HeaderInfo`] adds the version and data offset of a file.
 //! - **Dtypes**: [`DType`] parses and formats every `descr` numpy writes (scalars, strings,
@@ -70,7 +72,6 @@
 //!
 //! # Limitations
 //!
-//! - No `.npz` support yet.
 //! - Long doubles (`<f16`, `<f12`) are raw bytes (through [`DynArray`]): their format depends
 //!   on the platform that wrote them. Record fields cannot be datetimes yet.
 //! - Object arrays (`|O`) hold pickled Python objects and are refused with a clear error.
@@ -81,8 +82,8 @@
 //!   as Python 3.11 would; other Python versions may escape newer code points differently.
 //! - `.npz` members must be stored or deflated (what numpy writes); encrypted members, other
 //!   compression methods (bzip2, lzma, zstd) and archives spanning several disks give a clear
-//!   error. Zero-copy access to stored members is the byte range
-//!   ([`NpzReader::stored_range`]); members read through [`NpzReader::by_name`] are copied.
+//!   error. Only stored, aligned members can be viewed in place ([`NpzReader::view`]);
+//!   [`NpzReader::by_name`] copies any member.
 
 #![deny(missing_docs)]
 // The map links the `.npz` types, which exist only with the `npz` feature.

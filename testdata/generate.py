@@ -157,6 +157,19 @@ def main():
     np.save(buf, np.array([[True], [False]]))
     write_raw("stream_three_arrays.npy", buf.getvalue())
 
+    # The README's example archive: a small model and its data, as np.savez writes it.
+    rng = np.random.default_rng(2024)
+    np.savez(
+        os.path.join(HERE, "example.npz"),
+        weights=rng.standard_normal((4, 3)).astype(np.float32),
+        bias=np.array([0.5, -0.25, 0.125]),
+        labels=np.array([3, 1, 4, 1, 5, 9, 2, 6], dtype=np.int64),
+        names=np.array(["setosa", "versicolor", "virginica"]),
+        recorded=np.array(["2024-03-01T12:00", "2024-03-02T08:30", "NaT"], dtype="M8[m]"),
+        samples=np.array([(1, 0.25, b"ab"), (2, 0.5, b"cd")],
+                         dtype=[("id", "<i4"), ("score", "<f8"), ("tag", "S2")]),
+    )
+
     print(f"numpy {np.__version__}, python {sys.version.split()[0]}: wrote fixtures to {HERE}")
 
 
