@@ -232,7 +232,7 @@ pub(crate) fn read_full<R: Read + ?Sized>(reader: &mut R, buf: &mut [u8]) -> io:
 }
 
 /// Reads exactly `buf.len()` bytes or reports which part of the file was cut short.
-fn read_part<R: Read + ?Sized>(
+pub(crate) fn read_part<R: Read + ?Sized>(
     reader: &mut R,
     buf: &mut [u8],
     part: &'static str,

@@ -1575,32 +1575,7 @@ fn check_view<T: PlainField>(bytes: &[u8], dtype: &DType, len: usize) -> Result<
         other => other,
     })?;
     let size = size_of::<T>();
-    let need = len
-        .checked_mul(size)
-        .ok_or_else(|| FormatError::ShapeOverflow {
-            shape: vec![len],
-            itemsize: size,
-        })?;
-    if bytes.len() < need {
-        return Err(FormatError::Truncated {
-            part: "array data",
-            expected: need as u64,
-            found: bytes.len() as u64,
-        }
-        .into());
-    }
-    if bytes.len() > need {
-        return Err(FormatError::TrailingBytes {
-            expected: need as u64,
-            found: bytes.len() as u64,
-        }
-        .into());
-    }
-    let align = align_of::<T>();
-    let offset = bytes.as_ptr() as usize % align;
-    if offset != 0 && need > 0 {
-        return Err(MismatchError::Misaligned { align, offset }.into());
-    }
+    pod::check_len_align(bytes, len, size, align_of::<T>())?;
     if T::NEEDS_CHECK && size > 0 {
         let plan = T::plan(dtype)?;
         for (i, rec) in bytes.chunks_exact(size).enumerate() {

@@ -39,9 +39,20 @@ pub(crate) fn as_bytes_mut<T: Pod>(s: &mut [T]) -> &mut [u8] {
     unsafe { std::slice::from_raw_parts_mut(s.as_mut_ptr().cast::<u8>(), std::mem::size_of_val(s)) }
 }
 
-/// Checks that `bytes` holds exactly `len` values of `T` and is aligned for `T`.
-fn check_cast<T: Pod>(bytes: &[u8], len: usize) -> Result<(), Error> {
-    let need = len * size_of::<T>();
+/// Checks that `bytes` holds exactly `len` values of `size` bytes, aligned to `align`: the
+/// distinct errors of a view (short, extra bytes, misaligned).
+pub(crate) fn check_len_align(
+    bytes: &[u8],
+    len: usize,
+    size: usize,
+    align: usize,
+) -> Result<(), Error> {
+    let need = len
+        .checked_mul(size)
+        .ok_or_else(|| FormatError::ShapeOverflow {
+            shape: vec![len],
+            itemsize: size,
+        })?;
     if bytes.len() < need {
         return Err(FormatError::Truncated {
             part: "array data",
@@ -57,12 +68,16 @@ fn check_cast<T: Pod>(bytes: &[u8], len: usize) -> Result<(), Error> {
         }
         .into());
     }
-    let align = std::mem::align_of::<T>();
-    let offset = bytes.as_ptr() as usize % align;
+    let offset = bytes.as_ptr() as usize % align.max(1);
     if offset != 0 && need > 0 {
         return Err(MismatchError::Misaligned { align, offset }.into());
     }
     Ok(())
+}
+
+/// Checks that `bytes` holds exactly `len` values of `T` and is aligned for `T`.
+fn check_cast<T: Pod>(bytes: &[u8], len: usize) -> Result<(), Error> {
+    check_len_align(bytes, len, size_of::<T>(), std::mem::align_of::<T>())
 }
 
 /// `bytes` as a slice of `len` values of `T`, in place.

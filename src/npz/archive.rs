@@ -11,7 +11,7 @@
 //! maximum ratio; and a stored member's two sizes must agree.
 
 use crate::error::{Error, FormatError};
-use crate::header::read_full;
+use crate::header::{read_full, read_part};
 use std::collections::HashMap;
 use std::io::{Read, Seek, SeekFrom};
 use std::sync::OnceLock;
@@ -221,16 +221,7 @@ fn read_at<R: Read + Seek>(
     part: &'static str,
 ) -> Result<(), Error> {
     r.seek(SeekFrom::Start(offset))?;
-    let n = read_full(r, buf)?;
-    if n < buf.len() {
-        return Err(FormatError::Truncated {
-            part,
-            expected: buf.len() as u64,
-            found: n as u64,
-        }
-        .into());
-    }
-    Ok(())
+    read_part(r, buf, part)
 }
 
 impl Directory {

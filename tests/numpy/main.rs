@@ -9,8 +9,7 @@ use ndarray::{ArrayD, IxDyn, ShapeBuilder, SliceInfoElem};
 use ndnpy::{ByteOrder, ReadNpyExt, ReadableElement, WritableElement, WriteNpyExt, WriteOptions};
 use num_complex::Complex;
 use std::fmt::Write as _;
-use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::path::Path;
 
 /// A small deterministic generator (xorshift64*), so failures reproduce.
 struct Rng(u64);
@@ -73,28 +72,9 @@ fn native_char() -> char {
     ByteOrder::NATIVE.as_char()
 }
 
-fn scratch_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("ndnpy-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-fn python(script: &str, args: &[&Path]) -> String {
-    let out = Command::new("python3")
-        .arg("-c")
-        .arg(script)
-        .args(args)
-        .output()
-        .expect("python3 must be installed (with numpy) to run these tests");
-    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
-    assert!(
-        out.status.success(),
-        "python failed:\n{stdout}\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    stdout
-}
+#[path = "../common/mod.rs"]
+mod common;
+use common::{python, scratch_dir};
 
 /// Writes a random array of logical `shape` in a random layout (C, Fortran, permuted axes,
 /// or a strided and reversed slice of a larger array) in `order`. Returns the file bytes, the
