@@ -37,6 +37,24 @@ that `time.perf_counter()` measured around just the operation; errors reply `ERR
                                       np.load(PATH).tolist() (MODE tolist)
     str_check PATH COUNT           -> "ok COUNT" if the loaded array is '<U16' and its items
                                       are text(0..COUNT)
+    npz_tiny_gen PATH COUNT        -> "ok"; np.savez(PATH, t0=tiny_array(0), ...) (COUNT members)
+    npz_load_all PATH              -> seconds for d = np.load(PATH); [d[k] for k in d.files];
+                                      d.close()
+    npz_names PATH                 -> seconds for d = np.load(PATH); d.files; d.close()
+    npz_tiny_check PATH COUNT      -> "ok SUM" if the members are t0..t{COUNT-1}, each the f4
+                                      tiny_array(k); SUM the sum of all their elements
+    npz_int_gen PATH N MEMBERS     -> "ok"; np.savez_compressed of MEMBERS int64 arrays of N
+                                      elements: key a (one member) or a0, a1, ... (int_array)
+    npz_int_prep N                 -> "ok"; the array npz_compress saves, int_array(N, 0)
+    npz_compress PATH              -> seconds for np.savez_compressed(PATH, a=array) (PATH
+                                      deleted first, untimed)
+    npz_read PATH KEY              -> seconds for np.load(PATH)[KEY] (the file closed after)
+    npz_int_check PATH KEY N K     -> "ok SUM" if np.load(PATH)[KEY] is int64 and equals
+                                      int_array(N, K); SUM its sum
+    rec_gen PATH COUNT             -> "ok"; np.save of COUNT records (rec_array)
+    rec_read PATH                  -> seconds for np.load(PATH)
+    rec_check PATH COUNT           -> "ok COUNT" if np.load(PATH) has REC_DTYPE and equals
+                                      rec_array(COUNT)
     quit
 """
 
@@ -77,6 +95,31 @@ def text(i):
     if k == 4:
         return f"abcdefgh{n}"  # up to 15 characters
     return ""
+
+
+def int_array(n, k):
+    """Member k of the npz cases: ((arange(n) + k * n) // 16) % 100000 as int64 (runs of 16
+    equal values: compressible). Must match int_value in src/npz.rs."""
+    return (((np.arange(n, dtype="<i8") + k * n) // 16) % 100000).astype("<i8")
+
+
+# Must match the record structs in src/records.rs.
+REC_DTYPE = np.dtype([("id", "<i4"), ("val", "<f8"), ("tag", "S8"), ("ok", "?"), ("v", "<f4", (3,))])
+
+
+def rec_array(count):
+    """Record i: id 7i - 3, val 0.5i, tag b"r%d" % (i % 10**7), ok i % 3 == 0,
+    v (0.25i, -i, 1.5) (all exact). Must match expected_record in src/records.rs."""
+    i = np.arange(count, dtype=np.int64)
+    a = np.zeros(count, REC_DTYPE)
+    a["id"] = (7 * i - 3).astype("<i4")
+    a["val"] = i * 0.5
+    a["tag"] = np.char.add(b"r", (i % 10**7).astype("S7"))
+    a["ok"] = i % 3 == 0
+    a["v"][:, 0] = i * 0.25
+    a["v"][:, 1] = -i
+    a["v"][:, 2] = 1.5
+    return a
 
 
 def to_native(a, conv):
@@ -255,6 +298,95 @@ class Worker:
             if not all(isinstance(s, str) for s in items):
                 return "bad item type"
             if items != [text(i) for i in range(count)]:
+                return "bad values"
+            return f"ok {float(count)!r}"
+        if cmd == "npz_tiny_gen":
+            path, count = args[0], int(args[1])
+            np.savez(path, **{f"t{k}": tiny_array(k) for k in range(count)})
+            return "ok"
+        if cmd == "npz_load_all":
+            (path,) = args
+            t0 = time.perf_counter()
+            d = np.load(path)
+            arrays = [d[k] for k in d.files]
+            d.close()
+            t1 = time.perf_counter()
+            del arrays
+            return repr(t1 - t0)
+        if cmd == "npz_names":
+            (path,) = args
+            t0 = time.perf_counter()
+            d = np.load(path)
+            files = d.files
+            d.close()
+            t1 = time.perf_counter()
+            del files
+            return repr(t1 - t0)
+        if cmd == "npz_tiny_check":
+            path, count = args[0], int(args[1])
+            with np.load(path) as d:
+                if d.files != [f"t{k}" for k in range(count)]:
+                    return "bad names"
+                total = 0.0
+                for k, name in enumerate(d.files):
+                    a = d[name]
+                    if a.dtype != np.dtype("<f4") or not np.array_equal(a, tiny_array(k)):
+                        return f"bad member {name}"
+                    total += float(a.sum(dtype="f8"))
+            return f"ok {total!r}"
+        if cmd == "npz_int_gen":
+            path, n, members = args[0], int(args[1]), int(args[2])
+            if members == 1:
+                np.savez_compressed(path, a=int_array(n, 0))
+            else:
+                np.savez_compressed(path, **{f"a{k}": int_array(n, k) for k in range(members)})
+            return "ok"
+        if cmd == "npz_int_prep":
+            self.array = int_array(int(args[0]), 0)
+            return "ok"
+        if cmd == "npz_compress":
+            (path,) = args
+            a = self.array
+            if os.path.exists(path):
+                os.unlink(path)
+            t0 = time.perf_counter()
+            np.savez_compressed(path, a=a)
+            t1 = time.perf_counter()
+            return repr(t1 - t0)
+        if cmd == "npz_read":
+            path, key = args
+            t0 = time.perf_counter()
+            with np.load(path) as d:
+                a = d[key]
+            t1 = time.perf_counter()
+            del a
+            return repr(t1 - t0)
+        if cmd == "npz_int_check":
+            path, key, n, k = args[0], args[1], int(args[2]), int(args[3])
+            with np.load(path) as d:
+                a = d[key]
+            if a.dtype != np.dtype("<i8"):
+                return f"bad dtype {a.dtype.str}"
+            if not np.array_equal(a, int_array(n, k)):
+                return "bad values"
+            return f"ok {float(a.sum())!r}"
+        if cmd == "rec_gen":
+            path, count = args[0], int(args[1])
+            np.save(path, rec_array(count))
+            return "ok"
+        if cmd == "rec_read":
+            (path,) = args
+            t0 = time.perf_counter()
+            a = np.load(path)
+            t1 = time.perf_counter()
+            del a
+            return repr(t1 - t0)
+        if cmd == "rec_check":
+            path, count = args[0], int(args[1])
+            a = np.load(path)
+            if a.dtype != REC_DTYPE or a.shape != (count,):
+                return f"bad array {a.dtype} {a.shape}"
+            if not np.array_equal(a, rec_array(count)):
                 return "bad values"
             return f"ok {float(count)!r}"
         return f"ERR unknown command {cmd}"

@@ -18,7 +18,7 @@ pub(crate) const NUMPY: &str = "numpy";
 pub(crate) const RAW: &str = "raw floor";
 
 /// Shapes of the tiny arrays, in turn (must match TINY_SHAPES in numpy_worker.py).
-const TINY_SHAPES: [&[usize]; 4] = [&[3], &[2, 2], &[5], &[2, 3]];
+pub(crate) const TINY_SHAPES: [&[usize]; 4] = [&[3], &[2, 2], &[5], &[2, 3]];
 
 /// The array every large case reads or writes: element `i` in C order is `i * 0.5` (exact in
 /// f64, with varied bytes). numpy_worker.py builds the same values.
@@ -34,7 +34,7 @@ pub(crate) fn base_sum(n: usize) -> f64 {
 }
 
 /// Tiny array `k`: f32 values `k % 1000 + 0.25 * j`, all exact.
-fn tiny_array(k: usize) -> ArrayD<f32> {
+pub(crate) fn tiny_array(k: usize) -> ArrayD<f32> {
     let shape = TINY_SHAPES[k % TINY_SHAPES.len()];
     let n = shape.iter().product::<usize>();
     let data = (0..n)

@@ -5,8 +5,10 @@
 //! medians. See README.md.
 
 mod cases;
+mod npz;
 mod numpy;
 mod ooc;
+mod records;
 mod strings;
 
 use cases::{ReadKind, WriteKind};
@@ -16,7 +18,7 @@ use std::time::{Duration, Instant};
 
 pub type Res<T> = Result<T, Box<dyn std::error::Error>>;
 
-const CASES: [&str; 12] = [
+const CASES: [&str; 17] = [
     "read_c",
     "read_f",
     "read_be",
@@ -29,16 +31,22 @@ const CASES: [&str; 12] = [
     "append",
     "rows",
     "strings",
+    "npz_tiny",
+    "npz_compress",
+    "npz_decompress",
+    "npz_parallel",
+    "records",
 ];
 
 const USAGE: &str = "\
 usage: ndnpy-benchmarks [options]
   --size-mib N     size of the large arrays in MiB (default 256; append and rows use 4x,
-                   1024 MiB; strings use N * 4096 strings)
+                   1024 MiB; strings and records use N * 4096 items; npz members N / 4 MiB)
   --rounds N       timed rounds for every case (default 7, tiny arrays 15)
   --tiny-count N   number of tiny arrays (default 10000)
   --case NAME      run one case: read_c read_f read_be write_c write_f write_perm tiny
-                   mmap_sum view_create append rows strings
+                   mmap_sum view_create append rows strings npz_tiny npz_compress
+                   npz_decompress npz_parallel records
   --quick          16 MiB and 3 rounds, fewer repetitions in view_create (explicit options
                    still win)
   --dir PATH       directory for the files (default /tmp/ndnpy-bench)";
@@ -427,7 +435,13 @@ fn run() -> Res<()> {
             "view_create" => ooc::view_create_case(&cfg, &mut np)?,
             "append" => vec![ooc::append_case(&cfg)?],
             "rows" => ooc::rows_case(&cfg, &mut np)?,
-            _ => vec![strings::strings_case(&cfg, &mut np)?],
+            "strings" => vec![strings::strings_case(&cfg, &mut np)?],
+            "npz_tiny" => npz::npz_tiny_case(&cfg, &mut np)?,
+            "npz_compress" => vec![npz::npz_compress_case(&cfg, &mut np)?],
+            "npz_decompress" => vec![npz::npz_decompress_case(&cfg, &mut np)?],
+            "npz_parallel" => vec![npz::npz_parallel_case(&cfg, &mut np)?],
+            "records" => vec![records::records_case(&cfg, &mut np)?],
+            _ => unreachable!("case names are checked in parse_args"),
         };
         for report in &reports {
             report.print();
