@@ -483,12 +483,6 @@ impl DynArray {
         };
         let itemsize = record.itemsize();
         let size = field.dtype.itemsize();
-        let count = raw.bytes.len().checked_div(itemsize).unwrap_or(0);
-        let count = if itemsize == 0 {
-            raw.shape.iter().product()
-        } else {
-            count
-        };
         // Sub-array dimensions, outer first (a sub-array of a sub-array nests them).
         let mut base = field.dtype.clone();
         let mut sub_shape = Vec::new();
@@ -499,20 +493,26 @@ impl DynArray {
         // Records in C order (a Fortran array's records are reordered when a sub-array adds
         // inner dimensions, so that the result has one layout).
         let reorder = raw.fortran_order && !sub_shape.is_empty();
-        let order: Box<dyn Iterator<Item = usize>> = if reorder {
-            let index = ArrayD::from_shape_vec(raw.shape.clone().f(), (0..count).collect())
-                .map_err(|_| crate::error::FormatError::ShapeOverflow {
-                    shape: raw.shape.clone(),
-                    itemsize,
-                })?;
-            Box::new(index.into_iter())
-        } else {
-            Box::new(0..count)
-        };
-        let mut bytes = Vec::with_capacity(count * size);
-        for i in order {
-            let start = i * itemsize + field.offset;
-            bytes.extend_from_slice(&raw.bytes[start..start + size]);
+        let mut bytes = Vec::new();
+        // A field of no bytes has nothing to gather, however many records the shape claims;
+        // otherwise `size <= itemsize`, so the records counted here are bytes really present.
+        if size > 0 {
+            let count = raw.bytes.len() / itemsize;
+            let order: Box<dyn Iterator<Item = usize>> = if reorder {
+                let index = ArrayD::from_shape_vec(raw.shape.clone().f(), (0..count).collect())
+                    .map_err(|_| crate::error::FormatError::ShapeOverflow {
+                        shape: raw.shape.clone(),
+                        itemsize,
+                    })?;
+                Box::new(index.into_iter())
+            } else {
+                Box::new(0..count)
+            };
+            bytes.reserve_exact(count * size);
+            for i in order {
+                let start = i * itemsize + field.offset;
+                bytes.extend_from_slice(&raw.bytes[start..start + size]);
+            }
         }
         let mut shape = raw.shape.clone();
         shape.extend_from_slice(&sub_shape);
