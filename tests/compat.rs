@@ -53,12 +53,13 @@ fn ndarray_npy_examples_work_unchanged() -> Result<(), Box<dyn std::error::Error
     let file = OpenOptions::new().read(true).write(true).open(&path)?;
     // SAFETY: the file is private to this test.
     let mut mmap = unsafe { MmapMut::map_mut(&file)? };
-    let mut view_mut = ArrayViewMut3::<f64>::view_mut_npy(&mut mmap)?;
-    view_mut[[3, 4, 5]] = 3.14;
-    drop(view_mut);
+    {
+        let mut view_mut = ArrayViewMut3::<f64>::view_mut_npy(&mut mmap)?;
+        view_mut[[3, 4, 5]] = 2.5;
+    }
     mmap.flush()?;
     let z: Array3<f64> = read_npy(&path)?;
-    assert_eq!(z[[3, 4, 5]], 3.14);
+    assert_eq!(z[[3, 4, 5]], 2.5);
     let _: Result<(), ViewNpyError> = Ok(());
 
     // NpzWriter / NpzReader, stored and compressed
