@@ -1,0 +1,100 @@
+//! The appender under injected I/O errors: the kernel refuses writes past a file size limit
+//! (RLIMIT_FSIZE, like a full disk), in the middle of an append. The file must still load with
+//! its old shape, and appending works again once the limit is lifted.
+//!
+//! Linux only; this binary holds one test because the limit applies to the whole process.
+
+#![cfg(target_os = "linux")]
+
+use ndarray::{Array2, Axis};
+use ndnpy::{Error, NpyAppender, ReadNpyExt};
+use std::ffi::c_int;
+
+mod common;
+use common::{numpy, Scratch};
+
+#[repr(C)]
+struct Rlimit {
+    cur: u64,
+    max: u64,
+}
+
+extern "C" {
+    fn setrlimit(resource: c_int, rlim: *const Rlimit) -> c_int;
+    fn getrlimit(resource: c_int, rlim: *mut Rlimit) -> c_int;
+    fn signal(sig: c_int, handler: usize) -> usize;
+}
+
+const RLIMIT_FSIZE: c_int = 1;
+const SIGXFSZ: c_int = 25;
+const SIG_IGN: usize = 1;
+
+/// Sets the soft file size limit of this process.
+fn limit_file_size(bytes: u64) {
+    let mut cur = Rlimit { cur: 0, max: 0 };
+    // SAFETY: getrlimit/setrlimit read and write only the struct passed, which lives on the
+    // stack for the calls; the limit affects this test process alone.
+    unsafe {
+        assert_eq!(getrlimit(RLIMIT_FSIZE, &mut cur), 0);
+        assert_eq!(
+            setrlimit(
+                RLIMIT_FSIZE,
+                &Rlimit {
+                    cur: bytes.min(cur.max),
+                    max: cur.max
+                }
+            ),
+            0
+        );
+    }
+}
+
+#[test]
+fn a_failed_append_leaves_the_old_shape_and_the_next_one_works() {
+    // Writes past the limit fail with EFBIG instead of killing the process.
+    // SAFETY: ignoring SIGXFSZ changes only how this process reacts to that signal.
+    unsafe { signal(SIGXFSZ, SIG_IGN) };
+    let dir = Scratch::new("appender-io");
+    let path = dir.path("grow.npy");
+    let block =
+        |k: usize| Array2::from_shape_fn((128, 256), |(i, j)| (k * 1_000_000 + i * 256 + j) as f64);
+    let mut app = NpyAppender::<f64>::create(&path, (0, 256), false).unwrap();
+    app.append(&block(0)).unwrap();
+    app.append(&block(1)).unwrap();
+    let good = std::fs::read(&path).unwrap();
+
+    // The next 256 KiB block can only get 100 KiB in: the data write fails part way.
+    limit_file_size(good.len() as u64 + 100 * 1024);
+    let err = app.append(&block(2)).unwrap_err();
+    assert!(matches!(err, Error::Io(_)), "{err}");
+    let on_disk = std::fs::read(&path).unwrap();
+    assert!(
+        on_disk.len() > good.len(),
+        "the failed write left partial data after the old data"
+    );
+    assert_eq!(
+        on_disk[..128],
+        good[..128],
+        "the header still gives the old shape"
+    );
+    let a = Array2::<f64>::read_npy(&on_disk[..]).unwrap();
+    assert_eq!(a.nrows(), 256);
+    let out = numpy(
+        &dir.0,
+        "a = np.load(f'{d}/grow.npy', mmap_mode='r'); print(a.shape)",
+    );
+    assert_eq!(out, "(256, 256)");
+
+    // Lifted: the appender goes on from the old end, overwriting the partial data.
+    limit_file_size(u64::MAX);
+    app.append(&block(3)).unwrap();
+    let a: Array2<f64> = ndnpy::read_npy(&path).unwrap();
+    assert_eq!(a.nrows(), 384);
+    assert_eq!(a.slice_axis(Axis(0), (0..128).into()), block(0));
+    assert_eq!(a.slice_axis(Axis(0), (256..384).into()), block(3));
+    let out = numpy(
+        &dir.0,
+        "a = np.load(f'{d}/grow.npy'); print(a.shape, int(a[300, 5]))",
+    );
+    assert_eq!(out, format!("(384, 256) {}", 3_000_000 + 44 * 256 + 5));
+}
