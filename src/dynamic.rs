@@ -12,7 +12,7 @@ use crate::element::{pod, Datetime64, Timedelta64};
 use crate::error::{Error, MismatchError, UsageError};
 use crate::header::{Header, HeaderInfo, ReadOptions};
 use crate::read::read_body;
-use crate::write::write_with_dtype;
+use crate::write::{fortran_order_of, write_with_dtype};
 use ndarray::{ArrayD, ShapeBuilder};
 use std::fs::File;
 use std::io::{Read, Write};
@@ -238,7 +238,7 @@ macro_rules! dyn_element {
                 match &self.data {
                     $(
                         $(#[$cfg])*
-                        DynData::$variant(a) => a.ndim() > 1 && !a.is_standard_layout() && a.t().is_standard_layout(),
+                        DynData::$variant(a) => fortran_order_of(a),
                     )*
                     DynData::Raw(raw) => raw.fortran_order,
                 }

@@ -148,7 +148,7 @@ pub trait WriteNpyExt {
 /// Whether `arr` is written in Fortran order. numpy's rule (header_data_from_array_1_0):
 /// C-contiguous first, so 1-D, 0-d, empty and (1, n)-in-F arrays are all C order;
 /// F-contiguous next; anything else is written in C order.
-fn fortran_order_of<A, D: Dimension>(arr: &ArrayRef<A, D>) -> bool {
+pub(crate) fn fortran_order_of<A, D: Dimension>(arr: &ArrayRef<A, D>) -> bool {
     !arr.is_standard_layout() && arr.t().is_standard_layout()
 }
 

@@ -400,7 +400,7 @@ pub fn append_case(cfg: &Config) -> Res<Report> {
             ),
             format!(
                 "Of ndnpy's time, `NpyAppender::create` (header written to a temporary file, \
-                 fsync'd whatever the `durable` flag, renamed into place) takes a median {}; \
+                 renamed into place, not fsynced) takes a median {}; \
                  without it ndnpy ÷ raw floor would be {without_create:.2}x (difference of \
                  medians). The warm-up run's file was read back with ndarray-npy: shape \
                  ({total_rows}, {COLS}) and every value checked.",
