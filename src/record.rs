@@ -76,6 +76,7 @@ use crate::element::pod::{self, advise_huge_pages};
 use crate::element::{FixedBytes, FixedDType, FixedUnicode, ReadableElement, WritableElement};
 use crate::error::{at_record, in_field, Error, FormatError, MismatchError, UsageError};
 use crate::header::read_full;
+use crate::prefault;
 use std::any::type_name;
 use std::io::{self, Read, Write};
 use std::mem::{align_of, size_of};
@@ -1342,19 +1343,24 @@ pub fn read_vec<T: RecordField, R: Read + ?Sized>(
     )
 }
 
-/// The first `k` elements of `v`'s spare capacity (at most what there is) as zeroed bytes.
-fn spare_bytes<T: PlainField>(v: &mut Vec<T>, k: usize) -> &mut [u8] {
+/// The first `k` elements of `v`'s spare capacity (at most what there is) as bytes: zeroed
+/// here unless `zeroed` says the allocator already did (a vector from
+/// [`pod::zeroed_capacity`] whose spare capacity was never written).
+fn spare_bytes<T: PlainField>(v: &mut Vec<T>, k: usize, zeroed: bool) -> &mut [u8] {
     let spare = v.spare_capacity_mut();
     let k = k.min(spare.len());
     let ptr = spare.as_mut_ptr().cast::<u8>();
     // `k` elements of an allocation: their size fits in isize.
     let n = k * size_of::<T>();
     // SAFETY: `ptr..ptr + n` lies in the vector's spare capacity, which `v` owns and which
-    // nothing else borrows while the result (tied to `&mut v`) lives; `write_bytes`
-    // initialises those bytes, so viewing them as `u8` (alignment 1, every value valid) is
+    // nothing else borrows while the result (tied to `&mut v`) lives. Those bytes are
+    // initialised: by `write_bytes` here, or (with `zeroed`) by the zeroing allocation that
+    // nothing has written since; so viewing them as `u8` (alignment 1, every value valid) is
     // sound.
     unsafe {
-        std::ptr::write_bytes(ptr, 0, n);
+        if !zeroed {
+            std::ptr::write_bytes(ptr, 0, n);
+        }
         std::slice::from_raw_parts_mut(ptr, n)
     }
 }
@@ -1421,20 +1427,39 @@ pub fn read_vec_plain<T: PlainField, R: Read + ?Sized>(
             return Err(truncated(avail as usize));
         }
     }
-    // With the length known, the whole array at once; else grow with the bytes that arrive.
+    let part = (CHUNK / size).max(1);
+    if available.is_some() {
+        // The length is known: the whole array at once, in fresh zeroed pages (no `memset`:
+        // Rust cannot read into uninitialised memory, but the kernel's zeroing is paid anyway
+        // when the pages fault in), read in cache-sized parts, each checked while in cache.
+        let mut v: Vec<T> = pod::zeroed_capacity(len)?;
+        let mut checked = 0;
+        let bytes = spare_bytes(&mut v, len, true);
+        let got = prefault::fill_parts(reader, bytes, part * size, |offset, part| {
+            if T::NEEDS_CHECK {
+                for (i, rec) in part.chunks_exact(size).enumerate() {
+                    T::check(&plan, rec).map_err(|e| at_record(e, (offset / size + i) as u64))?;
+                }
+            }
+            checked = (offset + part.len()) / size;
+            Ok::<(), Error>(())
+        });
+        // SAFETY: the first `checked` elements lie in the capacity (`checked <= len`) and hold
+        // bytes laid out as `T` (`check_layout` accepted `dtype`) that passed `T::check`:
+        // valid `T`s by `PlainField`'s contract. On an error they are dropped with `v`.
+        unsafe { v.set_len(checked) };
+        let got = got?;
+        if got < nbytes {
+            return Err(truncated(got));
+        }
+        return Ok(v);
+    }
+    // The length is unknown: grow with the bytes that arrive, zeroing each part.
+    let first = len.min(part);
     let mut v: Vec<T> = Vec::new();
-    let first = if available.is_some() {
-        len
-    } else {
-        len.min((CHUNK / size).max(1))
-    };
     v.try_reserve_exact(first)
         .map_err(|_| oom(first.saturating_mul(size)))?;
-    advise_huge_pages(v.as_mut_ptr().cast(), v.capacity() * size);
-    // Read in cache-sized parts: each is zeroed (Rust cannot read into uninitialised
-    // memory), filled and checked while it is in cache, like numpy's recycled buffer costs
-    // one pass over memory rather than three.
-    let part = (CHUNK / size).max(1);
+    // Read in cache-sized parts, each checked while it is in cache: one pass over memory.
     while v.len() < len {
         let done = v.len();
         if v.capacity() == done {
@@ -1445,7 +1470,7 @@ pub fn read_vec_plain<T: PlainField, R: Read + ?Sized>(
                 .map_err(|_| oom(grow.saturating_mul(size)))?;
             advise_huge_pages(v.as_mut_ptr().cast(), v.capacity() * size);
         }
-        let bytes = spare_bytes(&mut v, (len - done).min(part));
+        let bytes = spare_bytes(&mut v, (len - done).min(part), false);
         let k = bytes.len() / size;
         let got = read_full(reader, bytes)?;
         if got < bytes.len() {
@@ -1830,6 +1855,26 @@ mod tests {
         DROPS.store(0, Ordering::SeqCst);
         drop(v);
         assert_eq!(DROPS.load(Ordering::SeqCst), n);
+        // With the length known the array is allocated at once from zeroed pages and read in
+        // the same parts: the same values.
+        let w: Vec<Counted> =
+            read_vec_plain(&mut &bytes[..], &dtype, n, Some(bytes.len() as u64)).unwrap();
+        assert_eq!((w.len(), w.capacity()), (n, n));
+        assert!(w
+            .iter()
+            .enumerate()
+            .all(|(i, r)| r.a[0] == i as u64 && r.ok == (i % 2 == 1) && r.a[1..] == [0; 510]));
+        drop(w);
+        // An input that ends before the length it claimed: truncated, checked records dropped.
+        DROPS.store(0, Ordering::SeqCst);
+        let half = &bytes[..1000 * size + 5];
+        let err = read_vec_plain::<Counted, _>(&mut &half[..], &dtype, n, Some(bytes.len() as u64))
+            .unwrap_err();
+        assert!(
+            matches!(err, Error::Format(FormatError::Truncated { found, .. }) if found == half.len() as u64),
+            "{err:?}"
+        );
+        assert_eq!(DROPS.load(Ordering::SeqCst), 960);
         // An invalid bool in the third piece: the records of the first two are dropped, the
         // unchecked ones never become values.
         bytes[2100 * size + 4088] = 2;

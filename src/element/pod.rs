@@ -8,6 +8,7 @@
 
 use crate::error::{Error, FormatError, MismatchError};
 use crate::header::read_full;
+use crate::prefault;
 use ndarray::{ArrayViewD, ArrayViewMutD, Axis, Zip};
 use std::alloc::{self, Layout};
 use std::io::{self, Read, Write};
@@ -161,6 +162,30 @@ pub(crate) fn zeroed_vec<T: Pod>(len: usize) -> Result<Vec<T>, Error> {
     Ok(unsafe { Vec::from_raw_parts(ptr, len, len) })
 }
 
+/// An empty vector with room for exactly `len` elements whose spare capacity is zeroed by the
+/// allocator (fresh pages from the kernel, not a `memset`), with huge pages advised as in
+/// [`zeroed_vec`]. The caller may view that spare capacity as initialised bytes until it
+/// writes there; nothing about `T` is assumed, so no `Pod` bound.
+///
+/// # Errors
+///
+/// An `OutOfMemory` I/O error if the allocation fails or `[T; len]` is too large.
+pub(crate) fn zeroed_capacity<T>(len: usize) -> Result<Vec<T>, Error> {
+    if len == 0 || size_of::<T>() == 0 {
+        return Ok(Vec::new());
+    }
+    let layout = Layout::array::<T>(len).map_err(|_| oom(len.saturating_mul(size_of::<T>())))?;
+    // SAFETY: `layout` has non-zero size (len > 0 and T is not zero-sized).
+    let ptr = unsafe { alloc::alloc_zeroed(layout) }.cast::<T>();
+    if ptr.is_null() {
+        return Err(oom(layout.size()));
+    }
+    advise_huge_pages(ptr.cast(), layout.size());
+    // SAFETY: `ptr` was allocated by the global allocator with the layout of `[T; len]`, which
+    // is what a vector of capacity `len` owns; length 0 means no element is claimed valid.
+    Ok(unsafe { Vec::from_raw_parts(ptr, 0, len) })
+}
+
 fn oom(bytes: usize) -> Error {
     Error::Io(io::Error::new(
         io::ErrorKind::OutOfMemory,
@@ -234,7 +259,7 @@ pub(crate) fn read_vec<T: Pod, R: Read + ?Sized>(
             return Err(truncated(avail as usize));
         }
         let mut v = zeroed_vec::<T>(len)?;
-        let got = read_full(reader, as_bytes_mut(&mut v))?;
+        let got = prefault::fill(reader, as_bytes_mut(&mut v))?;
         if got < nbytes {
             return Err(truncated(got));
         }
