@@ -94,10 +94,36 @@ impl<'a> Imp<'a> {
     }
 }
 
+/// Settles the heap between runs (untimed): glibc keeps freed small blocks in fast bins and
+/// merges them on the next large allocation, so a row that freed a million small vectors
+/// (npyz, `Vec<u8>` fields) would bill that merge to whichever row allocates next, several
+/// milliseconds for a read of a few milliseconds. numpy runs in its own process and never
+/// pays for our rows' garbage, so the fast bins are merged before every run. Only merged:
+/// the memory stays with the process (as `malloc_trim` would not leave it), so a row that
+/// allocates much still finds the warm heap a long-running program has.
+fn settle_heap() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    {
+        extern "C" {
+            fn mallopt(param: std::ffi::c_int, value: std::ffi::c_int) -> std::ffi::c_int;
+        }
+        // glibc's mallopt merges the main arena's fast bins before any change; M_MXFAST (1)
+        // set to its default, 64 * sizeof(size_t) / 4 bytes, changes nothing else.
+        const M_MXFAST: std::ffi::c_int = 1;
+        const DEFAULT_MXFAST: std::ffi::c_int = (64 * size_of::<usize>() / 4) as std::ffi::c_int;
+        // SAFETY: mallopt takes no pointers; it only adjusts the process's own allocator.
+        unsafe {
+            mallopt(M_MXFAST, DEFAULT_MXFAST);
+        }
+    }
+}
+
 /// Runs one untimed warm-up round that checks every result, then `rounds` interleaved rounds:
-/// round r runs every implementation once, starting with implementation r mod n.
+/// round r runs every implementation once, starting with implementation r mod n. The heap is
+/// settled (untimed) before every run.
 pub fn measure(mut imps: Vec<Imp<'_>>, rounds: usize) -> Res<Vec<(&'static str, Vec<Duration>)>> {
     for imp in &mut imps {
+        settle_heap();
         (imp.run)(true).map_err(|e| format!("{} (warm-up and check): {e}", imp.name))?;
     }
     let n = imps.len();
@@ -106,6 +132,7 @@ pub fn measure(mut imps: Vec<Imp<'_>>, rounds: usize) -> Res<Vec<(&'static str, 
         for k in 0..n {
             let i = (r + k) % n;
             let imp = &mut imps[i];
+            settle_heap();
             times[i].push((imp.run)(false).map_err(|e| format!("{}: {e}", imp.name))?);
         }
     }
