@@ -23,11 +23,8 @@
 //!   ([`NpzWriteOptions`]), deterministic, zip64 when needed, optionally 64-byte aligned so
 //!   that [`NpzReader::view`] views members in place. Members of any dtype:
 //!   [`NpzReader::by_name_dyn`]. With the `parallel` feature, [`NpzReader::read_all`] inflates
-//!   members on all cores.
-//! - **Speed on more cores** (feature `parallel`, Linux): a read of 16 MiB or more into a
-//!   fresh array (a `.npy` file, an `.npz` member, a `#[repr(C)]` record array) has a helper
-//!   thread fault the array's pages in just ahead of the copy or the inflate, never more than
-//!   16 MiB past the bytes that have arrived; reads already on rayon's pool skip it.
+//!   members on all cores, and inflating a member of 16 MiB or more, a helper thread faults the array's pages in just
+//!   ahead of the inflater, never more than 16 MiB past the bytes inflated.
 //! - **Headers**: [`Header`] reads and writes the header alone, with numpy's version choice
 //!   and padding; [`HeaderInfo`] adds the version and data offset of a file.
 //! - **Dtypes**: [`DType`] parses and formats every `descr` numpy writes (scalars, strings,

@@ -1,17 +1,44 @@
-//! Faulting an output buffer in on a second core while the data is read into it.
+//! Faulting an output buffer in on a second core while slow data is read into it.
 //!
-//! A large read into fresh memory pays twice: for the copy (or the inflate) and for the kernel
-//! handing out and zeroing every page as the copy first touches it, about a tenth to a third of
-//! the time on Linux even with huge pages. With the `parallel` feature, reads of
-//! [`MIN_LEN`] bytes and more on a machine with more than one core start a helper thread that
-//! asks the kernel to populate the pages (`MADV_POPULATE_WRITE`) a little ahead of the reader,
-//! so the reader finds them ready. The helper never gets more than [`LEAD`] bytes ahead of the
-//! bytes that have really arrived, so a hostile input that declares a huge array but holds
-//! little commits little memory, as without the helper. Without the feature, on other systems
-//! or for smaller reads, [`fill`] is [`read_full`].
+//! A large read into fresh memory pays twice: for producing the bytes and for the kernel
+//! handing out and zeroing every page as the bytes first land in it. When the bytes come from
+//! the page cache, both are memory-bound and a second core gains nothing (measured: a 256 MiB
+//! `.npy` read takes the same time with a helper). When they come slower than memory, as from
+//! inflating an `.npz` member, the zeroing is a tenth of the time and can move to another core.
+//! So, with the `parallel` feature on Linux, reads of [`MIN_LEN`] bytes and more inside
+//! [`with_slow_source`] on a machine with more than one core start a helper thread that asks
+//! the kernel to populate the pages (`MADV_POPULATE_WRITE`) a little ahead of the reader. The
+//! helper never gets more than [`LEAD`] bytes ahead of the bytes that have really arrived, so
+//! a hostile input that declares a huge array but holds little commits little memory, as
+//! without the helper. Otherwise [`fill`] is [`read_full`].
 
 use crate::header::read_full;
 use std::io::{self, Read};
+
+#[cfg(all(feature = "parallel", target_os = "linux"))]
+thread_local! {
+    /// Set while this thread reads from a source slower than memory.
+    static SLOW_SOURCE: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Runs `f` with the reads it makes on this thread marked as coming from a source slower than
+/// memory (an inflater), which is when a helper faulting pages in pays.
+pub(crate) fn with_slow_source<T>(f: impl FnOnce() -> T) -> T {
+    #[cfg(all(feature = "parallel", target_os = "linux"))]
+    {
+        /// Restores the previous mark however `f` returns.
+        struct Restore(bool);
+        impl Drop for Restore {
+            fn drop(&mut self) {
+                SLOW_SOURCE.with(|s| s.set(self.0));
+            }
+        }
+        let _restore = Restore(SLOW_SOURCE.with(|s| s.replace(true)));
+        f()
+    }
+    #[cfg(not(all(feature = "parallel", target_os = "linux")))]
+    f()
+}
 
 /// Reads into `buf` until it is full or the input ends, like [`read_full`], faulting `buf`'s
 /// pages in ahead of the reader on a helper thread when that pays (see the module docs).
@@ -86,16 +113,18 @@ pub(crate) const LEAD: usize = 16 << 20;
 /// helper's populating.
 const STEP: usize = 2 << 20;
 
-/// Whether a read of `len` bytes gets a helper: the `parallel` feature on Linux, at least
-/// [`MIN_LEN`] bytes, a second core to populate on, and not already on one of rayon's
-/// workers (as in [`NpzReader::read_all`](crate::NpzReader::read_all), whose other reads
-/// keep the other cores busy).
+/// Whether a read of `len` bytes gets a helper: the `parallel` feature on Linux, inside
+/// [`with_slow_source`], at least [`MIN_LEN`] bytes, a second core to populate on, and not
+/// already on one of rayon's workers (as in
+/// [`NpzReader::read_all`](crate::NpzReader::read_all), whose other reads keep the other
+/// cores busy).
 fn helper_pays(len: usize) -> bool {
     #[cfg(all(feature = "parallel", target_os = "linux"))]
     {
         use std::sync::OnceLock;
         static CORES: OnceLock<usize> = OnceLock::new();
         len >= MIN_LEN
+            && SLOW_SOURCE.with(|s| s.get())
             && rayon::current_thread_index().is_none()
             && *CORES.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
                 > 1
@@ -284,7 +313,7 @@ mod tests {
             ) -> *mut std::ffi::c_void;
             fn munmap(addr: *mut std::ffi::c_void, len: usize) -> std::ffi::c_int;
         }
-        if !helper_pays(MIN_LEN) {
+        if !with_slow_source(|| helper_pays(MIN_LEN)) {
             return; // one core: no helper to observe
         }
         let len = 64 << 20;
@@ -329,7 +358,7 @@ mod tests {
             sent: false,
             saw: false,
         };
-        assert_eq!(fill(&mut r, buf).unwrap(), STEP);
+        assert_eq!(with_slow_source(|| fill(&mut r, buf)).unwrap(), STEP);
         assert!(r.saw, "the helper never populated ahead of the reader");
         let beyond = STEP + LEAD + (2 << 20); // a huge page of slack
         for off in (beyond..len).step_by(4096) {
@@ -340,6 +369,19 @@ mod tests {
         }
         // SAFETY: mapped above with this length; `buf` is not used after this.
         assert_eq!(unsafe { munmap(ptr, len) }, 0);
+    }
+
+    #[test]
+    fn only_slow_sources_get_a_helper() {
+        assert!(!helper_pays(MIN_LEN));
+        let inside = with_slow_source(|| (helper_pays(MIN_LEN), helper_pays(MIN_LEN - 1)));
+        assert!(!inside.1);
+        assert_eq!(
+            inside.0,
+            cfg!(all(feature = "parallel", target_os = "linux"))
+                && std::thread::available_parallelism().map_or(1, |n| n.get()) > 1
+        );
+        assert!(!helper_pays(MIN_LEN));
     }
 
     #[test]
@@ -355,7 +397,7 @@ mod tests {
                 total: len,
                 piece: 1 << 20,
             };
-            assert_eq!(fill(&mut r, buf).unwrap(), len);
+            assert_eq!(with_slow_source(|| fill(&mut r, buf)).unwrap(), len);
             assert!(pattern_ok(buf));
         }
     }
@@ -370,7 +412,7 @@ mod tests {
                 total,
                 piece: 65_536,
             };
-            assert_eq!(fill(&mut r, &mut buf).unwrap(), total);
+            assert_eq!(with_slow_source(|| fill(&mut r, &mut buf)).unwrap(), total);
             assert!(pattern_ok(&buf[..total]));
         }
     }
@@ -395,7 +437,7 @@ mod tests {
             }
         }
         let mut buf = vec![0u8; MIN_LEN];
-        let err = fill(&mut Failing(STEP * 3), &mut buf).unwrap_err();
+        let err = with_slow_source(|| fill(&mut Failing(STEP * 3), &mut buf)).unwrap_err();
         assert_eq!(err.to_string(), "disk on fire");
         // An error from the per-part callback ends the read at that part.
         let mut r = Pattern {
@@ -404,21 +446,26 @@ mod tests {
             piece: 1000,
         };
         let mut seen = Vec::new();
-        let err = fill_parts(&mut r, &mut buf, 3 << 20, |offset, part| {
-            assert!(pattern_ok_at(offset, part));
-            seen.push(offset);
-            if offset >= 6 << 20 {
-                return Err(io::Error::other("bad part"));
-            }
-            Ok(())
+        let err = with_slow_source(|| {
+            fill_parts(&mut r, &mut buf, 3 << 20, |offset, part| {
+                assert!(pattern_ok_at(offset, part));
+                seen.push(offset);
+                if offset >= 6 << 20 {
+                    return Err(io::Error::other("bad part"));
+                }
+                Ok(())
+            })
         })
         .unwrap_err();
         assert_eq!(err.to_string(), "bad part");
         assert_eq!(seen, [0, 3 << 20, 6 << 20]);
         // The panic propagates (the helper is told to stop, so the scope's join returns).
         let caught = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            let _ = fill(&mut Panicking, &mut buf);
+            with_slow_source(|| fill(&mut Panicking, &mut buf))
         }));
         assert!(caught.is_err());
+        // The mark is gone once the closure has left, even by a panic: file reads (the
+        // page cache is as fast as the faults) get no helper.
+        assert!(!helper_pays(MIN_LEN));
     }
 }

@@ -797,6 +797,55 @@ fn a_zip_bomb_stops_at_the_declared_size() {
 }
 
 #[test]
+fn large_deflated_members_read_exactly_and_fail_cleanly() {
+    // 17 MiB members: past the 16 MiB where, with the `parallel` feature, a helper thread
+    // faults the array in ahead of the inflater (typed and runtime-typed reads).
+    let n = (17 << 20) / 8;
+    let a = Array1::from_shape_fn(n, |i| (i as u64).wrapping_mul(0x9E37_79B9) >> 7);
+    let mut w = NpzWriter::new_compressed(Cursor::new(Vec::new()));
+    w.add_array("a", &a).unwrap();
+    w.add_array("b", &array![5u64]).unwrap();
+    let bytes = w.finish().unwrap().into_inner();
+    let mut npz = open(&bytes);
+    let back: Array1<u64> = npz.by_name("a").unwrap();
+    assert_eq!(back, a);
+    let dynamic = npz.by_name_dyn("a").unwrap();
+    assert_eq!(dynamic.into_array::<u64>().unwrap(), a.clone().into_dyn());
+
+    // A flipped bit in the compressed data: an error (corrupt stream or CRC), not a panic
+    // or a hang, and the other member still reads.
+    let c = central(&bytes)[0];
+    let l = local(&bytes)[0];
+    let data = l
+        + 30
+        + u16::from_le_bytes([bytes[l + 26], bytes[l + 27]]) as usize
+        + u16::from_le_bytes([bytes[l + 28], bytes[l + 29]]) as usize;
+    let comp = u32::from_le_bytes(bytes[c + 20..c + 24].try_into().unwrap()) as usize;
+    let mut bad = bytes.clone();
+    bad[data + comp / 2] ^= 0x10;
+    let mut npz = open(&bad);
+    let err = npz
+        .by_name::<OwnedRepr<u64>, ndarray::Ix1>("a")
+        .unwrap_err();
+    assert!(matches!(err, Error::Format(_)), "{err:?}");
+    let b: Array1<u64> = npz.by_name("b").unwrap();
+    assert_eq!(b, array![5]);
+
+    // The member's compressed size cut to a tenth: the deflate stream ends early, typed.
+    let mut short = bytes.clone();
+    put32(&mut short, c + 20, (comp / 10) as u32);
+    put32(&mut short, l + 18, (comp / 10) as u32);
+    let mut npz = open(&short);
+    let err = npz
+        .by_name::<OwnedRepr<u64>, ndarray::Ix1>("a")
+        .unwrap_err();
+    assert!(
+        matches!(err, Error::Format(FormatError::CorruptMember { .. })),
+        "{err:?}"
+    );
+}
+
+#[test]
 fn an_impossible_declared_size_is_refused_before_inflating() {
     let mut w = NpzWriter::new_compressed(Cursor::new(Vec::new()));
     w.add_array("a", &array![1.0f64, 2.0]).unwrap();

@@ -10,6 +10,7 @@ use super::archive::{Entry, DEFLATED};
 use crate::dynamic::DynArray;
 use crate::error::{Error, FormatError};
 use crate::header::{read_full, Header, HeaderInfo, ReadOptions, MAGIC};
+use crate::prefault;
 use crate::read::read_array;
 use crate::{MismatchError, ReadableElement};
 use flate2::{Decompress, FlushDecompress, Status};
@@ -223,6 +224,17 @@ where
     Ok(array)
 }
 
+/// Runs `f`, marking its reads as coming from a source slower than memory when the member is
+/// inflated (see [`prefault`]: a helper thread then faults large arrays in ahead of the
+/// inflater).
+fn slow_if_inflating<T>(inflating: bool, f: impl FnOnce() -> T) -> T {
+    if inflating {
+        prefault::with_slow_source(f)
+    } else {
+        f()
+    }
+}
+
 /// Reads the member as an `.npy` array; a member without the magic is a
 /// [`MismatchError::NotNpy`].
 pub(crate) fn read_npy<A, S, D, B>(
@@ -235,14 +247,15 @@ where
     D: Dimension,
     B: BufRead,
 {
-    let mut inner = || {
+    let inflating = m.inflater.is_some();
+    let inner = || {
         let (magic, n) = read_magic(m)?;
         if magic[..n] != MAGIC[..] {
             return Err(not_npy(m.entry, &magic[..n]));
         }
         array_after_magic(m, &magic, opts)
     };
-    inner().map_err(lift)
+    slow_if_inflating(inflating, inner).map_err(lift)
 }
 
 /// Reads the member as an `.npy` array of any dtype; a member without the magic is a
@@ -251,7 +264,8 @@ pub(crate) fn read_dyn<B: BufRead>(
     m: &mut MemberReader<'_, B>,
     opts: &ReadOptions,
 ) -> Result<DynArray, Error> {
-    let mut inner = || {
+    let inflating = m.inflater.is_some();
+    let inner = || {
         let (magic, n) = read_magic(m)?;
         if magic[..n] != MAGIC[..] {
             return Err(not_npy(m.entry, &magic[..n]));
@@ -261,7 +275,7 @@ pub(crate) fn read_dyn<B: BufRead>(
         drain(m)?;
         Ok(array)
     };
-    inner().map_err(lift)
+    slow_if_inflating(inflating, inner).map_err(lift)
 }
 
 /// Reads the member as numpy would: an array if it starts with the magic, else bytes.
@@ -275,7 +289,8 @@ where
     D: Dimension,
     B: BufRead,
 {
-    let mut inner = || {
+    let inflating = m.inflater.is_some();
+    let inner = || {
         let (magic, n) = read_magic(m)?;
         if magic[..n] != MAGIC[..] {
             let mut bytes = magic[..n].to_vec();
@@ -284,7 +299,7 @@ where
         }
         Ok(Content::Array(array_after_magic(m, &magic, opts)?))
     };
-    inner().map_err(lift)
+    slow_if_inflating(inflating, inner).map_err(lift)
 }
 
 /// Reads the member's `.npy` header only.
