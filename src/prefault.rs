@@ -23,6 +23,7 @@ thread_local! {
 
 /// Runs `f` with the reads it makes on this thread marked as coming from a source slower than
 /// memory (an inflater), which is when a helper faulting pages in pays.
+#[cfg_attr(not(feature = "npz"), allow(dead_code))]
 pub(crate) fn with_slow_source<T>(f: impl FnOnce() -> T) -> T {
     #[cfg(all(feature = "parallel", target_os = "linux"))]
     {
@@ -225,13 +226,7 @@ mod imp {
     fn populate_range(addr: usize, len: usize) -> bool {
         const MADV_POPULATE_WRITE: std::ffi::c_int = 23;
         const PAGE: usize = 4096;
-        extern "C" {
-            fn madvise(
-                addr: *mut std::ffi::c_void,
-                len: usize,
-                advice: std::ffi::c_int,
-            ) -> std::ffi::c_int;
-        }
+        use crate::element::pod::madvise;
         let start = addr / PAGE * PAGE;
         // SAFETY: `[addr, addr + len)` lies in the buffer that `fill_parts`'s caller lent for
         // the whole scope this thread runs in, so its pages stay mapped; rounding out to whole

@@ -193,6 +193,16 @@ fn oom(bytes: usize) -> Error {
     ))
 }
 
+#[cfg(target_os = "linux")]
+extern "C" {
+    /// Linux's `madvise(2)`: advice about a range of this process's memory.
+    pub(crate) fn madvise(
+        addr: *mut std::ffi::c_void,
+        len: usize,
+        advice: std::ffi::c_int,
+    ) -> std::ffi::c_int;
+}
+
 /// Asks Linux to back `[ptr, ptr + len)` with transparent huge pages, as numpy does for
 /// buffers of 4 MiB and more. Fresh 4 KiB pages cost about twice as much to fault in as the
 /// copy into them; 2 MiB pages make the read run at memory speed.
@@ -202,13 +212,6 @@ pub(crate) fn advise_huge_pages(ptr: *mut u8, len: usize) {
     {
         const HUGE: usize = 2 << 20;
         const MADV_HUGEPAGE: std::ffi::c_int = 14;
-        extern "C" {
-            fn madvise(
-                addr: *mut std::ffi::c_void,
-                len: usize,
-                advice: std::ffi::c_int,
-            ) -> std::ffi::c_int;
-        }
         if len < 4 << 20 {
             return;
         }
