@@ -104,11 +104,11 @@ where
 /// The smallest read that gets a helper: below it, starting a thread (tens of microseconds)
 /// would cost more than it saves.
 #[cfg_attr(not(all(feature = "parallel", target_os = "linux")), allow(dead_code))]
-pub(crate) const MIN_LEN: usize = 16 << 20;
+const MIN_LEN: usize = 16 << 20;
 
 /// How far ahead of the bytes read the helper may populate.
 #[cfg_attr(not(all(feature = "parallel", target_os = "linux")), allow(dead_code))]
-pub(crate) const LEAD: usize = 16 << 20;
+const LEAD: usize = 16 << 20;
 
 /// The step of [`fill`]'s reads (the reader reports its progress after each) and of the
 /// helper's populating.

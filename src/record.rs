@@ -1415,18 +1415,7 @@ pub fn read_vec_plain<T: PlainField, R: Read + ?Sized>(
             shape: vec![len],
             itemsize: size,
         })?;
-    let truncated = |found: usize| {
-        Error::Format(FormatError::Truncated {
-            part: "array data",
-            expected: nbytes as u64,
-            found: found as u64,
-        })
-    };
-    if let Some(avail) = available {
-        if avail < nbytes as u64 {
-            return Err(truncated(avail as usize));
-        }
-    }
+    pod::check_available(nbytes, available)?;
     let part = (CHUNK / size).max(1);
     if available.is_some() {
         // The length is known: the whole array at once, in fresh zeroed pages (no `memset`:
@@ -1450,7 +1439,7 @@ pub fn read_vec_plain<T: PlainField, R: Read + ?Sized>(
         unsafe { v.set_len(checked) };
         let got = got?;
         if got < nbytes {
-            return Err(truncated(got));
+            return Err(pod::truncated(nbytes, got as u64));
         }
         return Ok(v);
     }
@@ -1474,7 +1463,7 @@ pub fn read_vec_plain<T: PlainField, R: Read + ?Sized>(
         let k = bytes.len() / size;
         let got = read_full(reader, bytes)?;
         if got < bytes.len() {
-            return Err(truncated(done * size + got));
+            return Err(pod::truncated(nbytes, (done * size + got) as u64));
         }
         if T::NEEDS_CHECK {
             for (i, rec) in bytes.chunks_exact(size).enumerate() {

@@ -141,30 +141,25 @@ pub(crate) fn swap_in_place(bytes: &mut [u8], unit: usize) {
 }
 
 /// A vector of `len` zero values, allocated with `alloc_zeroed` so that fresh memory from the
-/// OS is not written twice.
+/// OS is not written twice (see [`zeroed_capacity`]).
 ///
 /// # Errors
 ///
 /// An `OutOfMemory` I/O error if the allocation fails.
 pub(crate) fn zeroed_vec<T: Pod>(len: usize) -> Result<Vec<T>, Error> {
-    if len == 0 || size_of::<T>() == 0 {
+    if size_of::<T>() == 0 {
         return Ok(Vec::new());
     }
-    let layout = Layout::array::<T>(len).map_err(|_| oom(len * size_of::<T>()))?;
-    // SAFETY: `layout` has non-zero size (len > 0 and T is not zero-sized).
-    let ptr = unsafe { alloc::alloc_zeroed(layout) }.cast::<T>();
-    if ptr.is_null() {
-        return Err(oom(layout.size()));
-    }
-    advise_huge_pages(ptr.cast(), layout.size());
-    // SAFETY: `ptr` was allocated by the global allocator with the layout of `[T; len]`;
-    // zeroed memory holds `len` valid values because `T: Pod`.
-    Ok(unsafe { Vec::from_raw_parts(ptr, len, len) })
+    let mut v = zeroed_capacity::<T>(len)?;
+    // SAFETY: `zeroed_capacity` gave a capacity of `len` elements (none for `len` 0), all
+    // zeroed bytes, and zeroed bytes are valid values because `T: Pod`.
+    unsafe { v.set_len(len) };
+    Ok(v)
 }
 
 /// An empty vector with room for exactly `len` elements whose spare capacity is zeroed by the
-/// allocator (fresh pages from the kernel, not a `memset`), with huge pages advised as in
-/// [`zeroed_vec`]. The caller may view that spare capacity as initialised bytes until it
+/// allocator (fresh pages from the kernel, not a `memset`), with huge pages advised (see
+/// [`advise_huge_pages`]). The caller may view that spare capacity as initialised bytes until it
 /// writes there; nothing about `T` is assumed, so no `Pod` bound.
 ///
 /// # Errors
@@ -184,6 +179,24 @@ pub(crate) fn zeroed_capacity<T>(len: usize) -> Result<Vec<T>, Error> {
     // SAFETY: `ptr` was allocated by the global allocator with the layout of `[T; len]`, which
     // is what a vector of capacity `len` owns; length 0 means no element is claimed valid.
     Ok(unsafe { Vec::from_raw_parts(ptr, 0, len) })
+}
+
+/// The error for array data of `expected` bytes of which only `found` arrived.
+pub(crate) fn truncated(expected: usize, found: u64) -> Error {
+    Error::Format(FormatError::Truncated {
+        part: "array data",
+        expected: expected as u64,
+        found,
+    })
+}
+
+/// Fails as [`truncated`] when the input is known to hold fewer than the `nbytes` bytes of
+/// array data, before anything is allocated.
+pub(crate) fn check_available(nbytes: usize, available: Option<u64>) -> Result<(), Error> {
+    match available {
+        Some(avail) if avail < nbytes as u64 => Err(truncated(nbytes, avail)),
+        _ => Ok(()),
+    }
 }
 
 fn oom(bytes: usize) -> Error {
@@ -250,21 +263,12 @@ pub(crate) fn read_vec<T: Pod, R: Read + ?Sized>(
     let size = size_of::<T>();
     // The caller checked len * size against isize::MAX (Header::sizes).
     let nbytes = len * size;
-    let truncated = |found: usize| {
-        Error::Format(FormatError::Truncated {
-            part: "array data",
-            expected: nbytes as u64,
-            found: found as u64,
-        })
-    };
-    if let Some(avail) = available {
-        if avail < nbytes as u64 {
-            return Err(truncated(avail as usize));
-        }
+    check_available(nbytes, available)?;
+    if available.is_some() {
         let mut v = zeroed_vec::<T>(len)?;
         let got = prefault::fill(reader, as_bytes_mut(&mut v))?;
         if got < nbytes {
-            return Err(truncated(got));
+            return Err(truncated(nbytes, got as u64));
         }
         return Ok(v);
     }
@@ -277,7 +281,7 @@ pub(crate) fn read_vec<T: Pod, R: Read + ?Sized>(
         let mut chunk = zeroed_vec::<T>(k)?;
         let got = read_full(reader, as_bytes_mut(&mut chunk))?;
         if got < k * size {
-            return Err(truncated(have * size + got));
+            return Err(truncated(nbytes, (have * size + got) as u64));
         }
         have += k;
         chunks.push(chunk);
@@ -319,18 +323,7 @@ pub(crate) fn read_decoded<T, R: Read + ?Sized>(
 ) -> Result<Vec<T>, Error> {
     // The caller's header check bounds len * itemsize by isize::MAX.
     let nbytes = len * itemsize;
-    let truncated = |found: u64| {
-        Error::Format(FormatError::Truncated {
-            part: "array data",
-            expected: nbytes as u64,
-            found,
-        })
-    };
-    if let Some(avail) = available {
-        if avail < nbytes as u64 {
-            return Err(truncated(avail));
-        }
-    }
+    check_available(nbytes, available)?;
     if itemsize == 0 {
         if len > MAX_ZERO_SIZE_ELEMENTS {
             return Err(crate::error::LimitError::ArrayTooLarge {
@@ -366,7 +359,7 @@ pub(crate) fn read_decoded<T, R: Read + ?Sized>(
         buf.clear();
         let got = (&mut *reader).take(want as u64).read_to_end(&mut buf)?;
         if got < want {
-            return Err(truncated((done * itemsize + got) as u64));
+            return Err(truncated(nbytes, (done * itemsize + got) as u64));
         }
         decode(&buf, done, k, &mut out)?;
         done += k;
