@@ -131,7 +131,7 @@ pub use crate::npz::{
     Compression, MemberInfo, NpzArrays, NpzReader, NpzValue, NpzWriteOptions, NpzWriter,
     ReadNpzError, WriteNpzError,
 };
-pub use crate::read::{read_npy, ReadFromFile, ReadNpyExt};
+pub use crate::read::{read_npy, ReadNpyExt};
 pub use crate::record::{NpyRecord, PlainField, RecordField};
 pub use crate::stream::{NpyAppender, NpyReader, NpyWriter};
 pub use crate::view::{ViewMutNpyExt, ViewNpyError, ViewNpyExt};

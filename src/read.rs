@@ -11,8 +11,12 @@ use std::path::Path;
 
 /// Reads the `.npy` file at `path`.
 ///
-/// The file's length is checked against the header before the array is allocated, and the
-/// array is allocated once, at its final size.
+/// Any type that implements [`ReadNpyExt`] can be read, as with ndarray-npy. The header is
+/// read first and the file's length after it, so a file that grows meanwhile (an
+/// [`NpyAppender`](crate::NpyAppender) at work) reads as the array its header describes; a
+/// regular file's length is checked against the header before the array is allocated, and the
+/// array is allocated once, at its final size. Pipes and devices (`/dev/stdin`) are read as
+/// streams.
 ///
 /// # Errors
 ///
@@ -24,38 +28,25 @@ use std::path::Path;
 /// use ndarray::Array2;
 /// let a: Array2<f64> = ndnpy::read_npy("testdata/f8_le_c_2x3.npy")?;
 /// assert_eq!(a.shape(), [2, 3]);
+///
+/// // Generic code bounded the ndarray-npy way.
+/// fn load<T: ndnpy::ReadNpyExt>(path: &str) -> Result<T, ndnpy::ReadNpyError> {
+///     ndnpy::read_npy(path)
+/// }
+/// let b: Array2<f64> = load("testdata/f8_le_c_2x3.npy")?;
+/// assert_eq!(a, b);
 /// # Ok::<(), ndnpy::Error>(())
 /// ```
 pub fn read_npy<P, T>(path: P) -> Result<T, ReadNpyError>
 where
     P: AsRef<Path>,
-    T: ReadFromFile,
+    T: ReadNpyExt,
 {
     let mut file = File::open(path)?;
-    let len = file.metadata()?.len();
-    T::read_from_file(&mut file, len)
+    T::read_npy_file(&mut file, &ReadOptions::default())
 }
 
 use crate::error::ReadNpyError;
-
-/// Array types that [`read_npy`] can produce. Implemented for every array type that
-/// implements [`ReadNpyExt`]; not meant to be implemented elsewhere.
-pub trait ReadFromFile: Sized {
-    /// Reads from a file of `len` bytes positioned at its start.
-    #[doc(hidden)]
-    fn read_from_file(file: &mut File, len: u64) -> Result<Self, Error>;
-}
-
-impl<A, S, D> ReadFromFile for ArrayBase<S, D>
-where
-    A: ReadableElement,
-    S: DataOwned<Elem = A>,
-    D: Dimension,
-{
-    fn read_from_file(file: &mut File, len: u64) -> Result<Self, Error> {
-        read_array(file, &ReadOptions::default(), Some(len))
-    }
-}
 
 /// Reads an owned array from `.npy` data.
 ///
@@ -122,6 +113,13 @@ pub trait ReadNpyExt: Sized {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     fn read_npy_with_options<R: Read>(reader: R, opts: &ReadOptions) -> Result<Self, ReadNpyError>;
+
+    /// Reads from a file positioned at its start: what [`read_npy`] calls. The default reads
+    /// it as any other reader; this crate's arrays also use a regular file's length.
+    #[doc(hidden)]
+    fn read_npy_file(file: &mut File, opts: &ReadOptions) -> Result<Self, ReadNpyError> {
+        Self::read_npy_with_options(file, opts)
+    }
 }
 
 impl<A, S, D> ReadNpyExt for ArrayBase<S, D>
@@ -139,6 +137,17 @@ where
         opts: &ReadOptions,
     ) -> Result<Self, ReadNpyError> {
         read_array(&mut reader, opts, None)
+    }
+
+    fn read_npy_file(file: &mut File, opts: &ReadOptions) -> Result<Self, ReadNpyError> {
+        let info = Header::read(file, opts)?;
+        // The length after the header: a file being appended to only grows past the data its
+        // header describes. Pipes and devices report 0, which is no length at all.
+        let meta = file.metadata()?;
+        let available = meta
+            .is_file()
+            .then(|| meta.len().saturating_sub(info.data_offset));
+        read_body(file, info, available)
     }
 }
 
