@@ -33,8 +33,8 @@ use std::path::Path;
 /// fn load<T: ndnpy::ReadNpyExt>(path: &str) -> Result<T, ndnpy::ReadNpyError> {
 ///     ndnpy::read_npy(path)
 /// }
-/// let b: Array2<f64> = load("testdata/f8_le_c_2x3.npy")?;
-/// assert_eq!(a, b);
+/// let b: Array2<f64> = load("testdata/example.npy")?;
+/// assert_eq!(b[[1, 2]], 1.5);
 /// # Ok::<(), ndnpy::Error>(())
 /// ```
 pub fn read_npy<P, T>(path: P) -> Result<T, ReadNpyError>
