@@ -114,8 +114,9 @@ pub struct DynArray {
 /// ```
 pub fn read_npy_dyn<P: AsRef<Path>>(path: P) -> Result<DynArray, Error> {
     let mut file = File::open(path)?;
-    let len = file.metadata()?.len();
-    DynArray::read_sized(&mut file, &ReadOptions::default(), Some(len))
+    let info = Header::read(&mut file, &ReadOptions::default())?;
+    let available = crate::read::file_available(&file, &info)?;
+    DynArray::read_body(&mut file, info, available)
 }
 
 /// Element types a [`DynArray`] can hold typed.

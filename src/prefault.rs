@@ -224,9 +224,7 @@ mod imp {
     /// (older than Linux 5.14, or a mapping it cannot populate): the reader then faults the
     /// pages in itself, as without the helper.
     fn populate_range(addr: usize, len: usize) -> bool {
-        const MADV_POPULATE_WRITE: std::ffi::c_int = 23;
         const PAGE: usize = 4096;
-        use crate::element::pod::madvise;
         let start = addr / PAGE * PAGE;
         // SAFETY: `[addr, addr + len)` lies in the buffer that `fill_parts`'s caller lent for
         // the whole scope this thread runs in, so its pages stay mapped; rounding out to whole
@@ -237,10 +235,10 @@ mod imp {
         // reader's writes to the same buffer (the kernel serialises the faults), and no Rust
         // reference is made from the address.
         unsafe {
-            madvise(
-                start as *mut std::ffi::c_void,
+            libc::madvise(
+                start as *mut libc::c_void,
                 addr + len - start,
-                MADV_POPULATE_WRITE,
+                libc::MADV_POPULATE_WRITE,
             ) == 0
         }
     }

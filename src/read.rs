@@ -141,14 +141,19 @@ where
 
     fn read_npy_file(file: &mut File, opts: &ReadOptions) -> Result<Self, ReadNpyError> {
         let info = Header::read(file, opts)?;
-        // The length after the header: a file being appended to only grows past the data its
-        // header describes. Pipes and devices report 0, which is no length at all.
-        let meta = file.metadata()?;
-        let available = meta
-            .is_file()
-            .then(|| meta.len().saturating_sub(info.data_offset));
+        let available = file_available(file, &info)?;
         read_body(file, info, available)
     }
+}
+
+/// The bytes left after the header in `file`, whose header `info` was just read: taken after
+/// the header, so a file an appender grows meanwhile holds at least the data its header
+/// describes; `None` for pipes and devices, whose length of 0 is no length at all.
+pub(crate) fn file_available(file: &File, info: &HeaderInfo) -> Result<Option<u64>, Error> {
+    let meta = file.metadata()?;
+    Ok(meta
+        .is_file()
+        .then(|| meta.len().saturating_sub(info.data_offset)))
 }
 
 /// Reads header and data; `total_len`, when known, is the input's length from the header's

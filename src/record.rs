@@ -72,13 +72,11 @@
 //! say so with `#[npy(crate = "path::to::ndnpy")]` on the struct.
 
 use crate::descr::{ByteOrder, DType, Field, Record, Scalar, ScalarKind, SubArray};
-use crate::element::pod::{self, advise_huge_pages};
+use crate::element::pod;
 use crate::element::{FixedBytes, FixedDType, FixedUnicode, ReadableElement, WritableElement};
 use crate::error::{at_record, in_field, Error, FormatError, MismatchError, UsageError};
-use crate::header::read_full;
-use crate::prefault;
 use std::any::type_name;
-use std::io::{self, Read, Write};
+use std::io::{Read, Write};
 use std::mem::{align_of, size_of};
 
 /// A Rust type that can be one field of a structured record: it knows the dtype it is
@@ -1258,13 +1256,6 @@ unsafe impl<T: PlainField, const N: usize> PlainField for [T; N] {
 /// Bytes of file data decoded per step.
 const CHUNK: usize = 256 << 10;
 
-fn oom(bytes: usize) -> Error {
-    Error::Io(io::Error::new(
-        io::ErrorKind::OutOfMemory,
-        format!("cannot allocate {bytes} bytes for the array"),
-    ))
-}
-
 /// Reads `len` records stored as `dtype` from `reader`: the [`ReadableElement`]
 /// implementation of every `#[derive(NpyRecord)]` struct.
 ///
@@ -1343,28 +1334,6 @@ pub fn read_vec<T: RecordField, R: Read + ?Sized>(
     )
 }
 
-/// The first `k` elements of `v`'s spare capacity (at most what there is) as bytes: zeroed
-/// here unless `zeroed` says the allocator already did (a vector from
-/// [`pod::zeroed_capacity`] whose spare capacity was never written).
-fn spare_bytes<T: PlainField>(v: &mut Vec<T>, k: usize, zeroed: bool) -> &mut [u8] {
-    let spare = v.spare_capacity_mut();
-    let k = k.min(spare.len());
-    let ptr = spare.as_mut_ptr().cast::<u8>();
-    // `k` elements of an allocation: their size fits in isize.
-    let n = k * size_of::<T>();
-    // SAFETY: `ptr..ptr + n` lies in the vector's spare capacity, which `v` owns and which
-    // nothing else borrows while the result (tied to `&mut v`) lives. Those bytes are
-    // initialised: by `write_bytes` here, or (with `zeroed`) by the zeroing allocation that
-    // nothing has written since; so viewing them as `u8` (alignment 1, every value valid) is
-    // sound.
-    unsafe {
-        if !zeroed {
-            std::ptr::write_bytes(ptr, 0, n);
-        }
-        std::slice::from_raw_parts_mut(ptr, n)
-    }
-}
-
 /// Reads `len` records of a plain type `T` stored as `dtype`: when the file's record layout
 /// is exactly `T`'s ([`PlainField::check_layout`]), the data is read straight into the
 /// array's memory, one copy like `np.load`, and checked in place (bools); otherwise as
@@ -1408,74 +1377,27 @@ pub fn read_vec_plain<T: PlainField, R: Read + ?Sized>(
         return read_vec(reader, dtype, len, available);
     }
     let plan = T::plan(dtype)?;
-    let nbytes = len
-        .checked_mul(size)
+    len.checked_mul(size)
         .filter(|&n| n <= isize::MAX as usize)
         .ok_or_else(|| FormatError::ShapeOverflow {
             shape: vec![len],
             itemsize: size,
         })?;
-    pod::check_available(nbytes, available)?;
-    let part = (CHUNK / size).max(1);
-    if available.is_some() {
-        // The length is known: the whole array at once, in fresh zeroed pages (no `memset`:
-        // Rust cannot read into uninitialised memory, but the kernel's zeroing is paid anyway
-        // when the pages fault in), read in cache-sized parts, each checked while in cache.
-        let mut v: Vec<T> = pod::zeroed_capacity(len)?;
-        let mut checked = 0;
-        let bytes = spare_bytes(&mut v, len, true);
-        let got = prefault::fill_parts(reader, bytes, part * size, |offset, part| {
+    // Straight into the array's memory: in cache-sized parts, each checked while in cache,
+    // when records need checking (bools), else in one pass.
+    let part = T::NEEDS_CHECK.then_some((CHUNK / size).max(1));
+    // SAFETY: `check_layout` accepted `dtype`, so each record's bytes are laid out as `T`, and
+    // those that pass `T::check` are valid `T`s by `PlainField`'s contract; `size > 0`.
+    unsafe {
+        pod::read_plain(reader, len, available, part, |first, bytes| {
             if T::NEEDS_CHECK {
-                for (i, rec) in part.chunks_exact(size).enumerate() {
-                    T::check(&plan, rec).map_err(|e| at_record(e, (offset / size + i) as u64))?;
+                for (i, rec) in bytes.chunks_exact(size).enumerate() {
+                    T::check(&plan, rec).map_err(|e| at_record(e, (first + i) as u64))?;
                 }
             }
-            checked = (offset + part.len()) / size;
-            Ok::<(), Error>(())
-        });
-        // SAFETY: the first `checked` elements lie in the capacity (`checked <= len`) and hold
-        // bytes laid out as `T` (`check_layout` accepted `dtype`) that passed `T::check`:
-        // valid `T`s by `PlainField`'s contract. On an error they are dropped with `v`.
-        unsafe { v.set_len(checked) };
-        let got = got?;
-        if got < nbytes {
-            return Err(pod::truncated(nbytes, got as u64));
-        }
-        return Ok(v);
+            Ok(())
+        })
     }
-    // The length is unknown: grow with the bytes that arrive, zeroing each part.
-    let first = len.min(part);
-    let mut v: Vec<T> = Vec::new();
-    v.try_reserve_exact(first)
-        .map_err(|_| oom(first.saturating_mul(size)))?;
-    // Read in cache-sized parts, each checked while it is in cache: one pass over memory.
-    while v.len() < len {
-        let done = v.len();
-        if v.capacity() == done {
-            // Grow with what arrived, by at most one step (as pod::read_vec), so memory stays
-            // within the bytes present plus a constant.
-            let grow = (len - done).min(done.clamp(part, (pod::STREAM_STEP / size).max(1)));
-            v.try_reserve_exact(grow)
-                .map_err(|_| oom(grow.saturating_mul(size)))?;
-            advise_huge_pages(v.as_mut_ptr().cast(), v.capacity() * size);
-        }
-        let bytes = spare_bytes(&mut v, (len - done).min(part), false);
-        let k = bytes.len() / size;
-        let got = read_full(reader, bytes)?;
-        if got < bytes.len() {
-            return Err(pod::truncated(nbytes, (done * size + got) as u64));
-        }
-        if T::NEEDS_CHECK {
-            for (i, rec) in bytes.chunks_exact(size).enumerate() {
-                T::check(&plan, rec).map_err(|e| at_record(e, (done + i) as u64))?;
-            }
-        }
-        // SAFETY: the `k` elements after the length lie in the capacity (`spare_bytes` took at
-        // most the spare capacity) and now hold bytes laid out as `T` (`check_layout`
-        // accepted `dtype`) that passed `T::check`: valid `T`s by `PlainField`'s contract.
-        unsafe { v.set_len(done + k) };
-    }
-    Ok(v)
 }
 
 /// Writes `slice` as records of `dtype` (a dtype from [`RecordField::npy_dtype`], in any byte

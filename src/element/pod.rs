@@ -140,23 +140,6 @@ pub(crate) fn swap_in_place(bytes: &mut [u8], unit: usize) {
     }
 }
 
-/// A vector of `len` zero values, allocated with `alloc_zeroed` so that fresh memory from the
-/// OS is not written twice (see [`zeroed_capacity`]).
-///
-/// # Errors
-///
-/// An `OutOfMemory` I/O error if the allocation fails.
-pub(crate) fn zeroed_vec<T: Pod>(len: usize) -> Result<Vec<T>, Error> {
-    if size_of::<T>() == 0 {
-        return Ok(Vec::new());
-    }
-    let mut v = zeroed_capacity::<T>(len)?;
-    // SAFETY: `zeroed_capacity` gave a capacity of `len` elements (none for `len` 0), all
-    // zeroed bytes, and zeroed bytes are valid values because `T: Pod`.
-    unsafe { v.set_len(len) };
-    Ok(v)
-}
-
 /// An empty vector with room for exactly `len` elements whose spare capacity is zeroed by the
 /// allocator (fresh pages from the kernel, not a `memset`), with huge pages advised (see
 /// [`advise_huge_pages`]). The caller may view that spare capacity as initialised bytes until it
@@ -206,16 +189,6 @@ fn oom(bytes: usize) -> Error {
     ))
 }
 
-#[cfg(target_os = "linux")]
-extern "C" {
-    /// Linux's `madvise(2)`: advice about a range of this process's memory.
-    pub(crate) fn madvise(
-        addr: *mut std::ffi::c_void,
-        len: usize,
-        advice: std::ffi::c_int,
-    ) -> std::ffi::c_int;
-}
-
 /// Asks Linux to back `[ptr, ptr + len)` with transparent huge pages, as numpy does for
 /// buffers of 4 MiB and more. Fresh 4 KiB pages cost about twice as much to fault in as the
 /// copy into them; 2 MiB pages make the read run at memory speed.
@@ -224,7 +197,6 @@ pub(crate) fn advise_huge_pages(ptr: *mut u8, len: usize) {
     #[cfg(target_os = "linux")]
     {
         const HUGE: usize = 2 << 20;
-        const MADV_HUGEPAGE: std::ffi::c_int = 14;
         if len < 4 << 20 {
             return;
         }
@@ -235,67 +207,220 @@ pub(crate) fn advise_huge_pages(ptr: *mut u8, len: usize) {
             // aligned to 2 MiB; MADV_HUGEPAGE only changes how the kernel backs the pages,
             // never their contents, and a failure (e.g. THP disabled) is harmless.
             unsafe {
-                madvise(start as *mut std::ffi::c_void, end - start, MADV_HUGEPAGE);
+                libc::madvise(start as *mut libc::c_void, end - start, libc::MADV_HUGEPAGE);
             }
         }
     }
 }
 
-/// When the input's length is unknown: the first chunk ...
+/// When the input's length is unknown and the whole array cannot be reserved at once: the
+/// first reservation ...
 const STREAM_FIRST: usize = 64 << 10;
-/// ... and the largest (chunks double up to it, so memory never exceeds the bytes that
-/// arrived by more than one chunk).
-pub(crate) const STREAM_STEP: usize = 16 << 20;
+/// ... and the parts in which data is zeroed and read (each is zeroed just before it is read
+/// into, so it is in cache when the bytes land).
+const STREAM_PART: usize = 2 << 20;
+
+/// An empty vector with room for exactly `len` elements whose whole spare capacity reads as
+/// zero bytes, though none of it is committed until written: for inputs of unknown length.
+///
+/// The allocation is only reserved (a plain `malloc`, which commits nothing), and Linux is
+/// asked to drop whatever pages back its page-aligned interior (`MADV_DONTNEED`), so each
+/// page is zero-filled by the kernel when first written, as for a fresh mapping; the partial
+/// pages at both ends are zeroed here. So a stream that claims a huge array but holds little
+/// commits only the pages its bytes land in, whatever the global allocator does, and a
+/// stream that holds the whole array is read in one pass, as fast as a file of known length.
+///
+/// `None` off Linux, or when the reservation fails (a claim larger than the system will
+/// reserve): the caller then grows with the bytes that arrive.
+#[allow(unused_variables)]
+pub(crate) fn lazily_zeroed_capacity<T>(len: usize) -> Option<Vec<T>> {
+    #[cfg(any(target_os = "linux", target_os = "android"))]
+    {
+        if len == 0 || size_of::<T>() == 0 {
+            return Some(Vec::new());
+        }
+        let mut v: Vec<T> = Vec::new();
+        v.try_reserve_exact(len).ok()?;
+        // The capacity's bytes fit in isize: the allocation exists.
+        let bytes = v.capacity() * size_of::<T>();
+        // SAFETY: sysconf takes no pointers.
+        let page = usize::try_from(unsafe { libc::sysconf(libc::_SC_PAGESIZE) })
+            .ok()
+            .filter(|p| p.is_power_of_two())?;
+        let base = v.as_mut_ptr().cast::<u8>();
+        let head = ((base as usize).next_multiple_of(page) - base as usize).min(bytes);
+        let body_end = ((base as usize + bytes) & !(page - 1))
+            .saturating_sub(base as usize)
+            .max(head);
+        // SAFETY: `base..base + bytes` is the vector's capacity, owned by `v` and borrowed by
+        // nothing else; `head <= body_end <= bytes`, so both `write_bytes` calls and the
+        // madvise range lie inside it, and the madvise range is page-aligned (start and end are
+        // multiples of `page`). Nothing in the range holds data the allocator or anyone else
+        // relies on: it is freshly allocated and unwritten. MADV_DONTNEED on private anonymous
+        // memory (what allocators hand out) makes the next access see zero-filled pages; the
+        // pointer passed keeps `v`'s provenance, so from Rust's point of view the call may
+        // have written the range, and its bytes are initialised (to zero) when it returns.
+        unsafe {
+            std::ptr::write_bytes(base, 0, head);
+            std::ptr::write_bytes(base.add(body_end), 0, bytes - body_end);
+            if body_end > head
+                && libc::madvise(base.add(head).cast(), body_end - head, libc::MADV_DONTNEED) != 0
+            {
+                return None;
+            }
+        }
+        advise_huge_pages(base, bytes);
+        Some(v)
+    }
+    #[cfg(not(any(target_os = "linux", target_os = "android")))]
+    None
+}
+
+/// The first `k` elements of `v`'s spare capacity (at most what there is) as bytes.
+///
+/// # Safety
+///
+/// Those bytes must be initialised: zeroed by the allocation ([`zeroed_capacity`],
+/// [`lazily_zeroed_capacity`]) and not written since, or written by the caller.
+pub(crate) unsafe fn spare_bytes<T>(v: &mut Vec<T>, k: usize) -> &mut [u8] {
+    let spare = v.spare_capacity_mut();
+    let k = k.min(spare.len());
+    // SAFETY: the range lies in the vector's spare capacity, which `v` owns and nothing else
+    // borrows while the result (tied to `&mut v`) lives; the caller guarantees the bytes are
+    // initialised, and `u8` has alignment 1 and no invalid values.
+    unsafe { std::slice::from_raw_parts_mut(spare.as_mut_ptr().cast::<u8>(), k * size_of::<T>()) }
+}
+
+/// Like [`spare_bytes`], zeroing the bytes first, so it is safe.
+pub(crate) fn zeroed_spare_bytes<T>(v: &mut Vec<T>, k: usize) -> &mut [u8] {
+    let spare = v.spare_capacity_mut();
+    let k = k.min(spare.len());
+    // SAFETY: the first `k` elements of the spare capacity belong to `v`; `write_bytes`
+    // initialises their bytes, which makes the `spare_bytes` call sound.
+    unsafe {
+        std::ptr::write_bytes(spare.as_mut_ptr().cast::<u8>(), 0, k * size_of::<T>());
+        spare_bytes(v, k)
+    }
+}
 
 /// Reads `len` elements of `T` (in file byte order) from `reader`.
 ///
-/// `available` is how many bytes the input still holds, when known (a file's length). With
-/// it, the whole array is allocated at once after checking the bytes are there. Without it,
-/// the data is read into chunks that grow with the bytes that really arrive (64 KiB,
-/// doubling, then 16 MiB each), so a short input claiming a huge array fails as truncated
-/// after allocating at most what it held plus one chunk. Once every byte has arrived, the
-/// chunks are moved into one array, each freed as soon as it is copied.
+/// `available` is how many bytes the input still holds, when known (a file's length): the
+/// array is then allocated at once after checking the bytes are there. Without it, the
+/// array is reserved at once without committing memory ([`lazily_zeroed_capacity`]) and
+/// read in one pass, so any reader is as fast as a file of known length; where that
+/// reservation is not possible the array grows with the bytes that arrive. Either way a
+/// short input claiming a huge array fails as truncated after committing about what it held.
 pub(crate) fn read_vec<T: Pod, R: Read + ?Sized>(
     reader: &mut R,
     len: usize,
     available: Option<u64>,
 ) -> Result<Vec<T>, Error> {
+    // SAFETY: every byte pattern is a valid `T` (`T: Pod`), so accepting every part is right.
+    unsafe { read_plain(reader, len, available, None, |_, _| Ok(())) }
+}
+
+/// Reads `len` values of a plain type `T` from `reader` straight into the vector's memory: the
+/// engine of [`read_vec`] and of `#[repr(C)]` record reads.
+///
+/// With `part`, the data is read in parts of that many elements and `check(first, bytes)` runs
+/// on each part (its first element's index and its bytes) while it is in cache; a failed
+/// check stops the read. Without it, one pass, and `check` sees the whole data once. Memory
+/// as in [`read_vec`].
+///
+/// # Safety
+///
+/// Every `size_of::<T>()` bytes that `check` accepts must be a valid `T`, and `T` must not be
+/// zero-sized.
+pub(crate) unsafe fn read_plain<T, R: Read + ?Sized>(
+    reader: &mut R,
+    len: usize,
+    available: Option<u64>,
+    part: Option<usize>,
+    mut check: impl FnMut(usize, &[u8]) -> Result<(), Error>,
+) -> Result<Vec<T>, Error> {
     let size = size_of::<T>();
+    debug_assert!(size > 0);
     // The caller checked len * size against isize::MAX (Header::sizes).
     let nbytes = len * size;
     check_available(nbytes, available)?;
-    if available.is_some() {
-        let mut v = zeroed_vec::<T>(len)?;
-        let got = prefault::fill(reader, as_bytes_mut(&mut v))?;
-        if got < nbytes {
-            return Err(truncated(nbytes, got as u64));
+    let whole = match available {
+        Some(_) => Some(zeroed_capacity::<T>(len)?),
+        None => lazily_zeroed_capacity::<T>(len),
+    };
+    let Some(mut v) = whole else {
+        // SAFETY: passed on from the caller.
+        return unsafe { read_plain_growing(reader, len, part, check) };
+    };
+    let mut valid = 0;
+    // SAFETY: the spare capacity comes zeroed from the allocation and is not written yet.
+    let bytes = unsafe { spare_bytes(&mut v, len) };
+    let got = match part {
+        Some(part) => prefault::fill_parts(reader, bytes, part.max(1) * size, |offset, bytes| {
+            check(offset / size, bytes)?;
+            valid = (offset + bytes.len()) / size;
+            Ok::<(), Error>(())
+        }),
+        None => prefault::fill(reader, bytes)
+            .map_err(Error::from)
+            .and_then(|got| {
+                let whole = got / size;
+                check(0, &bytes[..whole * size])?;
+                valid = whole;
+                Ok(got)
+            }),
+    };
+    // SAFETY: the first `valid` elements lie in the capacity (`valid <= len`) and hold bytes
+    // that `check` accepted: valid `T`s by the caller's contract. On an error they are
+    // dropped with `v`.
+    unsafe { v.set_len(valid) };
+    let got = got?;
+    if got < nbytes {
+        return Err(truncated(nbytes, got as u64));
+    }
+    Ok(v)
+}
+
+/// [`read_plain`] where the whole array cannot be reserved: the vector's reservation doubles
+/// (a reallocation, which Linux does by moving pages, not copying), and each part is zeroed
+/// just before it is read, so committed memory stays within the bytes that arrived plus one
+/// part.
+///
+/// # Safety
+///
+/// As [`read_plain`].
+unsafe fn read_plain_growing<T, R: Read + ?Sized>(
+    reader: &mut R,
+    len: usize,
+    part: Option<usize>,
+    mut check: impl FnMut(usize, &[u8]) -> Result<(), Error>,
+) -> Result<Vec<T>, Error> {
+    let size = size_of::<T>();
+    let nbytes = len * size;
+    let per = |bytes: usize| (bytes / size).max(1);
+    let part = part.unwrap_or(per(STREAM_PART)).max(1);
+    let mut v: Vec<T> = Vec::new();
+    while v.len() < len {
+        let done = v.len();
+        if v.capacity() == done {
+            let grow = (len - done).min(done.max(per(STREAM_FIRST)));
+            v.try_reserve_exact(grow)
+                .map_err(|_| oom(grow.saturating_mul(size)))?;
+            advise_huge_pages(v.as_mut_ptr().cast(), v.capacity() * size);
         }
-        return Ok(v);
-    }
-    let per = |bytes: usize| (bytes / size.max(1)).max(1);
-    let mut chunks: Vec<Vec<T>> = Vec::new();
-    let mut have = 0usize;
-    while have < len || chunks.is_empty() {
-        let k = (len - have).min(have.clamp(per(STREAM_FIRST), per(STREAM_STEP)));
-        // Fresh zeroed memory (the OS zeroes it; large chunks get huge pages).
-        let mut chunk = zeroed_vec::<T>(k)?;
-        let got = read_full(reader, as_bytes_mut(&mut chunk))?;
-        if got < k * size {
-            return Err(truncated(nbytes, (have * size + got) as u64));
+        let bytes = zeroed_spare_bytes(&mut v, (len - done).min(part));
+        let k = bytes.len() / size;
+        let got = read_full(reader, bytes)?;
+        if got < bytes.len() {
+            return Err(truncated(nbytes, (done * size + got) as u64));
         }
-        have += k;
-        chunks.push(chunk);
+        check(done, bytes)?;
+        // SAFETY: the `k` elements after the length lie in the capacity (`zeroed_spare_bytes`
+        // took at most the spare capacity) and hold bytes that `check` accepted: valid `T`s by
+        // the caller's contract.
+        unsafe { v.set_len(done + k) };
     }
-    if chunks.len() == 1 {
-        return Ok(chunks.pop().unwrap_or_default());
-    }
-    let mut out: Vec<T> = Vec::new();
-    out.try_reserve_exact(len).map_err(|_| oom(nbytes))?;
-    advise_huge_pages(out.as_mut_ptr().cast(), nbytes);
-    for chunk in chunks {
-        out.extend_from_slice(&chunk);
-    }
-    Ok(out)
+    Ok(v)
 }
 
 /// A `T` whose bytes are all zero.
@@ -304,16 +429,20 @@ fn zeroed_value<T: Pod>() -> T {
     unsafe { std::mem::zeroed() }
 }
 
-/// The most elements of a zero-byte dtype (`'<U0'`, `'|S0'`) decoded into values that take
-/// memory themselves: such a file holds no bytes to bound the allocation by.
-pub(crate) const MAX_ZERO_SIZE_ELEMENTS: usize = 1 << 20;
+/// The most memory that values decoded from a zero-byte dtype (`'<U0'`, `'|S0'`, records
+/// without fields) may take: such a file holds no bytes to bound the allocation by.
+pub(crate) const MAX_ZERO_SIZE_BYTES: usize = 16 << 20;
 
 /// Reads `len` elements of `itemsize` bytes and passes them to `decode` in chunks of whole
 /// elements (about 256 KiB each) through one reusable buffer, with the index of the chunk's
 /// first element and its element count. `decode` pushes one value per element. Returns the
 /// decoded values.
 ///
-/// Memory stays proportional to what has arrived: the output grows as chunks are decoded.
+/// The output is reserved at once (a reservation commits no memory; only the values written
+/// do), so it is never copied as it grows; where the reservation fails it grows with what is
+/// decoded. The buffer grows with the bytes that arrive, so one element declared far larger
+/// than the input costs only what arrived. Zero-byte elements are refused beyond
+/// [`MAX_ZERO_SIZE_BYTES`] of decoded values.
 pub(crate) fn read_decoded<T, R: Read + ?Sized>(
     reader: &mut R,
     len: usize,
@@ -325,9 +454,10 @@ pub(crate) fn read_decoded<T, R: Read + ?Sized>(
     let nbytes = len * itemsize;
     check_available(nbytes, available)?;
     if itemsize == 0 {
-        if len > MAX_ZERO_SIZE_ELEMENTS {
+        let limit = MAX_ZERO_SIZE_BYTES / size_of::<T>().max(1);
+        if len > limit {
             return Err(crate::error::LimitError::ArrayTooLarge {
-                limit: MAX_ZERO_SIZE_ELEMENTS as u64,
+                limit: limit as u64,
                 found: len as u64,
             }
             .into());
@@ -339,32 +469,52 @@ pub(crate) fn read_decoded<T, R: Read + ?Sized>(
         return Ok(out);
     }
     let per_chunk = (WRITE_CHUNK / itemsize).max(1);
-    // The buffer grows with the bytes that arrive: one element may be declared far larger
-    // than the input holds.
     let mut buf = Vec::new();
-    // With the input's length known (and checked above), the output at once; else it grows
-    // with what is decoded.
     let mut out = Vec::new();
-    let first = if available.is_some() {
-        len
-    } else {
-        len.min(per_chunk)
-    };
-    out.try_reserve_exact(first)
-        .map_err(|_| oom(first.saturating_mul(size_of::<T>())))?;
+    if out.try_reserve_exact(len).is_err() {
+        let first = len.min(per_chunk);
+        out.try_reserve_exact(first)
+            .map_err(|_| oom(first.saturating_mul(size_of::<T>())))?;
+    }
     let mut done = 0;
     while done < len {
         let k = (len - done).min(per_chunk);
         let want = k * itemsize;
-        buf.clear();
-        let got = (&mut *reader).take(want as u64).read_to_end(&mut buf)?;
+        let got = fill_growing(reader, &mut buf, want)?;
         if got < want {
             return Err(truncated(nbytes, (done * itemsize + got) as u64));
         }
-        decode(&buf, done, k, &mut out)?;
+        if out.capacity() - out.len() < k {
+            out.try_reserve(k)
+                .map_err(|_| oom(k.saturating_mul(size_of::<T>())))?;
+        }
+        decode(&buf[..want], done, k, &mut out)?;
         done += k;
     }
     Ok(out)
+}
+
+/// Reads up to `want` bytes into the start of `buf`, a zeroed buffer reused across calls:
+/// it grows towards `want` only as the bytes arrive (doubling, from 64 KiB), so a short
+/// input costs about what it held. Returns the bytes read; fewer than `want` means the input
+/// ended.
+pub(crate) fn fill_growing<R: Read + ?Sized>(
+    reader: &mut R,
+    buf: &mut Vec<u8>,
+    want: usize,
+) -> Result<usize, Error> {
+    let mut got = 0;
+    loop {
+        let end = buf.len().min(want);
+        got += read_full(reader, &mut buf[got..end])?;
+        if got < end || got == want {
+            return Ok(got);
+        }
+        let new = want.min(buf.len().max(STREAM_FIRST / 2).saturating_mul(2));
+        buf.try_reserve_exact(new - buf.len())
+            .map_err(|_| oom(new))?;
+        buf.resize(new, 0);
+    }
 }
 
 /// Size of the chunks in which swapped or gathered data is written.
@@ -539,23 +689,72 @@ mod tests {
         swap_in_place(&mut [], 4);
     }
 
+    /// Every way `read_plain` gets its memory: known length, reserved at once, and grown.
+    fn read_each_way(bytes: &[u8], n: usize) -> Vec<Result<Vec<u64>, Error>> {
+        let whole = read_vec::<u64, _>(&mut &bytes[..], n, None);
+        let known = read_vec::<u64, _>(&mut &bytes[..], n, Some(bytes.len() as u64));
+        // SAFETY: every byte pattern is a valid u64.
+        let grown =
+            unsafe { read_plain_growing::<u64, _>(&mut &bytes[..], n, None, |_, _| Ok(())) };
+        vec![whole, known, grown]
+    }
+
     #[test]
-    fn read_vec_grows_with_a_stream_and_reports_truncation() {
-        let n = STREAM_STEP / 8 * 2 + 5;
+    fn read_vec_reads_a_stream_each_way_and_reports_truncation() {
+        let n = STREAM_PART / 8 * 3 + 5;
         let data: Vec<u64> = (0..n as u64).collect();
         let bytes = as_bytes(&data).to_vec();
-        let back: Vec<u64> = read_vec(&mut &bytes[..], n, None).unwrap();
-        assert_eq!(back, data);
-        let err = read_vec::<u64, _>(&mut &bytes[..bytes.len() - 3], n, None).unwrap_err();
-        assert!(matches!(
-            err,
-            Error::Format(FormatError::Truncated { found, .. }) if found as usize == bytes.len() - 3
-        ));
+        for back in read_each_way(&bytes, n) {
+            assert_eq!(back.unwrap(), data);
+        }
+        let short = &bytes[..bytes.len() - 3];
+        for err in read_each_way(short, n) {
+            assert!(matches!(
+                err.unwrap_err(),
+                Error::Format(FormatError::Truncated { found, .. }) if found as usize == short.len()
+            ));
+        }
         let err = read_vec::<u64, _>(&mut &bytes[..], n, Some(10)).unwrap_err();
         assert!(matches!(
             err,
             Error::Format(FormatError::Truncated { found: 10, .. })
         ));
+    }
+
+    #[test]
+    fn lazily_zeroed_capacity_reads_as_zero_at_every_alignment() {
+        // Lengths around page boundaries, so the head, the madvised body and the tail all occur.
+        for len in [1usize, 7, 4095, 4096, 4097, 3 * 4096 + 17, 1 << 20] {
+            if let Some(mut v) = lazily_zeroed_capacity::<u8>(len) {
+                assert_eq!(v.capacity(), len);
+                // SAFETY: the spare capacity comes zeroed and is not written yet.
+                let bytes = unsafe { spare_bytes(&mut v, len) };
+                assert!(bytes.iter().all(|&b| b == 0), "len {len}");
+            }
+        }
+        // Recycled memory is zeroed too: fill an allocation, free it, reserve again.
+        for _ in 0..4 {
+            drop(vec![0xAAu8; 3 << 20]);
+            let mut v = lazily_zeroed_capacity::<u64>(3 << 17).unwrap_or_default();
+            let n = v.capacity();
+            // SAFETY: as above.
+            let bytes = unsafe { spare_bytes(&mut v, n) };
+            assert!(bytes.iter().all(|&b| b == 0));
+        }
+    }
+
+    #[test]
+    fn fill_growing_grows_only_with_what_arrives() {
+        let mut buf = Vec::new();
+        let got = fill_growing(&mut &[5u8; 100][..], &mut buf, 1 << 30).unwrap();
+        assert_eq!(got, 100);
+        assert!(buf.len() <= STREAM_FIRST, "{}", buf.len());
+        let data: Vec<u8> = (0..300_000u32).map(|i| i as u8).collect();
+        assert_eq!(
+            fill_growing(&mut &data[..], &mut buf, data.len()).unwrap(),
+            data.len()
+        );
+        assert_eq!(&buf[..data.len()], &data[..]);
     }
 
     #[test]
@@ -587,6 +786,7 @@ mod tests {
     fn empty_and_zero_length_reads() {
         let v: Vec<u32> = read_vec(&mut &[][..], 0, None).unwrap();
         assert!(v.is_empty());
-        assert!(zeroed_vec::<u8>(0).unwrap().is_empty());
+        assert!(zeroed_capacity::<u8>(0).unwrap().is_empty());
+        assert!(lazily_zeroed_capacity::<u8>(0).is_none_or(|v| v.capacity() == 0));
     }
 }
