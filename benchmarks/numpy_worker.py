@@ -6,6 +6,8 @@ that `time.perf_counter()` measured around just the operation; errors reply `ERR
     version                        -> numpy and Python versions
     gen PATH KIND ROWS COLS        -> "ok"; np.save of (arange(ROWS*COLS) * 0.5).reshape(ROWS, COLS)
                                       as KIND: c, f (np.asfortranarray) or be (astype('>f8'))
+    npz_store SRC DST              -> "ok"; np.savez(DST, a=np.load(SRC)): the same array as a
+                                      stored member of an archive
     read PATH CONV                 -> seconds for np.load(PATH) [+ conversion to native order]
                                       CONV: none, inplace (byteswap(inplace=True) + view), astype
     check PATH CONV ROWS COLS      -> "ok SUM" if the loaded array is native f8 and equals the
@@ -148,6 +150,10 @@ class Worker:
             elif kind == "be":
                 a = a.astype(">f8")
             np.save(path, a)
+            return "ok"
+        if cmd == "npz_store":
+            src, dst = args
+            np.savez(dst, a=np.load(src))
             return "ok"
         if cmd == "read":
             path, conv = args

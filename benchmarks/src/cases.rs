@@ -2,6 +2,7 @@
 //! operation itself (file deletion, result checks and drops happen outside the timer) and,
 //! when asked to `check`, verifies its result against the expected array.
 
+use crate::doors::NDNPY_DOORS;
 use crate::numpy::Numpy;
 use crate::{Config, Imp, Report, Res};
 use ndarray::{Array, Array2, ArrayD, ArrayView, Dimension, IxDyn, ShapeBuilder};
@@ -16,6 +17,7 @@ pub(crate) const NDARRAY_NPY: &str = "ndarray-npy 0.10";
 pub(crate) const NPYZ: &str = "npyz 0.9";
 pub(crate) const NUMPY: &str = "numpy";
 pub(crate) const RAW: &str = "raw floor";
+pub(crate) const NDARRAY_NPY_FILE: &str = "ndarray-npy 0.10 File";
 
 /// Shapes of the tiny arrays, in turn (must match TINY_SHAPES in numpy_worker.py).
 pub(crate) const TINY_SHAPES: [&[usize]; 4] = [&[3], &[2, 2], &[5], &[2, 3]];
@@ -142,14 +144,27 @@ pub fn read_case(cfg: &Config, np: &mut Numpy, kind: ReadKind) -> Res<Report> {
         "none"
     };
 
+    let npz = cfg.dir.join(format!("read_{tag}.npz"));
+    let _cleanup_npz = Cleanup(vec![npz.clone()]);
+    np.ok(&format!("npz_store {p} {}", path_str(&npz)?))?;
+    let bytes = std::fs::read(&path)?;
+
     let (path, expected) = (path.as_path(), &expected);
-    let imps = vec![
-        Imp::new(NDNPY, move |check| {
+    let mut imps = crate::doors::door_imps(
+        NDNPY_DOORS,
+        path,
+        &npz,
+        &bytes,
+        |npz| Ok(ndnpy::NpzReader::open(npz)?.by_name("a")?),
+        move |who, a: &Array2<f64>| verify(who, a, expected),
+    );
+    imps.extend(vec![
+        Imp::new(NDARRAY_NPY_FILE, move |check| {
             let t = Instant::now();
-            let a: Array2<f64> = ndnpy::read_npy(path)?;
+            let a = <Array2<f64> as ndarray_npy::ReadNpyExt>::read_npy(File::open(path)?)?;
             let d = t.elapsed();
             if check {
-                verify(NDNPY, &a, expected)?;
+                verify(NDARRAY_NPY_FILE, &a, expected)?;
             }
             Ok(d)
         }),
@@ -191,12 +206,16 @@ pub fn read_case(cfg: &Config, np: &mut Numpy, kind: ReadKind) -> Res<Report> {
             }
             Ok(d)
         }),
-    ];
+    ]);
     let rows_out = crate::measure(imps, cfg.rounds)?;
 
     let mut notes = vec![format!(
         "File written by np.save, {file_len} bytes; page cache warm. \
-         ndnpy: `ndnpy::read_npy::<_, Array2<f64>>(path)`; ndarray-npy: `ndarray_npy::read_npy(path)`; \
+         ndnpy: `ndnpy::read_npy::<_, Array2<f64>>(path)`; ndnpy File, BufReader<File>, &[u8]: \
+         `Array2::<f64>::read_npy(File::open(path)?)`, `read_npy(BufReader::new(File::open(path)?))` \
+         and `read_npy(&bytes[..])` of the file read into memory beforehand (untimed); ndnpy .npz \
+         member: `NpzReader::open(npz)?.by_name(\"a\")` of `np.savez(npz, a=np.load(path))` \
+         (stored); ndarray-npy: `ndarray_npy::read_npy(path)` and `read_npy(File::open(path)?)`; \
          npyz: `NpyFile::new(BufReader<File>)` + `into_vec::<f64>()` + `Array2::from_shape_vec`; \
          raw floor: `File::open` + `read_exact` of the whole file into a fresh `vec![0u8; len]`."
     )];
@@ -218,6 +237,7 @@ pub fn read_case(cfg: &Config, np: &mut Numpy, kind: ReadKind) -> Res<Report> {
         ),
         bytes: Some(file_len),
         items: None,
+        goals: crate::doors::door_goals(NDNPY_DOORS, &rows_out, 1.1, Some(1.0)),
         rows: rows_out,
         targets: vec![(NUMPY, 1.0), (NDARRAY_NPY, 0.8)],
         notes,

@@ -5,6 +5,7 @@
 //! medians. See README.md.
 
 mod cases;
+mod doors;
 mod npz;
 mod numpy;
 mod ooc;

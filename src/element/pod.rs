@@ -213,6 +213,10 @@ pub(crate) fn advise_huge_pages(ptr: *mut u8, len: usize) {
     }
 }
 
+/// The largest claim of unknown length allocated zeroed at once (see
+/// [`lazily_zeroed_capacity`]).
+const ZEROED_AT_ONCE: usize = 16 << 20;
+
 /// When the input's length is unknown and the whole array cannot be reserved at once: the
 /// first reservation ...
 const STREAM_FIRST: usize = 64 << 10;
@@ -232,13 +236,18 @@ const STREAM_PART: usize = 2 << 20;
 ///
 /// `None` off Linux, or when the reservation fails (a claim larger than the system will
 /// reserve): the caller then grows with the bytes that arrive.
+///
+/// Claims of at most [`ZEROED_AT_ONCE`] bytes are allocated zeroed instead (`calloc`): an
+/// allocator recycles memory of that size, and zeroing resident pages is cheaper than
+/// dropping them and faulting them back in; the most such a claim commits is within the
+/// slack every read allows.
 #[allow(unused_variables)]
 pub(crate) fn lazily_zeroed_capacity<T>(len: usize) -> Option<Vec<T>> {
+    if len.saturating_mul(size_of::<T>()) <= ZEROED_AT_ONCE {
+        return zeroed_capacity(len).ok();
+    }
     #[cfg(any(target_os = "linux", target_os = "android"))]
     {
-        if len == 0 || size_of::<T>() == 0 {
-            return Some(Vec::new());
-        }
         let mut v: Vec<T> = Vec::new();
         v.try_reserve_exact(len).ok()?;
         // The capacity's bytes fit in isize: the allocation exists.

@@ -17,6 +17,9 @@ use flate2::{Decompress, FlushDecompress, Status};
 use ndarray::{ArrayBase, DataOwned, Dimension};
 use std::io::{self, BufRead, Read};
 
+/// The most bytes of a stored member copied per read (see [`MemberReader`]'s `read`).
+const STORED_STEP: usize = 256 << 10;
+
 /// Reads one member's uncompressed bytes from its compressed data `src`.
 pub(crate) struct MemberReader<'e, B> {
     src: B,
@@ -143,12 +146,14 @@ impl<B: BufRead> Read for MemberReader<'_, B> {
             return Ok(0);
         }
         let want = usize::try_from(remaining).map_or(buf.len(), |r| r.min(buf.len()));
-        let out = &mut buf[..want];
         let n = if self.inflater.is_some() {
-            self.inflate(out)?
+            self.inflate(&mut buf[..want])?
         } else {
-            self.src.read(out)?
+            // A stored member is copied in cache-sized steps, so the CRC below runs on bytes
+            // still in cache rather than reading the whole array from memory a second time.
+            self.src.read(&mut buf[..want.min(STORED_STEP)])?
         };
+        let out = &mut buf[..n];
         if n == 0 {
             return Err(self.fail(FormatError::MemberTruncated {
                 member: self.entry.name.clone(),
@@ -156,7 +161,7 @@ impl<B: BufRead> Read for MemberReader<'_, B> {
                 found: self.produced,
             }));
         }
-        self.hasher.update(&out[..n]);
+        self.hasher.update(out);
         self.produced += n as u64;
         Ok(n)
     }

@@ -1,0 +1,117 @@
+//! Every door to one read: the same array through `read_npy(path)`, `read_npy(File)`,
+//! `read_npy(BufReader<File>)`, `read_npy(&bytes[..])` (the file already in memory) and
+//! `NpzReader::by_name` of a stored `.npz` member, as users call them.
+
+use crate::{median_secs, Goal, Imp, Res};
+use std::fs::File;
+use std::io::BufReader;
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+/// The row names of one read's doors, the path first.
+#[derive(Clone, Copy)]
+pub(crate) struct DoorNames {
+    pub path: &'static str,
+    pub file: &'static str,
+    pub buf: &'static str,
+    pub bytes: &'static str,
+    pub member: &'static str,
+}
+
+impl DoorNames {
+    pub(crate) fn all(&self) -> [&'static str; 5] {
+        [self.path, self.file, self.buf, self.bytes, self.member]
+    }
+}
+
+/// The doors of a plain `ndnpy` read (the row named `ndnpy` is the path).
+pub(crate) const NDNPY_DOORS: DoorNames = DoorNames {
+    path: "ndnpy",
+    file: "ndnpy File",
+    buf: "ndnpy BufReader<File>",
+    bytes: "ndnpy &[u8]",
+    member: "ndnpy .npz member",
+};
+
+/// The five rows of one read of type `T`: `path` and `npz` (member `a`, stored) hold the same
+/// array, `bytes` is the `.npy` file's content. `check(row, &value)` verifies a result.
+pub(crate) fn door_imps<'a, T: ndnpy::ReadNpyExt + 'a>(
+    names: DoorNames,
+    path: &'a Path,
+    npz: &'a Path,
+    bytes: &'a [u8],
+    member: fn(&Path) -> Res<T>,
+    check: impl Fn(&'static str, &T) -> Res<()> + Copy + 'a,
+) -> Vec<Imp<'a>> {
+    fn timed<T>(
+        name: &'static str,
+        read: impl FnOnce() -> Res<T>,
+        check_it: bool,
+        check: impl Fn(&'static str, &T) -> Res<()>,
+    ) -> Res<Duration> {
+        let t = Instant::now();
+        let a = read()?;
+        let d = t.elapsed();
+        if check_it {
+            check(name, &a)?;
+        }
+        drop(a);
+        Ok(d)
+    }
+    vec![
+        Imp::new(names.path, move |c| {
+            timed(names.path, || Ok(ndnpy::read_npy::<_, T>(path)?), c, check)
+        }),
+        Imp::new(names.file, move |c| {
+            timed(names.file, || Ok(T::read_npy(File::open(path)?)?), c, check)
+        }),
+        Imp::new(names.buf, move |c| {
+            timed(
+                names.buf,
+                || Ok(T::read_npy(BufReader::new(File::open(path)?))?),
+                c,
+                check,
+            )
+        }),
+        Imp::new(names.bytes, move |c| {
+            timed(names.bytes, || Ok(T::read_npy(bytes)?), c, check)
+        }),
+        Imp::new(names.member, move |c| {
+            timed(names.member, || member(npz), c, check)
+        }),
+    ]
+}
+
+/// The goals of a read's doors: every door within `vs_path` of the path row's median, and
+/// within `vs_numpy` of the `numpy` row's (when there is one).
+pub(crate) fn door_goals(
+    names: DoorNames,
+    rows: &[(&'static str, Vec<Duration>)],
+    vs_path: f64,
+    vs_numpy: Option<f64>,
+) -> Vec<Goal> {
+    let med = |name: &str| rows.iter().find(|r| r.0 == name).map(|r| median_secs(&r.1));
+    let Some(path) = med(names.path) else {
+        return Vec::new();
+    };
+    let numpy = med(crate::cases::NUMPY);
+    let mut goals = Vec::new();
+    for door in names.all() {
+        let Some(t) = med(door) else { continue };
+        if door != names.path {
+            let r = t / path;
+            goals.push(Goal {
+                text: format!("{door} ÷ {} = {r:.2}x (target ≤ {vs_path:.2}x)", names.path),
+                met: r <= vs_path,
+            });
+        }
+        if let (Some(np), Some(max)) = (numpy, vs_numpy) {
+            let r = t / np;
+            goals.push(Goal {
+                text: format!("{door} ÷ numpy = {r:.2}x (target ≤ {max:.2}x)"),
+                met: r <= max,
+            });
+        }
+    }
+    goals
+}
