@@ -237,7 +237,7 @@ pub fn read_case(cfg: &Config, np: &mut Numpy, kind: ReadKind) -> Res<Report> {
         ),
         bytes: Some(file_len),
         items: None,
-        goals: crate::doors::door_goals(NDNPY_DOORS, &rows_out, 1.1, Some(1.0)),
+        goals: crate::doors::door_goals(NDNPY_DOORS, &rows_out, &[(NDNPY, 1.1), (NUMPY, 1.0)]),
         rows: rows_out,
         targets: vec![(NUMPY, 1.0), (NDARRAY_NPY, 0.8)],
         notes,

@@ -82,33 +82,24 @@ pub(crate) fn door_imps<'a, T: ndnpy::ReadNpyExt + 'a>(
     ]
 }
 
-/// The goals of a read's doors: every door within `vs_path` of the path row's median, and
-/// within `vs_numpy` of the `numpy` row's (when there is one).
+/// The goals of a read's doors: every door's median within `max` of row `other`'s, for each
+/// `(other, max)` (a door is not compared with itself).
 pub(crate) fn door_goals(
     names: DoorNames,
     rows: &[(&'static str, Vec<Duration>)],
-    vs_path: f64,
-    vs_numpy: Option<f64>,
+    against: &[(&'static str, f64)],
 ) -> Vec<Goal> {
     let med = |name: &str| rows.iter().find(|r| r.0 == name).map(|r| median_secs(&r.1));
-    let Some(path) = med(names.path) else {
-        return Vec::new();
-    };
-    let numpy = med(crate::cases::NUMPY);
     let mut goals = Vec::new();
     for door in names.all() {
         let Some(t) = med(door) else { continue };
-        if door != names.path {
-            let r = t / path;
+        for &(other, max) in against {
+            let Some(o) = med(other).filter(|_| other != door) else {
+                continue;
+            };
+            let r = t / o;
             goals.push(Goal {
-                text: format!("{door} ÷ {} = {r:.2}x (target ≤ {vs_path:.2}x)", names.path),
-                met: r <= vs_path,
-            });
-        }
-        if let (Some(np), Some(max)) = (numpy, vs_numpy) {
-            let r = t / np;
-            goals.push(Goal {
-                text: format!("{door} ÷ numpy = {r:.2}x (target ≤ {max:.2}x)"),
+                text: format!("{door} ÷ {other} = {r:.2}x (target ≤ {max:.2}x)"),
                 met: r <= max,
             });
         }

@@ -9,6 +9,7 @@ mod doors;
 mod npz;
 mod numpy;
 mod ooc;
+mod process;
 mod records;
 mod strings;
 
@@ -19,7 +20,7 @@ use std::time::{Duration, Instant};
 
 pub type Res<T> = Result<T, Box<dyn std::error::Error>>;
 
-const CASES: [&str; 17] = [
+const CASES: [&str; 18] = [
     "read_c",
     "read_f",
     "read_be",
@@ -37,6 +38,7 @@ const CASES: [&str; 17] = [
     "npz_decompress",
     "npz_parallel",
     "records",
+    "process",
 ];
 
 const USAGE: &str = "\
@@ -47,7 +49,7 @@ usage: ndnpy-benchmarks [options]
   --tiny-count N   number of tiny arrays (default 10000)
   --case NAME      run one case: read_c read_f read_be write_c write_f write_perm tiny
                    mmap_sum view_create append rows strings npz_tiny npz_compress
-                   npz_decompress npz_parallel records
+                   npz_decompress npz_parallel records process
   --quick          16 MiB and 3 rounds, fewer repetitions in view_create (explicit options
                    still win)
   --dir PATH       directory for the files (default /tmp/ndnpy-bench)";
@@ -95,36 +97,12 @@ impl<'a> Imp<'a> {
     }
 }
 
-/// Settles the heap between runs (untimed): glibc keeps freed small blocks in fast bins and
-/// merges them on the next large allocation, so a row that freed a million small vectors
-/// (npyz, `Vec<u8>` fields) would bill that merge to whichever row allocates next, several
-/// milliseconds for a read of a few milliseconds. numpy runs in its own process and never
-/// pays for our rows' garbage, so the fast bins are merged before every run. Only merged:
-/// the memory stays with the process (as `malloc_trim` would not leave it), so a row that
-/// allocates much still finds the warm heap a long-running program has.
-fn settle_heap() {
-    #[cfg(all(target_os = "linux", target_env = "gnu"))]
-    {
-        extern "C" {
-            fn mallopt(param: std::ffi::c_int, value: std::ffi::c_int) -> std::ffi::c_int;
-        }
-        // glibc's mallopt merges the main arena's fast bins before any change; M_MXFAST (1)
-        // set to its default, 64 * sizeof(size_t) / 4 bytes, changes nothing else.
-        const M_MXFAST: std::ffi::c_int = 1;
-        const DEFAULT_MXFAST: std::ffi::c_int = (64 * size_of::<usize>() / 4) as std::ffi::c_int;
-        // SAFETY: mallopt takes no pointers; it only adjusts the process's own allocator.
-        unsafe {
-            mallopt(M_MXFAST, DEFAULT_MXFAST);
-        }
-    }
-}
-
 /// Runs one untimed warm-up round that checks every result, then `rounds` interleaved rounds:
-/// round r runs every implementation once, starting with implementation r mod n. The heap is
-/// settled (untimed) before every run.
+/// round r runs every implementation once, starting with implementation r mod n. Nothing is
+/// done between runs: each row finds the heap as the rows before it left it, as in a
+/// long-running program that has done other work.
 pub fn measure(mut imps: Vec<Imp<'_>>, rounds: usize) -> Res<Vec<(&'static str, Vec<Duration>)>> {
     for imp in &mut imps {
-        settle_heap();
         (imp.run)(true).map_err(|e| format!("{} (warm-up and check): {e}", imp.name))?;
     }
     let n = imps.len();
@@ -133,7 +111,6 @@ pub fn measure(mut imps: Vec<Imp<'_>>, rounds: usize) -> Res<Vec<(&'static str, 
         for k in 0..n {
             let i = (r + k) % n;
             let imp = &mut imps[i];
-            settle_heap();
             times[i].push((imp.run)(false).map_err(|e| format!("{}: {e}", imp.name))?);
         }
     }
@@ -329,7 +306,7 @@ pub fn peak_memory_note(path: &Path, file_len: u64) -> String {
     }
 }
 
-fn parse_args() -> Res<(Config, Option<PathBuf>)> {
+fn parse_args() -> Res<(Config, Child)> {
     let mut args = std::env::args().skip(1);
     let mut size_mib = None;
     let mut rounds = None;
@@ -338,6 +315,7 @@ fn parse_args() -> Res<(Config, Option<PathBuf>)> {
     let mut quick = false;
     let mut dir = PathBuf::from("/tmp/ndnpy-bench");
     let mut child = None;
+    let mut child_load = None;
     while let Some(arg) = args.next() {
         let mut value = || args.next().ok_or_else(|| format!("{arg} needs a value"));
         match arg.as_str() {
@@ -354,6 +332,10 @@ fn parse_args() -> Res<(Config, Option<PathBuf>)> {
             "--quick" => quick = true,
             "--dir" => dir = PathBuf::from(value()?),
             "--child-peak" => child = Some(PathBuf::from(value()?)),
+            "--child-load" => {
+                let door = value()?;
+                child_load = Some((door, PathBuf::from(value()?)));
+            }
             "-h" | "--help" => {
                 println!("{USAGE}");
                 std::process::exit(0);
@@ -374,7 +356,14 @@ fn parse_args() -> Res<(Config, Option<PathBuf>)> {
         dir,
         quick,
     };
-    Ok((config, child))
+    Ok((config, Child { peak: child, load: child_load }))
+}
+
+/// What this process does when run as a child of the benchmarks: measure peak memory
+/// (`--child-peak PATH`) or load a file and exit (`--child-load DOOR PATH`).
+struct Child {
+    peak: Option<PathBuf>,
+    load: Option<(String, PathBuf)>,
 }
 
 fn read_trimmed(path: &str) -> String {
@@ -439,8 +428,11 @@ fn print_header(cfg: &Config, np: &mut numpy::Numpy) -> Res<()> {
 
 fn run() -> Res<()> {
     let (cfg, child) = parse_args()?;
-    if let Some(path) = child {
+    if let Some(path) = child.peak {
         return cases::child_peak(&path);
+    }
+    if let Some((door, path)) = child.load {
+        return process::child_load(&door, &path);
     }
     let start = Instant::now();
     let created_dir = !cfg.dir.exists();
@@ -469,6 +461,7 @@ fn run() -> Res<()> {
             "npz_decompress" => vec![npz::npz_decompress_case(&cfg, &mut np)?],
             "npz_parallel" => vec![npz::npz_parallel_case(&cfg, &mut np)?],
             "records" => vec![records::records_case(&cfg, &mut np)?],
+            "process" => vec![process::process_case(&cfg, &mut np)?],
             _ => unreachable!("case names are checked in parse_args"),
         };
         for report in &reports {

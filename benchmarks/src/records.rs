@@ -3,6 +3,7 @@
 
 use crate::cases::{path_str, Cleanup};
 use crate::cases::{NDNPY, NUMPY};
+use crate::doors::{door_goals, door_imps, DoorNames};
 use crate::numpy::Numpy;
 use crate::{fmt_secs, median_secs, Config, Goal, Imp, Report, Res};
 use ndarray::Array1;
@@ -98,6 +99,15 @@ fn strip_nuls(b: &[u8]) -> &[u8] {
     &b[..end]
 }
 
+/// The doors of the packed read (its path row is `ndnpy`, the case's reference).
+const PACKED_DOORS: DoorNames = DoorNames {
+    path: NDNPY,
+    file: "ndnpy File",
+    buf: "ndnpy BufReader<File>",
+    bytes: "ndnpy &[u8]",
+    member: "ndnpy .npz member",
+};
+
 pub fn records_case(cfg: &Config, np: &mut Numpy) -> Res<Report> {
     const VEC: &str = "ndnpy Vec<u8> tag";
     const FIXED: &str = "ndnpy FixedBytes<8> tag";
@@ -112,25 +122,30 @@ pub fn records_case(cfg: &Config, np: &mut Numpy) -> Res<Report> {
     np.ok(&format!("rec_gen {p} {count}"))?;
     let file_len = std::fs::metadata(&path)?.len();
 
+    let npz = cfg.dir.join("records.npz");
+    let _cleanup_npz = Cleanup(vec![npz.clone()]);
+    np.ok(&format!("npz_store {p} {}", path_str(&npz)?))?;
+    let bytes = std::fs::read(&path)?;
+
     let path = path.as_path();
     let np = RefCell::new(np);
     let np = &np;
-    let imps = vec![
-        Imp::new(PACKED, move |check| {
-            let t = Instant::now();
-            let a: Array1<RecPacked> = ndnpy::read_npy(path)?;
-            let d = t.elapsed();
-            if check {
-                let tags: Vec<FixedBytes<8>> = a.iter().map(|r| r.tag).collect();
-                let got = a
-                    .iter()
-                    .zip(&tags)
-                    .map(|(r, tag)| ({ r.id }, { r.val }, strip_nuls(&tag.0), { r.ok }, { r.v }));
-                check_records(PACKED, count, got)?;
-            }
-            black_box(a);
-            Ok(d)
-        }),
+    let mut imps = door_imps(
+        PACKED_DOORS,
+        path,
+        &npz,
+        &bytes,
+        |npz| Ok(ndnpy::NpzReader::open(npz)?.by_name("a")?),
+        move |who, a: &Array1<RecPacked>| {
+            let tags: Vec<FixedBytes<8>> = a.iter().map(|r| r.tag).collect();
+            let got = a
+                .iter()
+                .zip(&tags)
+                .map(|(r, tag)| ({ r.id }, { r.val }, strip_nuls(&tag.0), { r.ok }, { r.v }));
+            check_records(who, count, got)
+        },
+    );
+    imps.extend(vec![
         Imp::new(FIXED, move |check| {
             let t = Instant::now();
             let a: Array1<RecFixed> = ndnpy::read_npy(path)?;
@@ -201,7 +216,7 @@ pub fn records_case(cfg: &Config, np: &mut Numpy) -> Res<Report> {
             }
             Ok(d)
         }),
-    ];
+    ]);
     let rows = crate::measure(imps, cfg.rounds)?;
     let med = |name: &str| {
         rows.iter()
@@ -225,7 +240,6 @@ pub fn records_case(cfg: &Config, np: &mut Numpy) -> Res<Report> {
         bytes: Some(file_len),
         items: Some(count),
         per: "record",
-        rows,
         goals: vec![
             Goal {
                 text: format!(
@@ -239,7 +253,11 @@ pub fn records_case(cfg: &Config, np: &mut Numpy) -> Res<Report> {
                 text: format!("best typed ndnpy row ÷ numpy = {vs_numpy:.2}x (target ≤ 1.00x)"),
                 met: vs_numpy <= 1.0,
             },
-        ],
+        ]
+        .into_iter()
+        .chain(door_goals(PACKED_DOORS, &rows, &[(NDNPY, 1.1), (NUMPY, 1.0)]))
+        .collect(),
+        rows,
         notes: vec![
             format!(
                 "File written by np.save of a structured array, dtype `[('id', '<i4'), ('val', \
@@ -251,6 +269,11 @@ pub fn records_case(cfg: &Config, np: &mut Numpy) -> Res<Report> {
                  in place); {FIXED}: the same fields in a plain struct (Rust's layout, decoded \
                  record by record); {VEC}: `#[npy(len = 8)] tag: Vec<u8>` (an allocation per \
                  record); {DYN}: `ndnpy::read_npy_dyn(path)` (untyped, `DynData::Raw` bytes). \
+                 The packed struct is also read through every other door: \
+                 `Array1::<RecPacked>::read_npy` of `File`, `BufReader<File>` and `&bytes[..]` \
+                 (the file read beforehand, untimed), and `NpzReader::by_name(\"a\")` of \
+                 `np.savez(npz, a=np.load(path))` (stored); each within 1.10x of the path and \
+                 of numpy. \
                  npyz: `#[derive(npyz::Deserialize)]` with `tag: Vec<u8>`, \
                  `NpyFile::new(BufReader<File>)` + `into_vec()` + `Array1::from_vec`. numpy: \
                  `np.load(path)`. Checked: every field of every record (numpy's in the worker, \

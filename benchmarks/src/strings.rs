@@ -2,10 +2,11 @@
 
 use crate::cases::{path_str, Cleanup};
 use crate::cases::{NDNPY, NPYZ, NUMPY, RAW};
+use crate::doors::{door_goals, door_imps, DoorNames};
 use crate::numpy::Numpy;
 use crate::{Config, Imp, Report, Res};
 use ndarray::{ArrayD, IxDyn};
-use ndnpy::{FixedUnicode, ReadNpyExt};
+use ndnpy::{FixedUnicode, NpzReader};
 use std::fs::File;
 use std::hint::black_box;
 use std::io::{BufReader, Read};
@@ -42,74 +43,66 @@ fn check_strings<'a>(
     Ok(())
 }
 
+/// The doors of the `String` read (the path row is `ndnpy`, the case's reference).
+const STRING_DOORS: DoorNames = DoorNames {
+    path: NDNPY,
+    file: "ndnpy File",
+    buf: "ndnpy BufReader<File>",
+    bytes: "ndnpy &[u8]",
+    member: "ndnpy .npz member",
+};
+
+/// The doors of the `FixedUnicode<16>` read (UCS-4 kept, as numpy keeps it).
+const FIXED_DOORS: DoorNames = DoorNames {
+    path: "FixedUnicode<16> path",
+    file: "FixedUnicode<16> File",
+    buf: "FixedUnicode<16> BufReader<File>",
+    bytes: "FixedUnicode<16> &[u8]",
+    member: "FixedUnicode<16> .npz member",
+};
+
 pub fn strings_case(cfg: &Config, np: &mut Numpy) -> Res<Report> {
-    const FIXED: &str = "ndnpy FixedUnicode<16>";
-    const PATH: &str = "ndnpy, read_npy(path)";
-    const FIXED_PATH: &str = "ndnpy FixedUnicode<16>, read_npy(path)";
     const TOLIST: &str = "numpy + tolist()";
     let count = cfg.size_mib * 4096;
     let path = cfg.dir.join("strings.npy");
-    let _cleanup = Cleanup(vec![path.clone()]);
+    let npz = cfg.dir.join("strings.npz");
+    let _cleanup = Cleanup(vec![path.clone(), npz.clone()]);
     let p = path_str(&path)?;
     np.ok(&format!("gen_str {p} {count}"))?;
+    np.ok(&format!("npz_store {p} {}", path_str(&npz)?))?;
     let file_len = std::fs::metadata(&path)?.len();
+    let bytes = std::fs::read(&path)?;
     let expected: Vec<String> = (0..count).map(text).collect();
     let utf8_bytes: usize = expected.iter().map(String::len).sum();
 
     let (path, expected) = (path.as_path(), &expected[..]);
     let np = std::cell::RefCell::new(np);
     let np = &np;
-    let imps = vec![
-        Imp::new(NDNPY, move |check| {
-            let t = Instant::now();
-            let a = ArrayD::<String>::read_npy(BufReader::new(File::open(path)?))?;
-            let d = t.elapsed();
-            if check {
-                check_strings(NDNPY, a.shape(), a.iter().map(|s| Ok(&s[..])), expected)?;
-            }
-            Ok(d)
-        }),
-        Imp::new(PATH, move |check| {
-            let t = Instant::now();
-            let a: ArrayD<String> = ndnpy::read_npy(path)?;
-            let d = t.elapsed();
-            if check {
-                check_strings(PATH, a.shape(), a.iter().map(|s| Ok(&s[..])), expected)?;
-            }
-            Ok(d)
-        }),
-        Imp::new(FIXED, move |check| {
-            let t = Instant::now();
-            let a = ArrayD::<FixedUnicode<16>>::read_npy(BufReader::new(File::open(path)?))?;
-            let d = t.elapsed();
-            if check {
-                let strings = a
-                    .iter()
-                    .map(FixedUnicode::to_string)
-                    .collect::<Result<Vec<_>, _>>()?;
-                check_strings(
-                    FIXED,
-                    a.shape(),
-                    strings.iter().map(|s| Ok(&s[..])),
-                    expected,
-                )?;
-            }
-            Ok(d)
-        }),
-        Imp::new(FIXED_PATH, move |check| {
-            let t = Instant::now();
-            let a: ArrayD<FixedUnicode<16>> = ndnpy::read_npy(path)?;
-            let d = t.elapsed();
-            if check {
-                let strings = a
-                    .iter()
-                    .map(FixedUnicode::to_string)
-                    .collect::<Result<Vec<_>, _>>()?;
-                let got = strings.iter().map(|s| Ok(&s[..]));
-                check_strings(FIXED_PATH, a.shape(), got, expected)?;
-            }
-            Ok(d)
-        }),
+    let mut imps = door_imps(
+        STRING_DOORS,
+        path,
+        &npz,
+        &bytes,
+        |npz| Ok(NpzReader::open(npz)?.by_name("a")?),
+        move |who, a: &ArrayD<String>| {
+            check_strings(who, a.shape(), a.iter().map(|s| Ok(&s[..])), expected)
+        },
+    );
+    imps.extend(door_imps(
+        FIXED_DOORS,
+        path,
+        &npz,
+        &bytes,
+        |npz| Ok(NpzReader::open(npz)?.by_name("a")?),
+        move |who, a: &ArrayD<FixedUnicode<16>>| {
+            let strings = a
+                .iter()
+                .map(FixedUnicode::to_string)
+                .collect::<Result<Vec<_>, _>>()?;
+            check_strings(who, a.shape(), strings.iter().map(|s| Ok(&s[..])), expected)
+        },
+    ));
+    imps.extend(vec![
         Imp::new(NPYZ, move |check| {
             let t = Instant::now();
             let npy = npyz::NpyFile::new(BufReader::new(File::open(path)?))?;
@@ -151,14 +144,21 @@ pub fn strings_case(cfg: &Config, np: &mut Numpy) -> Res<Report> {
             }
             Ok(d)
         }),
-    ];
+    ]);
     let rows_out = crate::measure(imps, cfg.rounds)?;
+    let mut goals = door_goals(STRING_DOORS, &rows_out, &[(NDNPY, 1.1), (TOLIST, 1.0)]);
+    goals.extend(door_goals(
+        FIXED_DOORS,
+        &rows_out,
+        &[(FIXED_DOORS.path, 1.1), (NUMPY, 1.0)],
+    ));
     Ok(Report {
         title: format!("strings: read {count} '<U16' strings to `String`"),
         bytes: Some(file_len),
         items: Some(count),
         per: "string",
         rows: rows_out,
+        goals,
         targets: vec![(NPYZ, 0.5)],
         notes: vec![
             format!(
@@ -166,11 +166,14 @@ pub fn strings_case(cfg: &Config, np: &mut Numpy) -> Res<Report> {
                  (64 bytes per string, {utf8_bytes} bytes as UTF-8); page cache warm. Strings \
                  cycle through `s{{i}}`, `é{{i}}ü`, `日本{{i}}`, `{{i}}🙂` (outside the BMP), \
                  `abcdefgh{{i}}` and `\"\"`. ndnpy: \
-                 `ArrayD::<String>::read_npy(BufReader<File>)`; {PATH}: \
-                 `ndnpy::read_npy::<_, ArrayD<String>>(path)`; {FIXED}: \
-                 `ArrayD::<FixedUnicode<16>>::read_npy(BufReader<File>)` (the UCS-4 units as \
-                 they are, no `String`; checked through `to_string()`, untimed); {FIXED_PATH}: \
-                 `ndnpy::read_npy::<_, ArrayD<FixedUnicode<16>>>(path)`; npyz: \
+                 `ndnpy::read_npy::<_, ArrayD<String>>(path)`; ndnpy File, BufReader<File>, \
+                 &[u8]: `ArrayD::<String>::read_npy(File::open(path)?)`, \
+                 `read_npy(BufReader::new(File::open(path)?))`, `read_npy(&bytes[..])` of the \
+                 file read beforehand (untimed); ndnpy .npz member: \
+                 `NpzReader::open(npz)?.by_name(\"a\")` of `np.savez(npz, a=np.load(path))` \
+                 (stored). The FixedUnicode<16> rows make the same calls for \
+                 `ArrayD<FixedUnicode<16>>` (the UCS-4 units as they are, no `String`; checked \
+                 through `to_string()`, untimed). npyz: \
                  `NpyFile::new(BufReader<File>)` + `into_vec::<String>()` + \
                  `ArrayD::from_shape_vec`; raw floor: `File::open` + `read_exact` of the whole \
                  file. Dropping the arrays is untimed. ndarray-npy 0.10 has no strings: omitted."
@@ -181,10 +184,10 @@ pub fn strings_case(cfg: &Config, np: &mut Numpy) -> Res<Report> {
              Both checked in the worker: dtype '<U16' and every item equal to the expected \
              string."
                 .to_string(),
-            "The `read_npy(reader)` rows read through a `Read` of unknown length, so ndnpy \
-             grows its buffer with the bytes that arrive (64 KiB, then steps of up to 16 MiB); \
-             `read_npy(path)` knows the file's length and allocates once (with huge pages \
-             advised)."
+            "Targets: every `String` door within 1.10x of the `String` path row and of \
+             numpy + tolist() (both build one string object per item); every \
+             FixedUnicode<16> door within 1.10x of its path row and of numpy's `np.load` (both \
+             keep the UCS-4 bytes)."
                 .to_string(),
         ],
         ..Report::default()
