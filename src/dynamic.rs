@@ -116,6 +116,11 @@ pub fn read_npy_dyn<P: AsRef<Path>>(path: P) -> Result<DynArray, Error> {
     let mut file = File::open(path)?;
     let info = Header::read(&mut file, &ReadOptions::default())?;
     let available = crate::read::file_available(&file, &info)?;
+    #[cfg(all(feature = "parallel", unix))]
+    if available.is_some() {
+        let mut split = crate::pio::SplitFile::new(&file, info.data_offset);
+        return DynArray::read_body(&mut split, info, available);
+    }
     DynArray::read_body(&mut file, info, available)
 }
 

@@ -104,6 +104,8 @@ mod literal;
 mod mmap;
 #[cfg(feature = "npz")]
 mod npz;
+#[cfg(all(feature = "parallel", unix))]
+mod pio;
 mod prefault;
 mod printable_table;
 mod read;

@@ -142,6 +142,12 @@ where
     fn read_npy_file(file: &mut File, opts: &ReadOptions) -> Result<Self, ReadNpyError> {
         let info = Header::read(file, opts)?;
         let available = file_available(file, &info)?;
+        // Large reads of a regular file as positioned reads of two halves on two threads.
+        #[cfg(all(feature = "parallel", unix))]
+        if available.is_some() {
+            let mut split = crate::pio::SplitFile::new(file, info.data_offset);
+            return read_body(&mut split, info, available);
+        }
         read_body(file, info, available)
     }
 }
