@@ -18,6 +18,8 @@ pub(crate) const NPYZ: &str = "npyz 0.9";
 pub(crate) const NUMPY: &str = "numpy";
 pub(crate) const RAW: &str = "raw floor";
 pub(crate) const NDARRAY_NPY_FILE: &str = "ndarray-npy 0.10 File";
+const NDNPY_FILE: &str = "ndnpy File";
+const NDNPY_BUFWRITER: &str = "ndnpy BufWriter<File>";
 
 /// Shapes of the tiny arrays, in turn (must match TINY_SHAPES in numpy_worker.py).
 pub(crate) const TINY_SHAPES: [&[usize]; 4] = [&[3], &[2, 2], &[5], &[2, 3]];
@@ -299,7 +301,16 @@ fn write_with<D: Dimension>(
     };
     np.ok(&format!("prep {np_prep}"))?;
     let path_of = |imp: &str| cfg.dir.join(format!("write_{tag}_{imp}.npy"));
-    let paths = ["ndnpy", "ndarray_npy", "npyz", "numpy", "raw"].map(path_of);
+    let paths = [
+        "ndnpy",
+        "ndarray_npy",
+        "npyz",
+        "numpy",
+        "raw",
+        "ndnpy_file",
+        "ndnpy_bufwriter",
+    ]
+    .map(path_of);
     let _cleanup = Cleanup(paths.to_vec());
     let np_path = path_str(&paths[3])?.to_string();
     let nbytes = view.len() * 8;
@@ -316,8 +327,31 @@ fn write_with<D: Dimension>(
         }
         Ok(())
     };
-    let [p_ndnpy, p_nn, p_npyz, p_numpy, p_raw] = &paths;
+    let [p_ndnpy, p_nn, p_npyz, p_numpy, p_raw, p_file, p_buf] = &paths;
     let imps = vec![
+        Imp::new(NDNPY_FILE, move |check| {
+            remove_if_exists(p_file)?;
+            let t = Instant::now();
+            ndnpy::WriteNpyExt::write_npy(view, File::create(p_file)?)?;
+            let d = t.elapsed();
+            if check {
+                verify_written(NDNPY_FILE, p_file)?;
+            }
+            Ok(d)
+        }),
+        Imp::new(NDNPY_BUFWRITER, move |check| {
+            remove_if_exists(p_buf)?;
+            let t = Instant::now();
+            let mut w = BufWriter::new(File::create(p_buf)?);
+            ndnpy::WriteNpyExt::write_npy(view, &mut w)?;
+            w.flush()?;
+            drop(w);
+            let d = t.elapsed();
+            if check {
+                verify_written(NDNPY_BUFWRITER, p_buf)?;
+            }
+            Ok(d)
+        }),
         Imp::new(NDNPY, move |check| {
             remove_if_exists(p_ndnpy)?;
             let t = Instant::now();
@@ -370,7 +404,19 @@ fn write_with<D: Dimension>(
         }),
     ];
     let rows_out = crate::measure(imps, cfg.rounds)?;
+    let goals = crate::doors::door_goals(
+        crate::doors::DoorNames {
+            path: NDNPY,
+            file: NDNPY_FILE,
+            buf: NDNPY_BUFWRITER,
+            bytes: NDNPY_FILE,
+            member: NDNPY_FILE,
+        },
+        &rows_out,
+        &[(NUMPY, 1.0)],
+    );
     Ok(Report {
+        goals,
         title: format!(
             "write_{tag}: write {} MiB f64, shape ({}), {what}",
             cfg.size_mib,
@@ -387,8 +433,9 @@ fn write_with<D: Dimension>(
         notes: vec![
             format!(
                 "Each implementation writes its own new file in {}; the previous round's file is \
-                 deleted before the timer starts. ndnpy / ndarray-npy: their `write_npy(path, &view)` \
-                 (a `BufWriter<File>`); npyz: `WriteOptions::new().default_dtype().shape(..).order(..)` \
+                 deleted before the timer starts. ndnpy / ndarray-npy: their `write_npy(path, &view)`; \
+                 ndnpy File: `view.write_npy(File::create(path)?)`; ndnpy BufWriter<File>: \
+                 `view.write_npy(&mut BufWriter::new(File::create(path)?))` + `flush`; npyz: `WriteOptions::new().default_dtype().shape(..).order(..)` \
                  builder over a `BufWriter<File>`, `extend` with the elements in file order; \
                  raw floor: `File::create` + `write_all` of {nbytes} bytes from an existing buffer. \
                  No fsync: this measures writing into the page cache.",
