@@ -209,6 +209,9 @@ pub fn read_case(cfg: &Config, np: &mut Numpy, kind: ReadKind) -> Res<Report> {
             Ok(d)
         }),
     ]);
+    if kind == ReadKind::C {
+        imps.extend(crate::floors::read_floors(path, &bytes));
+    }
     let rows_out = crate::measure(imps, cfg.rounds)?;
 
     let mut notes = vec![format!(

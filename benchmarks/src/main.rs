@@ -6,6 +6,7 @@
 
 mod cases;
 mod doors;
+mod floors;
 mod npz;
 mod numpy;
 mod ooc;
