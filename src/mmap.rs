@@ -7,11 +7,11 @@
 //! cost nothing more, whatever the size.
 
 use crate::element::{FixedDType, ViewElement, ViewMutElement};
-use crate::error::{Error, FormatError};
-use crate::fsutil::{replace_atomically, Sync};
+use crate::error::{Error, FormatError, MismatchError};
+use crate::fsutil::replace_atomically;
 use crate::header::{Header, HeaderInfo, ReadOptions};
 use crate::view::{split_data, view_data, view_data_mut};
-use crate::write::write_zeroed_npy;
+use crate::write::{write_zeroed_npy, WriteOptions};
 use memmap2::{Mmap, MmapMut, MmapOptions};
 use ndarray::{ArrayView, ArrayViewMut, Dimension, ShapeBuilder};
 use std::fs::{File, OpenOptions};
@@ -291,8 +291,11 @@ impl NpyMmapMut {
     /// it read-write (numpy's `open_memmap(path, 'w+', dtype, shape, fortran_order)`, and the
     /// same bytes).
     ///
-    /// The file is built under a temporary name and renamed into place, so an existing file at
-    /// `path` is replaced whole and a process that has it mapped keeps its old contents.
+    /// The file is built where no reader sees it and renamed into place complete, as by
+    /// [`write_npy`](crate::write_npy), so an existing file at `path` is replaced whole and a
+    /// process that has it mapped keeps its old contents. Changes made through the map then
+    /// reach the file in place, as with numpy's memmap: call [`flush`](NpyMmapMut::flush) to
+    /// wait for them.
     ///
     /// # Safety
     ///
@@ -311,7 +314,51 @@ impl NpyMmapMut {
         path: impl AsRef<Path>,
         shape: Sh,
     ) -> Result<NpyMmapMut, Error> {
-        let ((), file) = replace_atomically(path.as_ref(), Sync::Fast, |file| {
+        // SAFETY: the caller upholds the same contract.
+        unsafe { NpyMmapMut::create_with_options::<A, Sh>(path, shape, &WriteOptions::new()) }
+    }
+
+    /// Like [`NpyMmapMut::create`], with options: with [`WriteOptions::durable`] the new file
+    /// is flushed to the disk before it takes its name and the directory after, so the zero
+    /// array survives power loss once this returns; [`flush`](NpyMmapMut::flush) then makes
+    /// the changes made through the map durable too.
+    ///
+    /// # Safety
+    ///
+    /// As for [`NpyMmap::open`].
+    ///
+    /// # Errors
+    ///
+    /// As [`NpyMmapMut::create`]; [`MismatchError::ByteOrder`] if the options ask for a
+    /// non-native byte order for a multi-byte `A` (a map can only view native data).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// # let dir = std::env::temp_dir().join(format!("ndnpy-doc-mmcreate-{}", std::process::id()));
+    /// # std::fs::create_dir_all(&dir)?;
+    /// let path = dir.join("durable.npy");
+    /// let opts = ndnpy::WriteOptions::new().durable(true);
+    /// // SAFETY: the file is private to this example.
+    /// let mut map = unsafe { ndnpy::NpyMmapMut::create_with_options::<u32, _>(&path, 4, &opts)? };
+    /// map.view_mut::<u32, ndarray::Ix1>()?.fill(7);
+    /// map.flush()?; // the values are on disk too
+    /// # drop(map);
+    /// # assert_eq!(ndnpy::read_npy::<_, ndarray::Array1<u32>>(&path)?, ndarray::array![7, 7, 7, 7]);
+    /// # std::fs::remove_dir_all(&dir)?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub unsafe fn create_with_options<A: FixedDType, Sh: ShapeBuilder>(
+        path: impl AsRef<Path>,
+        shape: Sh,
+        opts: &WriteOptions,
+    ) -> Result<NpyMmapMut, Error> {
+        let dtype = A::dtype();
+        let asked = dtype.with_byte_order(opts.get_byte_order());
+        if asked != dtype {
+            return Err(MismatchError::ByteOrder { found: asked }.into());
+        }
+        let ((), file) = replace_atomically(path.as_ref(), opts.sync(), |file| {
             write_zeroed_npy::<A, Sh>(file, shape)?;
             Ok(())
         })?;
@@ -395,7 +442,8 @@ impl NpyMmapMut {
     }
 
     /// Writes changes back to the file and waits for the disk (`msync`; a no-op for
-    /// copy-on-write): once it returns, the changes survive power loss.
+    /// copy-on-write): once it returns, the changes survive power loss. (Whether the file's
+    /// name does depends on how it was created: see [`NpyMmapMut::create_with_options`].)
     ///
     /// # Errors
     ///
