@@ -281,6 +281,7 @@ fn fit_block<'a, A, D: Dimension>(
     shape: &[usize],
     axis: usize,
 ) -> Result<(ArrayView<'a, A, IxDyn>, usize), Error> {
+    let given = block.shape().to_vec();
     let mut block = block.into_dyn();
     if block.ndim() + 1 == shape.len() {
         block = block.insert_axis(Axis(axis));
@@ -293,12 +294,10 @@ fn fit_block<'a, A, D: Dimension>(
             .enumerate()
             .all(|(i, (&b, &s))| i == axis || b == s);
     if !fits {
-        let mut expected = shape.to_vec();
-        expected[axis] = 0;
         return Err(UsageError::BlockShape {
-            expected,
+            expected: shape.to_vec(),
             axis,
-            found: block.shape().to_vec(),
+            found: given,
         }
         .into());
     }

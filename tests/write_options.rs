@@ -1,8 +1,10 @@
-//! Durable writes through every path writer, read back by numpy; create-new races.
+//! Durable writes through every path writer, read back by numpy; create-new races; the
+//! appender's block-shape error.
 
 use ndarray::{array, Array1, Array2, ShapeBuilder};
 use ndnpy::{
-    ByteOrder, Error, NpyAppender, NpyMmap, NpyMmapMut, NpzWriteOptions, NpzWriter, WriteOptions,
+    ByteOrder, Error, NpyAppender, NpyMmap, NpyMmapMut, NpyWriter, NpzWriteOptions, NpzWriter,
+    UsageError, WriteOptions,
 };
 
 mod common;
@@ -150,4 +152,54 @@ fn create_new_races_have_exactly_one_winner() {
     let back: Array1<u32> = ndnpy::read_npy(&path).unwrap();
     assert_eq!(back, Array1::from_elem(200_000 + t, t as u32));
     assert_eq!(dir.entries(), ["r.npy"]);
+}
+
+#[test]
+fn block_shape_errors_show_the_real_shapes() {
+    let dir = Scratch::new("blockshape");
+    let mut app = NpyAppender::<f64>::create(dir.path("a.npy"), (0, 3), false).unwrap();
+    app.append(&Array2::<f64>::zeros((2, 3))).unwrap();
+    // One row of the wrong length: shown as given, against the array's current shape.
+    let err = app.append(&array![1.0, 2.0, 3.0, 4.0]).unwrap_err();
+    let Error::Usage(usage) = &err else {
+        panic!("{err:?}")
+    };
+    assert_eq!(
+        *usage,
+        UsageError::BlockShape {
+            expected: vec![2, 3],
+            axis: 0,
+            found: vec![4],
+        }
+    );
+    assert_eq!(
+        err.to_string(),
+        "block of shape [4] does not fit an array of shape [2, 3] growing along axis 0: \
+         a block must have shape [n, 3], or [3] for one step"
+    );
+    let err = app.append(&Array2::<f64>::zeros((5, 2))).unwrap_err();
+    assert!(
+        err.to_string()
+            .starts_with("block of shape [5, 2] does not fit an array of shape [2, 3]"),
+        "{err}"
+    );
+    assert_eq!(app.shape(), [2, 3], "nothing was appended");
+
+    // Fortran order grows along the last axis.
+    let mut app = NpyAppender::<u8>::create(dir.path("f.npy"), (2, 2, 0), true).unwrap();
+    let err = app.append(&Array2::<u8>::zeros((3, 2))).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "block of shape [3, 2] does not fit an array of shape [2, 2, 0] growing along axis 2: \
+         a block must have shape [2, 2, n], or [2, 2] for one step"
+    );
+
+    // The streaming writer says the same about its whole array.
+    let mut w = NpyWriter::<_, i32>::new(Vec::new(), (4, 3)).unwrap();
+    let err = w.write_block(&array![1, 2]).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "block of shape [2] does not fit an array of shape [4, 3] growing along axis 0: \
+         a block must have shape [n, 3], or [3] for one step"
+    );
 }
