@@ -11,7 +11,8 @@
 //!   ([`Publish::CreateNew`]) is linked in with `linkat`, which fails if the name exists; a
 //!   replacement ([`Publish::Replace`]) is linked to a temporary name and renamed over the
 //!   target at once. A process killed while writing leaves nothing behind: the kernel frees an
-//!   inode that was never linked.
+//!   inode that was never linked. (A replacement killed in the instant between its link and
+//!   its rename leaves the temporary name, which the next writer removes, as below.)
 //! - **Elsewhere, or on filesystems without `O_TMPFILE`**: the file is created under a
 //!   temporary name, then renamed over the target (replace) or hard-linked to it (create-new:
 //!   the link fails if the name exists; on Linux a no-replace rename stands in where hard links
@@ -34,8 +35,8 @@
 //! its fresh file already locked by a cleaner, or its name already gone, gives the slot up and
 //! takes the next one; it checks again just before the rename that its name is still its own.
 //! Only names of the exact pattern for the same target are touched, only regular files, and
-//! never through a symbolic link. Where `flock` is unavailable (non-Unix platforms), nothing
-//! is removed: a file whose liveness cannot be proven is left alone.
+//! never through a symbolic link. Where `flock` is unavailable (non-Unix platforms, Solaris),
+//! nothing is removed: a file whose liveness cannot be proven is left alone.
 //!
 //! # Durability
 //!
