@@ -670,11 +670,12 @@ pub enum UsageError {
     },
     /// A block's shape does not fit the array it is written to.
     BlockShape {
-        /// The array's shape, with 0 on the growth axis.
+        /// The array's shape (an appender's current shape; a streaming writer's whole
+        /// array).
         expected: Vec<usize>,
         /// The growth axis, the one dimension that may differ.
         axis: usize,
-        /// The block's shape.
+        /// The block's shape, as given.
         found: Vec<usize>,
     },
     /// A streaming write did not get exactly the array's number of elements.
@@ -764,11 +765,26 @@ impl fmt::Display for UsageError {
                 expected,
                 axis,
                 found,
-            } => write!(
-                f,
-                "block of shape {found:?} does not fit an array of shape {expected:?} \
-                 growing along axis {axis}"
-            ),
+            } => {
+                write!(
+                    f,
+                    "block of shape {found:?} does not fit an array of shape {expected:?} \
+                     growing along axis {axis}: a block must have shape ["
+                )?;
+                for (i, d) in expected.iter().enumerate() {
+                    let sep = if i == 0 { "" } else { ", " };
+                    if i == *axis {
+                        write!(f, "{sep}n")?;
+                    } else {
+                        write!(f, "{sep}{d}")?;
+                    }
+                }
+                let step: Vec<usize> = (expected.iter().enumerate())
+                    .filter(|&(i, _)| i != *axis)
+                    .map(|(_, &d)| d)
+                    .collect();
+                write!(f, "], or {step:?} for one step")
+            }
             UsageError::ElementCount { expected, written } => write!(
                 f,
                 "the array has {expected} elements; {written} were written"

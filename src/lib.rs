@@ -7,7 +7,9 @@
 //!   dimension, several arrays in one stream). Limits for untrusted input: [`ReadOptions`].
 //! - **Writing**: [`write_npy`], [`create_new_npy`] and [`WriteNpyExt`] (any layout; C and
 //!   Fortran order kept, other layouts written in C order), with a chosen byte order through
-//!   [`WriteOptions`].
+//!   [`WriteOptions`]. Files are written atomically (a killed process never leaves a partial
+//!   file, nor a temporary one that the next write does not remove), and durably on request
+//!   ([`WriteOptions::durable`], [`write_npy_with_options`]).
 //! - **Zero-copy views**: [`ViewNpyExt`] and [`ViewMutNpyExt`] view `.npy` bytes in place
 //!   (native byte order, aligned; C or Fortran layout).
 //! - **Memory maps** (feature `mmap`, on by default): [`NpyMmap`] and [`NpyMmapMut`] open files
@@ -137,7 +139,10 @@ pub use crate::read::{read_npy, ReadNpyExt};
 pub use crate::record::{NpyRecord, PlainField, RecordField};
 pub use crate::stream::{NpyAppender, NpyReader, NpyWriter};
 pub use crate::view::{ViewMutNpyExt, ViewNpyError, ViewNpyExt};
-pub use crate::write::{create_new_npy, write_npy, write_zeroed_npy, WriteNpyExt, WriteOptions};
+pub use crate::write::{
+    create_new_npy, create_new_npy_with_options, write_npy, write_npy_with_options,
+    write_zeroed_npy, WriteNpyExt, WriteOptions,
+};
 /// Derives [`NpyRecord`](trait@NpyRecord) for a struct of named fields; see
 /// [`record`] for what it reads and writes.
 #[cfg(feature = "derive")]

@@ -7,15 +7,72 @@
 //! cost nothing more, whatever the size.
 
 use crate::element::{FixedDType, ViewElement, ViewMutElement};
-use crate::error::Error;
-use crate::fsutil::{replace_atomically, Sync};
-use crate::header::HeaderInfo;
+use crate::error::{Error, FormatError, MismatchError};
+use crate::fsutil::replace_atomically;
+use crate::header::{Header, HeaderInfo, ReadOptions};
 use crate::view::{split_data, view_data, view_data_mut};
-use crate::write::write_zeroed_npy;
+use crate::write::{write_zeroed_npy, WriteOptions};
 use memmap2::{Mmap, MmapMut, MmapOptions};
 use ndarray::{ArrayView, ArrayViewMut, Dimension, ShapeBuilder};
-use std::fs::File;
+use std::fs::{File, OpenOptions};
+use std::io::{self, BufReader, Seek, SeekFrom};
 use std::path::Path;
+
+/// Opens `path` for mapping: without blocking on a FIFO (which has no bytes to map), and
+/// refusing anything but a regular file.
+fn open_regular(path: &Path, write: bool) -> Result<File, Error> {
+    let mut opts = OpenOptions::new();
+    opts.read(true).write(write);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        opts.custom_flags(libc::O_NONBLOCK);
+    }
+    let file = opts.open(path)?;
+    if !file.metadata()?.is_file() {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            format!(
+                "{} is not a regular file: only files on disk can be memory-mapped, not pipes, \
+                 devices or directories (read it with read_npy instead)",
+                path.display()
+            ),
+        )
+        .into());
+    }
+    Ok(file)
+}
+
+/// Reads the header of `file`, then (after it, so that a file growing meanwhile is measured
+/// after its header was written) checks that the file holds the data the header describes.
+/// Returns the header facts; the data is at `info.data_offset`.
+fn read_header_then_len(mut file: &File) -> Result<HeaderInfo, Error> {
+    file.seek(SeekFrom::Start(0))?;
+    // One read of the first 4 KiB holds the header of nearly every file.
+    let info = Header::read(
+        &mut BufReader::with_capacity(4096, file),
+        &ReadOptions::default(),
+    )?;
+    let len = file.metadata()?.len();
+    let have = len.saturating_sub(info.data_offset);
+    if have < info.data_len as u64 {
+        return Err(FormatError::Truncated {
+            part: "array data",
+            expected: info.data_len as u64,
+            found: have,
+        }
+        .into());
+    }
+    Ok(info)
+}
+
+/// Options mapping exactly the data of the file `info` describes (the header and anything
+/// after the data are outside the map).
+fn data_only(info: &HeaderInfo) -> MmapOptions {
+    let mut opts = MmapOptions::new();
+    opts.offset(info.data_offset).len(info.data_len);
+    opts
+}
 
 /// A read-only memory-mapped `.npy` file.
 ///
@@ -34,30 +91,53 @@ use std::path::Path;
 pub struct NpyMmap {
     map: Mmap,
     info: HeaderInfo,
+    /// Where the data starts in `map`: 0 when only the data is mapped.
+    start: usize,
 }
 
 impl NpyMmap {
-    /// Maps the `.npy` file at `path` read-only and parses its header.
+    /// Maps the array data of the `.npy` file at `path` read-only, after reading its header.
     ///
-    /// Bytes after the data are ignored, as numpy does; a file shorter than its header says
-    /// is an error.
+    /// The header is read first and the file's length after it, and only the data the header
+    /// describes is mapped: a file that an [`NpyAppender`](crate::NpyAppender) is growing
+    /// meanwhile maps as the array its header gave when read (the appender writes new data
+    /// before the header that counts it, and never touches old data). Bytes after the data
+    /// are ignored, as numpy does; a file shorter than its header says is an error.
     ///
     /// # Safety
     ///
-    /// As for [`memmap2::Mmap::map`]: the file must not be truncated or modified by this or
-    /// another process while the map lives (that would change or unmap memory behind a shared
-    /// reference). Files this crate replaces ([`NpyMmapMut::create`]) are replaced by rename,
-    /// which keeps an existing map intact.
+    /// As for [`memmap2::Mmap::map`], for the mapped bytes: the array's data must not be
+    /// truncated or modified by this or another process while the map lives (that would
+    /// change or unmap memory behind a shared reference). Changes outside the data are fine:
+    /// an [`NpyAppender`](crate::NpyAppender) appending to the file rewrites only the header
+    /// and writes after the data. Files this crate replaces ([`write_npy`](crate::write_npy),
+    /// [`NpyMmapMut::create`]) are replaced by rename, which keeps an existing map intact.
     ///
     /// # Errors
     ///
-    /// [`Error::Io`] if the file cannot be opened or mapped; [`Error::Format`] or
-    /// [`Error::Limit`] if its header is invalid or the data is cut short.
+    /// [`Error::Io`] if the file cannot be opened or mapped, or is not a regular file (a
+    /// pipe, a device: those cannot be mapped; read them with [`read_npy`](crate::read_npy));
+    /// [`Error::Format`] or [`Error::Limit`] if its header is invalid or the data is cut
+    /// short.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// // SAFETY: nothing modifies the fixture while it is mapped.
+    /// let map = unsafe { ndnpy::NpyMmap::open("testdata/example.npy")? };
+    /// assert_eq!(map.view::<f64, ndarray::Ix2>()?[[1, 2]], 1.5);
+    /// # Ok::<(), ndnpy::Error>(())
+    /// ```
     pub unsafe fn open<P: AsRef<Path>>(path: P) -> Result<NpyMmap, Error> {
-        let file = File::open(path)?;
-        // SAFETY: the caller upholds the contract above.
-        let map = unsafe { Mmap::map(&file)? };
-        NpyMmap::from_mmap(map)
+        let file = open_regular(path.as_ref(), false)?;
+        let info = read_header_then_len(&file)?;
+        // SAFETY: the caller upholds the contract above; the range lies within the file.
+        let map = unsafe { data_only(&info).map(&file)? };
+        Ok(NpyMmap {
+            map,
+            info,
+            start: 0,
+        })
     }
 
     /// Wraps a map the caller made (and vouched for).
@@ -78,7 +158,8 @@ impl NpyMmap {
     /// ```
     pub fn from_mmap(map: Mmap) -> Result<NpyMmap, Error> {
         let info = split_data(&map, false)?;
-        Ok(NpyMmap { map, info })
+        let start = info.data_offset as usize;
+        Ok(NpyMmap { map, info, start })
     }
 
     /// The header, version and data offset.
@@ -110,7 +191,7 @@ impl NpyMmap {
     /// # Ok::<(), ndnpy::Error>(())
     /// ```
     pub fn view<A: ViewElement, D: Dimension>(&self) -> Result<ArrayView<'_, A, D>, Error> {
-        let start = self.info.data_offset as usize;
+        let start = self.start;
         view_data(&self.map[start..start + self.info.data_len], &self.info)
     }
 }
@@ -138,24 +219,49 @@ impl NpyMmap {
 pub struct NpyMmapMut {
     map: MmapMut,
     info: HeaderInfo,
+    /// Where the data starts in `map`: 0 when only the data is mapped.
+    start: usize,
 }
 
 impl NpyMmapMut {
-    /// Maps the `.npy` file at `path` read-write: changes through [`NpyMmapMut::view_mut`]
-    /// reach the file (numpy's `mmap_mode='r+'`).
+    /// Maps the array data of the `.npy` file at `path` read-write, after reading its header:
+    /// changes through [`NpyMmapMut::view_mut`] reach the file (numpy's `mmap_mode='r+'`).
     ///
     /// # Safety
     ///
-    /// As for [`NpyMmap::open`]: nothing else may truncate or modify the file while mapped.
+    /// As for [`NpyMmap::open`]: nothing else may truncate or modify the array's data while
+    /// mapped.
     ///
     /// # Errors
     ///
     /// As [`NpyMmap::open`].
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// # let dir = std::env::temp_dir().join(format!("ndnpy-doc-mmopen-{}", std::process::id()));
+    /// # std::fs::create_dir_all(&dir)?;
+    /// let path = dir.join("a.npy");
+    /// ndnpy::write_npy(&path, &ndarray::array![1i32, 2, 3])?;
+    /// // SAFETY: the file is private to this example.
+    /// let mut map = unsafe { ndnpy::NpyMmapMut::open(&path)? };
+    /// map.view_mut::<i32, ndarray::Ix1>()?[1] = 20;
+    /// map.flush()?;
+    /// drop(map);
+    /// assert_eq!(ndnpy::read_npy::<_, ndarray::Array1<i32>>(&path)?, ndarray::array![1, 20, 3]);
+    /// # std::fs::remove_dir_all(&dir)?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub unsafe fn open<P: AsRef<Path>>(path: P) -> Result<NpyMmapMut, Error> {
-        let file = File::options().read(true).write(true).open(path)?;
-        // SAFETY: the caller upholds the contract above.
-        let map = unsafe { MmapMut::map_mut(&file)? };
-        NpyMmapMut::from_mmap_mut(map)
+        let file = open_regular(path.as_ref(), true)?;
+        let info = read_header_then_len(&file)?;
+        // SAFETY: the caller upholds the contract above; the range lies within the file.
+        let map = unsafe { data_only(&info).map_mut(&file)? };
+        Ok(NpyMmapMut {
+            map,
+            info,
+            start: 0,
+        })
     }
 
     /// Maps the `.npy` file at `path` copy-on-write: the view is writable, but changes stay in
@@ -169,10 +275,15 @@ impl NpyMmapMut {
     ///
     /// As [`NpyMmap::open`].
     pub unsafe fn open_copy_on_write<P: AsRef<Path>>(path: P) -> Result<NpyMmapMut, Error> {
-        let file = File::open(path)?;
-        // SAFETY: the caller upholds the contract above.
-        let map = unsafe { MmapOptions::new().map_copy(&file)? };
-        NpyMmapMut::from_mmap_mut(map)
+        let file = open_regular(path.as_ref(), false)?;
+        let info = read_header_then_len(&file)?;
+        // SAFETY: the caller upholds the contract above; the range lies within the file.
+        let map = unsafe { data_only(&info).map_copy(&file)? };
+        Ok(NpyMmapMut {
+            map,
+            info,
+            start: 0,
+        })
     }
 
     /// Creates (or replaces) the file at `path` holding a zero array of element type `A` and
@@ -180,8 +291,11 @@ impl NpyMmapMut {
     /// it read-write (numpy's `open_memmap(path, 'w+', dtype, shape, fortran_order)`, and the
     /// same bytes).
     ///
-    /// The file is built under a temporary name and renamed into place, so an existing file at
-    /// `path` is replaced whole and a process that has it mapped keeps its old contents.
+    /// The file is built where no reader sees it and renamed into place complete, as by
+    /// [`write_npy`](crate::write_npy), so an existing file at `path` is replaced whole and a
+    /// process that has it mapped keeps its old contents. Changes made through the map then
+    /// reach the file in place, as with numpy's memmap: call [`flush`](NpyMmapMut::flush) to
+    /// wait for them.
     ///
     /// # Safety
     ///
@@ -192,16 +306,70 @@ impl NpyMmapMut {
     /// [`Error::Io`] if the file cannot be created, sized or mapped;
     /// [`FormatError::ShapeOverflow`](crate::FormatError::ShapeOverflow) if the shape is too
     /// large to address.
+    ///
+    /// # Examples
+    ///
+    /// See [`NpyMmapMut`].
     pub unsafe fn create<A: FixedDType, Sh: ShapeBuilder>(
         path: impl AsRef<Path>,
         shape: Sh,
     ) -> Result<NpyMmapMut, Error> {
-        let ((), file) = replace_atomically(path.as_ref(), Sync::Fast, |file| {
-            write_zeroed_npy::<A, Sh>(file, shape)
+        // SAFETY: the caller upholds the same contract.
+        unsafe { NpyMmapMut::create_with_options::<A, Sh>(path, shape, &WriteOptions::new()) }
+    }
+
+    /// Like [`NpyMmapMut::create`], with options: with [`WriteOptions::durable`] the new file
+    /// is flushed to the disk before it takes its name and the directory after, so the zero
+    /// array survives power loss once this returns; [`flush`](NpyMmapMut::flush) then makes
+    /// the changes made through the map durable too.
+    ///
+    /// # Safety
+    ///
+    /// As for [`NpyMmap::open`].
+    ///
+    /// # Errors
+    ///
+    /// As [`NpyMmapMut::create`]; [`MismatchError::ByteOrder`] if the options ask for a
+    /// non-native byte order for a multi-byte `A` (a map can only view native data).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// # let dir = std::env::temp_dir().join(format!("ndnpy-doc-mmcreate-{}", std::process::id()));
+    /// # std::fs::create_dir_all(&dir)?;
+    /// let path = dir.join("durable.npy");
+    /// let opts = ndnpy::WriteOptions::new().durable(true);
+    /// // SAFETY: the file is private to this example.
+    /// let mut map = unsafe { ndnpy::NpyMmapMut::create_with_options::<u32, _>(&path, 4, &opts)? };
+    /// map.view_mut::<u32, ndarray::Ix1>()?.fill(7);
+    /// map.flush()?; // the values are on disk too
+    /// # drop(map);
+    /// # assert_eq!(ndnpy::read_npy::<_, ndarray::Array1<u32>>(&path)?, ndarray::array![7, 7, 7, 7]);
+    /// # std::fs::remove_dir_all(&dir)?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub unsafe fn create_with_options<A: FixedDType, Sh: ShapeBuilder>(
+        path: impl AsRef<Path>,
+        shape: Sh,
+        opts: &WriteOptions,
+    ) -> Result<NpyMmapMut, Error> {
+        let dtype = A::dtype();
+        let asked = dtype.with_byte_order(opts.get_byte_order());
+        if asked != dtype {
+            return Err(MismatchError::ByteOrder { found: asked }.into());
+        }
+        let ((), file) = replace_atomically(path.as_ref(), opts.sync(), |file| {
+            write_zeroed_npy::<A, Sh>(file, shape)?;
+            Ok(())
         })?;
-        // SAFETY: the caller upholds the contract above.
-        let map = unsafe { MmapMut::map_mut(&file)? };
-        NpyMmapMut::from_mmap_mut(map)
+        let info = read_header_then_len(&file)?;
+        // SAFETY: the caller upholds the contract above; the range lies within the file.
+        let map = unsafe { data_only(&info).map_mut(&file)? };
+        Ok(NpyMmapMut {
+            map,
+            info,
+            start: 0,
+        })
     }
 
     /// Wraps a writable map the caller made (and vouched for).
@@ -224,7 +392,8 @@ impl NpyMmapMut {
     /// ```
     pub fn from_mmap_mut(map: MmapMut) -> Result<NpyMmapMut, Error> {
         let info = split_data(&map, false)?;
-        Ok(NpyMmapMut { map, info })
+        let start = info.data_offset as usize;
+        Ok(NpyMmapMut { map, info, start })
     }
 
     /// The header, version and data offset.
@@ -252,7 +421,7 @@ impl NpyMmapMut {
     ///
     /// See [`NpyMmapMut::from_mmap_mut`].
     pub fn view<A: ViewElement, D: Dimension>(&self) -> Result<ArrayView<'_, A, D>, Error> {
-        let start = self.info.data_offset as usize;
+        let start = self.start;
         view_data(&self.map[start..start + self.info.data_len], &self.info)
     }
 
@@ -268,11 +437,13 @@ impl NpyMmapMut {
     pub fn view_mut<A: ViewMutElement, D: Dimension>(
         &mut self,
     ) -> Result<ArrayViewMut<'_, A, D>, Error> {
-        let start = self.info.data_offset as usize;
+        let start = self.start;
         view_data_mut(&mut self.map[start..start + self.info.data_len], &self.info)
     }
 
-    /// Writes changes back to the file and waits for the disk (a no-op for copy-on-write).
+    /// Writes changes back to the file and waits for the disk (`msync`; a no-op for
+    /// copy-on-write): once it returns, the changes survive power loss. (Whether the file's
+    /// name does depends on how it was created: see [`NpyMmapMut::create_with_options`].)
     ///
     /// # Errors
     ///

@@ -15,7 +15,7 @@ use crate::descr::ByteOrder;
 use crate::descr::DType;
 use crate::element::{FixedDType, ReadableElement, WritableElement};
 use crate::error::{Error, FormatError, MismatchError, UsageError};
-use crate::fsutil::{replace_atomically, Sync};
+use crate::fsutil::{replace_atomically, sync_data, Sync};
 use crate::header::{Header, HeaderInfo, ReadOptions, Version};
 use crate::read::array_from_vec;
 use crate::view::dimension;
@@ -281,6 +281,7 @@ fn fit_block<'a, A, D: Dimension>(
     shape: &[usize],
     axis: usize,
 ) -> Result<(ArrayView<'a, A, IxDyn>, usize), Error> {
+    let given = block.shape().to_vec();
     let mut block = block.into_dyn();
     if block.ndim() + 1 == shape.len() {
         block = block.insert_axis(Axis(axis));
@@ -293,12 +294,10 @@ fn fit_block<'a, A, D: Dimension>(
             .enumerate()
             .all(|(i, (&b, &s))| i == axis || b == s);
     if !fits {
-        let mut expected = shape.to_vec();
-        expected[axis] = 0;
         return Err(UsageError::BlockShape {
-            expected,
+            expected: shape.to_vec(),
             axis,
-            found: block.shape().to_vec(),
+            found: given,
         }
         .into());
     }
@@ -338,8 +337,14 @@ fn write_block_data<A: WritableElement, W: Write + ?Sized>(
 /// write within one page and usually one disk sector. With
 /// [`set_durable(true)`](NpyAppender::set_durable) each step is followed by `fsync`, so the
 /// order also holds across power loss. If a header has no room for the new shape (files from
-/// writers without growth padding), the file is rewritten whole under a temporary name and
-/// renamed into place, so the old file stays intact until the new one is complete.
+/// writers without growth padding), the file is rewritten whole where no reader sees it and
+/// renamed into place, so the old file stays intact until the new one is complete (durable:
+/// with the file and directory flushed, as [`write_npy_with_options`](crate::write_npy_with_options)
+/// does). [`create`](NpyAppender::create) replaces a file the same way.
+///
+/// Readers may read the file while it grows: [`read_npy`](crate::read_npy) and
+/// [`NpyMmap::open`](crate::NpyMmap::open) read the header first and then only the data it
+/// describes, so they see the array as of some append, never a failure.
 ///
 /// # Examples
 ///
@@ -396,24 +401,58 @@ impl<A: FixedDType> NpyAppender<A> {
         shape: Sh,
         fortran_order: bool,
     ) -> Result<NpyAppender<A>, Error> {
+        NpyAppender::create_with_options(path, shape, fortran_order, &WriteOptions::new())
+    }
+
+    /// Like [`NpyAppender::create`], with options: the byte order of the file (kept by every
+    /// append), and [`WriteOptions::durable`]. Durable, the new file is flushed to the disk
+    /// before it takes its name and the directory after, and the appender starts with
+    /// [`set_durable(true)`](NpyAppender::set_durable), so every append is durable too.
+    ///
+    /// # Errors
+    ///
+    /// As [`NpyAppender::create`].
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ndnpy::{ByteOrder, NpyAppender, WriteOptions};
+    /// # let dir = std::env::temp_dir().join(format!("ndnpy-doc-app-opts-{}", std::process::id()));
+    /// # std::fs::create_dir_all(&dir)?;
+    /// let path = dir.join("be.npy");
+    /// let opts = WriteOptions::new().byte_order(ByteOrder::Big).durable(true);
+    /// let mut app = NpyAppender::<u16>::create_with_options(&path, (0, 2), false, &opts)?;
+    /// app.append(&ndarray::array![1u16, 2])?; // written and synced: data, then header
+    /// assert_eq!(&std::fs::read(&path)?[128..], &[0, 1, 0, 2]);
+    /// # std::fs::remove_dir_all(&dir)?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn create_with_options<P: AsRef<Path>, Sh: IntoDimension>(
+        path: P,
+        shape: Sh,
+        fortran_order: bool,
+        opts: &WriteOptions,
+    ) -> Result<NpyAppender<A>, Error> {
         let dims = shape.into_dimension().into_dyn();
         if dims.ndim() == 0 {
             return Err(UsageError::NoGrowthAxis.into());
         }
         let header = Header {
-            dtype: A::dtype(),
+            dtype: A::dtype().with_byte_order(opts.get_byte_order()),
             fortran_order,
             shape: dims.slice().to_vec(),
         };
         let (_, data_len) = header.sizes()?;
         let bytes = header.to_bytes()?;
         let path = path.as_ref();
-        replace_atomically(path, Sync::Fast, |file| {
+        replace_atomically(path, opts.sync(), |file| {
             file.write_all(&bytes)?;
             file.set_len((bytes.len() + data_len) as u64)?;
             Ok(())
         })?;
-        NpyAppender::open(path)
+        let mut app = NpyAppender::open(path)?;
+        app.set_durable(opts.get_durable());
+        Ok(app)
     }
 
     /// Opens an existing `.npy` file (written by numpy or by this crate) to append to it. The
@@ -546,7 +585,7 @@ impl<A: FixedDType> NpyAppender<A> {
             &self.header.dtype,
         )?;
         if self.durable {
-            self.file.sync_data()?;
+            sync_data(&self.file)?;
         }
         // 2. The header, in place if it has the room.
         match new_header.to_bytes_with_version(self.version) {
@@ -554,7 +593,7 @@ impl<A: FixedDType> NpyAppender<A> {
                 self.file.seek(SeekFrom::Start(0))?;
                 self.file.write_all(&bytes)?;
                 if self.durable {
-                    self.file.sync_data()?;
+                    sync_data(&self.file)?;
                 }
             }
             _ => self.rewrite(&new_header)?,
@@ -569,11 +608,7 @@ impl<A: FixedDType> NpyAppender<A> {
         let (_, data_len) = header.sizes()?;
         let old = &mut self.file;
         let data_offset = self.data_offset;
-        let sync = if self.durable {
-            Sync::Durable
-        } else {
-            Sync::Fast
-        };
+        let sync = Sync::durable_if(self.durable);
         let ((), file) = replace_atomically(&self.path, sync, |new| {
             new.write_all(&bytes)?;
             old.seek(SeekFrom::Start(data_offset))?;

@@ -4,14 +4,15 @@ use crate::descr::ByteOrder;
 use crate::descr::DType;
 use crate::element::{FixedDType, WritableElement};
 use crate::error::{Error, FormatError, WriteNpyError};
-use crate::fsutil::{replace_atomically, Preallocating, Sync};
+use crate::fsutil::{write_file, Preallocating, Publish, Sync};
 use crate::header::Header;
 use ndarray::{ArrayBase, ArrayRef, ArrayView, Data, Dimension, ShapeBuilder};
 use std::fs::File;
 use std::io::{BufWriter, Seek, Write};
 use std::path::Path;
 
-/// Options for writing: the byte order of the data.
+/// Options for writing: the byte order of the data, and for files written by path whether
+/// the write waits for the disk.
 ///
 /// # Examples
 ///
@@ -27,6 +28,7 @@ use std::path::Path;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct WriteOptions {
     byte_order: ByteOrder,
+    durable: bool,
 }
 
 impl Default for WriteOptions {
@@ -36,14 +38,16 @@ impl Default for WriteOptions {
 }
 
 impl WriteOptions {
-    /// The defaults: native byte order.
+    /// The defaults: native byte order, not durable.
     ///
     /// ```
     /// assert_eq!(ndnpy::WriteOptions::new().get_byte_order(), ndnpy::ByteOrder::NATIVE);
+    /// assert!(!ndnpy::WriteOptions::new().get_durable());
     /// ```
     pub fn new() -> WriteOptions {
         WriteOptions {
             byte_order: ByteOrder::NATIVE,
+            durable: false,
         }
     }
 
@@ -62,6 +66,34 @@ impl WriteOptions {
         self
     }
 
+    /// With `true`, a file written by path survives power loss once the write returns: its
+    /// data is flushed to the disk (`fsync`) before it takes its name, and the directory is
+    /// flushed after, so the name is on disk too. Without it (the default, as numpy), a write
+    /// is still atomic (an error or a killed process never leaves a partial file at the
+    /// path), but after power loss the path may hold the old file or, depending on the
+    /// filesystem, an incomplete new one.
+    ///
+    /// Used by the writers that take a path: [`write_npy_with_options`],
+    /// [`create_new_npy_with_options`],
+    /// [`NpyMmapMut::create_with_options`](crate::NpyMmapMut::create_with_options) and
+    /// [`NpyAppender::create_with_options`](crate::NpyAppender::create_with_options).
+    /// [`WriteNpyExt::write_npy_with_options`] writes to any [`Write`] and ignores it (call
+    /// [`File::sync_all`] yourself). Each durable write costs one `fsync` of the file and one
+    /// of the directory: milliseconds on most disks.
+    ///
+    /// ```
+    /// # let dir = std::env::temp_dir().join(format!("ndnpy-doc-durable-opt-{}", std::process::id()));
+    /// # std::fs::create_dir_all(&dir)?;
+    /// let opts = ndnpy::WriteOptions::new().durable(true);
+    /// ndnpy::write_npy_with_options(dir.join("a.npy"), &ndarray::array![1.0f64, 2.0], &opts)?;
+    /// # std::fs::remove_dir_all(&dir)?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn durable(mut self, durable: bool) -> WriteOptions {
+        self.durable = durable;
+        self
+    }
+
     /// The byte order data is stored in.
     ///
     /// ```
@@ -69,6 +101,20 @@ impl WriteOptions {
     /// ```
     pub fn get_byte_order(&self) -> ByteOrder {
         self.byte_order
+    }
+
+    /// Whether files written by path wait for the disk (see [`WriteOptions::durable`]).
+    ///
+    /// ```
+    /// assert!(ndnpy::WriteOptions::new().durable(true).get_durable());
+    /// ```
+    pub fn get_durable(&self) -> bool {
+        self.durable
+    }
+
+    /// The file synchronisation these options ask for.
+    pub(crate) fn sync(&self) -> Sync {
+        Sync::durable_if(self.durable)
     }
 }
 
@@ -108,7 +154,8 @@ pub trait WriteNpyExt {
     /// ```
     fn write_npy<W: Write>(&self, writer: W) -> Result<(), WriteNpyError>;
 
-    /// Like [`WriteNpyExt::write_npy`], with options (the byte order).
+    /// Like [`WriteNpyExt::write_npy`], with options (the byte order; the writer is any
+    /// [`Write`], so [`WriteOptions::durable`] does not apply).
     ///
     /// # Errors
     ///
@@ -261,11 +308,13 @@ where
 
 /// Writes `array` to the `.npy` file at `path`, creating or replacing it.
 ///
-/// The file is written under a temporary name in the same directory and renamed over `path`
-/// when complete, so an error or a crash of the process never leaves a half-written file at
-/// `path`: the old file stays whole, and a reader that has it open or memory-mapped keeps
-/// reading it. (The rename does not wait for the disk; after power loss the filesystem's
-/// own guarantees for replace-by-rename apply.)
+/// The file is written where no reader can see it (an unnamed file on Linux, else a temporary
+/// name in the same directory) and takes the name `path` in one step when complete, so an
+/// error or a killed process never leaves a half-written file at `path`: the old file stays
+/// whole, and a reader that has it open or memory-mapped keeps reading it. A temporary file
+/// left by a killed writer is removed by the next write to the same path (see
+/// [`write_npy_with_options`]). This does not wait for the disk; for a write that survives
+/// power loss use [`write_npy_with_options`] with [`WriteOptions::durable`].
 ///
 /// # Errors
 ///
@@ -289,8 +338,56 @@ where
     P: AsRef<Path>,
     T: WriteNpyExt + ?Sized,
 {
-    replace_atomically(path.as_ref(), Sync::Fast, |file| {
-        array.write_npy(BufWriter::new(Preallocating(file)))
+    write_npy_with_options(path, array, &WriteOptions::default())
+}
+
+/// Like [`write_npy`], with options: the byte order, and whether the write is durable.
+///
+/// # Atomic and durable writes
+///
+/// On Linux the data goes to an `O_TMPFILE` file, which has no name until it is complete;
+/// elsewhere (or on filesystems without `O_TMPFILE`) to a temporary name in the same
+/// directory, `.NAME.ndnpy-tmp-K`. Either way the complete file is renamed over `path` in one
+/// step. With [`WriteOptions::durable`], the file is flushed to the disk (`fsync`) before the
+/// rename and the directory after it, so that once this returns, the new array (name
+/// included) survives power loss.
+///
+/// A process killed while a temporary name exists leaves it behind. Each writer holds an
+/// exclusive `flock` on its temporary file while the name exists, so the next write to the
+/// same `path`, in any process, removes the temporary files of `path` that nobody holds
+/// locked: their writers are gone. Liveness is never guessed from a process id, so a reused
+/// PID or a writer in another container cannot lose its file. Where `flock` is unavailable
+/// (non-Unix platforms), such files are left alone.
+///
+/// # Errors
+///
+/// As [`write_npy`]. If only the final directory sync of a durable write fails, the new file
+/// is in place but may not survive power loss; the error says so by its presence.
+///
+/// # Examples
+///
+/// ```
+/// use ndnpy::{ByteOrder, WriteOptions};
+/// let dir = std::env::temp_dir().join(format!("ndnpy-doc-write-opts-{}", std::process::id()));
+/// std::fs::create_dir_all(&dir)?;
+/// let path = dir.join("be.npy");
+/// let opts = WriteOptions::new().byte_order(ByteOrder::Big).durable(true);
+/// ndnpy::write_npy_with_options(&path, &ndarray::array![1u16, 2], &opts)?;
+/// assert_eq!(&std::fs::read(&path)?[128..], &[0, 1, 0, 2]);
+/// # std::fs::remove_dir_all(&dir)?;
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn write_npy_with_options<P, T>(
+    path: P,
+    array: &T,
+    opts: &WriteOptions,
+) -> Result<(), WriteNpyError>
+where
+    P: AsRef<Path>,
+    T: WriteNpyExt + ?Sized,
+{
+    write_file(path.as_ref(), Publish::Replace, opts.sync(), |file| {
+        array.write_npy_with_options(BufWriter::new(Preallocating(file)), opts)
     })?;
     Ok(())
 }
@@ -298,11 +395,14 @@ where
 /// Writes `array` to a new `.npy` file at `path`; fails if the file exists, and never
 /// replaces it.
 ///
-/// If writing fails after the file was created, the partial file is removed.
+/// The file is complete before it takes the name `path` (see [`create_new_npy_with_options`]):
+/// an error or a killed process leaves no file at `path`, and no other file either.
 ///
 /// # Errors
 ///
-/// [`Error::Io`] (kind `AlreadyExists`) if the file exists, or if it cannot be written.
+/// [`Error::Io`] (kind `AlreadyExists`) if the file exists, checked before writing and again,
+/// without a race, when the complete file is linked in; [`Error::Io`] if it cannot be
+/// written.
 ///
 /// # Examples
 ///
@@ -321,14 +421,50 @@ where
     P: AsRef<Path>,
     T: WriteNpyExt + ?Sized,
 {
-    let path = path.as_ref();
-    let file = File::create_new(path)?;
-    let result = array.write_npy(BufWriter::new(Preallocating(&file)));
-    if result.is_err() {
-        drop(file);
-        let _ = std::fs::remove_file(path);
-    }
-    result
+    create_new_npy_with_options(path, array, &WriteOptions::default())
+}
+
+/// Like [`create_new_npy`], with options: the byte order, and whether the write is durable
+/// ([`WriteOptions::durable`]).
+///
+/// On Linux the data goes to an `O_TMPFILE` file, which `linkat` gives the name `path` when
+/// complete; the link fails if `path` exists, so two writers racing for one name cannot both
+/// win, and a killed process leaves nothing at all (the unnamed file is freed). Elsewhere the
+/// data goes to a temporary name, which is hard-linked to `path` (failing if it exists) and
+/// then removed; temporary files of killed writers are removed as described for
+/// [`write_npy_with_options`]. Durable: `fsync` of the file before the link, of the directory
+/// after.
+///
+/// # Errors
+///
+/// As [`create_new_npy`].
+///
+/// # Examples
+///
+/// ```
+/// let dir = std::env::temp_dir().join(format!("ndnpy-doc-create-opts-{}", std::process::id()));
+/// std::fs::create_dir_all(&dir)?;
+/// let path = dir.join("new.npy");
+/// let opts = ndnpy::WriteOptions::new().durable(true);
+/// ndnpy::create_new_npy_with_options(&path, &ndarray::array![1i32, 2], &opts)?;
+/// let err = ndnpy::create_new_npy_with_options(&path, &ndarray::array![3i32], &opts).unwrap_err();
+/// assert!(matches!(err, ndnpy::Error::Io(ref e) if e.kind() == std::io::ErrorKind::AlreadyExists));
+/// # std::fs::remove_dir_all(&dir)?;
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn create_new_npy_with_options<P, T>(
+    path: P,
+    array: &T,
+    opts: &WriteOptions,
+) -> Result<(), WriteNpyError>
+where
+    P: AsRef<Path>,
+    T: WriteNpyExt + ?Sized,
+{
+    write_file(path.as_ref(), Publish::CreateNew, opts.sync(), |file| {
+        array.write_npy_with_options(BufWriter::new(Preallocating(file)), opts)
+    })?;
+    Ok(())
 }
 
 /// The shape and order (Fortran or not) of a shape builder such as `(3, 4)` or `(3, 4).f()`,

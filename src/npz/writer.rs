@@ -3,7 +3,7 @@
 use super::Compression;
 use crate::descr::ByteOrder;
 use crate::error::{Error, UsageError};
-use crate::fsutil::PendingReplace;
+use crate::fsutil::{Pending, Publish, Sync};
 use crate::write::{WriteNpyExt, WriteOptions};
 use std::collections::HashSet;
 use std::fs::File;
@@ -23,9 +23,10 @@ pub type WriteNpzError = Error;
 const ALIGN: u16 = 64;
 
 /// How one member of an `.npz` archive is written: compression, deflate level, alignment of
-/// stored data, and the byte order of the array.
+/// stored data, and the byte order of the array; and, for an archive written by path, whether
+/// it is written durably.
 ///
-/// The defaults are `np.savez`'s: stored, unaligned, native byte order.
+/// The defaults are `np.savez`'s: stored, unaligned, native byte order, not durable.
 ///
 /// # Examples
 ///
@@ -44,6 +45,7 @@ pub struct NpzWriteOptions {
     level: Option<u32>,
     align: bool,
     byte_order: ByteOrder,
+    durable: bool,
 }
 
 impl Default for NpzWriteOptions {
@@ -66,6 +68,7 @@ impl NpzWriteOptions {
             level: None,
             align: false,
             byte_order: ByteOrder::NATIVE,
+            durable: false,
         }
     }
 
@@ -140,6 +143,22 @@ impl NpzWriteOptions {
         self
     }
 
+    /// With `true`, an archive written by [`NpzWriter::create_with_options`] survives power
+    /// loss once [`finish`](NpzWriter::finish) returns: the archive is flushed to the disk
+    /// (`fsync`) before it takes its name and the directory after (see
+    /// [`WriteOptions::durable`](crate::WriteOptions::durable)). It concerns the whole
+    /// archive, so it is ignored in the options of a single member and by writers over any
+    /// other [`Write`]. Default `false`, as numpy.
+    ///
+    /// ```
+    /// let opts = ndnpy::NpzWriteOptions::compressed().durable(true);
+    /// # assert!(opts.get_durable());
+    /// ```
+    pub fn durable(mut self, durable: bool) -> NpzWriteOptions {
+        self.durable = durable;
+        self
+    }
+
     /// The compression.
     ///
     /// ```
@@ -174,6 +193,15 @@ impl NpzWriteOptions {
     /// ```
     pub fn get_byte_order(&self) -> ByteOrder {
         self.byte_order
+    }
+
+    /// Whether an archive written by path is durable (see [`NpzWriteOptions::durable`]).
+    ///
+    /// ```
+    /// assert!(!ndnpy::NpzWriteOptions::default().get_durable());
+    /// ```
+    pub fn get_durable(&self) -> bool {
+        self.durable
     }
 }
 
@@ -217,8 +245,8 @@ pub struct NpzWriter<W: Write + Seek> {
     options: NpzWriteOptions,
     names: HashSet<String>,
     positional: usize,
-    /// For [`NpzWriter::create`]: the temporary file that `finish` renames over the target.
-    pending: Option<PendingReplace>,
+    /// For [`NpzWriter::create`]: the file that `finish` gives the target's name.
+    pending: Option<Pending>,
 }
 
 impl<W: Write + Seek> std::fmt::Debug for NpzWriter<W> {
@@ -232,13 +260,16 @@ impl<W: Write + Seek> std::fmt::Debug for NpzWriter<W> {
 
 impl NpzWriter<BufWriter<File>> {
     /// Writes a stored archive to `path`, like `np.savez(path, ...)` (which appends `.npz` to
-    /// a path without it; this does not). For other options use [`NpzWriter::with_options`]
-    /// with a `BufWriter::new(File::create(path)?)`.
+    /// a path without it; this does not). For other options use
+    /// [`NpzWriter::create_with_options`].
     ///
-    /// The archive is written under a temporary name in the same directory and renamed over
-    /// `path` by [`finish`](NpzWriter::finish): until then, and if anything fails or the writer
-    /// is dropped unfinished, an existing file at `path` is untouched (and a reader that has it
-    /// open or memory-mapped keeps reading it); the temporary file is removed.
+    /// The archive is written where no reader sees it (an unnamed file on Linux, else a
+    /// temporary name in the same directory) and renamed over `path` by
+    /// [`finish`](NpzWriter::finish): until then, and if anything fails, the writer is dropped
+    /// unfinished or the process is killed, an existing file at `path` is untouched (and a
+    /// reader that has it open or memory-mapped keeps reading it). A temporary file is removed
+    /// when the writer is dropped, or, left by a killed process, by the next write to `path`
+    /// (see [`write_npy_with_options`](crate::write_npy_with_options)).
     ///
     /// # Errors
     ///
@@ -259,8 +290,39 @@ impl NpzWriter<BufWriter<File>> {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn create<P: AsRef<Path>>(path: P) -> Result<NpzWriter<BufWriter<File>>, WriteNpzError> {
-        let (file, pending) = PendingReplace::create(path.as_ref())?;
-        let mut npz = NpzWriter::new(BufWriter::new(file));
+        NpzWriter::create_with_options(path, NpzWriteOptions::new())
+    }
+
+    /// Like [`NpzWriter::create`], with `options` for the members (unless
+    /// [`NpzWriter::add_array_with_options`] says otherwise) and for the archive: with
+    /// [`NpzWriteOptions::durable`], [`finish`](NpzWriter::finish) flushes the archive to the
+    /// disk before renaming it over `path`, and the directory after.
+    ///
+    /// # Errors
+    ///
+    /// As [`NpzWriter::create`].
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ndnpy::{NpzWriteOptions, NpzWriter};
+    /// let dir = std::env::temp_dir().join(format!("ndnpy-doc-npz-create-opts-{}", std::process::id()));
+    /// std::fs::create_dir_all(&dir)?;
+    /// let path = dir.join("model.npz");
+    /// let mut npz = NpzWriter::create_with_options(&path, NpzWriteOptions::compressed().durable(true))?;
+    /// npz.add_array("w", &ndarray::Array1::<f64>::zeros(10_000))?;
+    /// npz.finish()?; // on disk, name included, when this returns
+    /// assert!(std::fs::metadata(&path)?.len() < 1000);
+    /// # std::fs::remove_dir_all(&dir)?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn create_with_options<P: AsRef<Path>>(
+        path: P,
+        options: NpzWriteOptions,
+    ) -> Result<NpzWriter<BufWriter<File>>, WriteNpzError> {
+        let sync = Sync::durable_if(options.durable);
+        let (file, pending) = Pending::create(path.as_ref(), Publish::Replace, sync)?;
+        let mut npz = NpzWriter::with_options(BufWriter::new(file), options);
         npz.pending = Some(pending);
         Ok(npz)
     }

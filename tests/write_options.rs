@@ -1,0 +1,205 @@
+//! Durable writes through every path writer, read back by numpy; create-new races; the
+//! appender's block-shape error.
+
+use ndarray::{array, Array1, Array2, ShapeBuilder};
+use ndnpy::{
+    ByteOrder, Error, NpyAppender, NpyMmap, NpyMmapMut, NpyWriter, NpzWriteOptions, NpzWriter,
+    UsageError, WriteOptions,
+};
+
+mod common;
+use common::{numpy, Scratch};
+
+#[test]
+fn durable_writes_of_every_path_writer_read_back_in_numpy() {
+    let dir = Scratch::new("durable");
+    let durable = WriteOptions::new().durable(true);
+    let a = Array2::from_shape_fn((3, 4), |(i, j)| (i * 4 + j) as f64);
+
+    ndnpy::write_npy_with_options(dir.path("w.npy"), &a, &durable).unwrap();
+    let be = durable.clone().byte_order(ByteOrder::Big);
+    ndnpy::write_npy_with_options(dir.path("be.npy"), &a.t(), &be).unwrap();
+    ndnpy::create_new_npy_with_options(dir.path("c.npy"), &a, &durable).unwrap();
+
+    let opts = NpzWriteOptions::compressed().durable(true);
+    let mut npz = NpzWriter::create_with_options(dir.path("z.npz"), opts).unwrap();
+    npz.add_array("a", &a).unwrap();
+    npz.add_array_with_options("b", &array![1u8, 2], &NpzWriteOptions::new())
+        .unwrap();
+    npz.finish().unwrap();
+
+    // SAFETY: the file is private to this test.
+    let mut map = unsafe {
+        NpyMmapMut::create_with_options::<f64, _>(dir.path("m.npy"), (3, 4).f(), &durable)
+    }
+    .unwrap();
+    map.view_mut::<f64, ndarray::Ix2>().unwrap().assign(&a);
+    map.flush().unwrap();
+    drop(map);
+
+    let mut app =
+        NpyAppender::<i32>::create_with_options(dir.path("app.npy"), (0, 2), false, &be).unwrap();
+    app.append(&array![[1, 2], [3, 4]]).unwrap();
+    app.append(&array![5, 6]).unwrap();
+    drop(app);
+
+    let out = numpy(
+        &dir.0,
+        r#"
+a = np.arange(12.0).reshape(3, 4)
+w, be, c, m = (np.load(f"{d}/{n}.npy") for n in ["w", "be", "c", "m"])
+z = np.load(f"{d}/z.npz")
+app = np.load(f"{d}/app.npy")
+assert (w == a).all() and w.dtype == "<f8"
+assert (be == a.T).all() and be.dtype == ">f8" and be.flags.f_contiguous
+assert (c == a).all()
+assert (m == a).all() and m.flags.f_contiguous
+assert (z["a"] == a).all() and z["b"].tolist() == [1, 2]
+assert app.dtype == ">i4" and app.tolist() == [[1, 2], [3, 4], [5, 6]], app
+print("ok")
+"#,
+    );
+    assert_eq!(out, "ok");
+    let mut names = dir.entries();
+    names.sort();
+    assert_eq!(
+        names,
+        ["app.npy", "be.npy", "c.npy", "m.npy", "w.npy", "z.npz"],
+        "no temporary files"
+    );
+}
+
+#[test]
+fn a_memory_map_cannot_be_created_in_a_foreign_byte_order() {
+    let dir = Scratch::new("mmap-order");
+    let foreign = match ByteOrder::NATIVE {
+        ByteOrder::Little => ByteOrder::Big,
+        _ => ByteOrder::Little,
+    };
+    let opts = WriteOptions::new().byte_order(foreign);
+    // SAFETY: the file is private to this test.
+    let err = unsafe { NpyMmapMut::create_with_options::<f32, _>(dir.path("x.npy"), 3, &opts) }
+        .unwrap_err();
+    assert!(
+        matches!(err, Error::Mismatch(ndnpy::MismatchError::ByteOrder { .. })),
+        "{err}"
+    );
+    assert!(dir.entries().is_empty(), "nothing was created");
+    // One-byte elements have no byte order: any order is fine.
+    // SAFETY: as above.
+    unsafe { NpyMmapMut::create_with_options::<u8, _>(dir.path("u.npy"), 3, &opts) }.unwrap();
+}
+
+#[test]
+fn memory_maps_of_an_empty_array() {
+    let dir = Scratch::new("mmap-empty");
+    let path = dir.path("e.npy");
+    ndnpy::write_npy(&path, &Array2::<f64>::zeros((0, 5))).unwrap();
+    // SAFETY: the file is private to this test.
+    let map = unsafe { NpyMmap::open(&path) }.unwrap();
+    assert_eq!(map.view::<f64, ndarray::Ix2>().unwrap().shape(), [0, 5]);
+    // SAFETY: as above.
+    let mut map = unsafe { NpyMmapMut::open(&path) }.unwrap();
+    assert_eq!(map.view_mut::<f64, ndarray::Ix2>().unwrap().shape(), [0, 5]);
+    // A file shorter than its header says is refused before mapping.
+    let bytes = std::fs::read("testdata/example.npy").unwrap();
+    std::fs::write(dir.path("short.npy"), &bytes[..bytes.len() - 1]).unwrap();
+    // SAFETY: as above.
+    let err = unsafe { NpyMmap::open(dir.path("short.npy")) }.unwrap_err();
+    assert!(
+        matches!(
+            err,
+            Error::Format(ndnpy::FormatError::Truncated {
+                expected: 48,
+                found: 47,
+                ..
+            })
+        ),
+        "{err}"
+    );
+}
+
+#[test]
+fn create_new_races_have_exactly_one_winner() {
+    let dir = Scratch::new("race");
+    let path = dir.path("r.npy");
+    let results: Vec<_> = std::thread::scope(|s| {
+        let handles: Vec<_> = (0..8)
+            .map(|t| {
+                let path = &path;
+                s.spawn(move || {
+                    let a = Array1::from_elem(200_000 + t, t as u32);
+                    ndnpy::create_new_npy(path, &a).map(|()| t)
+                })
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap()).collect()
+    });
+    let winners: Vec<usize> = results
+        .iter()
+        .filter_map(|r| r.as_ref().ok().copied())
+        .collect();
+    assert_eq!(winners.len(), 1, "{results:?}");
+    for r in &results {
+        if let Err(e) = r {
+            assert!(
+                matches!(e, Error::Io(io) if io.kind() == std::io::ErrorKind::AlreadyExists),
+                "{e}"
+            );
+        }
+    }
+    let t = winners[0];
+    let back: Array1<u32> = ndnpy::read_npy(&path).unwrap();
+    assert_eq!(back, Array1::from_elem(200_000 + t, t as u32));
+    assert_eq!(dir.entries(), ["r.npy"]);
+}
+
+#[test]
+fn block_shape_errors_show_the_real_shapes() {
+    let dir = Scratch::new("blockshape");
+    let mut app = NpyAppender::<f64>::create(dir.path("a.npy"), (0, 3), false).unwrap();
+    app.append(&Array2::<f64>::zeros((2, 3))).unwrap();
+    // One row of the wrong length: shown as given, against the array's current shape.
+    let err = app.append(&array![1.0, 2.0, 3.0, 4.0]).unwrap_err();
+    let Error::Usage(usage) = &err else {
+        panic!("{err:?}")
+    };
+    assert_eq!(
+        *usage,
+        UsageError::BlockShape {
+            expected: vec![2, 3],
+            axis: 0,
+            found: vec![4],
+        }
+    );
+    assert_eq!(
+        err.to_string(),
+        "block of shape [4] does not fit an array of shape [2, 3] growing along axis 0: \
+         a block must have shape [n, 3], or [3] for one step"
+    );
+    let err = app.append(&Array2::<f64>::zeros((5, 2))).unwrap_err();
+    assert!(
+        err.to_string()
+            .starts_with("block of shape [5, 2] does not fit an array of shape [2, 3]"),
+        "{err}"
+    );
+    assert_eq!(app.shape(), [2, 3], "nothing was appended");
+
+    // Fortran order grows along the last axis.
+    let mut app = NpyAppender::<u8>::create(dir.path("f.npy"), (2, 2, 0), true).unwrap();
+    let err = app.append(&Array2::<u8>::zeros((3, 2))).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "block of shape [3, 2] does not fit an array of shape [2, 2, 0] growing along axis 2: \
+         a block must have shape [2, 2, n], or [2, 2] for one step"
+    );
+
+    // The streaming writer says the same about its whole array.
+    let mut w = NpyWriter::<_, i32>::new(Vec::new(), (4, 3)).unwrap();
+    let err = w.write_block(&array![1, 2]).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "block of shape [2] does not fit an array of shape [4, 3] growing along axis 0: \
+         a block must have shape [n, 3], or [3] for one step"
+    );
+}
