@@ -118,7 +118,8 @@ pub fn read_npy_dyn<P: AsRef<Path>>(path: P) -> Result<DynArray, Error> {
     let available = crate::read::file_available(&file, &info)?;
     #[cfg(all(feature = "parallel", unix))]
     if available.is_some() {
-        let mut split = crate::pio::SplitFile::new(&file, info.data_offset);
+        let threads = ReadOptions::default().get_threads();
+        let mut split = crate::pio::SplitFile::new(&file, info.data_offset, threads);
         return DynArray::read_body(&mut split, info, available);
     }
     DynArray::read_body(&mut file, info, available)

@@ -70,6 +70,7 @@ pub struct ReadOptions {
     max_header_len: usize,
     max_depth: usize,
     max_data_len: Option<u64>,
+    threads: usize,
 }
 
 impl Default for ReadOptions {
@@ -91,6 +92,7 @@ impl ReadOptions {
             max_header_len: 1 << 20,
             max_depth: 64,
             max_data_len: None,
+            threads: if cfg!(feature = "parallel") { 2 } else { 1 },
         }
     }
 
@@ -161,6 +163,32 @@ impl ReadOptions {
     /// ```
     pub fn get_max_data_len(&self) -> Option<u64> {
         self.max_data_len
+    }
+
+    /// How many threads a large read of a regular file by path may use
+    /// ([`read_npy_with_options`](crate::read_npy_with_options), [`read_npy`](crate::read_npy),
+    /// [`read_npy_dyn`](crate::read_npy_dyn)): arrays of 16 MiB and more are read as that
+    /// many positioned reads of disjoint parts at once, one per thread, up to the number of
+    /// cores. Default 2 with the `parallel` feature on Unix, else 1; values above 1 have an
+    /// effect only there. 0 counts as 1.
+    ///
+    /// ```
+    /// let opts = ndnpy::ReadOptions::new().threads(1); // one thread, whatever the features
+    /// # assert_eq!(opts.get_threads(), 1);
+    /// ```
+    pub fn threads(mut self, threads: usize) -> ReadOptions {
+        self.threads = threads.max(1);
+        self
+    }
+
+    /// The thread limit of large reads from a path.
+    ///
+    /// ```
+    /// let expected = if cfg!(feature = "parallel") { 2 } else { 1 };
+    /// assert_eq!(ndnpy::ReadOptions::default().get_threads(), expected);
+    /// ```
+    pub fn get_threads(&self) -> usize {
+        self.threads
     }
 }
 

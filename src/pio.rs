@@ -3,9 +3,10 @@
 //! A read from the page cache into fresh memory is bound by one core: the kernel copies the
 //! bytes and faults the destination's pages in on the thread that reads. [`SplitFile`] turns
 //! one large `read` into positioned reads (`pread`) of two disjoint halves of the buffer, one
-//! on a scoped helper thread, so both cores copy and fault at once. It is used by
-//! [`read_npy`](crate::read_npy) with the `parallel` feature on Unix; anything smaller than
-//! [`SPLIT_MIN`], and every read on a single-core machine, is one plain positioned read.
+//! on scoped helper threads, so the cores copy and fault at once. It is used by
+//! [`read_npy`](crate::read_npy) with the `parallel` feature on Unix, with as many parts as
+//! [`ReadOptions::threads`](crate::ReadOptions::threads) allows (2 by default) and the machine
+//! has cores; anything smaller than [`SPLIT_MIN`] is one plain positioned read.
 
 use std::fs::File;
 use std::io::{self, Read};
@@ -14,17 +15,17 @@ use std::os::unix::fs::FileExt;
 /// The smallest read that is split: below it a thread costs more than it saves.
 pub(crate) const SPLIT_MIN: usize = 16 << 20;
 
-/// A reader of `file` from `pos` on, by positioned reads; large reads are split in two.
+/// A reader of `file` from `pos` on, by positioned reads; large reads are split in `parts`.
 pub(crate) struct SplitFile<'a> {
     file: &'a File,
     pos: u64,
-    split: bool,
+    parts: usize,
 }
 
 impl<'a> SplitFile<'a> {
-    /// A reader of `file` from offset `pos`; reads are split only if the machine has more than
-    /// one core.
-    pub(crate) fn new(file: &'a File, pos: u64) -> SplitFile<'a> {
+    /// A reader of `file` from offset `pos` whose large reads use up to `threads` threads, no
+    /// more than the machine's cores.
+    pub(crate) fn new(file: &'a File, pos: u64, threads: usize) -> SplitFile<'a> {
         use std::sync::OnceLock;
         static CORES: OnceLock<usize> = OnceLock::new();
         let cores =
@@ -32,7 +33,7 @@ impl<'a> SplitFile<'a> {
         SplitFile {
             file,
             pos,
-            split: cores > 1,
+            parts: threads.clamp(1, cores.max(1)),
         }
     }
 }
@@ -53,34 +54,55 @@ fn read_full_at(file: &File, buf: &mut [u8], pos: u64) -> io::Result<usize> {
 
 impl Read for SplitFile<'_> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        let n = if self.split && buf.len() >= SPLIT_MIN {
-            // Halves on a 2 MiB boundary, so no huge page is faulted from both threads.
-            let mid = (buf.len() / 2).next_multiple_of(2 << 20).min(buf.len());
-            let (first, second) = buf.split_at_mut(mid);
-            let (file, pos) = (self.file, self.pos);
-            let (a, b) = std::thread::scope(|s| {
-                let helper = s.spawn(move || read_full_at(file, second, pos + mid as u64));
-                let a = read_full_at(file, first, pos);
-                // A panic cannot happen in `read_full_at`; treat one as an I/O error anyway.
-                let b = helper
-                    .join()
-                    .unwrap_or_else(|_| Err(io::Error::other("read thread panicked")));
-                (a, b)
-            });
-            let a = a?;
-            // Bytes of the second half count only after a whole first half: the file may have
-            // ended (or grown) in between, and what is returned must be contiguous.
-            if a < mid {
-                a
-            } else {
-                mid + b?
-            }
+        let n = if self.parts > 1 && buf.len() >= SPLIT_MIN {
+            read_parts_at(self.file, buf, self.pos, self.parts)?
         } else {
             read_full_at(self.file, buf, self.pos)?
         };
         self.pos += n as u64;
         Ok(n)
     }
+}
+
+/// Reads `buf` from `pos` as `parts` positioned reads of disjoint parts, all but the first on
+/// scoped threads; returns the bytes read. The parts end on 2 MiB boundaries, so no huge page
+/// is faulted from two threads. Bytes of a part count only when every part before it is
+/// whole: the file may have ended (or grown) meanwhile, and what is returned is contiguous.
+fn read_parts_at(file: &File, buf: &mut [u8], pos: u64, parts: usize) -> io::Result<usize> {
+    let step = (buf.len() / parts).next_multiple_of(2 << 20).max(1);
+    let results: Vec<(usize, io::Result<usize>)> = std::thread::scope(|s| {
+        let mut chunks = buf.chunks_mut(step).enumerate();
+        let first = chunks.next();
+        let helpers: Vec<_> = chunks
+            .map(|(i, chunk)| {
+                let want = chunk.len();
+                let at = pos + (i * step) as u64;
+                (want, s.spawn(move || read_full_at(file, chunk, at)))
+            })
+            .collect();
+        let mut results = Vec::with_capacity(parts);
+        if let Some((_, chunk)) = first {
+            let want = chunk.len();
+            results.push((want, read_full_at(file, chunk, pos)));
+        }
+        for (want, h) in helpers {
+            // `read_full_at` does not panic; were it to, that part is an I/O error.
+            let r = h
+                .join()
+                .unwrap_or_else(|_| Err(io::Error::other("read thread panicked")));
+            results.push((want, r));
+        }
+        results
+    });
+    let mut total = 0;
+    for (want, got) in results {
+        let got = got?;
+        total += got;
+        if got < want {
+            break;
+        }
+    }
+    Ok(total)
 }
 
 #[cfg(test)]
@@ -102,16 +124,16 @@ mod tests {
         let data: Vec<u8> = (0..n).map(|i| (i % 251) as u8).collect();
         let (path, f) = temp_file("order", &data);
         // From an offset, the whole rest in one read, then nothing.
-        let mut r = SplitFile::new(&f, 100);
-        r.split = true;
+        let mut r = SplitFile::new(&f, 100, 2);
+        r.parts = 2;
         let mut buf = vec![0u8; n];
         let got = r.read(&mut buf).unwrap();
         assert_eq!(got, n - 100);
         assert_eq!(&buf[..got], &data[100..]);
         assert_eq!(r.read(&mut buf).unwrap(), 0);
         // A buffer shorter than the rest: exactly its length, then the remainder.
-        let mut r = SplitFile::new(&f, 0);
-        r.split = true;
+        let mut r = SplitFile::new(&f, 0, 3);
+        r.parts = 3;
         let mut first = vec![0u8; SPLIT_MIN + 7];
         assert_eq!(r.read(&mut first).unwrap(), first.len());
         assert_eq!(&first[..], &data[..first.len()]);
@@ -119,8 +141,8 @@ mod tests {
         r.read_to_end(&mut rest).unwrap();
         assert_eq!(&rest[..], &data[first.len()..]);
         // The file ends inside the first half: only the first half's bytes count.
-        let mut r = SplitFile::new(&f, (n - 1000) as u64);
-        r.split = true;
+        let mut r = SplitFile::new(&f, (n - 1000) as u64, 2);
+        r.parts = 2;
         let mut big = vec![0u8; 2 * SPLIT_MIN];
         assert_eq!(r.read(&mut big).unwrap(), 1000);
         assert_eq!(&big[..1000], &data[n - 1000..]);

@@ -46,6 +46,32 @@ where
     T::read_npy_file(&mut file, &ReadOptions::default())
 }
 
+/// Reads the `.npy` file at `path` with limits and a thread count other than the defaults
+/// ([`ReadOptions`]).
+///
+/// # Errors
+///
+/// As [`read_npy`], with [`Error::Limit`] for the given limits.
+///
+/// # Examples
+///
+/// ```
+/// use ndarray::Array2;
+/// use ndnpy::ReadOptions;
+/// let opts = ReadOptions::new().max_header_len(10_000).threads(1);
+/// let a: Array2<f64> = ndnpy::read_npy_with_options("testdata/example.npy", &opts)?;
+/// assert_eq!(a[[1, 2]], 1.5);
+/// # Ok::<(), ndnpy::Error>(())
+/// ```
+pub fn read_npy_with_options<P, T>(path: P, opts: &ReadOptions) -> Result<T, ReadNpyError>
+where
+    P: AsRef<Path>,
+    T: ReadNpyExt,
+{
+    let mut file = File::open(path)?;
+    T::read_npy_file(&mut file, opts)
+}
+
 use crate::error::ReadNpyError;
 
 /// Reads an owned array from `.npy` data.
@@ -145,7 +171,7 @@ where
         // Large reads of a regular file as positioned reads of two halves on two threads.
         #[cfg(all(feature = "parallel", unix))]
         if available.is_some() {
-            let mut split = crate::pio::SplitFile::new(file, info.data_offset);
+            let mut split = crate::pio::SplitFile::new(file, info.data_offset, opts.get_threads());
             return read_body(&mut split, info, available);
         }
         read_body(file, info, available)
