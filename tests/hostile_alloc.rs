@@ -1,5 +1,6 @@
 //! Reading hostile input allocates at most the bytes really present plus a small constant.
 //! A counting global allocator (this test binary only) measures the peak of live bytes.
+#![cfg(feature = "derive")]
 
 use ndarray::ArrayD;
 use ndnpy::{DynArray, Error, FixedBytes, Header, ReadNpyExt, ReadOptions};
