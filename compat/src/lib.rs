@@ -6,8 +6,9 @@
 //! [`ViewMutElement`], and [`IntoDimension`] for shapes, and returns ndarray-npy's error
 //! type names. That it compiles is half the proof; the tests in `tests/` call it.
 //!
-//! One thing that compiles against ndarray-npy does not compile here: an error type with a
-//! `From` impl for two of its error names, because ndnpy's names all stand for one type.
+//! Two things that compile against ndarray-npy do not compile here (the README lists them with
+//! the other exceptions). An error type with a `From` impl for two of its error names, because
+//! ndnpy's names all stand for one type:
 //!
 //! ```compile_fail,E0119
 //! enum AppError {
@@ -28,6 +29,31 @@
 //! ```
 //!
 //! One impl serves them all, which is what [`AppError`] does.
+//!
+//! Nor does an impl of ndarray-npy's extension traits for a type of one's own that provides
+//! only ndarray-npy's method: ndnpy's `ReadNpyExt` also requires `read_npy_with_options`,
+//!
+//! ```compile_fail,E0046
+//! struct Samples(ndarray::Array1<f32>);
+//! impl ndarray_npy::ReadNpyExt for Samples {
+//!     fn read_npy<R: std::io::Read>(reader: R) -> Result<Self, ndarray_npy::ReadNpyError> {
+//!         use ndarray_npy::ReadNpyExt;
+//!         ndarray::Array1::<f32>::read_npy(reader).map(Samples)
+//!     }
+//! }
+//! ```
+//!
+//! and its `WriteNpyExt` also requires `write_npy_with_options`:
+//!
+//! ```compile_fail,E0046
+//! struct Samples(ndarray::Array1<f32>);
+//! impl ndarray_npy::WriteNpyExt for Samples {
+//!     fn write_npy<W: std::io::Write>(&self, writer: W) -> Result<(), ndarray_npy::WriteNpyError> {
+//!         use ndarray_npy::WriteNpyExt;
+//!         self.0.write_npy(writer)
+//!     }
+//! }
+//! ```
 
 use ndarray::{Array, ArrayBase, ArrayView, ArrayViewMut, Data, Dimension, IntoDimension};
 use ndarray_npy::{

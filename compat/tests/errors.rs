@@ -921,3 +921,26 @@ fn npz_write_io_is_io() {
     })();
     assert!(matches!(r, Err(WriteNpzError::Io(_))), "{r:?}");
 }
+
+/// `Npy(e)` for a write error other than I/O (ndarray-npy's own element types never give one)
+/// is `e`'s pattern, not wrapped: here `Usage(UsageError::MixedUnits { .. })`.
+#[test]
+fn npz_write_npy_is_the_write_pattern_unwrapped() {
+    use ndarray_npy::{DateTimeUnit, Datetime64, TimeUnit};
+    let unit = |unit| {
+        Some(DateTimeUnit {
+            unit,
+            multiplier: 1,
+        })
+    };
+    let mixed = array![
+        Datetime64::new(1, unit(TimeUnit::Seconds)),
+        Datetime64::new(1, unit(TimeUnit::Days)),
+    ];
+    let mut npz = NpzWriter::new(Cursor::new(Vec::new()));
+    let r = npz.add_array("t", &mixed);
+    assert!(
+        matches!(r, Err(WriteNpzError::Usage(UsageError::MixedUnits { .. }))),
+        "{r:?}"
+    );
+}
