@@ -48,11 +48,30 @@
 //!   The runtime is [`record`]: [`RecordField`] for field types, [`PlainField`] for
 //!   zero-copy ones, [`NpyRecord`](trait@NpyRecord) for the derived structs.
 //! - **Errors**: one [`Error`] type grouped by who is at fault (I/O, malformed file, mismatch,
-//!   limit, usage); `ReadNpyError`, `WriteNpyError`, `ReadNpzError` and `WriteNpzError` are
-//!   its ndarray-npy names.
+//!   limit, usage); `ReadNpyError`, `WriteNpyError`, `ViewNpyError`, `ReadNpzError` and
+//!   `WriteNpzError` are its ndarray-npy names.
 //!
-//! The functions and traits keep ndarray-npy 0.10's names and signatures, so switching is a
-//! change of the crate name.
+//! # Switching from ndarray-npy 0.10
+//!
+//! The functions, traits, generic bounds, error type names and feature names
+//! (`compressed_npz`, `npz`, `num-complex-0_4`) are ndarray-npy 0.10's, so code written for it
+//! compiles with only the crate name changed (`ndarray-npy = { package = "ndnpy", ... }`),
+//! except code that:
+//!
+//! - matches ndarray-npy's error variants (`ReadNpyError::ParseData(_)`,
+//!   `ViewNpyError::MisalignedData`, ...): here every error is one of [`Error`]'s variants,
+//!   with the inner [`FormatError`], [`MismatchError`], [`LimitError`] and [`UsageError`]; the
+//!   README's migration table gives the pattern for each;
+//! - has a `From` impl for two of those error names, which all stand for [`Error`];
+//! - implements the element traits or calls their methods, which take `py_literal`'s values
+//!   in ndarray-npy (ndnpy's take a parsed [`DType`]), or uses `ndarray_npy::npy::header`; an
+//!   impl of [`ReadNpyExt`] or [`WriteNpyExt`] for a type of its own also needs their
+//!   `_with_options` method here;
+//! - passes the `zip` crate's options to `NpzWriter` (here [`NpzWriteOptions`]).
+//!
+//! ndarray-npy's own tests, doc examples and examples pass against this crate apart from
+//! those, and apart from tests that compare written files with copies from which numpy's
+//! trailing comma in the header dict was removed: ndnpy writes `np.save`'s bytes.
 //!
 //! # Example
 //!

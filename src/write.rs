@@ -2,7 +2,7 @@
 
 use crate::descr::ByteOrder;
 use crate::descr::DType;
-use crate::element::{FixedDType, WritableElement};
+use crate::element::WritableElement;
 use crate::error::{Error, FormatError, WriteNpyError};
 use crate::fsutil::{write_file, Preallocating, Publish, Sync};
 use crate::header::Header;
@@ -485,16 +485,26 @@ pub(crate) fn shape_and_order<Sh: ShapeBuilder>(shape: Sh) -> Result<(Vec<usize>
 
 /// Writes, at the file's current position, the header of an array of `A` with `shape` (C
 /// order, or Fortran with `.f()`) and extends the file with zero bytes for its data (sparse
-/// where the filesystem allows). The file ends right after the data.
+/// where the filesystem allows). The file ends right after the data; bytes before the
+/// position are kept.
 ///
 /// Useful for arrays larger than memory: map the file with
 /// [`NpyMmapMut`](crate::NpyMmapMut) (or memmap2 and [`ViewMutNpyExt`](crate::ViewMutNpyExt))
 /// and fill it in place.
 ///
+/// Any [`WritableElement`] can be written, as with ndarray-npy. The dtype is the one
+/// [`WritableElement::dtype_of`] gives for no elements, the dtype `np.save` writes for an
+/// empty array of the type: fixed for numbers, `bool` and [`FixedDType`](crate::FixedDType)
+/// types; `<U1` for `String` and `&str`, `|S1` for `Vec<u8>`, generic-unit `<M8` / `<m8` for
+/// [`Datetime64`](crate::Datetime64) / [`Timedelta64`](crate::Timedelta64). Zero bytes are a
+/// valid value of every such dtype (0, `False`, empty strings), so numpy loads the file as
+/// `np.zeros(shape, dtype)`.
+///
 /// # Errors
 ///
 /// [`Error::Io`] if writing or resizing fails;
-/// [`FormatError::ShapeOverflow`] if the array is too large to address.
+/// [`FormatError::ShapeOverflow`] if the array is too large to address (ndarray-npy panics
+/// there).
 ///
 /// # Examples
 ///
@@ -508,24 +518,40 @@ pub(crate) fn shape_and_order<Sh: ShapeBuilder>(shape: Sh) -> Result<(Vec<usize>
 /// let back: ndarray::Array2<f64> = ndnpy::read_npy(&path)?;
 /// assert_eq!(back.shape(), [1000, 3]);
 /// assert!(back.t().is_standard_layout()); // Fortran order
+///
+/// // Generic code bounded the ndarray-npy way.
+/// fn zeroed<A: ndnpy::WritableElement>(file: &std::fs::File) -> Result<(), ndnpy::WriteNpyError> {
+///     ndnpy::write_zeroed_npy::<A, _>(file, [2, 3])
+/// }
+/// zeroed::<String>(&std::fs::File::create(&path)?)?;
+/// let strings: ndarray::Array2<String> = ndnpy::read_npy(&path)?;
+/// assert_eq!(strings, ndarray::Array2::<String>::default((2, 3)));
 /// # std::fs::remove_dir_all(&dir)?;
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn write_zeroed_npy<A, Sh>(mut file: &File, shape: Sh) -> Result<(), WriteNpyError>
 where
-    A: FixedDType,
+    A: WritableElement,
     Sh: ShapeBuilder,
 {
     let (shape, fortran_order) = shape_and_order(shape)?;
     let header = Header {
-        dtype: A::dtype(),
+        dtype: A::dtype_of(std::iter::empty()),
         fortran_order,
         shape,
     };
     let (_, data_len) = header.sizes()?;
+    let overflow = || FormatError::ShapeOverflow {
+        shape: header.shape.clone(),
+        itemsize: header.dtype.itemsize(),
+    };
     file.write_all(&header.to_bytes()?)?;
     let end = file.stream_position()?;
+    let file_len = u64::try_from(data_len)
+        .ok()
+        .and_then(|n| end.checked_add(n))
+        .ok_or_else(overflow)?;
     file.set_len(end)?;
-    file.set_len(end + data_len as u64)?;
+    file.set_len(file_len)?;
     Ok(())
 }

@@ -1,5 +1,6 @@
 //! Writes never destroy the user's data: replacing is atomic, a failed write leaves the old
 //! file whole, a live map of the old file keeps working, and create_new never replaces.
+#![cfg(all(feature = "mmap", feature = "npz"))]
 
 use ndarray::{array, Array1};
 use ndnpy::{DateTimeUnit, Datetime64, Error, NpyMmap, TimeUnit, UsageError};

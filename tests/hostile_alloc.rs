@@ -6,7 +6,7 @@
 //! child process that runs one case through one door and nothing else: reserving address
 //! space commits nothing, so counting allocations would not say what the process really
 //! holds. Linux only (`/proc/self/status`).
-#![cfg(target_os = "linux")]
+#![cfg(all(target_os = "linux", feature = "derive", feature = "npz"))]
 
 mod common;
 

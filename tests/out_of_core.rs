@@ -1,5 +1,6 @@
 //! Views, memory maps, partial reads, appending and streaming writes, with numpy as the
 //! oracle for every file we create or grow.
+#![cfg(all(feature = "mmap", feature = "num-complex"))]
 
 use ndarray::{
     s, Array1, Array2, Array3, ArrayD, ArrayView1, ArrayView2, ArrayViewD, ArrayViewMut1,

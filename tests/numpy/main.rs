@@ -4,6 +4,7 @@
 //! them.
 //!
 //! These tests need `python3 -c "import numpy"` to work; `.ci/run` installs numpy.
+#![cfg(all(feature = "half", feature = "num-complex"))]
 
 use ndarray::{ArrayD, IxDyn, ShapeBuilder, SliceInfoElem};
 use ndnpy::{ByteOrder, ReadNpyExt, ReadableElement, WritableElement, WriteNpyExt, WriteOptions};
