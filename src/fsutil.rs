@@ -480,6 +480,33 @@ pub(crate) struct Pending {
     target: PathBuf,
     publish: Publish,
     sync: Sync,
+    /// The target is not a regular file (a device such as `/dev/stdout`, a pipe): it is
+    /// written in place, as `np.save` writes it, since it cannot be replaced.
+    direct: bool,
+}
+
+/// Where a replacing write goes: `target` with its symbolic links followed, as `np.save`
+/// writes through a link (the link stays; the file it points to is replaced), and whether
+/// that is something other than a regular file or a directory (a device, a pipe), which can
+/// only be written in place. A path that does not exist yet, or whose links cannot be read,
+/// is taken as it is.
+fn resolve_target(target: &Path) -> (PathBuf, bool) {
+    let mut path = target.to_path_buf();
+    // Linux's limit on links followed in one lookup.
+    for _ in 0..40 {
+        match fs::symlink_metadata(&path) {
+            Ok(m) if m.file_type().is_symlink() => match fs::read_link(&path) {
+                Ok(link) if link.is_absolute() => path = link,
+                Ok(link) => {
+                    path = path.parent().unwrap_or_else(|| Path::new("")).join(link);
+                }
+                Err(_) => return (path, false),
+            },
+            Ok(m) => return (path, !m.is_file() && !m.is_dir()),
+            Err(_) => return (path, false),
+        }
+    }
+    (path, false)
 }
 
 impl Pending {
@@ -503,6 +530,29 @@ impl Pending {
         sync: Sync,
         unnamed: bool,
     ) -> Result<(File, Pending), Error> {
+        let resolved;
+        let target = if publish == Publish::Replace {
+            let (path, special) = resolve_target(target);
+            if special {
+                let file = fs::OpenOptions::new()
+                    .write(true)
+                    .truncate(true)
+                    .open(&path)?;
+                let pending = Pending {
+                    file: file.try_clone()?,
+                    temp: None,
+                    target: path,
+                    publish,
+                    sync,
+                    direct: true,
+                };
+                return Ok((file, pending));
+            }
+            resolved = path;
+            resolved.as_path()
+        } else {
+            target
+        };
         let (dir, name) = split_target(target)?;
         if publish == Publish::CreateNew && fs::symlink_metadata(target).is_ok() {
             return Err(io::Error::new(
@@ -525,6 +575,7 @@ impl Pending {
             target: target.to_path_buf(),
             publish,
             sync,
+            direct: false,
         };
         Ok((file, pending))
     }
@@ -533,6 +584,16 @@ impl Pending {
     /// directory when durable. On an error the target is as it was, except when the final
     /// directory sync fails: the new file is then in place but may not survive power loss.
     pub(crate) fn commit(mut self) -> Result<(), Error> {
+        if self.direct {
+            // A device or a pipe written in place: syncing means nothing to most of them.
+            if self.sync == Sync::Durable {
+                match sync_file(&self.file) {
+                    Err(e) if e.kind() != io::ErrorKind::InvalidInput => return Err(e.into()),
+                    _ => {}
+                }
+            }
+            return Ok(());
+        }
         if self.sync == Sync::Durable {
             sync_file(&self.file)?;
         }

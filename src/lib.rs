@@ -64,9 +64,8 @@
 //!   README's migration table gives the pattern for each;
 //! - has a `From` impl for two of those error names, which all stand for [`Error`];
 //! - implements the element traits or calls their methods, which take `py_literal`'s values
-//!   in ndarray-npy (ndnpy's take a parsed [`DType`]), or uses `ndarray_npy::npy::header`; an
-//!   impl of [`ReadNpyExt`] or [`WriteNpyExt`] for a type of its own also needs their
-//!   `_with_options` method here;
+//!   in ndarray-npy (ndnpy's take a parsed [`DType`]), or uses `ndarray_npy::npy::header`
+//!   (impls of [`ReadNpyExt`] and [`WriteNpyExt`] for types of one's own compile as they are);
 //! - passes the `zip` crate's options to `NpzWriter` (here [`NpzWriteOptions`]).
 //!
 //! ndarray-npy's own tests, doc examples and examples pass against this crate apart from

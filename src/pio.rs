@@ -111,8 +111,7 @@ mod tests {
     use std::io::Write;
 
     fn temp_file(name: &str, data: &[u8]) -> (std::path::PathBuf, File) {
-        let path =
-            std::env::temp_dir().join(format!("ndnpy-pio-{name}-{}", std::process::id()));
+        let path = std::env::temp_dir().join(format!("ndnpy-pio-{name}-{}", std::process::id()));
         File::create(&path).unwrap().write_all(data).unwrap();
         let f = File::open(&path).unwrap();
         (path, f)

@@ -138,7 +138,14 @@ pub trait ReadNpyExt: Sized {
     /// assert!(matches!(err, Error::Limit(_)));
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
-    fn read_npy_with_options<R: Read>(reader: R, opts: &ReadOptions) -> Result<Self, ReadNpyError>;
+    ///
+    /// The default, for a type implemented outside this crate as ndarray-npy let users do
+    /// (with `read_npy` only), reads through [`ReadNpyExt::read_npy`]: such a type does its own
+    /// reading, and the limits do not apply to it.
+    fn read_npy_with_options<R: Read>(reader: R, opts: &ReadOptions) -> Result<Self, ReadNpyError> {
+        let _ = opts;
+        Self::read_npy(reader)
+    }
 
     /// Reads from a file positioned at its start: what [`read_npy`] calls. The default reads
     /// it as any other reader; this crate's arrays also use a regular file's length.

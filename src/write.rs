@@ -170,11 +170,18 @@ pub trait WriteNpyExt {
     /// assert_eq!(&out[128..], &1.5f32.to_le_bytes());
     /// # Ok::<(), ndnpy::Error>(())
     /// ```
+    ///
+    /// The default, for a type implemented outside this crate as ndarray-npy let users do
+    /// (with `write_npy` only), writes through [`WriteNpyExt::write_npy`]: such a type writes
+    /// its own bytes, in the byte order it chooses, and `opts` does not apply to it.
     fn write_npy_with_options<W: Write>(
         &self,
         writer: W,
         opts: &WriteOptions,
-    ) -> Result<(), WriteNpyError>;
+    ) -> Result<(), WriteNpyError> {
+        let _ = opts;
+        self.write_npy(writer)
+    }
 
     /// The number of bytes [`WriteNpyExt::write_npy_with_options`] writes, when it is known
     /// without writing (`None` otherwise). `.npz` writing uses it to give a member zip64 sizes

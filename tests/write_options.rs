@@ -203,3 +203,72 @@ fn block_shape_errors_show_the_real_shapes() {
          a block must have shape [n, 3], or [3] for one step"
     );
 }
+
+#[cfg(unix)]
+#[test]
+fn write_npy_writes_through_a_symlink_as_np_save_does() {
+    let dir = Scratch::new("symlink-write");
+    let a = array![1.0f64, 2.0, 3.0];
+    ndnpy::write_npy(dir.path("real.npy"), &array![0.0f64]).unwrap();
+    std::os::unix::fs::symlink("real.npy", dir.path("link.npy")).unwrap();
+    ndnpy::write_npy(dir.path("link.npy"), &a).unwrap();
+    // The link is still a link, and the file it names holds the new array.
+    let meta = std::fs::symlink_metadata(dir.path("link.npy")).unwrap();
+    assert!(meta.file_type().is_symlink());
+    let back: Array1<f64> = ndnpy::read_npy(dir.path("real.npy")).unwrap();
+    assert_eq!(back, a);
+    // A dangling link: the file is created where it points, as np.save would.
+    std::os::unix::fs::symlink("new.npy", dir.path("dangling.npy")).unwrap();
+    ndnpy::write_npy(dir.path("dangling.npy"), &a).unwrap();
+    assert!(std::fs::symlink_metadata(dir.path("dangling.npy"))
+        .unwrap()
+        .file_type()
+        .is_symlink());
+    let out = numpy(
+        &dir.0,
+        "print(np.load(d + '/new.npy').tolist(), np.load(d + '/link.npy').tolist())",
+    );
+    assert_eq!(out, "[1.0, 2.0, 3.0] [1.0, 2.0, 3.0]");
+    assert_eq!(
+        dir.entries(),
+        ["dangling.npy", "link.npy", "new.npy", "real.npy"]
+    );
+}
+
+#[cfg(unix)]
+#[test]
+fn write_npy_to_a_pipe_or_a_device_writes_in_place() {
+    use std::io::Read;
+    let dir = Scratch::new("special-write");
+    let fifo = dir.path("pipe");
+    let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
+    // SAFETY: mkfifo only reads the NUL-terminated path.
+    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+    let a = Array2::from_shape_fn((40, 30), |(i, j)| (i * 30 + j) as i32);
+    let reader = {
+        let fifo = fifo.clone();
+        std::thread::spawn(move || {
+            let mut bytes = Vec::new();
+            std::fs::File::open(fifo)
+                .unwrap()
+                .read_to_end(&mut bytes)
+                .unwrap();
+            bytes
+        })
+    };
+    ndnpy::write_npy(&fifo, &a).unwrap();
+    let got = reader.join().unwrap();
+    let mut expected = Vec::new();
+    ndnpy::WriteNpyExt::write_npy(&a, &mut expected).unwrap();
+    assert_eq!(got, expected);
+    // The pipe is still a pipe, with nothing beside it.
+    use std::os::unix::fs::FileTypeExt;
+    assert!(std::fs::metadata(&fifo).unwrap().file_type().is_fifo());
+    assert_eq!(dir.entries(), ["pipe"]);
+    // A character device, written in place (and durably: syncing a device is not an error).
+    ndnpy::write_npy_with_options("/dev/null", &a, &WriteOptions::new().durable(true)).unwrap();
+    assert!(std::fs::metadata("/dev/null")
+        .unwrap()
+        .file_type()
+        .is_char_device());
+}

@@ -357,7 +357,13 @@ fn parse_args() -> Res<(Config, Child)> {
         dir,
         quick,
     };
-    Ok((config, Child { peak: child, load: child_load }))
+    Ok((
+        config,
+        Child {
+            peak: child,
+            load: child_load,
+        },
+    ))
 }
 
 /// What this process does when run as a child of the benchmarks: measure peak memory

@@ -20,9 +20,10 @@ const PY_EMPTY_ROW: &str = "python3 + import numpy, no load";
 pub fn child_load(door: &str, path: &Path) -> Res<()> {
     match door {
         "path" => black_box(ndnpy::read_npy::<_, Array2<f64>>(path)?).len(),
-        "file" => {
-            black_box(<Array2<f64> as ndnpy::ReadNpyExt>::read_npy(File::open(path)?)?).len()
-        }
+        "file" => black_box(<Array2<f64> as ndnpy::ReadNpyExt>::read_npy(File::open(
+            path,
+        )?)?)
+        .len(),
         "ndarray-npy" => black_box(ndarray_npy::read_npy::<_, Array2<f64>>(path)?).len(),
         "none" => 0,
         other => return Err(format!("unknown door {other}").into()),

@@ -255,7 +255,11 @@ pub fn records_case(cfg: &Config, np: &mut Numpy) -> Res<Report> {
             },
         ]
         .into_iter()
-        .chain(door_goals(PACKED_DOORS, &rows, &[(NDNPY, 1.1), (NUMPY, 1.0)]))
+        .chain(door_goals(
+            PACKED_DOORS,
+            &rows,
+            &[(NDNPY, 1.1), (NUMPY, 1.0)],
+        ))
         .collect(),
         rows,
         notes: vec![

@@ -6,8 +6,8 @@
 //! [`ViewMutElement`], and [`IntoDimension`] for shapes, and returns ndarray-npy's error
 //! type names. That it compiles is half the proof; the tests in `tests/` call it.
 //!
-//! Two things that compile against ndarray-npy do not compile here (the README lists them with
-//! the other exceptions). An error type with a `From` impl for two of its error names, because
+//! One thing that compiles against ndarray-npy does not compile here (the README lists it with
+//! the other exceptions): an error type with a `From` impl for two of its error names, because
 //! ndnpy's names all stand for one type:
 //!
 //! ```compile_fail,E0119
@@ -30,29 +30,29 @@
 //!
 //! One impl serves them all, which is what [`AppError`] does.
 //!
-//! Nor does an impl of ndarray-npy's extension traits for a type of one's own that provides
-//! only ndarray-npy's method: ndnpy's `ReadNpyExt` also requires `read_npy_with_options`,
+//! An impl of ndarray-npy's extension traits for a type of one's own, with only ndarray-npy's
+//! methods, compiles and works, by path and by reader:
 //!
-//! ```compile_fail,E0046
+//! ```
+//! use ndarray_npy::{ReadNpyExt, WriteNpyExt};
 //! struct Samples(ndarray::Array1<f32>);
-//! impl ndarray_npy::ReadNpyExt for Samples {
+//! impl ReadNpyExt for Samples {
 //!     fn read_npy<R: std::io::Read>(reader: R) -> Result<Self, ndarray_npy::ReadNpyError> {
-//!         use ndarray_npy::ReadNpyExt;
 //!         ndarray::Array1::<f32>::read_npy(reader).map(Samples)
 //!     }
 //! }
-//! ```
-//!
-//! and its `WriteNpyExt` also requires `write_npy_with_options`:
-//!
-//! ```compile_fail,E0046
-//! struct Samples(ndarray::Array1<f32>);
-//! impl ndarray_npy::WriteNpyExt for Samples {
+//! impl WriteNpyExt for Samples {
 //!     fn write_npy<W: std::io::Write>(&self, writer: W) -> Result<(), ndarray_npy::WriteNpyError> {
-//!         use ndarray_npy::WriteNpyExt;
 //!         self.0.write_npy(writer)
 //!     }
 //! }
+//! let path = std::env::temp_dir().join(format!("ndnpy-compat-samples-{}.npy", std::process::id()));
+//! let s = Samples(ndarray::array![1.0, 2.5]);
+//! s.write_npy(std::fs::File::create(&path)?)?;
+//! let back: Samples = ndarray_npy::read_npy(&path)?;
+//! assert_eq!(back.0, s.0);
+//! # std::fs::remove_file(&path)?;
+//! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
 use ndarray::{Array, ArrayBase, ArrayView, ArrayViewMut, Data, Dimension, IntoDimension};
