@@ -190,6 +190,5 @@ pub fn strings_case(cfg: &Config, np: &mut Numpy) -> Res<Report> {
              keep the UCS-4 bytes)."
                 .to_string(),
         ],
-        ..Report::default()
     })
 }
