@@ -216,7 +216,9 @@ pub fn read_case(cfg: &Config, np: &mut Numpy, kind: ReadKind) -> Res<Report> {
 
     let mut notes = vec![format!(
         "File written by np.save, {file_len} bytes; page cache warm. \
-         ndnpy: `ndnpy::read_npy::<_, Array2<f64>>(path)`; ndnpy File, BufReader<File>, &[u8]: \
+         ndnpy: `ndnpy::read_npy::<_, Array2<f64>>(path)` (two threads: the `parallel` \
+         feature splits a large read of a regular file in two positioned reads); ndnpy, one \
+         thread: `read_npy_with_options(path, &ReadOptions::new().threads(1))`; ndnpy File, BufReader<File>, &[u8]: \
          `Array2::<f64>::read_npy(File::open(path)?)`, `read_npy(BufReader::new(File::open(path)?))` \
          and `read_npy(&bytes[..])` of the file read into memory beforehand (untimed); ndnpy .npz \
          member: `NpzReader::open(npz)?.by_name(\"a\")` of `np.savez(npz, a=np.load(path))` \
@@ -242,9 +244,13 @@ pub fn read_case(cfg: &Config, np: &mut Numpy, kind: ReadKind) -> Res<Report> {
         ),
         bytes: Some(file_len),
         items: None,
-        goals: crate::doors::door_goals(NDNPY_DOORS, &rows_out, &[(NDNPY, 1.1), (NUMPY, 1.0)]),
+        goals: crate::doors::door_goals(
+            NDNPY_DOORS,
+            &rows_out,
+            &[(NDNPY_DOORS.path1, 1.1), (NUMPY, 1.0)],
+        ),
         rows: rows_out,
-        targets: vec![(NUMPY, 1.0), (NDARRAY_NPY, 0.8)],
+        targets: vec![(NUMPY, 0.7), (NDARRAY_NPY, 0.8)],
         notes,
         ..Report::default()
     })
@@ -407,15 +413,9 @@ fn write_with<D: Dimension>(
         }),
     ];
     let rows_out = crate::measure(imps, cfg.rounds)?;
-    let goals = crate::doors::door_goals(
-        crate::doors::DoorNames {
-            path: NDNPY,
-            file: NDNPY_FILE,
-            buf: NDNPY_BUFWRITER,
-            bytes: NDNPY_FILE,
-            member: NDNPY_FILE,
-        },
+    let goals = crate::doors::ratio_goals(
         &rows_out,
+        &[NDNPY, NDNPY_FILE, NDNPY_BUFWRITER],
         &[(NUMPY, 1.0)],
     );
     Ok(Report {

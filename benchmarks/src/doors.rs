@@ -12,6 +12,9 @@ use std::time::{Duration, Instant};
 #[derive(Clone, Copy)]
 pub(crate) struct DoorNames {
     pub path: &'static str,
+    /// The path read kept on one thread (`ReadOptions::threads(1)`): what the other doors,
+    /// which read through one `Read`, are compared with.
+    pub path1: &'static str,
     pub file: &'static str,
     pub buf: &'static str,
     pub bytes: &'static str,
@@ -19,21 +22,23 @@ pub(crate) struct DoorNames {
 }
 
 impl DoorNames {
-    pub(crate) fn all(&self) -> [&'static str; 5] {
-        [self.path, self.file, self.buf, self.bytes, self.member]
+    /// The doors that read through one `Read` (all but the path rows).
+    pub(crate) fn readers(&self) -> [&'static str; 4] {
+        [self.file, self.buf, self.bytes, self.member]
     }
 }
 
 /// The doors of a plain `ndnpy` read (the row named `ndnpy` is the path).
 pub(crate) const NDNPY_DOORS: DoorNames = DoorNames {
     path: "ndnpy",
+    path1: "ndnpy, one thread",
     file: "ndnpy File",
     buf: "ndnpy BufReader<File>",
     bytes: "ndnpy &[u8]",
     member: "ndnpy .npz member",
 };
 
-/// The five rows of one read of type `T`: `path` and `npz` (member `a`, stored) hold the same
+/// The six rows of one read of type `T`: `path` and `npz` (member `a`, stored) hold the same
 /// array, `bytes` is the `.npy` file's content. `check(row, &value)` verifies a result.
 pub(crate) fn door_imps<'a, T: ndnpy::ReadNpyExt + 'a>(
     names: DoorNames,
@@ -62,6 +67,15 @@ pub(crate) fn door_imps<'a, T: ndnpy::ReadNpyExt + 'a>(
         Imp::new(names.path, move |c| {
             timed(names.path, || Ok(ndnpy::read_npy::<_, T>(path)?), c, check)
         }),
+        Imp::new(names.path1, move |c| {
+            let one = ndnpy::ReadOptions::new().threads(1);
+            timed(
+                names.path1,
+                || Ok(ndnpy::read_npy_with_options::<_, T>(path, &one)?),
+                c,
+                check,
+            )
+        }),
         Imp::new(names.file, move |c| {
             timed(names.file, || Ok(T::read_npy(File::open(path)?)?), c, check)
         }),
@@ -82,24 +96,34 @@ pub(crate) fn door_imps<'a, T: ndnpy::ReadNpyExt + 'a>(
     ]
 }
 
-/// The goals of a read's doors: every door's median within `max` of row `other`'s, for each
-/// `(other, max)` (a door is not compared with itself).
+/// The goals of a read's doors: every door that reads through one `Read` within `max` of row
+/// `other`'s median, for each `(other, max)`.
 pub(crate) fn door_goals(
     names: DoorNames,
     rows: &[(&'static str, Vec<Duration>)],
     against: &[(&'static str, f64)],
 ) -> Vec<Goal> {
+    ratio_goals(rows, &names.readers(), against)
+}
+
+/// Goals that each row of `which` is within `max` of row `other`'s median, for each
+/// `(other, max)` (rows missing from `rows` are skipped).
+pub(crate) fn ratio_goals(
+    rows: &[(&'static str, Vec<Duration>)],
+    which: &[&'static str],
+    against: &[(&'static str, f64)],
+) -> Vec<Goal> {
     let med = |name: &str| rows.iter().find(|r| r.0 == name).map(|r| median_secs(&r.1));
     let mut goals = Vec::new();
-    for door in names.all() {
-        let Some(t) = med(door) else { continue };
+    for &row in which {
+        let Some(t) = med(row) else { continue };
         for &(other, max) in against {
-            let Some(o) = med(other).filter(|_| other != door) else {
+            let Some(o) = med(other).filter(|_| other != row) else {
                 continue;
             };
             let r = t / o;
             goals.push(Goal {
-                text: format!("{door} ÷ {other} = {r:.2}x (target ≤ {max:.2}x)"),
+                text: format!("{row} ÷ {other} = {r:.2}x (target ≤ {max:.2}x)"),
                 met: r <= max,
             });
         }

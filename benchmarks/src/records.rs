@@ -102,6 +102,7 @@ fn strip_nuls(b: &[u8]) -> &[u8] {
 /// The doors of the packed read (its path row is `ndnpy`, the case's reference).
 const PACKED_DOORS: DoorNames = DoorNames {
     path: NDNPY,
+    path1: "ndnpy, one thread",
     file: "ndnpy File",
     buf: "ndnpy BufReader<File>",
     bytes: "ndnpy &[u8]",
