@@ -7,7 +7,7 @@
 //! such as `'float64'`); [`DType::descr`] gives back exactly what `np.save` writes.
 
 use crate::error::{bad_descr, Error};
-use crate::literal::{self, repr_str, Value};
+use crate::literal::{self, repr_str, Seq, Value};
 use std::fmt::{self, Write as _};
 
 /// The byte order of a scalar type.
@@ -388,26 +388,39 @@ impl Record {
     /// ```
     pub fn new(fields: Vec<Field>, itemsize: usize) -> Result<Record, Error> {
         let mut end = 0usize;
-        let mut seen = std::collections::HashSet::new();
         for f in &fields {
             if f.offset < end {
                 return Err(bad_descr(
-                    format!("{:?}", f.name),
+                    format_args!("{:?}", f.name),
                     "fields overlap or are out of offset order",
                 ));
             }
             end = f
                 .offset
                 .checked_add(f.dtype.itemsize())
-                .ok_or_else(|| bad_descr(format!("{:?}", f.name), "field offset overflows"))?;
-            for key in std::iter::once(&f.name).chain(f.title.as_ref()) {
-                if !seen.insert(key.clone()) {
-                    return Err(bad_descr(
-                        format!("{key:?}"),
-                        "name already used as a name or title",
-                    ));
-                }
+                .ok_or_else(|| bad_descr(format_args!("{:?}", f.name), "field offset overflows"))?;
+        }
+        // Names and titles must all differ: sorted, a repeat is next to its first use. (A
+        // sort of borrowed names, not a set of copies: records may have millions of fields.)
+        let mut keys: Vec<&str> = Vec::new();
+        keys.try_reserve_exact(fields.len()).map_err(|_| {
+            bad_descr(
+                format_args!("{} fields", fields.len()),
+                "too many fields to check for repeated names",
+            )
+        })?;
+        for f in &fields {
+            keys.push(&f.name);
+            if let Some(t) = &f.title {
+                keys.push(t);
             }
+        }
+        keys.sort_unstable();
+        if let Some(pair) = keys.windows(2).find(|w| w[0] == w[1]) {
+            return Err(bad_descr(
+                format_args!("{:?}", pair[0]),
+                "name already used as a name or title",
+            ));
         }
         if end > itemsize {
             return Err(bad_descr(
@@ -566,19 +579,16 @@ impl DType {
     }
 
     /// The dtype of a parsed descr value (a string, a field list or a `(fmt, shape)` tuple).
-    pub(crate) fn from_value(value: &Value) -> Result<DType, Error> {
+    pub(crate) fn from_value(value: &Value<'_>) -> Result<DType, Error> {
         match value {
             Value::Str(s) => parse_type_str(s),
             Value::List(items) => parse_record(items),
-            Value::Tuple(items) => match items.as_slice() {
-                [fmt, shape] => with_shape(DType::from_value(fmt)?, shape),
-                _ => Err(bad_descr(
-                    value.to_string(),
-                    "a tuple descr must be (format, shape)",
-                )),
+            Value::Tuple(items) => match items.up_to(2)?.as_deref() {
+                Some([fmt, shape]) => with_shape(DType::from_value(fmt)?, shape),
+                _ => Err(bad_descr(value, "a tuple descr must be (format, shape)")),
             },
             other => Err(bad_descr(
-                other.to_string(),
+                other,
                 "expected a type string, a list of fields or a (format, shape) tuple",
             )),
         }
@@ -789,27 +799,28 @@ pub(crate) fn write_shape(shape: &[usize], out: &mut String) {
     out.push(')');
 }
 
-/// Applies a sub-array shape (an int or a tuple of ints) to `base`. An empty shape is `base`
-/// itself, as in numpy.
-fn with_shape(base: DType, shape: &Value) -> Result<DType, Error> {
+/// The most dimensions of a numpy array, and of a sub-array dtype (`NPY_MAXDIMS`).
+pub(crate) const MAX_DIMS: usize = 64;
+
+/// Applies a sub-array shape (an int or a tuple of at most 64 ints) to `base`. An empty shape
+/// is `base` itself, as in numpy.
+fn with_shape(base: DType, shape: &Value<'_>) -> Result<DType, Error> {
+    let invalid = || bad_descr(shape, "invalid shape in fixed-type tuple");
     let dims: Vec<usize> = match shape {
         Value::Int(n) => vec![dim(*n, shape)?],
-        Value::Tuple(items) => items
-            .iter()
-            .map(|v| match v {
-                Value::Int(n) => dim(*n, shape),
-                _ => Err(bad_descr(
-                    shape.to_string(),
-                    "invalid shape in fixed-type tuple",
-                )),
-            })
-            .collect::<Result<_, _>>()?,
-        _ => {
-            return Err(bad_descr(
-                shape.to_string(),
-                "invalid shape in fixed-type tuple",
-            ))
+        Value::Tuple(items) => {
+            let Some(items) = items.up_to(MAX_DIMS)? else {
+                return Err(invalid());
+            };
+            items
+                .iter()
+                .map(|v| match v {
+                    Value::Int(n) => dim(*n, shape),
+                    _ => Err(invalid()),
+                })
+                .collect::<Result<_, _>>()?
         }
+        _ => return Err(invalid()),
     };
     if dims.is_empty() {
         return Ok(base);
@@ -817,34 +828,38 @@ fn with_shape(base: DType, shape: &Value) -> Result<DType, Error> {
     Ok(DType::SubArray(Box::new(SubArray::new(base, dims)?)))
 }
 
-fn dim(n: i128, shape: &Value) -> Result<usize, Error> {
+fn dim(n: i128, shape: &Value<'_>) -> Result<usize, Error> {
     usize::try_from(n).map_err(|_| {
         bad_descr(
-            shape.to_string(),
+            shape,
             "sub-array dimensions must be non-negative and fit in usize",
         )
     })
 }
 
-fn parse_record(items: &[Value]) -> Result<DType, Error> {
-    let mut fields = Vec::with_capacity(items.len().min(4096));
+/// A record from its field list, converting each field as it is parsed (see
+/// [`Seq::iter`]): the fields are what stays in memory.
+fn parse_record(items: &Seq<'_>) -> Result<DType, Error> {
+    let mut fields = Vec::new();
     let mut offset = 0usize;
-    for item in items {
-        let Value::Tuple(parts) = item else {
-            return Err(bad_descr(
-                item.to_string(),
+    for item in items.iter() {
+        let item = item?;
+        let not_a_field = || {
+            bad_descr(
+                &item,
                 "a field must be a (name, format) or (name, format, shape) tuple",
-            ));
+            )
+        };
+        let Value::Tuple(parts) = &item else {
+            return Err(not_a_field());
+        };
+        let Some(parts) = parts.up_to(3)? else {
+            return Err(not_a_field());
         };
         let (name_slot, fmt, shape) = match parts.as_slice() {
             [n, f] => (n, f, None),
             [n, f, s] => (n, f, Some(s)),
-            _ => {
-                return Err(bad_descr(
-                    item.to_string(),
-                    "a field must be a (name, format) or (name, format, shape) tuple",
-                ))
-            }
+            _ => return Err(not_a_field()),
         };
         let mut dtype = DType::from_value(fmt)?;
         if let Some(shape) = shape {
@@ -861,23 +876,24 @@ fn parse_record(items: &[Value]) -> Result<DType, Error> {
         let is_pad = matches!(name_slot, Value::Str(s) if s.is_empty()) && is_void;
         if !is_pad {
             let (title, name) = match name_slot {
-                Value::Str(n) => (None, n.clone()),
-                Value::Tuple(tn) => match tn.as_slice() {
-                    [Value::Str(t), Value::Str(n)] => (Some(t.clone()), n.clone()),
+                Value::Str(n) => (None, n.to_string()),
+                Value::Tuple(tn) => match tn.up_to(2)?.as_deref() {
+                    Some([Value::Str(t), Value::Str(n)]) => (Some(t.to_string()), n.to_string()),
                     _ => {
                         return Err(bad_descr(
-                            name_slot.to_string(),
+                            name_slot,
                             "a titled field name must be a (title, name) pair of strings",
                         ))
                     }
                 },
-                _ => {
-                    return Err(bad_descr(
-                        name_slot.to_string(),
-                        "field names must be strings",
-                    ))
-                }
+                _ => return Err(bad_descr(name_slot, "field names must be strings")),
             };
+            fields.try_reserve(1).map_err(|_| {
+                bad_descr(
+                    format_args!("{} fields", fields.len()),
+                    "cannot allocate the record's fields",
+                )
+            })?;
             fields.push(Field {
                 name,
                 title,
@@ -888,7 +904,7 @@ fn parse_record(items: &[Value]) -> Result<DType, Error> {
         offset = offset
             .checked_add(size)
             .filter(|&n| n <= isize::MAX as usize)
-            .ok_or_else(|| bad_descr(item.to_string(), "record size overflows"))?;
+            .ok_or_else(|| bad_descr(&item, "record size overflows"))?;
     }
     Ok(DType::Record(Record::new(fields, offset)?))
 }

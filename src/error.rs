@@ -30,7 +30,9 @@ use std::io;
 #[non_exhaustive]
 pub enum Error {
     /// The reader or writer failed. Running out of bytes while reading is reported as
-    /// [`FormatError::Truncated`] instead.
+    /// [`FormatError::Truncated`] instead. The message includes the I/O error's text and,
+    /// for files opened by path, the path: `cannot open "x.npy": No such file or directory
+    /// (os error 2)`; the error's [`kind`](io::Error::kind) is the operating system's.
     Io(io::Error),
     /// The bytes are not a valid `.npy` file.
     Format(FormatError),
@@ -50,7 +52,9 @@ pub type WriteNpyError = Error;
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Error::Io(_) => f.write_str("i/o error"),
+            // The I/O error's own text, with the path when one is known (see `with_path`).
+            Error::Io(e) if e.get_ref().is_some_and(|i| i.is::<PathError>()) => e.fmt(f),
+            Error::Io(e) => write!(f, "i/o error: {e}"),
             Error::Format(e) => e.fmt(f),
             Error::Mismatch(e) => e.fmt(f),
             Error::Limit(e) => e.fmt(f),
@@ -59,14 +63,10 @@ impl fmt::Display for Error {
     }
 }
 
-impl StdError for Error {
-    fn source(&self) -> Option<&(dyn StdError + 'static)> {
-        match self {
-            Error::Io(e) => Some(e),
-            _ => None,
-        }
-    }
-}
+/// `Display` already includes the text of an [`Error::Io`]'s I/O error (and the path, when
+/// known), so `source()` does not return it again; match [`Error::Io`] to get the
+/// [`io::Error`] itself.
+impl StdError for Error {}
 
 impl From<io::Error> for Error {
     fn from(e: io::Error) -> Self {
@@ -145,13 +145,19 @@ pub enum FormatError {
     },
     /// The header dict does not have exactly the keys `descr`, `fortran_order`, `shape`.
     HeaderKeys {
-        /// The keys found, sorted.
+        /// The keys found, sorted, without repeats: the first 16 different ones (a key that
+        /// is not a string is given as its Python repr, cut to 200 characters).
         found: Vec<String>,
     },
     /// `shape` is not a tuple of non-negative integers.
     InvalidShape {
         /// The value found.
         found: String,
+    },
+    /// The shape has more dimensions than numpy arrays can (64).
+    TooManyDimensions {
+        /// The number of dimensions found.
+        found: usize,
     },
     /// The element count or the byte size of the shape does not fit in memory addresses.
     ShapeOverflow {
@@ -302,15 +308,21 @@ impl fmt::Display for FormatError {
             }
             FormatError::HeaderKeys { found } => write!(
                 f,
-                "header keys must be exactly 'descr', 'fortran_order', 'shape'; found {found:?}"
+                "header keys must be exactly 'descr', 'fortran_order', 'shape'; found {}",
+                name_list(found)
             ),
             FormatError::InvalidShape { found } => write!(
                 f,
                 "shape must be a tuple of non-negative integers; found {found}"
             ),
+            FormatError::TooManyDimensions { found } => write!(
+                f,
+                "shape has {found} dimensions; numpy arrays have at most 64"
+            ),
             FormatError::ShapeOverflow { shape, itemsize } => write!(
                 f,
-                "shape {shape:?} with {itemsize}-byte elements overflows the address space"
+                "shape {} with {itemsize}-byte elements overflows the address space",
+                Capped(format_args!("{shape:?}"))
             ),
             FormatError::InvalidFortranOrder { found } => {
                 write!(f, "fortran_order must be True or False; found {found}")
@@ -336,11 +348,23 @@ impl fmt::Display for FormatError {
                 index,
                 field,
                 reason,
-            } => write!(f, "record {index}, field {}: {reason}", quote(field)),
+            } => write!(
+                f,
+                "record {index}, field {}: {}",
+                quote(field),
+                Capped(reason)
+            ),
+            FormatError::NotZip { len, found } if found.starts_with(b"PK\x03\x04") => write!(
+                f,
+                "no end of central directory record in the last bytes of this {len}-byte \
+                 .npz (zip) archive: it may be truncated (it starts with a zip member, \
+                 b\"{}\")",
+                found.escape_ascii()
+            ),
             FormatError::NotZip { len, found } => write!(
                 f,
                 "not an .npz (zip) archive: no end of central directory record in its {len} \
-                 bytes (it starts with b\"{}\")",
+                 bytes (it starts with b\"{}\"; a truncated archive looks like this too)",
                 found.escape_ascii()
             ),
             FormatError::Zip {
@@ -352,7 +376,7 @@ impl fmt::Display for FormatError {
                 "malformed zip archive at byte {offset}: expected {expected}, found {found}"
             ),
             FormatError::CorruptMember { member, reason } => {
-                write!(f, "archive member {member:?} is corrupt: {reason}")
+                write!(f, "archive member {} is corrupt: {reason}", name(member))
             }
             FormatError::MemberTruncated {
                 member,
@@ -360,13 +384,15 @@ impl fmt::Display for FormatError {
                 found,
             } => write!(
                 f,
-                "archive member {member:?} holds {found} bytes; its directory entry declares \
-                 {declared}"
+                "archive member {} holds {found} bytes; its directory entry declares \
+                 {declared}",
+                name(member)
             ),
             FormatError::MemberOverrun { member, declared } => write!(
                 f,
-                "archive member {member:?} inflates to more than the {declared} bytes its \
-                 directory entry declares (a corrupt archive or a zip bomb)"
+                "archive member {} inflates to more than the {declared} bytes its directory \
+                 entry declares (a corrupt archive or a zip bomb)",
+                name(member)
             ),
             FormatError::MemberChecksum {
                 member,
@@ -374,13 +400,15 @@ impl fmt::Display for FormatError {
                 found,
             } => write!(
                 f,
-                "archive member {member:?} fails its CRC-32 check: expected {expected:#010x}, \
-                 found {found:#010x}"
+                "archive member {} fails its CRC-32 check: expected {expected:#010x}, \
+                 found {found:#010x}",
+                name(member)
             ),
             FormatError::UnsupportedMember { member, feature } => write!(
                 f,
-                "archive member {member:?} uses {feature}, which ndnpy does not read \
-                 (it reads stored and deflated members, as numpy writes them)"
+                "archive member {} uses {feature}, which ndnpy does not read \
+                 (it reads stored and deflated members, as numpy writes them)",
+                name(member)
             ),
         }
     }
@@ -416,12 +444,24 @@ pub enum MismatchError {
         /// The data's address modulo `align`.
         offset: usize,
     },
+    /// A view in place was asked of a stored archive member whose data is not aligned for
+    /// the element type (numpy's archives put data at arbitrary offsets).
+    MisalignedMember {
+        /// The member's name in the archive.
+        member: String,
+        /// The alignment the element type needs.
+        align: usize,
+        /// The data's address modulo `align`.
+        offset: usize,
+    },
     /// The file's number of dimensions differs from the requested array type's.
     Ndim {
         /// The requested number of dimensions.
         expected: usize,
         /// The file's number of dimensions.
         found: usize,
+        /// The file's shape.
+        shape: Vec<usize>,
     },
     /// A field of a structured record has a dtype its Rust type cannot be read from or
     /// written as.
@@ -458,8 +498,11 @@ pub enum MismatchError {
     MissingMember {
         /// The name asked for.
         name: String,
-        /// The archive's keys (member names without one `.npy` suffix), in archive order.
+        /// The archive's first keys (member names without one `.npy` suffix), in archive
+        /// order: at most 10, the ones the message lists.
         keys: Vec<String>,
+        /// The number of members in the archive.
+        len: usize,
     },
     /// A member index is not below the archive's number of members.
     MemberIndex {
@@ -483,39 +526,64 @@ impl fmt::Display for MismatchError {
         match self {
             MismatchError::DType { requested, found } if found.has_object() => write!(
                 f,
-                "the file holds pickled Python objects (dtype {found}), which cannot be read \
-                 as {requested}"
+                "the file holds pickled Python objects (dtype {}), which cannot be read \
+                 as {requested}",
+                Capped(found)
             ),
             MismatchError::DType { requested, found } => {
-                write!(f, "cannot read dtype {found} as {requested}")
+                write!(f, "cannot read dtype {} as {requested}", Capped(found))
             }
             MismatchError::CompressedMember { member } => write!(
                 f,
-                "archive member {member:?} is compressed and cannot be viewed in place \
-                 (read it with NpzReader::by_name, which copies)"
+                "archive member {} is compressed and cannot be viewed in place \
+                 (read it with NpzReader::by_name, which copies)",
+                name(member)
             ),
             MismatchError::ByteOrder { found } => write!(
                 f,
-                "cannot view dtype {found} in place: it is not in this machine's byte order \
-                 (read it with ReadNpyExt, which swaps)"
+                "cannot view dtype {} in place: it is not in this machine's byte order \
+                 (read it with ReadNpyExt, which swaps)",
+                Capped(found)
             ),
             MismatchError::Misaligned { align, offset } => write!(
                 f,
                 "cannot view the data in place: it is {offset} bytes past a {align}-byte \
                  boundary (read it with ReadNpyExt, which copies)"
             ),
-            MismatchError::Ndim { expected, found } => write!(
+            MismatchError::MisalignedMember {
+                member,
+                align,
+                offset,
+            } => write!(
                 f,
-                "expected an array of {expected} dimensions, found {found}"
+                "cannot view archive member {} in place: its data is {offset} bytes past a \
+                 {align}-byte boundary (read it with NpzReader::by_name, which copies; \
+                 archives written with NpzWriteOptions::align can be viewed)",
+                name(member)
             ),
+            MismatchError::Ndim {
+                expected,
+                found,
+                shape,
+            } => {
+                let mut text = String::new();
+                crate::descr::write_shape(shape, &mut text);
+                write!(
+                    f,
+                    "expected an array of {expected} dimension{}, found one of {found}: shape {}",
+                    if *expected == 1 { "" } else { "s" },
+                    Capped(text)
+                )
+            }
             MismatchError::Field {
                 field,
                 requested,
                 found,
             } => write!(
                 f,
-                "field {}: cannot read dtype {found} as {requested}",
-                quote(field)
+                "field {}: cannot read dtype {} as {requested}",
+                quote(field),
+                Capped(found)
             ),
             MismatchError::MissingFields {
                 field,
@@ -540,28 +608,33 @@ impl fmt::Display for MismatchError {
                 reason,
             } => write!(
                 f,
-                "cannot view dtype {found} in place as {requested}: {reason} \
-                 (read it with ReadNpyExt, which matches fields by name)"
+                "cannot view dtype {} in place as {requested}: {} \
+                 (read it with ReadNpyExt, which matches fields by name)",
+                Capped(found),
+                Capped(reason)
             ),
-            MismatchError::MissingMember { name, keys } => {
-                let npy = format!("{name}.npy");
-                if keys.is_empty() {
+            MismatchError::MissingMember {
+                name: asked,
+                keys,
+                len,
+            } => {
+                let npy = format!("{asked}.npy");
+                let (asked, npy) = (name(asked), name(&npy));
+                if *len == 0 {
                     return write!(
                         f,
-                        "no member {name:?} (nor {npy:?}) in the archive, which is empty"
+                        "no member {asked} (nor {npy}) in the archive, which is empty"
                     );
                 }
                 write!(
                     f,
-                    "no member {name:?} (nor {npy:?}) in the archive; its {} keys are ",
-                    keys.len()
+                    "no member {asked} (nor {npy}) in the archive; its {len} keys are "
                 )?;
-                const SHOWN: usize = 10;
-                for (i, key) in keys.iter().take(SHOWN).enumerate() {
+                for (i, key) in keys.iter().take(LIST_MAX).enumerate() {
                     let sep = if i == 0 { "" } else { ", " };
-                    write!(f, "{sep}{key:?}")?;
+                    write!(f, "{sep}{}", name(key))?;
                 }
-                if keys.len() > SHOWN {
+                if *len > keys.len().min(LIST_MAX) {
                     write!(f, ", ...")?;
                 }
                 Ok(())
@@ -572,8 +645,9 @@ impl fmt::Display for MismatchError {
             ),
             MismatchError::NotNpy { member, found } => write!(
                 f,
-                "archive member {member:?} is not an .npy array: expected magic \
+                "archive member {} is not an .npy array: expected magic \
                  b\"\\x93NUMPY\", found b\"{}\" (read it with NpzReader::raw_bytes)",
+                name(member),
                 found.escape_ascii()
             ),
         }
@@ -615,6 +689,18 @@ pub enum LimitError {
         /// The member's declared size in bytes.
         found: u64,
     },
+    /// Reading an archive member would take the bytes an
+    /// [`NpzReader`](crate::NpzReader) has read out of its members (decompressed) past
+    /// [`ReadOptions::max_inflated_len`](crate::ReadOptions::max_inflated_len).
+    InflatedTooLarge {
+        /// The member's name in the archive.
+        member: String,
+        /// The limit in bytes.
+        limit: u64,
+        /// The total the read would reach: the bytes read before it plus the member's
+        /// declared size.
+        found: u64,
+    },
 }
 
 impl fmt::Display for LimitError {
@@ -641,8 +727,20 @@ impl fmt::Display for LimitError {
                 found,
             } => write!(
                 f,
-                "archive member {member:?} of {found} bytes exceeds the limit of {limit} bytes \
-                 (raise it with ReadOptions::max_data_len)"
+                "archive member {} of {found} bytes exceeds the limit of {limit} bytes \
+                 (raise it with ReadOptions::max_data_len)",
+                name(member)
+            ),
+            LimitError::InflatedTooLarge {
+                member,
+                limit,
+                found,
+            } => write!(
+                f,
+                "reading archive member {} would bring the bytes read out of the archive to \
+                 {found}, over the limit of {limit} (raise it with \
+                 ReadOptions::max_inflated_len)",
+                name(member)
             ),
         }
     }
@@ -768,8 +866,10 @@ impl fmt::Display for UsageError {
             } => {
                 write!(
                     f,
-                    "block of shape {found:?} does not fit an array of shape {expected:?} \
-                     growing along axis {axis}: a block must have shape ["
+                    "block of shape {} does not fit an array of shape {} growing along axis \
+                     {axis}: a block must have shape [",
+                    Capped(format_args!("{found:?}")),
+                    Capped(format_args!("{expected:?}"))
                 )?;
                 for (i, d) in expected.iter().enumerate() {
                     let sep = if i == 0 { "" } else { ", " };
@@ -801,12 +901,25 @@ impl fmt::Display for UsageError {
                 f,
                 "value {index} has dtype {found}, but the array is written as {expected}"
             ),
-            UsageError::NoSuchField { name, available } if available.is_empty() => {
-                write!(f, "no field {name:?}: the array is not a record array")
+            UsageError::NoSuchField {
+                name: asked,
+                available,
+            } if available.is_empty() => {
+                write!(
+                    f,
+                    "no field {}: the array is not a record array",
+                    name(asked)
+                )
             }
-            UsageError::NoSuchField { name, available } => {
-                write!(f, "no field {name:?}; the fields are {available:?}")
-            }
+            UsageError::NoSuchField {
+                name: asked,
+                available,
+            } => write!(
+                f,
+                "no field {}; the fields are {}",
+                name(asked),
+                name_list(available)
+            ),
             UsageError::VersionTooSmall { version, reason } => {
                 write!(f, "cannot write a version {version} header: {reason}")
             }
@@ -816,11 +929,12 @@ impl fmt::Display for UsageError {
                 reason,
             } => write!(
                 f,
-                "cannot write record {index}, field {}: {reason}",
-                quote(field)
+                "cannot write record {index}, field {}: {}",
+                quote(field),
+                Capped(reason)
             ),
-            UsageError::DuplicateMember { name } => {
-                write!(f, "the archive already has a member named {name:?}")
+            UsageError::DuplicateMember { name: member } => {
+                write!(f, "the archive already has a member named {}", name(member))
             }
             UsageError::MemberNameTooLong { len } => write!(
                 f,
@@ -837,34 +951,166 @@ impl fmt::Display for UsageError {
 
 impl StdError for UsageError {}
 
+/// An I/O error on a file named by path: `cannot open "x.npy": No such file or directory (os
+/// error 2)`. Carried inside an [`Error::Io`]'s [`io::Error`], whose kind stays the original's.
+#[derive(Debug)]
+struct PathError {
+    action: &'static str,
+    path: std::path::PathBuf,
+    error: io::Error,
+}
+
+impl fmt::Display for PathError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "cannot {} {:?}: {}", self.action, self.path, self.error)
+    }
+}
+
+impl StdError for PathError {}
+
+/// The error of `action` ("open", "create", ...) on the file at `path`, for `map_err`:
+/// `File::open(&path).map_err(with_path("open", &path))?`. The message names the path and
+/// gives the operating system's reason; the [`io::ErrorKind`] is kept.
+pub(crate) fn with_path<'p>(
+    action: &'static str,
+    path: &'p std::path::Path,
+) -> impl FnOnce(io::Error) -> Error + 'p {
+    move |error| {
+        Error::Io(io::Error::new(
+            error.kind(),
+            PathError {
+                action,
+                path: path.to_path_buf(),
+                error,
+            },
+        ))
+    }
+}
+
+/// The most characters of input text (header text, a descr, a name, a list of names) that an
+/// error message quotes. Longer text is cut there, followed by `…` and its full length.
+pub(crate) const QUOTE_MAX: usize = 200;
+
+/// Keeps the first [`QUOTE_MAX`] characters written to it and counts the bytes of the rest,
+/// so that formatting a huge value into it needs little memory.
+#[derive(Default)]
+struct Excerpt {
+    kept: String,
+    chars: usize,
+    total: usize,
+}
+
+impl fmt::Write for Excerpt {
+    fn write_str(&mut self, s: &str) -> fmt::Result {
+        self.total += s.len();
+        for c in s.chars() {
+            if self.chars == QUOTE_MAX {
+                break;
+            }
+            self.kept.push(c);
+            self.chars += 1;
+        }
+        Ok(())
+    }
+}
+
+impl fmt::Display for Excerpt {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.kept)?;
+        if self.total > self.kept.len() {
+            write!(f, "… ({} bytes in all)", self.total)?;
+        }
+        Ok(())
+    }
+}
+
+/// `value` formatted as [`Display`](fmt::Display), cut to [`QUOTE_MAX`] characters (then `…`
+/// and the full length). Used where a message quotes something the input controls.
+pub(crate) struct Capped<T>(pub(crate) T);
+
+impl<T: fmt::Display> fmt::Debug for Capped<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(self, f)
+    }
+}
+
+impl<T: fmt::Display> fmt::Display for Capped<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut e = Excerpt::default();
+        fmt::write(&mut e, format_args!("{}", self.0))?;
+        e.fmt(f)
+    }
+}
+
+/// `value`'s text cut as [`Capped`] does, as a string (for error fields that hold text taken
+/// from the input).
+pub(crate) fn excerpt(value: impl fmt::Display) -> String {
+    Capped(value).to_string()
+}
+
+/// A name quoted as Rust's `{:?}` does, cut as [`Capped`] does.
+fn name(s: &str) -> String {
+    excerpt(format_args!("{s:?}"))
+}
+
 /// Shorthand for a syntax error in header text.
-pub(crate) fn syntax(offset: usize, expected: &'static str, found: impl Into<String>) -> Error {
+pub(crate) fn syntax(offset: usize, expected: &'static str, found: impl fmt::Display) -> Error {
     Error::Format(FormatError::HeaderSyntax {
         offset,
         expected,
-        found: found.into(),
+        found: excerpt(found),
     })
 }
 
 /// Shorthand for an invalid descriptor.
-pub(crate) fn bad_descr(found: impl Into<String>, reason: impl Into<String>) -> Error {
+pub(crate) fn bad_descr(found: impl fmt::Display, reason: impl fmt::Display) -> Error {
     Error::Format(FormatError::InvalidDescr {
-        found: found.into(),
-        reason: reason.into(),
+        found: excerpt(found),
+        reason: excerpt(reason),
     })
 }
 
-/// A field path for messages, in Python's quoting (`'n.y'`).
+/// A field path for messages, in Python's quoting (`'n.y'`), cut as [`Capped`] does.
 fn quote(field: &str) -> String {
     let mut out = String::new();
-    crate::literal::repr_str(field, &mut out);
+    crate::literal::repr_str(excerpt(field).as_str(), &mut out);
     out
 }
 
-/// A list of names for messages, as Python prints a list of strings.
+/// A list of names for messages, as Python prints a list of strings: at most [`LIST_MAX`]
+/// names (then `...` and how many there are), each cut as [`Capped`] does.
 fn quote_list(names: &[String]) -> String {
-    let quoted: Vec<String> = names.iter().map(|n| quote(n)).collect();
-    format!("[{}]", quoted.join(", "))
+    let mut out = String::from("[");
+    for (i, n) in names.iter().take(LIST_MAX).enumerate() {
+        if i > 0 {
+            out.push_str(", ");
+        }
+        out.push_str(&quote(n));
+    }
+    if names.len() > LIST_MAX {
+        out.push_str(&format!(", ... ({} in all)", names.len()));
+    }
+    out.push(']');
+    out
+}
+
+/// The most names an error message lists.
+const LIST_MAX: usize = 10;
+
+/// A list of names quoted as Rust's `{:?}` does, as [`quote_list`] limits it.
+fn name_list(names: &[String]) -> String {
+    let mut out = String::from("[");
+    for (i, n) in names.iter().take(LIST_MAX).enumerate() {
+        if i > 0 {
+            out.push_str(", ");
+        }
+        out.push_str(&name(n).to_string());
+    }
+    if names.len() > LIST_MAX {
+        out.push_str(&format!(", ... ({} in all)", names.len()));
+    }
+    out.push(']');
+    out
 }
 
 /// Prefixes the field path of a record error with `name` (a field name, or `[i]` for an

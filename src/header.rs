@@ -6,9 +6,9 @@
 //! `np.save` byte for byte: sorted keys, `", "` after every entry, growth-axis spaces, 64-byte
 //! alignment with 1 to 64 pad spaces and `\n`, and numpy's choice of version.
 
-use crate::descr::{write_shape, DType};
-use crate::error::{Error, FormatError, LimitError, UsageError};
-use crate::literal::{self, Value};
+use crate::descr::{write_shape, DType, MAX_DIMS};
+use crate::error::{excerpt, Error, FormatError, LimitError, UsageError};
+use crate::literal::{self, Seq, Value};
 use std::fmt;
 use std::io::{self, Read};
 
@@ -71,6 +71,7 @@ pub struct ReadOptions {
     max_depth: usize,
     max_data_len: Option<u64>,
     threads: usize,
+    max_inflated_len: Option<u64>,
 }
 
 impl Default for ReadOptions {
@@ -81,7 +82,8 @@ impl Default for ReadOptions {
 
 impl ReadOptions {
     /// The default limits: headers up to 1 MiB, descriptors nested up to 64 levels, no limit
-    /// on the array size beyond the bytes really present.
+    /// on the array size beyond the bytes really present, and none on the bytes read out of an
+    /// `.npz` archive.
     ///
     /// ```
     /// let opts = ndnpy::ReadOptions::new();
@@ -93,6 +95,7 @@ impl ReadOptions {
             max_depth: 64,
             max_data_len: None,
             threads: if cfg!(feature = "parallel") { 2 } else { 1 },
+            max_inflated_len: None,
         }
     }
 
@@ -135,6 +138,33 @@ impl ReadOptions {
     /// ```
     pub fn max_data_len(mut self, bytes: Option<u64>) -> ReadOptions {
         self.max_data_len = bytes;
+        self
+    }
+
+    /// For `.npz` archives: the most bytes an [`NpzReader`](crate::NpzReader) reads out of its
+    /// members in all, decompressed (default: no limit). Every read counts the bytes it takes
+    /// out of a member (a stored member's bytes count too; reading a member twice counts it
+    /// twice). A read that would go past the limit, judged by the member's declared size
+    /// before anything is inflated, fails with
+    /// [`LimitError::InflatedTooLarge`](crate::LimitError::InflatedTooLarge).
+    ///
+    /// Each deflated member may legally declare up to 1032 times its compressed size, so an
+    /// archive of a few megabytes can hold gigabytes; this bounds the whole archive where
+    /// [`ReadOptions::max_data_len`] bounds each array.
+    ///
+    /// ```
+    /// # #[cfg(feature = "npz")] {
+    /// use ndnpy::{Error, LimitError, NpzReader, ReadOptions};
+    /// let opts = ReadOptions::new().max_inflated_len(Some(300));
+    /// let mut npz = NpzReader::with_options(std::fs::File::open("testdata/npz_compressed.npz")?, opts)?;
+    /// let _a: ndarray::Array2<f64> = npz.by_name("a")?; // 176 bytes
+    /// let err = npz.by_name::<ndarray::OwnedRepr<f64>, ndarray::Ix2>("a").unwrap_err();
+    /// assert!(matches!(err, Error::Limit(LimitError::InflatedTooLarge { found: 352, .. })));
+    /// # }
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn max_inflated_len(mut self, bytes: Option<u64>) -> ReadOptions {
+        self.max_inflated_len = bytes;
         self
     }
 
@@ -189,6 +219,15 @@ impl ReadOptions {
     /// ```
     pub fn get_threads(&self) -> usize {
         self.threads
+    }
+
+    /// The limit on the bytes read out of an `.npz` archive's members.
+    ///
+    /// ```
+    /// assert_eq!(ndnpy::ReadOptions::default().get_max_inflated_len(), None);
+    /// ```
+    pub fn get_max_inflated_len(&self) -> Option<u64> {
+        self.max_inflated_len
     }
 }
 
@@ -387,24 +426,37 @@ impl Header {
                 .into(),
             // Latin-1: every byte is the code point of the same value.
             _ if bytes.is_ascii() => std::str::from_utf8(bytes).unwrap_or_default().into(),
-            _ => bytes
-                .iter()
-                .map(|&b| char::from(b))
-                .collect::<String>()
-                .into(),
+            _ => {
+                // At most two bytes of UTF-8 per byte; the header's bytes are all present.
+                let mut text = String::new();
+                text.try_reserve_exact(bytes.len() * 2).map_err(|_| {
+                    Error::Io(io::Error::new(
+                        io::ErrorKind::OutOfMemory,
+                        format!("cannot allocate {} bytes for the header", bytes.len() * 2),
+                    ))
+                })?;
+                text.extend(bytes.iter().map(|&b| char::from(b)));
+                text.into()
+            }
         };
         let value = literal::parse(&decoded, version != Version::V3_0, opts.max_depth)?;
-        let Value::Dict(entries) = value else {
+        let Value::Dict(entries) = &value else {
             return Err(FormatError::HeaderNotDict {
-                found: truncate(value.to_string()),
+                found: excerpt(&value),
             }
             .into());
         };
+        // A dict kept as text (a huge one) is parsed again here, entry by entry; only the last
+        // value of each key is kept, as in a Python dict.
         let (mut descr, mut fortran, mut shape) = (None, None, None);
         let mut unexpected = false;
-        for (k, v) in &entries {
-            match k {
-                // Duplicate keys: the last one wins, as in a Python dict.
+        let mut items = entries.iter();
+        while let Some(k) = items.next() {
+            let k = k?;
+            let Some(v) = items.next().transpose()? else {
+                break;
+            };
+            match &k {
                 Value::Str(s) if s == "descr" => descr = Some(v),
                 Value::Str(s) if s == "fortran_order" => fortran = Some(v),
                 Value::Str(s) if s == "shape" => shape = Some(v),
@@ -413,40 +465,22 @@ impl Header {
         }
         let (Some(descr), Some(fortran), Some(shape), false) = (descr, fortran, shape, unexpected)
         else {
-            let mut found: Vec<String> = entries
-                .iter()
-                .map(|(k, _)| match k {
-                    Value::Str(s) => s.clone(),
-                    other => other.to_string(),
-                })
-                .collect();
-            found.sort();
-            found.dedup();
-            return Err(FormatError::HeaderKeys { found }.into());
+            return Err(FormatError::HeaderKeys {
+                found: keys_of(entries)?,
+            }
+            .into());
         };
-        let shape = match shape {
-            Value::Tuple(items) => items
-                .iter()
-                .map(|d| match d {
-                    Value::Int(n) => usize::try_from(*n).ok(),
-                    _ => None,
-                })
-                .collect::<Option<Vec<usize>>>(),
-            _ => None,
-        }
-        .ok_or_else(|| FormatError::InvalidShape {
-            found: truncate(shape.to_string()),
-        })?;
+        let shape = shape_of(&shape)?;
         let fortran_order = match fortran {
-            Value::Bool(b) => *b,
+            Value::Bool(b) => b,
             other => {
                 return Err(FormatError::InvalidFortranOrder {
-                    found: truncate(other.to_string()),
+                    found: excerpt(&other),
                 }
                 .into())
             }
         };
-        let dtype = DType::from_value(descr)?;
+        let dtype = DType::from_value(&descr)?;
         Ok(Header {
             dtype,
             fortran_order,
@@ -456,9 +490,16 @@ impl Header {
 
     /// The element count and the data size in bytes, checked for overflow.
     ///
+    /// numpy's rule (the one `np.empty` applies), whatever the position of a zero dimension:
+    /// the product of the nonzero dimensions, times the item size, must fit in `isize`. So
+    /// `(0, 2**40, 2**40)` is refused as `(2**40, 2**40, 0)` is, and `(0, 2**62)` is accepted
+    /// for one-byte items and refused for eight-byte ones. (With a zero item size, numpy
+    /// accepts any shape; here the nonzero dimensions must still multiply within `isize`, which
+    /// an `ndarray` array needs.)
+    ///
     /// # Errors
     ///
-    /// [`FormatError::ShapeOverflow`] if either exceeds `isize::MAX`.
+    /// [`FormatError::ShapeOverflow`] if the rule above fails.
     ///
     /// # Examples
     ///
@@ -476,17 +517,19 @@ impl Header {
             shape: self.shape.clone(),
             itemsize,
         };
-        let count = self
+        let nonzero = self
             .shape
             .iter()
+            .filter(|&&d| d != 0)
             .try_fold(1usize, |acc, &d| acc.checked_mul(d))
             .filter(|&n| n <= isize::MAX as usize)
             .ok_or_else(overflow)?;
-        let bytes = count
+        nonzero
             .checked_mul(itemsize)
             .filter(|&n| n <= isize::MAX as usize)
             .ok_or_else(overflow)?;
-        Ok((count, bytes))
+        let count = if self.shape.contains(&0) { 0 } else { nonzero };
+        Ok((count, count * itemsize))
     }
 
     /// The dict text `np.save` writes, growth-axis spaces included (no alignment padding).
@@ -607,18 +650,58 @@ impl Header {
     }
 }
 
-/// Keeps error messages short when a hostile header holds a huge value.
-fn truncate(mut s: String) -> String {
-    const MAX: usize = 200;
-    if s.len() > MAX {
-        let mut cut = MAX;
-        while !s.is_char_boundary(cut) {
-            cut -= 1;
+/// The most keys a [`FormatError::HeaderKeys`] lists.
+const MAX_KEYS_LISTED: usize = 16;
+
+/// The keys of the header dict `entries`, for an error: sorted, without repeats, the first
+/// [`MAX_KEYS_LISTED`] different ones (each cut to a readable length).
+fn keys_of(entries: &Seq<'_>) -> Result<Vec<String>, Error> {
+    let mut keys: Vec<String> = Vec::new();
+    for (i, k) in entries.iter().enumerate() {
+        let k = k?;
+        if i % 2 == 1 {
+            continue;
         }
-        s.truncate(cut);
-        s.push('…');
+        let key = match &k {
+            Value::Str(s) => excerpt(s),
+            other => excerpt(other),
+        };
+        if !keys.contains(&key) {
+            keys.push(key);
+            if keys.len() == MAX_KEYS_LISTED {
+                break;
+            }
+        }
     }
-    s
+    keys.sort();
+    Ok(keys)
+}
+
+/// The shape in a header: a tuple of non-negative integers, at most [`MAX_DIMS`] of them
+/// (numpy's limit; a longer tuple is counted, not kept).
+fn shape_of(value: &Value<'_>) -> Result<Vec<usize>, Error> {
+    let invalid = || FormatError::InvalidShape {
+        found: excerpt(value),
+    };
+    let Value::Tuple(items) = value else {
+        return Err(invalid().into());
+    };
+    let mut dims = Vec::new();
+    let mut ndim = 0usize;
+    for item in items.iter() {
+        let Value::Int(n) = item? else {
+            return Err(invalid().into());
+        };
+        let d = usize::try_from(n).map_err(|_| invalid())?;
+        ndim += 1;
+        if ndim <= MAX_DIMS {
+            dims.push(d);
+        }
+    }
+    if ndim > MAX_DIMS {
+        return Err(FormatError::TooManyDimensions { found: ndim }.into());
+    }
+    Ok(dims)
 }
 
 #[cfg(test)]

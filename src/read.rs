@@ -20,7 +20,9 @@ use std::path::Path;
 ///
 /// # Errors
 ///
-/// See [`ReadNpyExt::read_npy`]; also [`Error::Io`] if the file cannot be opened.
+/// See [`ReadNpyExt::read_npy`]; also [`Error::Io`] if the file cannot be opened, whose
+/// message names the path and gives the reason (`cannot open "x.npy": No such file or
+/// directory (os error 2)`).
 ///
 /// # Examples
 ///
@@ -42,7 +44,8 @@ where
     P: AsRef<Path>,
     T: ReadNpyExt,
 {
-    let mut file = File::open(path)?;
+    let path = path.as_ref();
+    let mut file = File::open(path).map_err(crate::error::with_path("open", path))?;
     T::read_npy_file(&mut file, &ReadOptions::default())
 }
 

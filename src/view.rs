@@ -93,6 +93,7 @@ pub(crate) fn dimension<D: Dimension>(shape: &[usize]) -> Result<D, Error> {
             return Err(MismatchError::Ndim {
                 expected: ndim,
                 found: shape.len(),
+                shape: shape.to_vec(),
             }
             .into());
         }

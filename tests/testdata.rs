@@ -260,12 +260,13 @@ fn wrong_ndim_is_a_mismatch() {
         err,
         Error::Mismatch(MismatchError::Ndim {
             expected: 1,
-            found: 2
+            found: 2,
+            ..
         })
     ));
     assert_eq!(
         err.to_string(),
-        "expected an array of 1 dimensions, found 2"
+        "expected an array of 1 dimension, found one of 2: shape (2, 3)"
     );
     let a =
         ndarray::Array0::<i64>::read_npy(&fs::read(testdata().join("i8_le_0d.npy")).unwrap()[..])

@@ -12,7 +12,6 @@
 
 use crate::error::{Error, FormatError};
 use crate::header::{read_full, read_part};
-use std::collections::HashMap;
 use std::io::{Read, Seek, SeekFrom};
 use std::sync::OnceLock;
 
@@ -52,34 +51,55 @@ const FLAG_PATCHED: u16 = 1 << 5;
 const FLAG_STRONG_ENCRYPTION: u16 = 1 << 6;
 const FLAG_UTF8: u16 = 1 << 11;
 
-/// One member, as its central directory entry describes it.
+/// What the central directory says about one member, its name aside (the names are kept
+/// together in [`Directory`]): 40 bytes, so that the directory in memory costs little more than
+/// its 46-plus-name bytes per entry in the file.
 #[derive(Debug, Clone)]
 pub(crate) struct Entry {
-    /// The name, decoded as UTF-8 (flag bit 11) or CP437, as `zipfile` decodes it.
-    pub(crate) name: String,
-    /// The name's bytes, to compare with the local header's.
-    raw_name: Box<[u8]>,
     pub(crate) flags: u16,
     pub(crate) method: u16,
     pub(crate) crc32: u32,
     pub(crate) compressed_size: u64,
     pub(crate) size: u64,
-    /// Absolute offset of the local header (the archive's leading bytes included), or `None`
-    /// when the recorded offset points before the start of the input.
-    header_offset: Option<u64>,
-    /// Absolute offset of the central directory entry, for error messages.
-    pub(crate) entry_offset: u64,
-    /// The member's data must end at or before this offset: the next local header, or the
-    /// central directory.
-    end_bound: u64,
-    /// Another directory entry points at the same local header.
-    shares_header: bool,
+    /// Absolute offset of the local header (the archive's leading bytes included), or
+    /// [`NO_OFFSET`] when the recorded offset points outside the input.
+    header_offset: u64,
+    /// Offset of the central directory entry from the directory's start, for messages.
+    entry_rel: u32,
+    /// Where the name ends in [`Directory::names`] (it starts where the previous one ends).
+    name_end: u32,
 }
 
-impl Entry {
+/// A local header offset outside the input.
+const NO_OFFSET: u64 = u64::MAX;
+
+/// One member: its directory facts and its name.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct EntryRef<'d> {
+    /// The name, decoded as UTF-8 (flag bit 11) or CP437, as `zipfile` decodes it.
+    pub(crate) name: &'d str,
+    /// Absolute offset of the central directory entry, for messages.
+    pub(crate) entry_offset: u64,
+    facts: &'d Entry,
+}
+
+impl std::ops::Deref for EntryRef<'_> {
+    type Target = Entry;
+
+    fn deref(&self) -> &Entry {
+        self.facts
+    }
+}
+
+/// A name quoted for a message, cut to a readable length.
+pub(crate) fn quoted(name: &str) -> String {
+    crate::error::excerpt(format_args!("{name:?}"))
+}
+
+impl<'d> EntryRef<'d> {
     /// The member's key: its name without one `.npy` suffix, as `NpzFile.files` lists it.
-    pub(crate) fn key(&self) -> &str {
-        self.name.strip_suffix(".npy").unwrap_or(&self.name)
+    pub(crate) fn key(&self) -> &'d str {
+        self.name.strip_suffix(".npy").unwrap_or(self.name)
     }
 
     /// Checks what can be checked before reading: encryption, the compression method, and the
@@ -87,7 +107,7 @@ impl Entry {
     pub(crate) fn check(&self) -> Result<(), Error> {
         let unsupported = |feature: String| {
             Error::Format(FormatError::UnsupportedMember {
-                member: self.name.clone(),
+                member: self.name.to_string(),
                 feature,
             })
         };
@@ -101,8 +121,8 @@ impl Entry {
             STORED if self.size != self.compressed_size => Err(FormatError::Zip {
                 offset: self.entry_offset,
                 expected: format!(
-                    "equal compressed and uncompressed sizes for stored member {:?}",
-                    self.name
+                    "equal compressed and uncompressed sizes for stored member {}",
+                    quoted(self.name)
                 ),
                 found: format!(
                     "compressed size {}, uncompressed size {}",
@@ -116,8 +136,10 @@ impl Entry {
                     offset: self.entry_offset,
                     expected: format!(
                         "an uncompressed size deflate can reach from {} compressed bytes (at \
-                         most {} times as many) for member {:?}",
-                        self.compressed_size, MAX_DEFLATE_RATIO, self.name
+                         most {} times as many) for member {}",
+                        self.compressed_size,
+                        MAX_DEFLATE_RATIO,
+                        quoted(self.name)
                     ),
                     found: format!("uncompressed size {} (a zip bomb?)", self.size),
                 }
@@ -145,25 +167,25 @@ impl Entry {
 #[cfg(test)]
 impl Entry {
     /// An entry with these facts, for tests of the member reader.
-    pub(crate) fn for_test(
-        name: &str,
-        method: u16,
-        crc32: u32,
-        compressed_size: u64,
-        size: u64,
-    ) -> Entry {
+    pub(crate) fn for_test(method: u16, crc32: u32, compressed_size: u64, size: u64) -> Entry {
         Entry {
-            name: name.into(),
-            raw_name: name.as_bytes().into(),
             flags: 0,
             method,
             crc32,
             compressed_size,
             size,
-            header_offset: Some(0),
+            header_offset: 0,
+            entry_rel: 0,
+            name_end: 0,
+        }
+    }
+
+    /// This entry under `name`, for tests of the member reader.
+    pub(crate) fn named<'d>(&'d self, name: &'d str) -> EntryRef<'d> {
+        EntryRef {
+            name,
             entry_offset: 0,
-            end_bound: u64::MAX,
-            shares_header: false,
+            facts: self,
         }
     }
 }
@@ -176,13 +198,33 @@ pub(crate) struct Located {
     pub(crate) in_scratch: Option<std::ops::Range<usize>>,
 }
 
-/// The central directory of an archive.
+/// The central directory of an archive, kept compact: per entry, 40 bytes of facts and its
+/// name in one shared string; the two orders below add 4 bytes per entry each, when first
+/// needed.
 #[derive(Debug)]
 pub(crate) struct Directory {
-    pub(crate) entries: Vec<Entry>,
-    /// Name -> index of the last entry of that name (zipfile's `NameToInfo`), built on the
-    /// first lookup.
-    by_name: OnceLock<HashMap<String, usize>>,
+    entries: Vec<Entry>,
+    /// Every name, decoded, one after another.
+    names: String,
+    /// Absolute offset of the central directory: where the last member's data must end.
+    cd_start: u64,
+    /// Entry indices sorted by name, then index (for `zipfile`'s "the last of that name"),
+    /// built on the first lookup; `None` if there was no memory for it (lookups then scan).
+    by_name: OnceLock<Option<Box<[u32]>>>,
+    /// Entry indices sorted by local header offset, then index, built when a member is first
+    /// located: a member's data must end before the next local header, and no two entries
+    /// may share one. `None` if there was no memory for it (each member then scans).
+    by_offset: OnceLock<Option<Box<[u32]>>>,
+}
+
+/// The indices of `n` entries sorted by `key`, or `None` if they cannot be allocated.
+fn sorted_indices<K: Ord>(n: usize, key: impl Fn(u32) -> K) -> Option<Box<[u32]>> {
+    let mut order: Vec<u32> = Vec::new();
+    order.try_reserve_exact(n).ok()?;
+    // n fits in u32: the directory is under 4 GiB and entries take 46 bytes or more.
+    order.extend(0..n as u32);
+    order.sort_unstable_by_key(|&i| key(i));
+    Some(order.into_boxed_slice())
 }
 
 fn le16(b: &[u8], at: usize) -> u16 {
@@ -208,9 +250,17 @@ fn zip_err(offset: u64, expected: impl Into<String>, found: impl Into<String>) -
     })
 }
 
-/// The bytes as a Python bytes literal body, for messages.
+/// The bytes as a Python bytes literal body, for messages, cut to a readable length.
 fn show(bytes: &[u8]) -> String {
-    format!("b\"{}\"", bytes.escape_ascii())
+    crate::error::excerpt(format_args!("b\"{}\"", bytes.escape_ascii()))
+}
+
+/// The error for an allocation of `bytes` that failed.
+fn oom(what: &str, bytes: usize) -> Error {
+    Error::Io(std::io::Error::new(
+        std::io::ErrorKind::OutOfMemory,
+        format!("cannot allocate {bytes} bytes for {what}"),
+    ))
 }
 
 /// Reads exactly `buf.len()` bytes at `offset`, or reports `part` as truncated.
@@ -224,8 +274,15 @@ fn read_at<R: Read + Seek>(
     read_part(r, buf, part)
 }
 
+/// The smallest central directory entry: its fixed part.
+const MIN_ENTRY: u64 = CENTRAL_LEN as u64;
+
 impl Directory {
     /// Reads the central directory of the archive `r` holds.
+    ///
+    /// The directory is read through a 64 KiB buffer, entry by entry, and kept compact (see
+    /// [`Directory`]); the two allocations it makes, for the entries and the names, are
+    /// bounded by the directory's length, which is bounded by the input's.
     pub(crate) fn read<R: Read + Seek>(r: &mut R) -> Result<Directory, Error> {
         let len = r.seek(SeekFrom::End(0))?;
         let tail_len = len.min(EOCD_LEN + MAX_COMMENT);
@@ -290,28 +347,46 @@ impl Directory {
             ));
         };
         let concat = i128::from(cd_start) - i128::from(cd_offset);
-
-        // cd_size <= cd_end <= len: the allocation is bounded by the input's length.
-        let cd_len = usize::try_from(cd_size).map_err(|_| {
-            zip_err(
+        // Entries keep 32-bit offsets into the directory and into the names.
+        if cd_size > u64::from(u32::MAX) {
+            return Err(zip_err(
                 eocd_pos,
-                "a central directory that fits in memory",
+                "a central directory of less than 4 GiB (about 90 million members)",
                 format!("{cd_size} bytes"),
-            )
-        })?;
-        let mut cd = vec![0u8; cd_len];
-        read_at(r, cd_start, &mut cd, "central directory")?;
-        let mut entries = Vec::new();
-        let mut pos = 0usize;
-        while pos < cd.len() {
-            let entry_offset = cd_start + pos as u64;
-            let fixed = cd.get(pos..pos + CENTRAL_LEN).ok_or_else(|| {
-                zip_err(
+            ));
+        }
+
+        // cd_size <= cd_end <= len: both reservations are bounded by the input's length; the
+        // pages they do not use are never touched.
+        let cd_len = cd_size as usize;
+        let mut entries: Vec<Entry> = Vec::new();
+        let most = cd_len / CENTRAL_LEN;
+        entries
+            .try_reserve_exact(most)
+            .map_err(|_| oom("the central directory", most * size_of::<Entry>()))?;
+        let mut names = String::new();
+        names
+            .try_reserve_exact(cd_len)
+            .map_err(|_| oom("the member names", cd_len))?;
+
+        r.seek(SeekFrom::Start(cd_start))?;
+        let buffer = cd_len.min(64 << 10);
+        let mut cd = std::io::BufReader::with_capacity(buffer, (&mut *r).take(cd_size));
+        let mut fixed = [0u8; CENTRAL_LEN];
+        // The name and the extra field of one entry (at most 64 KiB each).
+        let mut body: Vec<u8> = Vec::new();
+        let mut pos = 0u64;
+        while pos < cd_size {
+            let entry_offset = cd_start + pos;
+            let left = cd_size - pos;
+            if left < MIN_ENTRY {
+                return Err(zip_err(
                     entry_offset,
                     format!("a {CENTRAL_LEN}-byte central directory entry"),
-                    format!("{} bytes left in the directory", cd.len() - pos),
-                )
-            })?;
+                    format!("{left} bytes left in the directory"),
+                ));
+            }
+            read_part(&mut cd, &mut fixed, "central directory")?;
             if fixed[..4] != CENTRAL_SIG {
                 return Err(zip_err(
                     entry_offset,
@@ -319,32 +394,33 @@ impl Directory {
                     show(&fixed[..4]),
                 ));
             }
-            let flags = le16(fixed, 8);
-            let method = le16(fixed, 10);
-            let crc32 = le32(fixed, 16);
-            let mut compressed_size = u64::from(le32(fixed, 20));
-            let mut size = u64::from(le32(fixed, 24));
+            let flags = le16(&fixed, 8);
+            let method = le16(&fixed, 10);
+            let crc32 = le32(&fixed, 16);
+            let mut compressed_size = u64::from(le32(&fixed, 20));
+            let mut size = u64::from(le32(&fixed, 24));
             let (n, m, k) = (
-                usize::from(le16(fixed, 28)),
-                usize::from(le16(fixed, 30)),
-                usize::from(le16(fixed, 32)),
+                usize::from(le16(&fixed, 28)),
+                usize::from(le16(&fixed, 30)),
+                usize::from(le16(&fixed, 32)),
             );
-            let mut header_offset = u64::from(le32(fixed, 42));
-            let body_start = pos + CENTRAL_LEN;
-            let body_end = body_start + n + m + k;
-            let body = cd.get(body_start..body_end).ok_or_else(|| {
-                zip_err(
+            let mut header_offset = u64::from(le32(&fixed, 42));
+            let body_len = (n + m + k) as u64;
+            if body_len > left - MIN_ENTRY {
+                return Err(zip_err(
                     entry_offset,
                     format!(
-                        "a name, extra field and comment of {} bytes inside the central \
-                         directory",
-                        n + m + k
+                        "a name, extra field and comment of {body_len} bytes inside the central \
+                         directory"
                     ),
-                    format!("{} bytes left in the directory", cd.len() - body_start),
-                )
-            })?;
-            let raw_name = &body[..n];
-            let extra = &body[n..n + m];
+                    format!("{} bytes left in the directory", left - MIN_ENTRY),
+                ));
+            }
+            body.clear();
+            body.resize(n + m, 0);
+            read_part(&mut cd, &mut body, "central directory")?;
+            std::io::copy(&mut (&mut cd).take(k as u64), &mut std::io::sink())?;
+            let (raw_name, extra) = body.split_at(n);
             parse_zip64_extra(
                 extra,
                 &mut size,
@@ -352,47 +428,128 @@ impl Directory {
                 &mut header_offset,
                 entry_offset,
             )?;
-            let name = decode_name(raw_name, flags & FLAG_UTF8 != 0);
-            let header_offset = u64::try_from(i128::from(header_offset) + concat).ok();
+            decode_name(raw_name, flags & FLAG_UTF8 != 0, &mut names)?;
+            let name_end = u32::try_from(names.len()).map_err(|_| {
+                zip_err(
+                    entry_offset,
+                    "member names of less than 4 GiB in all",
+                    format!("{} bytes of names so far", names.len()),
+                )
+            })?;
+            let header_offset = u64::try_from(i128::from(header_offset) + concat)
+                .ok()
+                .filter(|&o| o < len)
+                .unwrap_or(NO_OFFSET);
+            if entries.len() == entries.capacity() {
+                // Not reached: every entry takes at least CENTRAL_LEN bytes.
+                entries
+                    .try_reserve(1)
+                    .map_err(|_| oom("the central directory", size_of::<Entry>()))?;
+            }
             entries.push(Entry {
-                name,
-                raw_name: raw_name.into(),
                 flags,
                 method,
                 crc32,
                 compressed_size,
                 size,
                 header_offset,
-                entry_offset,
-                end_bound: cd_start,
-                shares_header: false,
+                entry_rel: pos as u32,
+                name_end,
             });
-            pos = body_end;
+            pos += MIN_ENTRY + body_len;
         }
-        set_end_bounds(&mut entries, cd_start);
+        entries.shrink_to_fit();
+        names.shrink_to_fit();
         Ok(Directory {
             entries,
+            names,
+            cd_start,
             by_name: OnceLock::new(),
+            by_offset: OnceLock::new(),
         })
+    }
+
+    /// The number of members.
+    pub(crate) fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    /// The name of member `index` (which exists).
+    fn name(&self, index: usize) -> &str {
+        let start = match index {
+            0 => 0,
+            i => self.entries[i - 1].name_end as usize,
+        };
+        self.names
+            .get(start..self.entries[index].name_end as usize)
+            .unwrap_or_default()
+    }
+
+    /// Member `index`, if there is one.
+    pub(crate) fn entry(&self, index: usize) -> Option<EntryRef<'_>> {
+        let facts = self.entries.get(index)?;
+        Some(EntryRef {
+            name: self.name(index),
+            entry_offset: self.cd_start + u64::from(facts.entry_rel),
+            facts,
+        })
+    }
+
+    /// Every member, in archive order.
+    pub(crate) fn entries(&self) -> impl ExactSizeIterator<Item = EntryRef<'_>> + '_ {
+        self.entries
+            .iter()
+            .enumerate()
+            .map(|(index, facts)| EntryRef {
+                name: self.name(index),
+                entry_offset: self.cd_start + u64::from(facts.entry_rel),
+                facts,
+            })
     }
 
     /// The index of the member named exactly `name` (the last one, if several are).
     pub(crate) fn find(&self, name: &str) -> Option<usize> {
-        self.by_name
-            .get_or_init(|| {
-                let mut map = HashMap::with_capacity(self.entries.len());
-                for (i, e) in self.entries.iter().enumerate() {
-                    map.insert(e.name.clone(), i);
-                }
-                map
-            })
-            .get(name)
-            .copied()
+        let order = self
+            .by_name
+            .get_or_init(|| sorted_indices(self.len(), |i| (self.name(i as usize), i)));
+        let Some(order) = order else {
+            return (0..self.len()).rev().find(|&i| self.name(i) == name);
+        };
+        // The last of the names equal to `name`: the one before the first greater name.
+        let after = order.partition_point(|&i| self.name(i as usize) <= name);
+        let i = *order.get(after.checked_sub(1)?)? as usize;
+        (self.name(i) == name).then_some(i)
     }
 
     /// numpy's lookup: the member named `key`, else the member named `key + ".npy"`.
     pub(crate) fn lookup(&self, key: &str) -> Option<usize> {
         self.find(key).or_else(|| self.find(&format!("{key}.npy")))
+    }
+
+    /// Where member `index`'s data must end (the next local header above its own, or the
+    /// central directory), and whether another entry shares its local header.
+    fn bound(&self, index: usize) -> (u64, bool) {
+        let order = self.by_offset.get_or_init(|| {
+            sorted_indices(self.len(), |i| (self.entries[i as usize].header_offset, i))
+        });
+        let own = self.entries[index].header_offset;
+        let Some(order) = order else {
+            let (mut next, mut same) = (self.cd_start, 0usize);
+            for e in &self.entries {
+                if e.header_offset > own {
+                    next = next.min(e.header_offset);
+                }
+                same += usize::from(e.header_offset == own);
+            }
+            return (next, same > 1);
+        };
+        let offset = |i: u32| self.entries[i as usize].header_offset;
+        let first = order.partition_point(|&i| offset(i) < own);
+        let after = order.partition_point(|&i| offset(i) <= own);
+        let next = order
+            .get(after)
+            .map_or(self.cd_start, |&i| offset(i).min(self.cd_start));
+        (next, after - first > 1)
     }
 
     /// Reads member `index`'s local header and checks where its data lies. When the data is
@@ -403,21 +560,35 @@ impl Directory {
         index: usize,
         scratch: &mut Vec<u8>,
     ) -> Result<Located, Error> {
-        let e = &self.entries[index];
-        let header_offset = e.header_offset.ok_or_else(|| {
-            zip_err(
-                e.entry_offset,
-                format!(
-                    "a local header offset inside the archive for member {:?}",
-                    e.name
-                ),
-                "an offset before the start of the input",
-            )
-        })?;
-        if e.shares_header {
+        let Some(e) = self.entry(index) else {
+            return Err(Error::Mismatch(crate::MismatchError::MemberIndex {
+                index,
+                len: self.len(),
+            }));
+        };
+        let (end_bound, shares_header) = self.bound(index);
+        let header_offset = e.header_offset;
+        // Local headers lie before the central directory (and so inside the input).
+        if header_offset == NO_OFFSET || header_offset >= self.cd_start {
             return Err(zip_err(
                 e.entry_offset,
-                format!("a local header of member {:?}'s own", e.name),
+                format!(
+                    "a local header offset before the central directory (byte {}) for member \
+                     {}",
+                    self.cd_start,
+                    quoted(e.name)
+                ),
+                if header_offset == NO_OFFSET {
+                    "an offset outside the input".to_string()
+                } else {
+                    format!("byte {header_offset}")
+                },
+            ));
+        }
+        if shares_header {
+            return Err(zip_err(
+                e.entry_offset,
+                format!("a local header of member {}'s own", quoted(e.name)),
                 format!(
                     "the local header at byte {header_offset}, which another entry points to \
                      too (overlapping members: a zip bomb?)"
@@ -425,13 +596,13 @@ impl Directory {
             ));
         }
         // Header, name, room for a zip64 and an alignment field, and small data.
-        let guess = (LOCAL_LEN + e.raw_name.len() + 128) as u64
+        let guess = (LOCAL_LEN + e.name.len() + 128) as u64
             + if e.compressed_size <= SMALL_MEMBER {
                 e.compressed_size
             } else {
                 0
             };
-        let want = guess.min(e.end_bound.saturating_sub(header_offset));
+        let want = guess.min(end_bound.saturating_sub(header_offset));
         scratch.clear();
         scratch.resize(want as usize, 0);
         r.seek(SeekFrom::Start(header_offset))?;
@@ -441,8 +612,8 @@ impl Directory {
             zip_err(
                 header_offset,
                 format!(
-                    "a {LOCAL_LEN}-byte local file header for member {:?}",
-                    e.name
+                    "a {LOCAL_LEN}-byte local file header for member {}",
+                    quoted(e.name)
                 ),
                 format!("{got} bytes before the next member or the central directory"),
             )
@@ -451,17 +622,25 @@ impl Directory {
             return Err(zip_err(
                 header_offset,
                 format!(
-                    "local file header signature {} for member {:?}",
+                    "local file header signature {} for member {}",
                     show(&LOCAL_SIG),
-                    e.name
+                    quoted(e.name)
                 ),
                 show(&local[..4]),
             ));
         }
         let (n, m) = (usize::from(le16(local, 26)), usize::from(le16(local, 28)));
-        let local_name = scratch.get(LOCAL_LEN..LOCAL_LEN + n);
-        if local_name != Some(&e.raw_name[..]) {
-            let found = match local_name {
+        // zipfile compares the names decoded (with the directory entry's encoding flag).
+        let mut local_name = String::new();
+        let same = match scratch.get(LOCAL_LEN..LOCAL_LEN + n) {
+            Some(raw) => {
+                decode_name(raw, e.flags & FLAG_UTF8 != 0, &mut local_name)?;
+                local_name == e.name
+            }
+            None => false,
+        };
+        if !same {
+            let found = match scratch.get(LOCAL_LEN..LOCAL_LEN + n) {
                 Some(b) => show(b),
                 None => format!("a name of {n} bytes"),
             };
@@ -469,20 +648,22 @@ impl Directory {
                 header_offset,
                 format!(
                     "the local header to repeat the member name {}",
-                    show(&e.raw_name)
+                    quoted(e.name)
                 ),
                 found,
             ));
         }
         let data_start = header_offset + (LOCAL_LEN + n + m) as u64;
         let data_end = data_start.checked_add(e.compressed_size);
-        if data_end.is_none_or(|end| end > e.end_bound) {
+        if data_end.is_none_or(|end| end > end_bound) {
             return Err(zip_err(
                 data_start,
                 format!(
-                    "member {:?}'s {} bytes of data to end by byte {} (the next member or \
-                     the central directory)",
-                    e.name, e.compressed_size, e.end_bound
+                    "member {}'s {} bytes of data to end by byte {} (the next member or the \
+                     central directory)",
+                    quoted(e.name),
+                    e.compressed_size,
+                    end_bound
                 ),
                 "data running past it (a truncated archive, or overlapping members)",
             ));
@@ -551,43 +732,27 @@ fn parse_zip64_extra(
     Ok(())
 }
 
-/// Sets each entry's `end_bound`: the next local header offset above its own, or the central
-/// directory's start; and marks entries that share their local header with another.
-fn set_end_bounds(entries: &mut [Entry], cd_start: u64) {
-    let mut order: Vec<usize> = (0..entries.len()).collect();
-    order.sort_unstable_by_key(|&i| entries[i].header_offset);
-    let mut bound = cd_start;
-    let mut k = order.len();
-    while k > 0 {
-        let offset = entries[order[k - 1]].header_offset;
-        let group_end = k;
-        while k > 0 && entries[order[k - 1]].header_offset == offset {
-            entries[order[k - 1]].end_bound = bound;
-            k -= 1;
-        }
-        if group_end - k > 1 {
-            for &i in &order[k..group_end] {
-                entries[i].shares_header = true;
-            }
-        }
-        if let Some(o) = offset {
-            bound = bound.min(o);
-        }
-    }
-}
-
-/// Decodes a member name as zipfile does: UTF-8 when flag bit 11 is set (invalid sequences
-/// become U+FFFD here, where zipfile refuses the whole archive), else code page 437.
-fn decode_name(raw: &[u8], utf8: bool) -> String {
+/// Appends a member name to `out` decoded as zipfile decodes it: UTF-8 when flag bit 11 is
+/// set (invalid sequences become U+FFFD here, where zipfile refuses the whole archive), else
+/// code page 437. Fails only if `out` cannot grow.
+fn decode_name(raw: &[u8], utf8: bool, out: &mut String) -> Result<(), Error> {
+    let grow = |out: &mut String, more: usize| {
+        out.try_reserve(more)
+            .map_err(|_| oom("the member names", out.len().saturating_add(more)))
+    };
     if utf8 || raw.is_ascii() {
-        return String::from_utf8_lossy(raw).into_owned();
+        let name = String::from_utf8_lossy(raw);
+        grow(out, name.len())?;
+        out.push_str(&name);
+        return Ok(());
     }
-    raw.iter()
-        .map(|&b| match b {
-            0..=0x7f => char::from(b),
-            _ => CP437_HIGH[usize::from(b - 0x80)],
-        })
-        .collect()
+    // At most 3 bytes of UTF-8 per byte.
+    grow(out, raw.len() * 3)?;
+    out.extend(raw.iter().map(|&b| match b {
+        0..=0x7f => char::from(b),
+        _ => CP437_HIGH[usize::from(b - 0x80)],
+    }));
+    Ok(())
 }
 
 /// Code page 437, bytes 0x80 to 0xFF (Python's `cp437` codec).
@@ -606,12 +771,18 @@ const CP437_HIGH: [char; 128] = [
 mod tests {
     use super::*;
 
+    fn decoded(raw: &[u8], utf8: bool) -> String {
+        let mut out = String::new();
+        decode_name(raw, utf8, &mut out).unwrap();
+        out
+    }
+
     #[test]
     fn cp437_matches_python() {
         // bytes(range(0x80, 0x100)).decode("cp437"), spot-checked.
-        assert_eq!(decode_name(b"\x80\x9b\xe1\xff", false), "Ç¢ß\u{a0}");
-        assert_eq!(decode_name("é".as_bytes(), true), "é");
-        assert_eq!(decode_name(b"\xff", true), "\u{fffd}");
+        assert_eq!(decoded(b"\x80\x9b\xe1\xff", false), "Ç¢ß\u{a0}");
+        assert_eq!(decoded("é".as_bytes(), true), "é");
+        assert_eq!(decoded(b"\xff", true), "\u{fffd}");
     }
 
     #[test]
@@ -645,24 +816,55 @@ mod tests {
 
     #[test]
     fn end_bounds_are_the_next_header_or_the_directory() {
-        let entry = |off: u64| Entry {
-            name: String::new(),
-            raw_name: Box::new([]),
-            flags: 0,
-            method: 0,
-            crc32: 0,
-            compressed_size: 0,
-            size: 0,
-            header_offset: Some(off),
-            entry_offset: 0,
-            end_bound: 0,
-            shares_header: false,
+        let entry = |off: u64, name_end: u32| Entry {
+            header_offset: off,
+            name_end,
+            ..Entry::for_test(0, 0, 0, 0)
         };
-        let mut entries = vec![entry(50), entry(0), entry(50), entry(120)];
-        set_end_bounds(&mut entries, 200);
-        let bounds: Vec<u64> = entries.iter().map(|e| e.end_bound).collect();
-        assert_eq!(bounds, [120, 50, 120, 200]);
-        let shared: Vec<bool> = entries.iter().map(|e| e.shares_header).collect();
-        assert_eq!(shared, [true, false, true, false]);
+        let dir = Directory {
+            entries: vec![
+                entry(50, 1),
+                entry(0, 2),
+                entry(50, 3),
+                entry(120, 4),
+                entry(NO_OFFSET, 5),
+            ],
+            names: "abcaa".into(),
+            cd_start: 200,
+            by_name: OnceLock::new(),
+            by_offset: OnceLock::new(),
+        };
+        // Without memory for the orders, scans give the same answers.
+        let scanning = Directory {
+            entries: dir.entries.clone(),
+            names: dir.names.clone(),
+            cd_start: 200,
+            by_name: OnceLock::from(None),
+            by_offset: OnceLock::from(None),
+        };
+        for i in 0..5 {
+            assert_eq!(scanning.bound(i), dir.bound(i), "{i}");
+        }
+        for name in ["a", "b", "c", "", "d"] {
+            assert_eq!(scanning.find(name), dir.find(name), "{name}");
+        }
+        let bounds: Vec<(u64, bool)> = (0..5).map(|i| dir.bound(i)).collect();
+        assert_eq!(
+            bounds,
+            [
+                (120, true),
+                (50, false),
+                (120, true),
+                (200, false),
+                (200, false)
+            ]
+        );
+        let names: Vec<&str> = dir.entries().map(|e| e.name).collect();
+        assert_eq!(names, ["a", "b", "c", "a", "a"]);
+        // The last entry of a name wins, as in zipfile.
+        assert_eq!(dir.find("a"), Some(4));
+        assert_eq!(dir.find("c"), Some(2));
+        assert_eq!(dir.find(""), None);
+        assert_eq!(dir.find("d"), None);
     }
 }

@@ -6,7 +6,7 @@
 //! The reader hands these errors through [`std::io::Read`] as `io::Error`s carrying a
 //! [`FormatError`]; [`lift`] turns them back into [`Error::Format`] at the API boundary.
 
-use super::archive::{Entry, DEFLATED};
+use super::archive::{EntryRef, DEFLATED};
 use crate::dynamic::DynArray;
 use crate::error::{Error, FormatError};
 use crate::header::{read_full, Header, HeaderInfo, ReadOptions, MAGIC};
@@ -25,7 +25,7 @@ pub(crate) struct MemberReader<'e, B> {
     src: B,
     /// `None` for a stored member.
     inflater: Option<Box<Decompress>>,
-    entry: &'e Entry,
+    entry: EntryRef<'e>,
     produced: u64,
     hasher: crc32fast::Hasher,
     /// The deflate stream's end was seen.
@@ -36,8 +36,8 @@ pub(crate) struct MemberReader<'e, B> {
 
 impl<'e, B: BufRead> MemberReader<'e, B> {
     /// A reader of `entry`'s bytes from its compressed data; the caller has checked the entry
-    /// ([`Entry::check`]).
-    pub(crate) fn new(src: B, entry: &'e Entry) -> Self {
+    /// ([`EntryRef::check`]).
+    pub(crate) fn new(src: B, entry: EntryRef<'e>) -> Self {
         MemberReader {
             src,
             inflater: (entry.method == DEFLATED).then(|| Box::new(Decompress::new(false))),
@@ -55,7 +55,7 @@ impl<'e, B: BufRead> MemberReader<'e, B> {
 
     fn corrupt(&self, reason: impl Into<String>) -> io::Error {
         self.fail(FormatError::CorruptMember {
-            member: self.entry.name.clone(),
+            member: self.entry.name.to_string(),
             reason: reason.into(),
         })
     }
@@ -112,7 +112,7 @@ impl<'e, B: BufRead> MemberReader<'e, B> {
             let mut one = [0u8; 1];
             if self.inflate(&mut one)? > 0 {
                 return Err(self.fail(FormatError::MemberOverrun {
-                    member: self.entry.name.clone(),
+                    member: self.entry.name.to_string(),
                     declared: self.entry.size,
                 }));
             }
@@ -120,7 +120,7 @@ impl<'e, B: BufRead> MemberReader<'e, B> {
         let crc = self.hasher.clone().finalize();
         if crc != self.entry.crc32 {
             return Err(self.fail(FormatError::MemberChecksum {
-                member: self.entry.name.clone(),
+                member: self.entry.name.to_string(),
                 expected: self.entry.crc32,
                 found: crc,
             }));
@@ -132,6 +132,35 @@ impl<'e, B: BufRead> MemberReader<'e, B> {
     /// The member's declared (and checked) size.
     pub(crate) fn size(&self) -> u64 {
         self.entry.size
+    }
+
+    /// The bytes produced so far (inflated, or copied for a stored member).
+    pub(crate) fn produced(&self) -> u64 {
+        self.produced
+    }
+
+    /// The length to give the `.npy` reader as the input's, from which it may allocate a whole
+    /// array at once: the declared size when that is safe, else `None` (the array then grows
+    /// with the bytes that arrive).
+    ///
+    /// A stored member's declared size is its compressed size, and its bytes lie in the
+    /// archive (the archive reader checked). A deflated member's declared size (up to 1032
+    /// times its compressed size) is only proven as it inflates. Allocating it at once is still
+    /// cheap when the system can reserve it: fresh pages are touched only as bytes arrive, so
+    /// resident memory follows what was inflated, and a stream that ends early fails as
+    /// truncated. When it cannot (a size beyond what the system will reserve, or an address
+    /// space limit), asking for it would fail a read that may need far less; so a size of
+    /// [`PROBE_FROM`] bytes or more is first reserved and released, with [`PROBE_ROOM`] to
+    /// spare, and if that fails the array grows with the bytes instead.
+    fn length_hint(&self) -> Option<u64> {
+        let size = self.entry.size;
+        if self.inflater.is_none() || size < PROBE_FROM {
+            return Some(size);
+        }
+        let probe = usize::try_from(size.saturating_add(PROBE_ROOM)).ok()?;
+        let mut v: Vec<u8> = Vec::new();
+        v.try_reserve_exact(probe).ok()?;
+        Some(size)
     }
 }
 
@@ -156,7 +185,7 @@ impl<B: BufRead> Read for MemberReader<'_, B> {
         let out = &mut buf[..n];
         if n == 0 {
             return Err(self.fail(FormatError::MemberTruncated {
-                member: self.entry.name.clone(),
+                member: self.entry.name.to_string(),
                 declared: self.entry.size,
                 found: self.produced,
             }));
@@ -166,6 +195,13 @@ impl<B: BufRead> Read for MemberReader<'_, B> {
         Ok(n)
     }
 }
+
+/// Deflated members declaring at least this many bytes are allocated at once only if the
+/// system can reserve them (see [`MemberReader::length_hint`]).
+const PROBE_FROM: u64 = 64 << 20;
+
+/// What the reservation probe of [`MemberReader::length_hint`] leaves to spare.
+const PROBE_ROOM: u64 = 64 << 20;
 
 /// Turns the member errors [`MemberReader`] passes through `io::Error` back into
 /// [`Error::Format`].
@@ -196,9 +232,9 @@ fn read_magic<B: BufRead>(m: &mut MemberReader<'_, B>) -> Result<([u8; 6], usize
     Ok((magic, n))
 }
 
-fn not_npy(entry: &Entry, found: &[u8]) -> Error {
+fn not_npy(entry: EntryRef<'_>, found: &[u8]) -> Error {
     Error::Mismatch(MismatchError::NotNpy {
-        member: entry.name.clone(),
+        member: entry.name.to_string(),
         found: found.to_vec(),
     })
 }
@@ -223,8 +259,8 @@ where
     D: Dimension,
     B: BufRead,
 {
-    let size = m.size();
-    let array = read_array(&mut (&magic[..]).chain(&mut *m), opts, Some(size))?;
+    let hint = m.length_hint();
+    let array = read_array(&mut (&magic[..]).chain(&mut *m), opts, hint)?;
     drain(m)?;
     Ok(array)
 }
@@ -275,8 +311,8 @@ pub(crate) fn read_dyn<B: BufRead>(
         if magic[..n] != MAGIC[..] {
             return Err(not_npy(m.entry, &magic[..n]));
         }
-        let size = m.size();
-        let array = DynArray::read_sized(&mut (&magic[..]).chain(&mut *m), opts, Some(size))?;
+        let hint = m.length_hint();
+        let array = DynArray::read_sized(&mut (&magic[..]).chain(&mut *m), opts, hint)?;
         drain(m)?;
         Ok(array)
     };
@@ -322,6 +358,9 @@ pub(crate) fn read_header<B: BufRead>(
     inner().map_err(lift)
 }
 
+/// The first reservation for a deflated member's bytes.
+const FIRST_BYTES: usize = 64 << 10;
+
 /// Reads all of the member's bytes.
 pub(crate) fn read_bytes<B: BufRead>(
     m: &mut MemberReader<'_, B>,
@@ -332,9 +371,11 @@ pub(crate) fn read_bytes<B: BufRead>(
     Ok(bytes)
 }
 
-/// Appends the rest of the member to `bytes`, allocating its declared size once (checked
-/// against [`ReadOptions::max_data_len`]; the archive reader has checked it against the
-/// compressed data's length).
+/// Appends the rest of the member to `bytes` (its declared size checked first against
+/// [`ReadOptions::max_data_len`]). A stored member's size is reserved at once: its bytes lie
+/// in the archive. A deflated member's declared size is only proven as it inflates, so
+/// `bytes` grows with what arrives (doubling, every reservation fallible): a stream that ends
+/// early fails as [`FormatError::MemberTruncated`] having held only what it produced.
 fn read_rest<B: BufRead>(
     m: &mut MemberReader<'_, B>,
     bytes: &mut Vec<u8>,
@@ -344,7 +385,7 @@ fn read_rest<B: BufRead>(
     if let Some(limit) = opts.get_max_data_len() {
         if size > limit {
             return Err(crate::LimitError::MemberTooLarge {
-                member: m.entry.name.clone(),
+                member: m.entry.name.to_string(),
                 limit,
                 found: size,
             }
@@ -353,12 +394,25 @@ fn read_rest<B: BufRead>(
     }
     let total = usize::try_from(size).map_err(|_| {
         Error::Format(FormatError::MemberTruncated {
-            member: m.entry.name.clone(),
+            member: m.entry.name.to_string(),
             declared: size,
             found: 0,
         })
     })?;
-    bytes.reserve_exact(total.saturating_sub(bytes.len()));
+    let first = if m.inflater.is_some() {
+        total.min(FIRST_BYTES)
+    } else {
+        total
+    };
+    let more = first.saturating_sub(bytes.len());
+    bytes.try_reserve_exact(more).map_err(|_| {
+        Error::Io(io::Error::new(
+            io::ErrorKind::OutOfMemory,
+            format!("cannot allocate {first} bytes for an archive member"),
+        ))
+    })?;
+    // read_to_end grows the vector with try_reserve, so an allocation that fails is an
+    // OutOfMemory error, not an abort.
     m.read_to_end(bytes)?;
     Ok(())
 }
@@ -366,6 +420,7 @@ fn read_rest<B: BufRead>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::npz::archive::Entry;
     use std::io::Write;
 
     fn deflate(data: &[u8]) -> Vec<u8> {
@@ -376,7 +431,6 @@ mod tests {
 
     fn entry(method: u16, data: &[u8], compressed: &[u8]) -> Entry {
         Entry::for_test(
-            "m.npy",
             method,
             crc32fast::hash(data),
             compressed.len() as u64,
@@ -385,7 +439,7 @@ mod tests {
     }
 
     fn read_all(entry: &Entry, src: &[u8]) -> Result<Vec<u8>, Error> {
-        let mut m = MemberReader::new(src, entry);
+        let mut m = MemberReader::new(src, entry.named("m.npy"));
         read_bytes(&mut m, &ReadOptions::new())
     }
 

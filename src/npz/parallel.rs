@@ -14,6 +14,12 @@ use std::io::{Read, Seek};
 /// The most compressed bytes held for one parallel batch.
 const BATCH: usize = 256 << 20;
 
+/// The error for a member index past the end (not reached: the indices come from the same
+/// directory).
+fn missing(index: usize) -> Error {
+    Error::Mismatch(crate::MismatchError::MemberIndex { index, len: index })
+}
+
 /// One member of a batch: already read (stored, or an error), or compressed bytes to inflate.
 enum Job<T> {
     Done(Result<T, Error>),
@@ -40,6 +46,9 @@ where
         if deflated {
             match npz.compressed_bytes(i) {
                 Ok(bytes) => {
+                    // Counted at its declared size now, so the members after it are checked
+                    // against it; what it does not inflate is given back below.
+                    npz.charge(npz.member(i).map_or(0, |m| m.size()));
                     held += bytes.len();
                     jobs.push(Job::Inflate(i, bytes));
                 }
@@ -53,14 +62,21 @@ where
             let done: Vec<_> = std::mem::take(&mut jobs)
                 .into_par_iter()
                 .map(|job| match job {
-                    Job::Done(r) => r,
-                    Job::Inflate(i, bytes) => {
-                        let mut m = MemberReader::new(&bytes[..], &entries[i]);
-                        member::read_npy(&mut m, opts)
-                    }
+                    Job::Done(r) => (r, 0),
+                    Job::Inflate(i, bytes) => match entries.entry(i) {
+                        Some(entry) => {
+                            let mut m = MemberReader::new(&bytes[..], entry);
+                            let r = member::read_npy(&mut m, opts);
+                            (r, entry.size.saturating_sub(m.produced()))
+                        }
+                        None => (Err(missing(i)), 0),
+                    },
                 })
                 .collect();
-            results.extend(done);
+            for (r, unread) in done {
+                npz.uncharge(unread);
+                results.push(r);
+            }
             held = 0;
         }
     }

@@ -1,9 +1,9 @@
 //! [`NpzReader`]: the members of an `.npz` archive, by name or index, lazily.
 
-use super::archive::{Directory, Entry, Located, DEFLATED, STORED};
+use super::archive::{Directory, EntryRef, Located, DEFLATED, STORED};
 use super::member::{self, Content, MemberReader};
 use super::Compression;
-use crate::error::{Error, MismatchError};
+use crate::error::{with_path, Error, LimitError, MismatchError};
 use crate::header::{HeaderInfo, ReadOptions};
 use crate::{DynArray, ReadableElement, ViewElement, ViewNpyExt};
 use ndarray::{ArrayBase, ArrayView, DataOwned, Dimension};
@@ -73,12 +73,29 @@ pub struct NpzReader<R: Read + Seek> {
     dir: Directory,
     options: ReadOptions,
     scratch: Vec<u8>,
+    /// The bytes read out of members so far, for [`ReadOptions::max_inflated_len`].
+    inflated: u64,
 }
 
 impl<R: Read + Seek> std::fmt::Debug for NpzReader<R> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        /// The first keys, as many as an error message lists.
+        struct Keys<'a>(&'a Directory);
+        impl std::fmt::Debug for Keys<'_> {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                let mut list = f.debug_list();
+                for e in self.0.entries().take(10) {
+                    list.entry(&crate::error::Capped(format_args!("{:?}", e.key())));
+                }
+                if self.0.len() > 10 {
+                    list.entry(&format_args!("..."));
+                }
+                list.finish()
+            }
+        }
         f.debug_struct("NpzReader")
-            .field("keys", &self.keys().collect::<Vec<_>>())
+            .field("len", &self.dir.len())
+            .field("keys", &Keys(&self.dir))
             .field("options", &self.options)
             .finish_non_exhaustive()
     }
@@ -126,7 +143,7 @@ pub enum NpzValue<A> {
 #[derive(Debug, Clone, Copy)]
 pub struct MemberInfo<'a> {
     index: usize,
-    entry: &'a Entry,
+    entry: EntryRef<'a>,
 }
 
 impl<'a> MemberInfo<'a> {
@@ -151,7 +168,7 @@ impl<'a> MemberInfo<'a> {
     /// # Ok::<(), ndnpy::Error>(())
     /// ```
     pub fn name(&self) -> &'a str {
-        &self.entry.name
+        self.entry.name
     }
 
     /// The member's key: its name with one `.npy` suffix removed, as `NpzFile.files` lists it.
@@ -237,17 +254,22 @@ impl NpzReader<File> {
     ///
     /// # Errors
     ///
-    /// As [`NpzReader::new`]; also [`Error::Io`] if the file cannot be opened.
+    /// As [`NpzReader::new`]; also [`Error::Io`] if the file cannot be opened, whose message
+    /// names the path and gives the reason.
     ///
     /// # Examples
     ///
     /// ```
     /// let npz = ndnpy::NpzReader::open("testdata/npz_stored.npz")?;
     /// assert!(!npz.is_empty());
+    ///
+    /// let err = ndnpy::NpzReader::open("no/such.npz").unwrap_err();
+    /// assert!(err.to_string().starts_with("cannot open \"no/such.npz\": "));
     /// # Ok::<(), ndnpy::Error>(())
     /// ```
     pub fn open<P: AsRef<Path>>(path: P) -> Result<NpzReader<File>, ReadNpzError> {
-        NpzReader::new(File::open(path)?)
+        let path = path.as_ref();
+        NpzReader::new(File::open(path).map_err(with_path("open", path))?)
     }
 }
 
@@ -302,6 +324,7 @@ impl<R: Read + Seek> NpzReader<R> {
             dir,
             options,
             scratch: Vec::new(),
+            inflated: 0,
         })
     }
 
@@ -312,7 +335,7 @@ impl<R: Read + Seek> NpzReader<R> {
     /// # Ok::<(), ndnpy::Error>(())
     /// ```
     pub fn len(&self) -> usize {
-        self.dir.entries.len()
+        self.dir.len()
     }
 
     /// Whether the archive has no members (`np.savez(f)` with no arrays).
@@ -322,17 +345,18 @@ impl<R: Read + Seek> NpzReader<R> {
     /// # Ok::<(), ndnpy::Error>(())
     /// ```
     pub fn is_empty(&self) -> bool {
-        self.dir.entries.is_empty()
+        self.dir.len() == 0
     }
 
     /// The keys of all members, in archive order: each member's name with one `.npy` suffix
-    /// removed, as `NpzFile.files` lists them. Nothing is read or decompressed; the result is
-    /// never an error (the `Result` is ndarray-npy's signature). See also [`NpzReader::keys`],
+    /// removed, as `NpzFile.files` lists them. Nothing is read or decompressed (the `Result`
+    /// is ndarray-npy's signature). See also [`NpzReader::keys`],
     /// which does not allocate.
     ///
     /// # Errors
     ///
-    /// None; the directory was read by [`NpzReader::new`].
+    /// None but an [`Error::Io`] of kind `OutOfMemory` if the list cannot be allocated; the
+    /// directory was read by [`NpzReader::new`].
     ///
     /// # Examples
     ///
@@ -343,7 +367,15 @@ impl<R: Read + Seek> NpzReader<R> {
     /// # Ok::<(), ndnpy::Error>(())
     /// ```
     pub fn names(&mut self) -> Result<Vec<String>, ReadNpzError> {
-        Ok(self.keys().map(str::to_owned).collect())
+        let mut names = Vec::new();
+        names.try_reserve_exact(self.len()).map_err(|_| {
+            Error::Io(io::Error::new(
+                io::ErrorKind::OutOfMemory,
+                format!("cannot allocate the names of {} members", self.len()),
+            ))
+        })?;
+        names.extend(self.keys().map(str::to_owned));
+        Ok(names)
     }
 
     /// The keys of all members, in archive order, borrowed (see [`NpzReader::names`]).
@@ -355,7 +387,7 @@ impl<R: Read + Seek> NpzReader<R> {
     /// # Ok::<(), ndnpy::Error>(())
     /// ```
     pub fn keys(&self) -> impl ExactSizeIterator<Item = &str> + '_ {
-        self.dir.entries.iter().map(Entry::key)
+        self.dir.entries().map(|e| e.key())
     }
 
     /// The central directory's facts about every member, in archive order.
@@ -368,8 +400,7 @@ impl<R: Read + Seek> NpzReader<R> {
     /// ```
     pub fn members(&self) -> impl ExactSizeIterator<Item = MemberInfo<'_>> + '_ {
         self.dir
-            .entries
-            .iter()
+            .entries()
             .enumerate()
             .map(|(index, entry)| MemberInfo { index, entry })
     }
@@ -384,8 +415,7 @@ impl<R: Read + Seek> NpzReader<R> {
     /// ```
     pub fn member(&self, index: usize) -> Option<MemberInfo<'_>> {
         self.dir
-            .entries
-            .get(index)
+            .entry(index)
             .map(|entry| MemberInfo { index, entry })
     }
 
@@ -418,36 +448,78 @@ impl<R: Read + Seek> NpzReader<R> {
         self.index_of(name).ok_or_else(|| {
             Error::Mismatch(MismatchError::MissingMember {
                 name: name.to_owned(),
-                keys: self.keys().map(str::to_owned).collect(),
+                // The ones the message lists, not a copy of a directory of any size.
+                keys: self.keys().take(10).map(str::to_owned).collect(),
+                len: self.len(),
             })
         })
     }
 
-    fn entry(&self, index: usize) -> Result<&Entry, Error> {
+    fn entry(&self, index: usize) -> Result<EntryRef<'_>, Error> {
         self.dir
-            .entries
-            .get(index)
+            .entry(index)
             .ok_or(Error::Mismatch(MismatchError::MemberIndex {
                 index,
-                len: self.dir.entries.len(),
+                len: self.dir.len(),
             }))
     }
 
-    /// Opens member `index` and hands a reader of its bytes to `f`.
+    /// Checks that reading up to `bytes` more out of member `index` stays within
+    /// [`ReadOptions::max_inflated_len`].
+    pub(crate) fn charge_check(&self, index: usize, bytes: u64) -> Result<(), Error> {
+        let Some(limit) = self.options.get_max_inflated_len() else {
+            return Ok(());
+        };
+        let found = self.inflated.saturating_add(bytes);
+        if found > limit {
+            return Err(LimitError::InflatedTooLarge {
+                member: self.entry(index)?.name.to_string(),
+                limit,
+                found,
+            }
+            .into());
+        }
+        Ok(())
+    }
+
+    /// Counts `bytes` read out of the archive's members.
+    #[cfg(feature = "parallel")]
+    pub(crate) fn charge(&mut self, bytes: u64) {
+        self.inflated = self.inflated.saturating_add(bytes);
+    }
+
+    /// Takes back `bytes` counted by [`NpzReader::charge`] but not read.
+    #[cfg(feature = "parallel")]
+    pub(crate) fn uncharge(&mut self, bytes: u64) {
+        self.inflated = self.inflated.saturating_sub(bytes);
+    }
+
+    /// Opens member `index` and hands a reader of its bytes to `f`; `most` is the most that
+    /// `f` reads, checked against [`ReadOptions::max_inflated_len`] first (`None`: the whole
+    /// member), and what it does read is counted.
     fn with_member<'s, T>(
         &'s mut self,
         index: usize,
+        most: Option<u64>,
         f: impl FnOnce(&mut MemberReader<'s, Source<'s, R>>, &ReadOptions) -> Result<T, Error>,
     ) -> Result<T, Error> {
         let entry = self.entry(index)?;
         entry.check()?;
+        let most = most.map_or(entry.size, |m| m.min(entry.size));
+        self.charge_check(index, most)?;
         let NpzReader {
             reader,
             dir,
             options,
             scratch,
+            inflated,
         } = self;
-        let entry = &dir.entries[index];
+        let entry = dir
+            .entry(index)
+            .ok_or(Error::Mismatch(MismatchError::MemberIndex {
+                index,
+                len: dir.len(),
+            }))?;
         let Located {
             data_start,
             in_scratch,
@@ -463,7 +535,10 @@ impl<R: Read + Seek> NpzReader<R> {
                 ))
             }
         };
-        f(&mut MemberReader::new(src, entry), options)
+        let mut m = MemberReader::new(src, entry);
+        let result = f(&mut m, options);
+        *inflated = inflated.saturating_add(m.produced());
+        result
     }
 
     /// Reads the array `name` finds (see [`NpzReader::index_of`]).
@@ -532,7 +607,7 @@ impl<R: Read + Seek> NpzReader<R> {
         S: DataOwned,
         D: Dimension,
     {
-        self.with_member(index, member::read_npy)
+        self.with_member(index, None, member::read_npy)
     }
 
     /// Reads the array member `name` whatever its dtype, as a [`DynArray`] (numpy's key rules
@@ -574,7 +649,7 @@ impl<R: Read + Seek> NpzReader<R> {
     /// # Ok::<(), ndnpy::Error>(())
     /// ```
     pub fn by_index_dyn(&mut self, index: usize) -> Result<DynArray, ReadNpzError> {
-        self.with_member(index, member::read_dyn)
+        self.with_member(index, None, member::read_dyn)
     }
 
     /// Reads the member `name` finds as `np.load(...)[name]` does: an array if it starts with
@@ -604,7 +679,7 @@ impl<R: Read + Seek> NpzReader<R> {
         D: Dimension,
     {
         let index = self.index_or_missing(name)?;
-        self.with_member(index, |m, opts| {
+        self.with_member(index, None, |m, opts| {
             Ok(match member::read_content(m, opts)? {
                 Content::Array(a) => NpzValue::Array(a),
                 Content::Bytes(b) => NpzValue::Bytes(b),
@@ -650,7 +725,7 @@ impl<R: Read + Seek> NpzReader<R> {
     /// # Ok::<(), ndnpy::Error>(())
     /// ```
     pub fn raw_bytes_by_index(&mut self, index: usize) -> Result<Vec<u8>, ReadNpzError> {
-        self.with_member(index, member::read_bytes)
+        self.with_member(index, None, member::read_bytes)
     }
 
     /// Reads only the `.npy` header of the member `name` finds: its dtype, shape and order,
@@ -692,7 +767,9 @@ impl<R: Read + Seek> NpzReader<R> {
     /// # Ok::<(), ndnpy::Error>(())
     /// ```
     pub fn header_by_index(&mut self, index: usize) -> Result<HeaderInfo, ReadNpzError> {
-        self.with_member(index, member::read_header)
+        // The magic, version and length field, and the header.
+        let most = 12u64.saturating_add(self.options.get_max_header_len() as u64);
+        self.with_member(index, Some(most), member::read_header)
     }
 
     /// An iterator over all members as `(key, array)`, in archive order. Each member is read
@@ -819,28 +896,45 @@ impl<R: Read + Seek> NpzReader<R> {
         self.reader
     }
 
-    /// The compressed bytes of member `index` (for parallel decompression).
+    /// The compressed bytes of member `index` (for parallel decompression), after checking
+    /// that inflating it stays within [`ReadOptions::max_inflated_len`].
     #[cfg(feature = "parallel")]
     pub(crate) fn compressed_bytes(&mut self, index: usize) -> Result<Vec<u8>, Error> {
-        self.entry(index)?.check()?;
+        let entry = self.entry(index)?;
+        entry.check()?;
+        self.charge_check(index, entry.size)?;
         let NpzReader {
             reader,
             dir,
             scratch,
             ..
         } = self;
-        let entry = &dir.entries[index];
         let located = dir.locate(reader, index, scratch)?;
+        let Some(entry) = dir.entry(index) else {
+            return Err(Error::Mismatch(MismatchError::MemberIndex {
+                index,
+                len: dir.len(),
+            }));
+        };
         if let Some(range) = located.in_scratch {
             return Ok(scratch[range].to_vec());
         }
-        // The data lies in the archive (checked by locate), so this allocation is real.
-        let mut bytes = vec![0u8; entry.compressed_size as usize];
+        // The data lies in the archive (checked by locate), so this allocation is real; it
+        // can still fail, as an error.
+        let len = usize::try_from(entry.compressed_size).unwrap_or(usize::MAX);
+        let mut bytes = Vec::new();
+        bytes.try_reserve_exact(len).map_err(|_| {
+            Error::Io(io::Error::new(
+                io::ErrorKind::OutOfMemory,
+                format!("cannot allocate {len} bytes for an archive member"),
+            ))
+        })?;
+        bytes.resize(len, 0);
         reader.seek(SeekFrom::Start(located.data_start))?;
         let got = crate::header::read_full(reader, &mut bytes)?;
         if got < bytes.len() {
             return Err(crate::FormatError::MemberTruncated {
-                member: entry.name.clone(),
+                member: entry.name.to_string(),
                 declared: entry.compressed_size,
                 found: got as u64,
             }
@@ -849,10 +943,10 @@ impl<R: Read + Seek> NpzReader<R> {
         Ok(bytes)
     }
 
-    /// The directory entries and the read options (for parallel decompression).
+    /// The directory and the read options (for parallel decompression).
     #[cfg(feature = "parallel")]
-    pub(crate) fn parts(&self) -> (&[Entry], &ReadOptions) {
-        (&self.dir.entries, &self.options)
+    pub(crate) fn parts(&self) -> (&Directory, &ReadOptions) {
+        (&self.dir, &self.options)
     }
 }
 
@@ -905,7 +999,8 @@ impl<'a> NpzReader<Cursor<&'a [u8]>> {
     /// # Errors
     ///
     /// [`MismatchError::CompressedMember`](crate::MismatchError::CompressedMember) for a
-    /// deflated member; [`MismatchError::Misaligned`](crate::MismatchError::Misaligned),
+    /// deflated member; [`MismatchError::MisalignedMember`](crate::MismatchError::MisalignedMember)
+    /// when its data is not aligned for `A`;
     /// [`MismatchError::ByteOrder`](crate::MismatchError::ByteOrder) and the other errors of
     /// [`ViewNpyExt::view_npy`]; [`MismatchError::MissingMember`](crate::MismatchError::MissingMember)
     /// if there is no such member.
@@ -930,7 +1025,18 @@ impl<'a> NpzReader<Cursor<&'a [u8]>> {
         name: &str,
     ) -> Result<ArrayView<'a, A, D>, ReadNpzError> {
         match self.stored_slice(name)? {
-            Some(npy) => ArrayView::<'a, A, D>::view_npy(npy),
+            Some(npy) => ArrayView::<'a, A, D>::view_npy(npy).map_err(|e| match e {
+                // Say which member, and that NpzReader::by_name is the copying read.
+                Error::Mismatch(MismatchError::Misaligned { align, offset }) => {
+                    MismatchError::MisalignedMember {
+                        member: name.to_string(),
+                        align,
+                        offset,
+                    }
+                    .into()
+                }
+                e => e,
+            }),
             None => Err(MismatchError::CompressedMember {
                 member: name.to_string(),
             }
@@ -975,7 +1081,7 @@ where
 
     fn next(&mut self) -> Option<Self::Item> {
         let i = self.next;
-        let key = self.npz.dir.entries.get(i)?.key().to_owned();
+        let key = self.npz.dir.entry(i)?.key().to_owned();
         self.next += 1;
         Some((key, self.npz.by_index(i)))
     }
