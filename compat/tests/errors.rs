@@ -294,7 +294,8 @@ fn read_wrong_ndim_is_mismatch_ndim() {
             r,
             Err(ReadNpyError::Mismatch(MismatchError::Ndim {
                 expected: 2,
-                found: 1
+                found: 1,
+                ..
             }))
         ),
         "{r:?}"
@@ -536,7 +537,8 @@ fn view_wrong_ndim_is_mismatch_ndim() {
             r,
             Err(ViewNpyError::Mismatch(MismatchError::Ndim {
                 expected: 3,
-                found: 1
+                found: 1,
+                ..
             }))
         ),
         "{r:?}"
