@@ -113,7 +113,8 @@ pub struct DynArray {
 /// # Ok::<(), ndnpy::Error>(())
 /// ```
 pub fn read_npy_dyn<P: AsRef<Path>>(path: P) -> Result<DynArray, Error> {
-    let mut file = File::open(path)?;
+    let path = path.as_ref();
+    let mut file = File::open(path).map_err(crate::error::with_path("open", path))?;
     let info = Header::read(&mut file, &ReadOptions::default())?;
     let available = crate::read::file_available(&file, &info)?;
     #[cfg(all(feature = "parallel", unix))]

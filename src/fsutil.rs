@@ -485,6 +485,14 @@ pub(crate) struct Pending {
     direct: bool,
 }
 
+/// Adds `action` and `path` to an I/O error (see [`with_path`](crate::error::with_path)).
+fn at<'p>(action: &'static str, path: &'p Path) -> impl FnOnce(Error) -> Error + 'p {
+    move |e| match e {
+        Error::Io(io) => crate::error::with_path(action, path)(io),
+        other => other,
+    }
+}
+
 /// Where a replacing write goes: `target` with its symbolic links followed, as `np.save`
 /// writes through a link (the link stays; the file it points to is replaced), and whether
 /// that is something other than a regular file or a directory (a device, a pipe), which can
@@ -519,7 +527,7 @@ impl Pending {
         publish: Publish,
         sync: Sync,
     ) -> Result<(File, Pending), Error> {
-        Pending::create_with(target, publish, sync, true)
+        Pending::create_with(target, publish, sync, true).map_err(at("create", target))
     }
 
     /// [`Pending::create`], with `unnamed` false to use a named temporary file even where
@@ -583,7 +591,13 @@ impl Pending {
     /// Gives the file the target's name (after `fsync` when durable), then syncs the
     /// directory when durable. On an error the target is as it was, except when the final
     /// directory sync fails: the new file is then in place but may not survive power loss.
-    pub(crate) fn commit(mut self) -> Result<(), Error> {
+    pub(crate) fn commit(self) -> Result<(), Error> {
+        let target = self.target.clone();
+        self.publish_file().map_err(at("create", &target))
+    }
+
+    /// [`Pending::commit`], without the path in its errors.
+    fn publish_file(mut self) -> Result<(), Error> {
         if self.direct {
             // A device or a pipe written in place: syncing means nothing to most of them.
             if self.sync == Sync::Durable {

@@ -28,7 +28,9 @@ fn open_regular(path: &Path, write: bool) -> Result<File, Error> {
         use std::os::unix::fs::OpenOptionsExt;
         opts.custom_flags(libc::O_NONBLOCK);
     }
-    let file = opts.open(path)?;
+    let file = opts
+        .open(path)
+        .map_err(crate::error::with_path("open", path))?;
     if !file.metadata()?.is_file() {
         return Err(io::Error::new(
             io::ErrorKind::InvalidInput,

@@ -71,7 +71,8 @@ where
     P: AsRef<Path>,
     T: ReadNpyExt,
 {
-    let mut file = File::open(path)?;
+    let path = path.as_ref();
+    let mut file = File::open(path).map_err(crate::error::with_path("open", path))?;
     T::read_npy_file(&mut file, opts)
 }
 

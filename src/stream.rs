@@ -481,7 +481,11 @@ impl<A: FixedDType> NpyAppender<A> {
     /// ```
     pub fn open<P: AsRef<Path>>(path: P) -> Result<NpyAppender<A>, Error> {
         let path = path.as_ref().to_path_buf();
-        let mut file = File::options().read(true).write(true).open(&path)?;
+        let mut file = File::options()
+            .read(true)
+            .write(true)
+            .open(&path)
+            .map_err(crate::error::with_path("open", &path))?;
         let info = Header::read(&mut file, &ReadOptions::default())?;
         let header = info.header;
         if header.dtype.with_byte_order(ByteOrder::NATIVE) != A::dtype() {

@@ -272,3 +272,27 @@ fn write_npy_to_a_pipe_or_a_device_writes_in_place() {
         .file_type()
         .is_char_device());
 }
+
+#[test]
+fn io_errors_of_every_path_name_the_path_and_the_reason() {
+    let dir = Scratch::new("path-errors");
+    let missing = dir.path("no/such/dir/x.npy");
+    let a = array![1u8, 2];
+    let expect = |e: Error, action: &str| {
+        let msg = e.to_string();
+        let shown = format!("cannot {action} {:?}", missing.display().to_string());
+        assert!(msg.contains(&shown), "{msg}");
+        assert!(msg.contains("No such file or directory"), "{msg}");
+    };
+    expect(ndnpy::write_npy(&missing, &a).unwrap_err(), "create");
+    expect(ndnpy::create_new_npy(&missing, &a).unwrap_err(), "create");
+    expect(NpzWriter::create(&missing).unwrap_err(), "create");
+    expect(
+        ndnpy::read_npy::<_, Array1<u8>>(&missing).unwrap_err(),
+        "open",
+    );
+    expect(ndnpy::read_npy_dyn(&missing).unwrap_err(), "open");
+    expect(NpyAppender::<u8>::open(&missing).unwrap_err(), "open");
+    // SAFETY: the file does not exist; nothing is mapped.
+    expect(unsafe { NpyMmap::open(&missing) }.unwrap_err(), "open");
+}
