@@ -26,14 +26,10 @@ impl<'a> SplitFile<'a> {
     /// A reader of `file` from offset `pos` whose large reads use up to `threads` threads, no
     /// more than the machine's cores.
     pub(crate) fn new(file: &'a File, pos: u64, threads: usize) -> SplitFile<'a> {
-        use std::sync::OnceLock;
-        static CORES: OnceLock<usize> = OnceLock::new();
-        let cores =
-            *CORES.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
         SplitFile {
             file,
             pos,
-            parts: threads.clamp(1, cores.max(1)),
+            parts: threads.clamp(1, crate::prefault::cores().max(1)),
         }
     }
 }

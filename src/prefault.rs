@@ -114,6 +114,14 @@ const LEAD: usize = 16 << 20;
 /// helper's populating.
 const STEP: usize = 2 << 20;
 
+/// The number of cores this process may use (1 if unknown), looked up once.
+#[cfg_attr(not(feature = "parallel"), allow(dead_code))]
+pub(crate) fn cores() -> usize {
+    use std::sync::OnceLock;
+    static CORES: OnceLock<usize> = OnceLock::new();
+    *CORES.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+}
+
 /// Whether a read of `len` bytes gets a helper: the `parallel` feature on Linux, inside
 /// [`with_slow_source`], at least [`MIN_LEN`] bytes, a second core to populate on, and not
 /// already on one of rayon's workers (as in
@@ -122,13 +130,10 @@ const STEP: usize = 2 << 20;
 fn helper_pays(len: usize) -> bool {
     #[cfg(all(feature = "parallel", target_os = "linux"))]
     {
-        use std::sync::OnceLock;
-        static CORES: OnceLock<usize> = OnceLock::new();
         len >= MIN_LEN
             && SLOW_SOURCE.with(|s| s.get())
             && rayon::current_thread_index().is_none()
-            && *CORES.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
-                > 1
+            && cores() > 1
     }
     #[cfg(not(all(feature = "parallel", target_os = "linux")))]
     {

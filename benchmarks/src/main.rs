@@ -99,18 +99,28 @@ impl<'a> Imp<'a> {
 }
 
 /// Runs one untimed warm-up round that checks every result, then `rounds` interleaved rounds:
-/// round r runs every implementation once, starting with implementation r mod n. Nothing is
-/// done between runs: each row finds the heap as the rows before it left it, as in a
-/// long-running program that has done other work.
+/// each round runs every implementation once, in an order shuffled anew each round (seeded,
+/// so runs repeat). Nothing is done between runs: each row finds the heap as the rows before
+/// it left it, as in a long-running program that has done other work; shuffling keeps one
+/// row from always following the same neighbour (say, one that just freed a million small
+/// blocks, which glibc merges on the next large allocation, whoever makes it).
 pub fn measure(mut imps: Vec<Imp<'_>>, rounds: usize) -> Res<Vec<(&'static str, Vec<Duration>)>> {
     for imp in &mut imps {
         (imp.run)(true).map_err(|e| format!("{} (warm-up and check): {e}", imp.name))?;
     }
     let n = imps.len();
     let mut times = vec![Vec::with_capacity(rounds); n];
-    for r in 0..rounds {
-        for k in 0..n {
-            let i = (r + k) % n;
+    let mut order: Vec<usize> = (0..n).collect();
+    let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+    for _ in 0..rounds {
+        // Fisher-Yates with a xorshift generator.
+        for k in (1..n).rev() {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            order.swap(k, (seed % (k as u64 + 1)) as usize);
+        }
+        for &i in &order {
             let imp = &mut imps[i];
             times[i].push((imp.run)(false).map_err(|e| format!("{}: {e}", imp.name))?);
         }

@@ -20,6 +20,11 @@ use std::io::{self, BufRead, Read};
 /// The most bytes of a stored member copied per read (see [`MemberReader`]'s `read`).
 const STORED_STEP: usize = 256 << 10;
 
+/// The smallest read of a stored member whose CRC-32 runs on a second thread (with the
+/// `parallel` feature, on a machine with more than one core).
+#[cfg(feature = "parallel")]
+const PARALLEL_CRC_MIN: usize = 16 << 20;
+
 /// Reads one member's uncompressed bytes from its compressed data `src`.
 pub(crate) struct MemberReader<'e, B> {
     src: B,
@@ -129,6 +134,72 @@ impl<'e, B: BufRead> MemberReader<'e, B> {
         Ok(())
     }
 
+    /// Counts `n` bytes just produced (and hashed); none at all before the declared size is a
+    /// truncated member.
+    fn count(&mut self, n: usize) -> io::Result<usize> {
+        if n == 0 {
+            return Err(self.fail(FormatError::MemberTruncated {
+                member: self.entry.name.to_string(),
+                declared: self.entry.size,
+                found: self.produced,
+            }));
+        }
+        self.produced += n as u64;
+        Ok(n)
+    }
+
+    /// Copies a large part of a stored member into `out` in cache-sized steps, while a scoped
+    /// thread runs the CRC-32 of each step already copied (the hashes are combined in order):
+    /// the check then costs no time on the reading thread. Returns the bytes copied, fewer
+    /// than `out.len()` only if the source ended.
+    #[cfg(feature = "parallel")]
+    fn read_stored_hashing(&mut self, out: &mut [u8]) -> io::Result<usize> {
+        let src = &mut self.src;
+        let (tx, rx) = std::sync::mpsc::channel::<&[u8]>();
+        let (copied, hasher, error) = std::thread::scope(|s| {
+            let helper = s.spawn(move || {
+                let mut h = crc32fast::Hasher::new();
+                for step in rx {
+                    h.update(step);
+                }
+                h
+            });
+            let mut rest = out;
+            let mut copied = 0;
+            let mut error = None;
+            while !rest.is_empty() {
+                let k = rest.len().min(STORED_STEP);
+                let (step, tail) = rest.split_at_mut(k);
+                rest = tail;
+                match read_full(src, step) {
+                    Ok(n) => {
+                        copied += n;
+                        // The helper only reads the bytes; this thread never touches them
+                        // again before the scope ends. A send fails only if the helper is
+                        // gone, which the join below reports.
+                        let _ = tx.send(&step[..n]);
+                        if n < k {
+                            break;
+                        }
+                    }
+                    Err(e) => {
+                        error = Some(e);
+                        break;
+                    }
+                }
+            }
+            drop(tx);
+            (copied, helper.join(), error)
+        });
+        let hasher = hasher.map_err(|_| io::Error::other("the CRC-32 thread panicked"))?;
+        // Bytes copied before an error are in `out` but not counted: the read fails.
+        if let Some(e) = error {
+            return Err(e);
+        }
+        self.hasher.combine(&hasher);
+        Ok(copied)
+    }
+
     /// The member's declared (and checked) size.
     pub(crate) fn size(&self) -> u64 {
         self.entry.size
@@ -175,6 +246,11 @@ impl<B: BufRead> Read for MemberReader<'_, B> {
             return Ok(0);
         }
         let want = usize::try_from(remaining).map_or(buf.len(), |r| r.min(buf.len()));
+        #[cfg(feature = "parallel")]
+        if self.inflater.is_none() && want >= PARALLEL_CRC_MIN && prefault::cores() > 1 {
+            let n = self.read_stored_hashing(&mut buf[..want])?;
+            return self.count(n);
+        }
         let n = if self.inflater.is_some() {
             self.inflate(&mut buf[..want])?
         } else {
@@ -182,17 +258,8 @@ impl<B: BufRead> Read for MemberReader<'_, B> {
             // still in cache rather than reading the whole array from memory a second time.
             self.src.read(&mut buf[..want.min(STORED_STEP)])?
         };
-        let out = &mut buf[..n];
-        if n == 0 {
-            return Err(self.fail(FormatError::MemberTruncated {
-                member: self.entry.name.to_string(),
-                declared: self.entry.size,
-                found: self.produced,
-            }));
-        }
-        self.hasher.update(out);
-        self.produced += n as u64;
-        Ok(n)
+        self.hasher.update(&buf[..n]);
+        self.count(n)
     }
 }
 
@@ -449,6 +516,45 @@ mod tests {
         let z = deflate(&data);
         assert_eq!(read_all(&entry(8, &data, &z), &z).unwrap(), data);
         assert_eq!(read_all(&entry(0, &data, &data), &data).unwrap(), data);
+    }
+
+    #[test]
+    fn large_stored_reads_are_checked_whole_and_after_a_small_read() {
+        // Over 16 MiB: with the `parallel` feature the CRC-32 runs on a second thread.
+        let n = (16 << 20) + 12345;
+        let data: Vec<u8> = (0..n).map(|i| (i % 253) as u8).collect();
+        let e = entry(0, &data, &data);
+        for first in [0usize, 6] {
+            let mut m = MemberReader::new(&data[..], e.named("m.npy"));
+            let mut out = vec![0u8; n];
+            let mut got = read_full(&mut m, &mut out[..first]).unwrap();
+            got += read_full(&mut m, &mut out[first..]).unwrap();
+            assert_eq!(got, n);
+            assert!(out == data);
+            assert_eq!(m.read(&mut [0u8; 1]).unwrap(), 0, "the CRC matches");
+        }
+        // One flipped bit near the end fails the check.
+        let mut bad = data.clone();
+        bad[n - 100] ^= 1;
+        let mut m = MemberReader::new(&bad[..], e.named("m.npy"));
+        let mut out = vec![0u8; n];
+        assert_eq!(read_full(&mut m, &mut out).unwrap(), n);
+        let err = m.read(&mut [0u8; 1]).unwrap_err();
+        let inner = err.get_ref().and_then(|i| i.downcast_ref::<FormatError>());
+        assert!(
+            matches!(inner, Some(FormatError::MemberChecksum { .. })),
+            "{err}"
+        );
+        // A source that ends early: the bytes that came, then a truncated member.
+        let mut m = MemberReader::new(&data[..n - 10], e.named("m.npy"));
+        let mut out = vec![0u8; n];
+        let err = read_full(&mut m, &mut out).unwrap_err();
+        assert!(out[..n - 10] == data[..n - 10]);
+        let inner = err.get_ref().and_then(|i| i.downcast_ref::<FormatError>());
+        assert!(
+            matches!(inner, Some(FormatError::MemberTruncated { .. })),
+            "{err}"
+        );
     }
 
     #[test]
