@@ -4,7 +4,10 @@
 //! # The map
 //!
 //! - **Reading**: [`read_npy`] (a path) and [`ReadNpyExt`] (any [`Read`](std::io::Read), any
-//!   dimension, several arrays in one stream). Limits for untrusted input: [`ReadOptions`].
+//!   dimension, several arrays in one stream), both reading the array in one pass into memory
+//!   reserved at once and committed only as data arrives. Limits for untrusted input, and how
+//!   many threads a large read by path may use (two with the `parallel` feature):
+//!   [`ReadOptions`], [`read_npy_with_options`].
 //! - **Writing**: [`write_npy`], [`create_new_npy`] and [`WriteNpyExt`] (any layout; C and
 //!   Fortran order kept, other layouts written in C order), with a chosen byte order through
 //!   [`WriteOptions`]. Files are written atomically (a killed process never leaves a partial
@@ -25,8 +28,9 @@
 //!   ([`NpzWriteOptions`]), deterministic, zip64 when needed, optionally 64-byte aligned so
 //!   that [`NpzReader::view`] views members in place. Members of any dtype:
 //!   [`NpzReader::by_name_dyn`]. With the `parallel` feature, [`NpzReader::read_all`] inflates
-//!   members on all cores, and inflating a member of 16 MiB or more, a helper thread faults the array's pages in just
-//!   ahead of the inflater, never more than 16 MiB past the bytes inflated.
+//!   members on all cores; inflating a member of 16 MiB or more, a helper thread faults the
+//!   array's pages in just ahead of the inflater, never more than 16 MiB past the bytes
+//!   inflated; reading 16 MiB or more of a stored member, a helper thread runs its CRC-32.
 //! - **Headers**: [`Header`] reads and writes the header alone, with numpy's version choice
 //!   and padding; [`HeaderInfo`] adds the version and data offset of a file.
 //! - **Dtypes**: [`DType`] parses and formats every `descr` numpy writes (scalars, strings,
