@@ -280,7 +280,7 @@ fn remove_if_stale(path: &Path) -> bool {
         // Never through a symbolic link, and never blocking on a FIFO someone put there.
         let file = match OpenOptions::new()
             .read(true)
-            .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
+            .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK | libc::O_NOCTTY)
             .open(path)
         {
             Ok(f) => f,
@@ -314,7 +314,8 @@ fn sweep(target: &Path, name: &OsStr) {
     }
     for slot in 0..SWEEP {
         let path = slot_path(target, name, slot);
-        if fs::symlink_metadata(&path).is_ok() {
+        // Only regular files: a device or FIFO someone put at a slot name is never opened.
+        if fs::symlink_metadata(&path).is_ok_and(|m| m.is_file()) {
             remove_if_stale(&path);
         }
     }
@@ -480,8 +481,7 @@ pub(crate) struct Pending {
     target: PathBuf,
     publish: Publish,
     sync: Sync,
-    /// The target is not a regular file (a device such as `/dev/stdout`, a pipe): it is
-    /// written in place, as `np.save` writes it, since it cannot be replaced.
+    /// The target is written in place, as `np.save` writes it ([`Resolved::InPlace`]).
     direct: bool,
 }
 
@@ -493,28 +493,90 @@ fn at<'p>(action: &'static str, path: &'p Path) -> impl FnOnce(Error) -> Error +
     }
 }
 
-/// Where a replacing write goes: `target` with its symbolic links followed, as `np.save`
-/// writes through a link (the link stays; the file it points to is replaced), and whether
-/// that is something other than a regular file or a directory (a device, a pipe), which can
-/// only be written in place. A path that does not exist yet, or whose links cannot be read,
-/// is taken as it is.
-fn resolve_target(target: &Path) -> (PathBuf, bool) {
-    let mut path = target.to_path_buf();
-    // Linux's limit on links followed in one lookup.
-    for _ in 0..40 {
-        match fs::symlink_metadata(&path) {
-            Ok(m) if m.file_type().is_symlink() => match fs::read_link(&path) {
-                Ok(link) if link.is_absolute() => path = link,
-                Ok(link) => {
-                    path = path.parent().unwrap_or_else(|| Path::new("")).join(link);
-                }
-                Err(_) => return (path, false),
-            },
-            Ok(m) => return (path, !m.is_file() && !m.is_dir()),
-            Err(_) => return (path, false),
+/// Where a replacing write goes, as `np.save` would write it.
+enum Resolved {
+    /// Written to a new file that replaces this path in one step.
+    Replace(PathBuf),
+    /// Opened and written in place (truncated first): a device or a pipe (`/dev/stdout`), or a
+    /// file reached through a descriptor link (`/dev/fd/N`, `/proc/self/fd/N`), which must
+    /// stay the file the descriptor holds.
+    InPlace,
+}
+
+/// Decides where a replacing write of `target` goes. A path that is not a symbolic link is
+/// replaced where it is (or written in place if it is a device or a pipe). A symbolic link
+/// is followed as `np.save` follows it, by the kernel first, so its rules for links in shared
+/// directories (`fs.protected_symlinks`) apply; a link to nothing creates the file it names,
+/// as `np.save` would. The file the link names is then replaced, the link kept, if reading
+/// the link chain leads to that same file (device and inode) without passing through a
+/// descriptor link; otherwise it is written in place. A loop of links is an error (`ELOOP`).
+fn resolve_target(target: &Path) -> io::Result<Resolved> {
+    let meta = match fs::symlink_metadata(target) {
+        Err(e) if e.kind() == io::ErrorKind::NotFound => {
+            return Ok(Resolved::Replace(target.to_path_buf()));
         }
+        Err(e) => return Err(e),
+        Ok(m) => m,
+    };
+    if !meta.file_type().is_symlink() {
+        return Ok(if meta.is_file() || meta.is_dir() {
+            Resolved::Replace(target.to_path_buf())
+        } else {
+            Resolved::InPlace
+        });
     }
-    (path, false)
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        let followed = match fs::metadata(target) {
+            Err(e) if e.kind() == io::ErrorKind::NotFound => {
+                // A link to nothing: create what it names through the kernel, as np.save's
+                // open would, then replace that.
+                OpenOptions::new()
+                    .write(true)
+                    .create(true)
+                    .truncate(false)
+                    .open(target)?;
+                fs::metadata(target)?
+            }
+            other => other?,
+        };
+        if !followed.is_file() {
+            return Ok(Resolved::InPlace);
+        }
+        let (path, via_descriptor) = read_link_chain(target)?;
+        let same = fs::symlink_metadata(&path)
+            .is_ok_and(|m| m.dev() == followed.dev() && m.ino() == followed.ino());
+        Ok(if same && !via_descriptor {
+            Resolved::Replace(path)
+        } else {
+            Resolved::InPlace
+        })
+    }
+    #[cfg(not(unix))]
+    Ok(Resolved::Replace(target.to_path_buf()))
+}
+
+/// Follows the symbolic links from `path` by reading them: the path reached, and whether a
+/// link on the way was a descriptor link (under `/proc` or `/dev/fd`). `ELOOP` after 40 links,
+/// Linux's limit.
+#[cfg(unix)]
+fn read_link_chain(path: &Path) -> io::Result<(PathBuf, bool)> {
+    let mut path = path.to_path_buf();
+    let mut via_descriptor = false;
+    for _ in 0..40 {
+        if !fs::symlink_metadata(&path)?.file_type().is_symlink() {
+            return Ok((path, via_descriptor));
+        }
+        via_descriptor |= path.starts_with("/proc") || path.starts_with("/dev/fd");
+        let link = fs::read_link(&path)?;
+        path = if link.is_absolute() {
+            link
+        } else {
+            path.parent().unwrap_or_else(|| Path::new("")).join(link)
+        };
+    }
+    Err(io::Error::from_raw_os_error(libc::ELOOP))
 }
 
 impl Pending {
@@ -540,24 +602,27 @@ impl Pending {
     ) -> Result<(File, Pending), Error> {
         let resolved;
         let target = if publish == Publish::Replace {
-            let (path, special) = resolve_target(target);
-            if special {
-                let file = fs::OpenOptions::new()
-                    .write(true)
-                    .truncate(true)
-                    .open(&path)?;
-                let pending = Pending {
-                    file: file.try_clone()?,
-                    temp: None,
-                    target: path,
-                    publish,
-                    sync,
-                    direct: true,
-                };
-                return Ok((file, pending));
+            match resolve_target(target)? {
+                Resolved::InPlace => {
+                    let file = fs::OpenOptions::new()
+                        .write(true)
+                        .truncate(true)
+                        .open(target)?;
+                    let pending = Pending {
+                        file: file.try_clone()?,
+                        temp: None,
+                        target: target.to_path_buf(),
+                        publish,
+                        sync,
+                        direct: true,
+                    };
+                    return Ok((file, pending));
+                }
+                Resolved::Replace(path) => {
+                    resolved = path;
+                    resolved.as_path()
+                }
             }
-            resolved = path;
-            resolved.as_path()
         } else {
             target
         };

@@ -94,7 +94,11 @@ impl ReadOptions {
             max_header_len: 1 << 20,
             max_depth: 64,
             max_data_len: None,
-            threads: if cfg!(feature = "parallel") { 2 } else { 1 },
+            threads: if cfg!(all(feature = "parallel", unix)) {
+                2
+            } else {
+                1
+            },
             max_inflated_len: None,
         }
     }
@@ -214,7 +218,7 @@ impl ReadOptions {
     /// The thread limit of large reads from a path.
     ///
     /// ```
-    /// let expected = if cfg!(feature = "parallel") { 2 } else { 1 };
+    /// let expected = if cfg!(all(feature = "parallel", unix)) { 2 } else { 1 };
     /// assert_eq!(ndnpy::ReadOptions::default().get_threads(), expected);
     /// ```
     pub fn get_threads(&self) -> usize {

@@ -65,28 +65,45 @@ impl Read for SplitFile<'_> {
 /// is faulted from two threads. Bytes of a part count only when every part before it is
 /// whole: the file may have ended (or grown) meanwhile, and what is returned is contiguous.
 fn read_parts_at(file: &File, buf: &mut [u8], pos: u64, parts: usize) -> io::Result<usize> {
-    let step = (buf.len() / parts).next_multiple_of(2 << 20).max(1);
+    // At most `parts` parts: the length rounded up, then to whole 2 MiB steps.
+    let buf_len = buf.len();
+    let step = buf_len.div_ceil(parts).next_multiple_of(2 << 20).max(1);
+    // Each part waits in a slot until a thread takes it; a part whose thread cannot be
+    // started (a thread limit, no memory) is read on this thread instead.
+    let slots: Vec<std::sync::Mutex<Option<&mut [u8]>>> = buf
+        .chunks_mut(step)
+        .map(|c| std::sync::Mutex::new(Some(c)))
+        .collect();
+    let take = |i: usize| -> Option<&mut [u8]> {
+        slots[i].lock().unwrap_or_else(|e| e.into_inner()).take()
+    };
+    let read_part = |i: usize| -> io::Result<usize> {
+        match take(i) {
+            Some(part) => read_full_at(file, part, pos + (i * step) as u64),
+            None => Ok(0),
+        }
+    };
     let results: Vec<(usize, io::Result<usize>)> = std::thread::scope(|s| {
-        let mut chunks = buf.chunks_mut(step).enumerate();
-        let first = chunks.next();
-        let helpers: Vec<_> = chunks
-            .map(|(i, chunk)| {
-                let want = chunk.len();
-                let at = pos + (i * step) as u64;
-                (want, s.spawn(move || read_full_at(file, chunk, at)))
+        let helpers: Vec<_> = (1..slots.len())
+            .map(|i| {
+                let spawned = std::thread::Builder::new().spawn_scoped(s, move || read_part(i));
+                (i, spawned.ok())
             })
             .collect();
-        let mut results = Vec::with_capacity(parts);
-        if let Some((_, chunk)) = first {
-            let want = chunk.len();
-            results.push((want, read_full_at(file, chunk, pos)));
-        }
-        for (want, h) in helpers {
-            // `read_full_at` does not panic; were it to, that part is an I/O error.
-            let r = h
-                .join()
-                .unwrap_or_else(|_| Err(io::Error::other("read thread panicked")));
-            results.push((want, r));
+        let wants: Vec<usize> = (0..slots.len())
+            .map(|i| step.min(buf_len - i * step))
+            .collect();
+        let mut results = Vec::with_capacity(slots.len());
+        results.push((wants[0], read_part(0)));
+        for (i, h) in helpers {
+            let r = match h {
+                // `read_full_at` does not panic; were it to, that part is an I/O error.
+                Some(h) => h
+                    .join()
+                    .unwrap_or_else(|_| Err(io::Error::other("read thread panicked"))),
+                None => read_part(i),
+            };
+            results.push((wants[i], r));
         }
         results
     });

@@ -296,3 +296,69 @@ fn io_errors_of_every_path_name_the_path_and_the_reason() {
     // SAFETY: the file does not exist; nothing is mapped.
     expect(unsafe { NpyMmap::open(&missing) }.unwrap_err(), "open");
 }
+
+#[cfg(target_os = "linux")]
+#[test]
+fn descriptor_links_are_written_in_place_and_link_loops_are_errors() {
+    use std::io::Read;
+    use std::os::fd::{AsRawFd, FromRawFd};
+    use std::os::unix::fs::MetadataExt;
+    let dir = Scratch::new("fd-links");
+    let a = Array2::from_shape_fn((50, 20), |(i, j)| (i * 20 + j) as i16);
+    let mut expected = Vec::new();
+    ndnpy::WriteNpyExt::write_npy(&a, &mut expected).unwrap();
+
+    // /dev/fd/N of a pipe, as `/dev/stdout` is in `prog | other`: written into the pipe.
+    let mut fds = [0; 2];
+    // SAFETY: pipe writes two new descriptors into the array.
+    assert_eq!(unsafe { libc::pipe(fds.as_mut_ptr()) }, 0);
+    // SAFETY: both descriptors are new and owned by nothing else.
+    let (read_end, write_end) = unsafe {
+        (
+            std::fs::File::from_raw_fd(fds[0]),
+            std::fs::File::from_raw_fd(fds[1]),
+        )
+    };
+    let reader = std::thread::spawn(move || {
+        let mut bytes = Vec::new();
+        let mut r = read_end;
+        r.read_to_end(&mut bytes).unwrap();
+        bytes
+    });
+    ndnpy::write_npy(format!("/dev/fd/{}", write_end.as_raw_fd()), &a).unwrap();
+    drop(write_end);
+    assert_eq!(reader.join().unwrap(), expected);
+
+    // /dev/fd/N of a regular file: written in place, so the descriptor still holds the file.
+    let path = dir.path("held.npy");
+    ndnpy::write_npy(&path, &array![9u8]).unwrap();
+    let held = std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .open(&path)
+        .unwrap();
+    let ino = std::fs::metadata(&path).unwrap().ino();
+    ndnpy::write_npy(format!("/dev/fd/{}", held.as_raw_fd()), &a).unwrap();
+    assert_eq!(
+        std::fs::metadata(&path).unwrap().ino(),
+        ino,
+        "same file, not replaced"
+    );
+    assert_eq!(dir.read("held.npy"), expected);
+    assert_eq!(dir.entries(), ["held.npy"]);
+
+    // A loop of links is ELOOP, as for np.save, and nothing is created.
+    std::os::unix::fs::symlink("b.npy", dir.path("a.npy")).unwrap();
+    std::os::unix::fs::symlink("a.npy", dir.path("b.npy")).unwrap();
+    let err = ndnpy::write_npy(dir.path("a.npy"), &a).unwrap_err();
+    let Error::Io(io) = err else {
+        panic!("{err:?}")
+    };
+    let eloop = format!("(os error {})", libc::ELOOP);
+    assert!(io.to_string().contains(&eloop), "{io}");
+    assert!(std::fs::symlink_metadata(dir.path("a.npy"))
+        .unwrap()
+        .file_type()
+        .is_symlink());
+    assert_eq!(dir.entries(), ["a.npy", "b.npy", "held.npy"]);
+}

@@ -157,13 +157,17 @@ impl<'e, B: BufRead> MemberReader<'e, B> {
         let src = &mut self.src;
         let (tx, rx) = std::sync::mpsc::channel::<&[u8]>();
         let (copied, hasher, error) = std::thread::scope(|s| {
-            let helper = s.spawn(move || {
-                let mut h = crc32fast::Hasher::new();
-                for step in rx {
-                    h.update(step);
-                }
-                h
-            });
+            // Where no thread can be started (a thread limit, no memory), this one hashes.
+            let helper = std::thread::Builder::new()
+                .spawn_scoped(s, move || {
+                    let mut h = crc32fast::Hasher::new();
+                    for step in rx {
+                        h.update(step);
+                    }
+                    h
+                })
+                .ok();
+            let mut inline = helper.is_none().then(crc32fast::Hasher::new);
             let mut rest = out;
             let mut copied = 0;
             let mut error = None;
@@ -174,10 +178,15 @@ impl<'e, B: BufRead> MemberReader<'e, B> {
                 match read_full(src, step) {
                     Ok(n) => {
                         copied += n;
-                        // The helper only reads the bytes; this thread never touches them
-                        // again before the scope ends. A send fails only if the helper is
-                        // gone, which the join below reports.
-                        let _ = tx.send(&step[..n]);
+                        match inline.as_mut() {
+                            Some(h) => h.update(&step[..n]),
+                            // The helper only reads the bytes; this thread never touches them
+                            // again before the scope ends. A send fails only if the helper is
+                            // gone, which the join below reports.
+                            None => {
+                                let _ = tx.send(&step[..n]);
+                            }
+                        }
                         if n < k {
                             break;
                         }
@@ -189,9 +198,13 @@ impl<'e, B: BufRead> MemberReader<'e, B> {
                 }
             }
             drop(tx);
-            (copied, helper.join(), error)
+            let hasher = match (helper, inline) {
+                (Some(h), _) => h.join().ok(),
+                (None, inline) => inline,
+            };
+            (copied, hasher, error)
         });
-        let hasher = hasher.map_err(|_| io::Error::other("the CRC-32 thread panicked"))?;
+        let hasher = hasher.ok_or_else(|| io::Error::other("the CRC-32 thread panicked"))?;
         // Bytes copied before an error are in `out` but not counted: the read fails.
         if let Some(e) = error {
             return Err(e);
