@@ -1,0 +1,79 @@
+//! The `parallel` feature's large reads, end to end on files numpy wrote: a read by path split
+//! over several threads gives the same array as one thread, in C and Fortran order and in
+//! either byte order; a large stored `.npz` member, whose CRC-32 runs on a second thread, reads
+//! whole and fails its check when a byte is flipped.
+#![cfg(all(feature = "parallel", feature = "npz", unix))]
+
+mod common;
+
+use common::{numpy, Scratch};
+use ndarray::{Array2, ArrayD};
+use ndnpy::{Error, FormatError, NpzReader, ReadOptions};
+
+/// 3 x 1,000,003 f64 (24 MB): over the 16 MiB at which reads are split, and not a multiple of
+/// the 2 MiB part boundary.
+const ROWS: usize = 3;
+const COLS: usize = 1_000_003;
+
+fn expected() -> Array2<f64> {
+    Array2::from_shape_fn((ROWS, COLS), |(i, j)| (i * COLS + j) as f64 * 0.5)
+}
+
+#[test]
+fn split_reads_by_path_equal_one_thread_reads_in_every_layout() {
+    let dir = Scratch::new("parallel-read");
+    numpy(
+        &dir.0,
+        &format!(
+            "a = (np.arange({ROWS} * {COLS}) * 0.5).reshape({ROWS}, {COLS})\n\
+             np.save(d + '/c.npy', a)\n\
+             np.save(d + '/f.npy', np.asfortranarray(a))\n\
+             np.save(d + '/be.npy', a.astype('>f8'))"
+        ),
+    );
+    let want = expected();
+    for name in ["c.npy", "f.npy", "be.npy"] {
+        for threads in [1, 2, 3, 4] {
+            let opts = ReadOptions::new().threads(threads);
+            let a: Array2<f64> = ndnpy::read_npy_with_options(dir.path(name), &opts).unwrap();
+            assert_eq!(a, want, "{name} with {threads} threads");
+        }
+        let d = ndnpy::read_npy_dyn(dir.path(name)).unwrap();
+        assert_eq!(d.shape(), [ROWS, COLS], "{name} through read_npy_dyn");
+    }
+}
+
+#[test]
+fn large_stored_members_are_read_whole_and_checked() {
+    let dir = Scratch::new("parallel-member");
+    numpy(
+        &dir.0,
+        &format!(
+            "a = (np.arange({ROWS} * {COLS}) * 0.5).reshape({ROWS}, {COLS})\n\
+             np.savez(d + '/z.npz', a=a)"
+        ),
+    );
+    let a: Array2<f64> = NpzReader::open(dir.path("z.npz"))
+        .unwrap()
+        .by_name("a")
+        .unwrap();
+    assert_eq!(a, expected());
+
+    // Flip one bit of the data near its end: the archive's CRC-32 no longer matches.
+    let mut bytes = dir.read("z.npz");
+    let at = bytes
+        .windows(8)
+        .rposition(|w| w == ((ROWS * COLS - 2) as f64 * 0.5).to_le_bytes())
+        .expect("the next-to-last value is in the archive");
+    bytes[at] ^= 1;
+    std::fs::write(dir.path("bad.npz"), &bytes).unwrap();
+    let err = NpzReader::open(dir.path("bad.npz"))
+        .unwrap()
+        .by_name::<ndarray::OwnedRepr<f64>, ndarray::IxDyn>("a")
+        .map(|a: ArrayD<f64>| a.len())
+        .unwrap_err();
+    assert!(
+        matches!(err, Error::Format(FormatError::MemberChecksum { .. })),
+        "{err:?}"
+    );
+}
