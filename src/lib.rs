@@ -5,7 +5,8 @@
 //!
 //! - **Reading**: [`read_npy`] (a path) and [`ReadNpyExt`] (any [`Read`](std::io::Read), any
 //!   dimension, several arrays in one stream), both reading the array in one pass into memory
-//!   reserved at once and committed only as data arrives. Limits for untrusted input, and how
+//!   reserved at once and committed only as data arrives (on Linux; elsewhere a stream's array
+//!   grows with the bytes that arrive). Limits for untrusted input, and how
 //!   many threads a large read by path may use (two with the `parallel` feature):
 //!   [`ReadOptions`], [`read_npy_with_options`].
 //! - **Writing**: [`write_npy`], [`create_new_npy`] and [`WriteNpyExt`] (any layout; C and
