@@ -393,10 +393,7 @@ where
     P: AsRef<Path>,
     T: WriteNpyExt + ?Sized,
 {
-    write_file(path.as_ref(), Publish::Replace, opts.sync(), |file| {
-        array.write_npy_with_options(BufWriter::new(Preallocating(file)), opts)
-    })?;
-    Ok(())
+    write_path(path.as_ref(), array, opts, Publish::Replace)
 }
 
 /// Writes `array` to a new `.npy` file at `path`; fails if the file exists, and never
@@ -468,7 +465,18 @@ where
     P: AsRef<Path>,
     T: WriteNpyExt + ?Sized,
 {
-    write_file(path.as_ref(), Publish::CreateNew, opts.sync(), |file| {
+    write_path(path.as_ref(), array, opts, Publish::CreateNew)
+}
+
+/// Writes `array` to a new file that takes the name `path` as `publish` says, reserving the
+/// file's extent before large writes as `np.save` does.
+fn write_path<T: WriteNpyExt + ?Sized>(
+    path: &Path,
+    array: &T,
+    opts: &WriteOptions,
+    publish: Publish,
+) -> Result<(), WriteNpyError> {
+    write_file(path, publish, opts.sync(), |file| {
         array.write_npy_with_options(BufWriter::new(Preallocating(file)), opts)
     })?;
     Ok(())

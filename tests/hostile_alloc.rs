@@ -16,13 +16,9 @@ use ndnpy::{DynArray, Error, FixedBytes, NpzReader, NpzWriter, ReadNpyExt};
 use std::fs::File;
 use std::io::{BufReader, Cursor, Read};
 use std::path::Path;
-use std::process::Command;
 
 /// What a hostile read may commit on top of the bytes present.
 const SLACK: u64 = 20 << 20;
-
-/// The environment variable that makes [`child_entry`] run a case.
-const CHILD: &str = "NDNPY_HOSTILE_CHILD";
 
 fn v1(text: &str, data: &[u8]) -> Vec<u8> {
     let mut f = b"\x93NUMPY\x01\x00".to_vec();
@@ -299,93 +295,55 @@ fn kind(r: &Result<(), Error>) -> &'static str {
     }
 }
 
-/// VmHWM of this process, in bytes.
-fn vm_hwm() -> u64 {
-    let status = std::fs::read_to_string("/proc/self/status").unwrap();
-    let line = status.lines().find(|l| l.starts_with("VmHWM:")).unwrap();
-    line.split_whitespace()
-        .nth(1)
-        .unwrap()
-        .parse::<u64>()
-        .unwrap()
-        * 1024
-}
-
-/// The child's side: runs case `i` through `door` on the files in `dir` and prints how much
-/// VmHWM grew, and the result's kind.
-#[test]
-#[ignore = "entry point of the child processes that the other tests start"]
-fn child_entry() {
-    let Ok(spec) = std::env::var(CHILD) else {
-        return;
-    };
-    let mut parts = spec.split(' ');
+/// The child's side of every test here: runs case `i` through `door` on the files in `dir`
+/// (the case string `"i door dir"`) and tells the parent the result's kind.
+fn run_case(spec: &str) {
+    let mut parts = spec.splitn(3, ' ');
     let (i, door, dir) = (
         parts.next().unwrap().parse::<usize>().unwrap(),
-        parts.next().unwrap().to_string(),
-        parts.next().unwrap().to_string(),
+        parts.next().unwrap(),
+        Path::new(parts.next().unwrap()),
     );
     let case = &CASES[i];
-    let npy = Path::new(&dir).join(format!("c{i}.npy"));
-    let npz = Path::new(&dir).join(format!("c{i}.npz"));
-    // Everything the door needs is in memory before the baseline.
-    let bytes = std::fs::read(&npy).unwrap();
-    let file = File::open(&npy).unwrap();
-    let before = vm_hwm();
-    let result = match door.as_str() {
+    let npy = dir.join(format!("c{i}.npy"));
+    let npz = dir.join(format!("c{i}.npz"));
+    let result = match door {
         "path" => read_path(&npy, case.read_as),
-        "file" => read_with(file, case.read_as),
-        "bufreader" => read_with(BufReader::new(file), case.read_as),
-        "slice" => read_with(&bytes[..], case.read_as),
-        "cursor" => read_with(Cursor::new(&bytes), case.read_as),
-        "trickle" => read_with(Trickle(&bytes[..]), case.read_as),
+        "file" => read_with(File::open(&npy).unwrap(), case.read_as),
+        "bufreader" => read_with(BufReader::new(File::open(&npy).unwrap()), case.read_as),
+        // These doors read the file into memory first: the caller's input, which
+        // `run_child` takes off the rise.
+        "slice" => read_with(&std::fs::read(&npy).unwrap()[..], case.read_as),
+        "cursor" => read_with(Cursor::new(std::fs::read(&npy).unwrap()), case.read_as),
+        "trickle" => read_with(Trickle(&std::fs::read(&npy).unwrap()[..]), case.read_as),
         "npz" => read_member(&npz, case.read_as),
         other => panic!("unknown door {other}"),
     };
-    let grew = vm_hwm().saturating_sub(before);
-    println!("NDNPY_RESULT {grew} {}", kind(&result));
+    common::child_say(kind(&result));
 }
 
-/// Runs case `i` through `door` in a child process, optionally under an address-space limit
-/// (`ulimit -v`, KiB); returns (VmHWM growth, result kind).
-fn run_child(i: usize, door: &str, dir: &Path, ulimit_kib: Option<u64>) -> (u64, String) {
-    let exe = std::env::current_exe().unwrap();
-    let args = [
-        "child_entry",
-        "--exact",
-        "--ignored",
-        "--nocapture",
-        "--test-threads=1",
-    ];
-    let mut cmd = match ulimit_kib {
-        None => Command::new(&exe),
-        Some(kib) => {
-            let mut c = Command::new("sh");
-            c.arg("-c")
-                .arg(format!("ulimit -v {kib} && exec \"$0\" \"$@\""))
-                .arg(&exe);
-            c
-        }
-    };
-    let out = cmd
-        .args(args)
-        .env(CHILD, format!("{i} {door} {}", dir.display()))
-        .output()
-        .unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    let line = stdout
-        .lines()
-        .find_map(|l| l.split_once("NDNPY_RESULT ").map(|(_, r)| r.trim()))
-        .unwrap_or_else(|| {
-            panic!(
-                "case {i} door {door}: child failed ({}):\n{stdout}\n{}",
-                out.status,
-                String::from_utf8_lossy(&out.stderr)
-            )
-        });
-    let mut f = line.split(' ');
-    let grew = f.next().unwrap().parse().unwrap();
-    (grew, f.next().unwrap().to_string())
+/// Runs case `i` through `door` in a child process (this test binary, test `test`), with
+/// `vm_headroom` bytes of address space beyond what the child holds when the case starts;
+/// returns how far resident memory rose and the result's kind.
+fn run_child(
+    test: &str,
+    i: usize,
+    door: &str,
+    dir: &Path,
+    vm_headroom: Option<u64>,
+) -> (u64, String) {
+    let spec = format!("{i} {door} {}", dir.display());
+    let peak = common::child_peak_rss(test, &spec, vm_headroom);
+    let mut rise = peak.rise();
+    // The doors that hold the whole file in memory hold its bytes from the case's start.
+    if matches!(door, "slice" | "cursor" | "trickle") {
+        rise = rise.saturating_sub(
+            std::fs::metadata(dir.join(format!("c{i}.npy")))
+                .unwrap()
+                .len(),
+        );
+    }
+    (rise, peak.said.concat())
 }
 
 /// Writes every case as `c{i}.npy` and as member `a` of `c{i}.npz` (stored).
@@ -401,12 +359,21 @@ fn write_cases(dir: &Path) {
 
 #[test]
 fn hostile_claims_commit_only_what_arrives_through_every_door() {
+    if let Some(spec) = common::child_case() {
+        return common::run_child_case(|| run_case(&spec));
+    }
     let dir = Scratch::new("hostile-doors");
     write_cases(&dir.0);
     let mut failures = Vec::new();
     for (i, case) in CASES.iter().enumerate() {
         for door in DOORS {
-            let (grew, kind) = run_child(i, door, &dir.0, None);
+            let (grew, kind) = run_child(
+                "hostile_claims_commit_only_what_arrives_through_every_door",
+                i,
+                door,
+                &dir.0,
+                None,
+            );
             let bound = case.bound();
             if kind != case.expect || grew > bound {
                 failures.push(format!(
@@ -422,6 +389,9 @@ fn hostile_claims_commit_only_what_arrives_through_every_door() {
 
 #[test]
 fn huge_claims_under_an_address_space_limit_fail_cleanly() {
+    if let Some(spec) = common::child_case() {
+        return common::run_child_case(|| run_case(&spec));
+    }
     // With 2 GiB of address space, the terabyte claims cannot even be reserved: the reads fall
     // back to growing with the bytes that arrive, and still fail as truncated, without abort.
     let dir = Scratch::new("hostile-ulimit");
@@ -432,7 +402,13 @@ fn huge_claims_under_an_address_space_limit_fail_cleanly() {
         .filter(|(_, c)| c.present <= 10 << 20)
     {
         for door in ["file", "slice", "trickle"] {
-            let (grew, kind) = run_child(i, door, &dir.0, Some(2 << 20));
+            let (grew, kind) = run_child(
+                "huge_claims_under_an_address_space_limit_fail_cleanly",
+                i,
+                door,
+                &dir.0,
+                Some(2 << 30),
+            );
             assert_eq!(
                 kind, case.expect,
                 "{} {} through {door}",
@@ -450,6 +426,9 @@ fn huge_claims_under_an_address_space_limit_fail_cleanly() {
 
 #[test]
 fn a_whole_stream_reads_under_an_address_space_limit() {
+    if let Some(spec) = common::child_case() {
+        return common::run_child_case(|| run_case(&spec));
+    }
     // A real 64 MiB array through a File under a 1 GiB address-space limit: the reservation
     // fits, and the read gives the array.
     let dir = Scratch::new("hostile-ulimit-ok");
@@ -463,7 +442,13 @@ fn a_whole_stream_reads_under_an_address_space_limit() {
     z.finish().unwrap();
     std::fs::write(dir.path("c2.npy"), &file).unwrap();
     for door in ["file", "trickle", "npz"] {
-        let (grew, kind) = run_child(2, door, &dir.0, Some(1 << 20));
+        let (grew, kind) = run_child(
+            "a_whole_stream_reads_under_an_address_space_limit",
+            2,
+            door,
+            &dir.0,
+            Some(1 << 30),
+        );
         assert_eq!(kind, "ok", "through {door}");
         assert!(grew <= (n * 8) as u64 + SLACK, "through {door}: {grew}");
     }
