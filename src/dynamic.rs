@@ -115,15 +115,7 @@ pub struct DynArray {
 pub fn read_npy_dyn<P: AsRef<Path>>(path: P) -> Result<DynArray, Error> {
     let path = path.as_ref();
     let mut file = File::open(path).map_err(crate::error::with_path("open", path))?;
-    let info = Header::read(&mut file, &ReadOptions::default())?;
-    let available = crate::read::file_available(&file, &info)?;
-    #[cfg(all(feature = "parallel", unix))]
-    if available.is_some() {
-        let threads = ReadOptions::default().get_threads();
-        let mut split = crate::pio::SplitFile::new(&file, info.data_offset, threads);
-        return DynArray::read_body(&mut split, info, available);
-    }
-    DynArray::read_body(&mut file, info, available)
+    DynArray::read_npy(&mut file)
 }
 
 /// Element types a [`DynArray`] can hold typed.
@@ -201,23 +193,24 @@ macro_rules! dyn_element {
             /// # Ok::<(), Box<dyn std::error::Error>>(())
             /// ```
             pub fn write_npy<W: Write>(&self, mut writer: W) -> Result<(), Error> {
-                match &self.data {
-                    $(
-                        $(#[$cfg])*
-                        DynData::$variant(a) => write_with_dtype(a, &mut writer, self.dtype.clone())?,
-                    )*
-                    DynData::Raw(raw) => {
-                        let header = Header {
-                            dtype: self.dtype.clone(),
-                            fortran_order: raw.fortran_order,
-                            shape: raw.shape.clone(),
-                        };
-                        writer.write_all(&header.to_bytes()?)?;
-                        writer.write_all(&raw.bytes)?;
+                crate::write::write_through(&mut writer, |writer| {
+                    match &self.data {
+                        $(
+                            $(#[$cfg])*
+                            DynData::$variant(a) => write_with_dtype(a, writer, self.dtype.clone()),
+                        )*
+                        DynData::Raw(raw) => {
+                            let header = Header {
+                                dtype: self.dtype.clone(),
+                                fortran_order: raw.fortran_order,
+                                shape: raw.shape.clone(),
+                            };
+                            writer.write_all(&header.to_bytes()?)?;
+                            writer.write_all(&raw.bytes)?;
+                            Ok(())
+                        }
                     }
-                }
-                writer.flush()?;
-                Ok(())
+                })
             }
 
             /// The shape.
@@ -365,7 +358,9 @@ impl DynArray {
         mut reader: R,
         opts: &ReadOptions,
     ) -> Result<DynArray, Error> {
-        DynArray::read_sized(&mut reader, opts, None)
+        crate::read::read_through(&mut reader, opts, |r, info, available| {
+            DynArray::read_body(r, info, available)
+        })
     }
 
     /// Reads one array from `reader`, which holds `total_len` bytes from here when known.

@@ -199,12 +199,15 @@ impl ReadOptions {
         self.max_data_len
     }
 
-    /// How many threads a large read of a regular file by path may use
-    /// ([`read_npy_with_options`](crate::read_npy_with_options), [`read_npy`](crate::read_npy),
-    /// [`read_npy_dyn`](crate::read_npy_dyn)): arrays of 16 MiB and more are read as that
-    /// many positioned reads of disjoint parts at once, one per thread, up to the number of
-    /// cores. Default 2 with the `parallel` feature on Unix, else 1; values above 1 have an
-    /// effect only there. 0 counts as 1.
+    /// How many threads a large read may use when its input is a regular file or bytes in
+    /// memory: [`read_npy`](crate::read_npy) and [`read_npy_dyn`](crate::read_npy_dyn) of a
+    /// path, [`ReadNpyExt::read_npy`](crate::ReadNpyExt::read_npy) and
+    /// [`DynArray::read_npy`](crate::DynArray::read_npy) of a `File`, `BufReader<File>`,
+    /// `&[u8]` or `Cursor` (by value or `&mut`), and a stored member of an
+    /// [`NpzReader`](crate::NpzReader) over a file. Arrays of 16 MiB and more are then read as
+    /// that many positioned reads (or copies) of disjoint parts at once, one per thread, up to
+    /// the number of cores. Default 2 with the `parallel` feature on Unix, else 1; values
+    /// above 1 have an effect only there. 0 counts as 1.
     ///
     /// ```
     /// let opts = ndnpy::ReadOptions::new().threads(1); // one thread, whatever the features
@@ -215,7 +218,7 @@ impl ReadOptions {
         self
     }
 
-    /// The thread limit of large reads from a path.
+    /// The thread limit of large reads from a file or from memory.
     ///
     /// ```
     /// let expected = if cfg!(all(feature = "parallel", unix)) { 2 } else { 1 };

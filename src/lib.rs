@@ -6,12 +6,13 @@
 //! - **Reading**: [`read_npy`] (a path) and [`ReadNpyExt`] (any [`Read`](std::io::Read), any
 //!   dimension, several arrays in one stream), both reading the array in one pass into memory
 //!   reserved at once and committed only as data arrives (on Linux; elsewhere a stream's array
-//!   grows with the bytes that arrive). Limits for untrusted input, and how
-//!   many threads a large read by path may use (two with the `parallel` feature):
-//!   [`ReadOptions`], [`read_npy_with_options`].
+//!   grows with the bytes that arrive). A `File`, `BufReader<File>`, `&[u8]` or `Cursor` is
+//!   read through the file or bytes behind it, as fast as a path. Limits for untrusted input,
+//!   and how many threads a large read of a file or of memory may use (two with the
+//!   `parallel` feature on Unix): [`ReadOptions`], [`read_npy_with_options`].
 //! - **Writing**: [`write_npy`], [`create_new_npy`] and [`WriteNpyExt`] (any layout; C and
-//!   Fortran order kept, other layouts written in C order), with a chosen byte order through
-//!   [`WriteOptions`]. Files are written atomically (a killed process never leaves a partial
+//!   Fortran order kept, other layouts written in C order; a `File` or `BufWriter<File>`
+//!   written as a path is), with a chosen byte order through [`WriteOptions`]. Files are written atomically (a killed process never leaves a partial
 //!   file, nor a temporary one that the next write does not remove), and durably on request
 //!   ([`WriteOptions::durable`], [`write_npy_with_options`]).
 //! - **Zero-copy views**: [`ViewNpyExt`] and [`ViewMutNpyExt`] view `.npy` bytes in place
@@ -31,7 +32,9 @@
 //!   [`NpzReader::by_name_dyn`]. With the `parallel` feature, [`NpzReader::read_all`] inflates
 //!   members on all cores; inflating a member of 16 MiB or more, a helper thread faults the
 //!   array's pages in just ahead of the inflater, never more than 16 MiB past the bytes
-//!   inflated; reading 16 MiB or more of a stored member, a helper thread runs its CRC-32.
+//!   inflated; reading 16 MiB or more of a stored member, two threads read parts of an
+//!   archive that is a file and hash each part (from other sources, a helper thread runs the
+//!   CRC-32).
 //! - **Headers**: [`Header`] reads and writes the header alone, with numpy's version choice
 //!   and padding; [`HeaderInfo`] adds the version and data offset of a file.
 //! - **Dtypes**: [`DType`] parses and formats every `descr` numpy writes (scalars, strings,
@@ -118,6 +121,7 @@
 // Lets the derive's `::ndnpy::...` paths resolve inside this crate's own tests.
 extern crate self as ndnpy;
 
+mod concrete;
 mod descr;
 mod dynamic;
 mod element;

@@ -1,12 +1,16 @@
-//! Positioned file reads split across two threads, for large reads from a path.
+//! Large reads split into disjoint parts copied on two threads at once.
 //!
-//! A read from the page cache into fresh memory is bound by one core: the kernel copies the
-//! bytes and faults the destination's pages in on the thread that reads. [`SplitFile`] turns
-//! one large `read` into positioned reads (`pread`) of two disjoint halves of the buffer, one
-//! on scoped helper threads, so the cores copy and fault at once. It is used by
-//! [`read_npy`](crate::read_npy) with the `parallel` feature on Unix, with as many parts as
+//! A read from the page cache or from memory into fresh memory is bound by one core: the
+//! kernel (or `memcpy`) copies the bytes and faults the destination's pages in on the thread
+//! that copies. [`SplitFile`] turns one large `read` of a file into positioned reads (`pread`)
+//! of disjoint parts of the buffer, and [`SplitSlice`] one large read of bytes in memory into
+//! copies of disjoint parts, all but the first on scoped helper threads, so the cores copy and
+//! fault at once. They are used with the `parallel` feature on Unix by every read whose input
+//! is a regular file or bytes in memory ([`read_npy`](crate::read_npy), and
+//! [`ReadNpyExt::read_npy`](crate::ReadNpyExt::read_npy) of a `File`, `BufReader<File>`,
+//! `&[u8]` or `Cursor`), with as many parts as
 //! [`ReadOptions::threads`](crate::ReadOptions::threads) allows (2 by default) and the machine
-//! has cores; anything smaller than [`SPLIT_MIN`] is one plain positioned read.
+//! has cores; anything smaller than [`SPLIT_MIN`] is one plain read or copy.
 
 use std::fs::File;
 use std::io::{self, Read};
@@ -29,13 +33,23 @@ impl<'a> SplitFile<'a> {
         SplitFile {
             file,
             pos,
-            parts: threads.clamp(1, crate::prefault::cores().max(1)),
+            parts: parts(threads),
         }
+    }
+
+    /// The offset of the next byte this reader reads.
+    pub(crate) fn position(&self) -> u64 {
+        self.pos
     }
 }
 
+/// The parts a large read is split in: `threads`, at most the machine's cores, at least 1.
+pub(crate) fn parts(threads: usize) -> usize {
+    threads.clamp(1, crate::prefault::cores().max(1))
+}
+
 /// Reads at `pos` until `buf` is full or the file ends; returns the bytes read.
-fn read_full_at(file: &File, buf: &mut [u8], pos: u64) -> io::Result<usize> {
+pub(crate) fn read_full_at(file: &File, buf: &mut [u8], pos: u64) -> io::Result<usize> {
     let mut done = 0;
     while done < buf.len() {
         match file.read_at(&mut buf[done..], pos + done as u64) {
@@ -51,7 +65,11 @@ fn read_full_at(file: &File, buf: &mut [u8], pos: u64) -> io::Result<usize> {
 impl Read for SplitFile<'_> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
         let n = if self.parts > 1 && buf.len() >= SPLIT_MIN {
-            read_parts_at(self.file, buf, self.pos, self.parts)?
+            let (file, pos) = (self.file, self.pos);
+            fill_parts(buf, self.parts, |part, offset| {
+                Ok((read_full_at(file, part, pos + offset as u64)?, ()))
+            })?
+            .0
         } else {
             read_full_at(self.file, buf, self.pos)?
         };
@@ -60,16 +78,65 @@ impl Read for SplitFile<'_> {
     }
 }
 
-/// Reads `buf` from `pos` as `parts` positioned reads of disjoint parts, all but the first on
-/// scoped threads; returns the bytes read. The parts end on 2 MiB boundaries, so no huge page
-/// is faulted from two threads. Bytes of a part count only when every part before it is
-/// whole: the file may have ended (or grown) meanwhile, and what is returned is contiguous.
-fn read_parts_at(file: &File, buf: &mut [u8], pos: u64, parts: usize) -> io::Result<usize> {
+/// A reader of bytes in memory whose large reads copy `parts` disjoint parts at once.
+pub(crate) struct SplitSlice<'a> {
+    src: &'a [u8],
+    pos: usize,
+    parts: usize,
+}
+
+impl<'a> SplitSlice<'a> {
+    /// A reader of `src` whose large reads use up to `threads` threads, no more than the
+    /// machine's cores.
+    pub(crate) fn new(src: &'a [u8], threads: usize) -> SplitSlice<'a> {
+        SplitSlice {
+            src,
+            pos: 0,
+            parts: parts(threads),
+        }
+    }
+
+    /// The bytes of `src` read so far.
+    pub(crate) fn position(&self) -> usize {
+        self.pos
+    }
+}
+
+impl Read for SplitSlice<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let rest = &self.src[self.pos..];
+        let n = buf.len().min(rest.len());
+        let (buf, rest) = (&mut buf[..n], &rest[..n]);
+        if self.parts > 1 && n >= SPLIT_MIN {
+            fill_parts(buf, self.parts, |part, offset| {
+                part.copy_from_slice(&rest[offset..offset + part.len()]);
+                Ok((part.len(), ()))
+            })?;
+        } else {
+            buf.copy_from_slice(rest);
+        }
+        self.pos += n;
+        Ok(n)
+    }
+}
+
+/// Fills `buf` as at most `parts` disjoint parts, all but the first on scoped threads:
+/// `fill(part, offset)` fills the part that starts `offset` bytes into `buf` and returns how
+/// many of its bytes it filled, with a value of its own (a checksum of them). Returns the
+/// bytes filled and the values of the parts they span, in order. The parts end on 2 MiB
+/// boundaries, so no huge page is faulted from two threads. Bytes of a part count only when
+/// every part before it is whole: a file may have ended (or grown) meanwhile, and what is
+/// returned is contiguous.
+pub(crate) fn fill_parts<X: Send>(
+    buf: &mut [u8],
+    parts: usize,
+    fill: impl Fn(&mut [u8], usize) -> io::Result<(usize, X)> + Sync,
+) -> io::Result<(usize, Vec<X>)> {
     // At most `parts` parts: the length rounded up, then to whole 2 MiB steps.
     let buf_len = buf.len();
     let step = buf_len.div_ceil(parts).next_multiple_of(2 << 20).max(1);
     // Each part waits in a slot until a thread takes it; a part whose thread cannot be
-    // started (a thread limit, no memory) is read on this thread instead.
+    // started (a thread limit, no memory) is filled on this thread instead.
     let slots: Vec<std::sync::Mutex<Option<&mut [u8]>>> = buf
         .chunks_mut(step)
         .map(|c| std::sync::Mutex::new(Some(c)))
@@ -77,16 +144,16 @@ fn read_parts_at(file: &File, buf: &mut [u8], pos: u64, parts: usize) -> io::Res
     let take = |i: usize| -> Option<&mut [u8]> {
         slots[i].lock().unwrap_or_else(|e| e.into_inner()).take()
     };
-    let read_part = |i: usize| -> io::Result<usize> {
-        match take(i) {
-            Some(part) => read_full_at(file, part, pos + (i * step) as u64),
-            None => Ok(0),
-        }
+    // A part already taken (never: each index is filled once) counts as empty.
+    let fill_part = |i: usize| -> io::Result<Option<(usize, X)>> {
+        take(i).map(|part| fill(part, i * step)).transpose()
     };
-    let results: Vec<(usize, io::Result<usize>)> = std::thread::scope(|s| {
+    // Per part: the bytes it should hold, and what its fill returned.
+    type Filled<X> = (usize, io::Result<Option<(usize, X)>>);
+    let results: Vec<Filled<X>> = std::thread::scope(|s| {
         let helpers: Vec<_> = (1..slots.len())
             .map(|i| {
-                let spawned = std::thread::Builder::new().spawn_scoped(s, move || read_part(i));
+                let spawned = std::thread::Builder::new().spawn_scoped(s, move || fill_part(i));
                 (i, spawned.ok())
             })
             .collect();
@@ -94,28 +161,30 @@ fn read_parts_at(file: &File, buf: &mut [u8], pos: u64, parts: usize) -> io::Res
             .map(|i| step.min(buf_len - i * step))
             .collect();
         let mut results = Vec::with_capacity(slots.len());
-        results.push((wants[0], read_part(0)));
+        results.push((wants[0], fill_part(0)));
         for (i, h) in helpers {
             let r = match h {
-                // `read_full_at` does not panic; were it to, that part is an I/O error.
+                // The fills do not panic; were one to, that part is an I/O error.
                 Some(h) => h
                     .join()
                     .unwrap_or_else(|_| Err(io::Error::other("read thread panicked"))),
-                None => read_part(i),
+                None => fill_part(i),
             };
             results.push((wants[i], r));
         }
         results
     });
     let mut total = 0;
+    let mut values = Vec::with_capacity(results.len());
     for (want, got) in results {
-        let got = got?;
+        let Some((got, value)) = got? else { break };
         total += got;
+        values.push(value);
         if got < want {
             break;
         }
     }
-    Ok(total)
+    Ok((total, values))
 }
 
 #[cfg(test)]
@@ -159,5 +228,30 @@ mod tests {
         assert_eq!(r.read(&mut big).unwrap(), 1000);
         assert_eq!(&big[..1000], &data[n - 1000..]);
         std::fs::remove_file(path).unwrap();
+    }
+
+    #[test]
+    fn split_copies_give_the_bytes_in_order_and_stop_at_their_end() {
+        let n = SPLIT_MIN + (3 << 20) + 12345;
+        let data: Vec<u8> = (0..n).map(|i| (i % 251) as u8).collect();
+        // Everything in one read, split in two and in three parts, then nothing.
+        for parts in [2, 3] {
+            let mut r = SplitSlice::new(&data, parts);
+            r.parts = parts;
+            let mut buf = vec![0u8; n + 100];
+            assert_eq!(r.read(&mut buf).unwrap(), n);
+            assert_eq!(&buf[..n], &data[..]);
+            assert_eq!(r.position(), n);
+            assert_eq!(r.read(&mut buf).unwrap(), 0);
+        }
+        // A buffer shorter than the bytes (from a misaligned start): its length, then the rest.
+        let mut r = SplitSlice::new(&data[1..], 2);
+        r.parts = 2;
+        let mut first = vec![0u8; SPLIT_MIN + 7];
+        assert_eq!(r.read(&mut first).unwrap(), first.len());
+        assert_eq!(&first[..], &data[1..first.len() + 1]);
+        let mut rest = Vec::new();
+        r.read_to_end(&mut rest).unwrap();
+        assert_eq!(&rest[..], &data[first.len() + 1..]);
     }
 }

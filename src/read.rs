@@ -1,12 +1,13 @@
 //! Reading `.npy` data into owned arrays.
 
+use crate::concrete::{self, ConcreteReader};
 use crate::element::ReadableElement;
 use crate::error::{Error, FormatError};
 use crate::header::{Header, HeaderInfo, ReadOptions};
 use crate::view::dimension;
 use ndarray::{ArrayBase, DataOwned, Dimension, ShapeBuilder};
 use std::fs::File;
-use std::io::Read;
+use std::io::{Read, Seek, SeekFrom};
 use std::path::Path;
 
 /// Reads the `.npy` file at `path`.
@@ -46,7 +47,7 @@ where
 {
     let path = path.as_ref();
     let mut file = File::open(path).map_err(crate::error::with_path("open", path))?;
-    T::read_npy_file(&mut file, &ReadOptions::default())
+    T::read_npy_with_options(&mut file, &ReadOptions::default())
 }
 
 /// Reads the `.npy` file at `path` with limits and a thread count other than the defaults
@@ -73,7 +74,7 @@ where
 {
     let path = path.as_ref();
     let mut file = File::open(path).map_err(crate::error::with_path("open", path))?;
-    T::read_npy_file(&mut file, opts)
+    T::read_npy_with_options(&mut file, opts)
 }
 
 use crate::error::ReadNpyError;
@@ -99,6 +100,13 @@ pub trait ReadNpyExt: Sized {
     /// A `fortran_order` file gives a Fortran-layout array without reordering; non-native byte
     /// order is swapped in place in one pass. Memory grows with the bytes that really arrive,
     /// so a short input claiming a huge array fails as truncated rather than allocating it.
+    ///
+    /// A `File`, `BufReader<File>`, `&[u8]` or `Cursor` over bytes in memory (by value or
+    /// `&mut`) is read through the file or bytes behind it, as fast as [`read_npy`] of a path:
+    /// the input's length is known before the data is read (a regular file's is taken after
+    /// its header), and a large array is read on as many threads as
+    /// [`ReadOptions::threads`] allows. The reader is left just past the array all the same
+    /// (a `BufReader`'s buffer emptied); a `File` that is a pipe or device is read as a stream.
     ///
     /// # Errors
     ///
@@ -150,13 +158,6 @@ pub trait ReadNpyExt: Sized {
         let _ = opts;
         Self::read_npy(reader)
     }
-
-    /// Reads from a file positioned at its start: what [`read_npy`] calls. The default reads
-    /// it as any other reader; this crate's arrays also use a regular file's length.
-    #[doc(hidden)]
-    fn read_npy_file(file: &mut File, opts: &ReadOptions) -> Result<Self, ReadNpyError> {
-        Self::read_npy_with_options(file, opts)
-    }
 }
 
 impl<A, S, D> ReadNpyExt for ArrayBase<S, D>
@@ -165,38 +166,130 @@ where
     S: DataOwned<Elem = A>,
     D: Dimension,
 {
-    fn read_npy<R: Read>(mut reader: R) -> Result<Self, ReadNpyError> {
-        read_array(&mut reader, &ReadOptions::default(), None)
+    fn read_npy<R: Read>(reader: R) -> Result<Self, ReadNpyError> {
+        Self::read_npy_with_options(reader, &ReadOptions::default())
     }
 
     fn read_npy_with_options<R: Read>(
         mut reader: R,
         opts: &ReadOptions,
     ) -> Result<Self, ReadNpyError> {
-        read_array(&mut reader, opts, None)
-    }
-
-    fn read_npy_file(file: &mut File, opts: &ReadOptions) -> Result<Self, ReadNpyError> {
-        let info = Header::read(file, opts)?;
-        let available = file_available(file, &info)?;
-        // Large reads of a regular file as positioned reads of two halves on two threads.
-        #[cfg(all(feature = "parallel", unix))]
-        if available.is_some() {
-            let mut split = crate::pio::SplitFile::new(file, info.data_offset, opts.get_threads());
-            return read_body(&mut split, info, available);
-        }
-        read_body(file, info, available)
+        read_through(&mut reader, opts, |r, info, available| {
+            read_body(r, info, available)
+        })
     }
 }
 
-/// The bytes left after the header in `file`, whose header `info` was just read: taken after
-/// the header, so a file an appender grows meanwhile holds at least the data its header
-/// describes; `None` for pipes and devices, whose length of 0 is no length at all.
-pub(crate) fn file_available(file: &File, info: &HeaderInfo) -> Result<Option<u64>, Error> {
+/// Reads one array from `reader` (its header, then `body` reads the data): through the file
+/// or the bytes behind the standard reader types ([`concrete::reader`]), so that the data's
+/// length is known before it is read, and read on as many threads as `opts` allows; through
+/// `reader` itself otherwise. `body` gets the header and how many bytes the input still holds,
+/// when known. The reader is left just past what `body` read.
+pub(crate) fn read_through<R: Read, T>(
+    reader: &mut R,
+    opts: &ReadOptions,
+    body: impl FnOnce(&mut dyn Read, HeaderInfo, Option<u64>) -> Result<T, Error>,
+) -> Result<T, Error> {
+    match concrete::reader(reader) {
+        ConcreteReader::File(mut file) => {
+            let info = Header::read(&mut file, opts)?;
+            let Some(len) = regular_len(file)? else {
+                return body(&mut file, info, None);
+            };
+            let pos = file.stream_position()?;
+            let (value, end) = read_file_data(file, pos, len, info, opts, body)?;
+            file.seek(SeekFrom::Start(end))?;
+            Ok(value)
+        }
+        ConcreteReader::BufFile(b) => {
+            let info = Header::read(b, opts)?;
+            let Some(len) = regular_len(b.get_ref())? else {
+                return body(b, info, None);
+            };
+            // The position of the data: the file's, less what the buffer holds.
+            let pos = b.stream_position()?;
+            let (value, end) = read_file_data(b.get_ref(), pos, len, info, opts, body)?;
+            // This empties the buffer, so reads go on at `end`.
+            b.seek(SeekFrom::Start(end))?;
+            Ok(value)
+        }
+        ConcreteReader::Bytes(bytes) => read_bytes_rest(bytes, opts, body),
+        ConcreteReader::CursorSlice(c) => read_cursor(c, opts, body),
+        ConcreteReader::CursorVec(c) => read_cursor(c, opts, body),
+        ConcreteReader::Other(r) => {
+            let info = Header::read(r, opts)?;
+            body(r, info, None)
+        }
+    }
+}
+
+/// The length of `file` if it is a regular file; `None` for pipes and devices, whose length
+/// of 0 is no length at all (they are read as streams). Taken after the header is read, so a
+/// file an appender grows meanwhile holds at least the data its header describes.
+fn regular_len(file: &File) -> Result<Option<u64>, Error> {
     let meta = file.metadata()?;
-    Ok(meta
-        .is_file()
-        .then(|| meta.len().saturating_sub(info.data_offset)))
+    Ok(meta.is_file().then_some(meta.len()))
+}
+
+/// Reads the data of a regular file of length `len` whose header was read and whose data
+/// starts at `pos`; returns the value and the offset just past what was read.
+fn read_file_data<T>(
+    file: &File,
+    pos: u64,
+    len: u64,
+    info: HeaderInfo,
+    opts: &ReadOptions,
+    body: impl FnOnce(&mut dyn Read, HeaderInfo, Option<u64>) -> Result<T, Error>,
+) -> Result<(T, u64), Error> {
+    let available = Some(len.saturating_sub(pos));
+    #[cfg(all(feature = "parallel", unix))]
+    {
+        let mut split = crate::pio::SplitFile::new(file, pos, opts.get_threads());
+        let value = body(&mut split, info, available)?;
+        Ok((value, split.position()))
+    }
+    #[cfg(not(all(feature = "parallel", unix)))]
+    {
+        let _ = opts;
+        let mut f = file;
+        f.seek(SeekFrom::Start(pos))?;
+        let value = body(&mut f, info, available)?;
+        Ok((value, f.stream_position()?))
+    }
+}
+
+/// Reads header and data from bytes in memory, advancing `bytes` past them.
+fn read_bytes_rest<T>(
+    bytes: &mut &[u8],
+    opts: &ReadOptions,
+    body: impl FnOnce(&mut dyn Read, HeaderInfo, Option<u64>) -> Result<T, Error>,
+) -> Result<T, Error> {
+    let info = Header::read(bytes, opts)?;
+    let available = Some(bytes.len() as u64);
+    #[cfg(all(feature = "parallel", unix))]
+    {
+        let mut split = crate::pio::SplitSlice::new(bytes, opts.get_threads());
+        let value = body(&mut split, info, available)?;
+        *bytes = &bytes[split.position()..];
+        Ok(value)
+    }
+    #[cfg(not(all(feature = "parallel", unix)))]
+    body(bytes, info, available)
+}
+
+/// Reads header and data from a cursor's bytes, moving its position past them.
+fn read_cursor<B: AsRef<[u8]>, T>(
+    cursor: &mut std::io::Cursor<B>,
+    opts: &ReadOptions,
+    body: impl FnOnce(&mut dyn Read, HeaderInfo, Option<u64>) -> Result<T, Error>,
+) -> Result<T, Error> {
+    let all = cursor.get_ref().as_ref();
+    let start = usize::try_from(cursor.position()).map_or(all.len(), |p| p.min(all.len()));
+    let mut rest = &all[start..];
+    let result = read_bytes_rest(&mut rest, opts, body);
+    let end = all.len() - rest.len();
+    cursor.set_position(end as u64);
+    result
 }
 
 /// Reads header and data; `total_len`, when known, is the input's length from the header's

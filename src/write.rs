@@ -1,5 +1,6 @@
 //! Writing arrays as `.npy` data, byte for byte as `np.save` does.
 
+use crate::concrete::{self, ConcreteWriter};
 use crate::descr::ByteOrder;
 use crate::descr::DType;
 use crate::element::WritableElement;
@@ -137,6 +138,11 @@ pub trait WriteNpyExt {
     /// one likewise with `fortran_order: True`; any other layout (permuted, sliced, negative
     /// strides) is written in C order through a reusable chunk buffer. The writer is flushed.
     ///
+    /// A `File` or `BufWriter<File>` (by value or `&mut`) is written as [`write_npy`] writes a
+    /// path: through a buffer of its own, asking the filesystem to reserve the extent of each
+    /// large write first, as `np.save` does (a `BufWriter`'s buffered bytes are written out
+    /// before the array). The file's position ends just past the array either way.
+    ///
     /// # Errors
     ///
     /// [`Error::Io`](crate::Error::Io) if writing fails.
@@ -242,10 +248,35 @@ where
         opts: &WriteOptions,
     ) -> Result<(), WriteNpyError> {
         let dtype = A::dtype_of(self.iter()).with_byte_order(opts.byte_order);
-        write_with_dtype(self, &mut writer, dtype)?;
-        writer.flush()?;
+        write_through(&mut writer, |w| write_with_dtype(self, w, dtype))?;
         Ok(())
     }
+}
+
+/// Runs `write` and flushes: into the file behind a `File` or `BufWriter<File>`
+/// ([`concrete::writer`]) through a buffer that reserves the file's extent before each large
+/// write, as `np.save` does (the `BufWriter`'s own buffer is flushed first); into `writer`
+/// itself otherwise.
+pub(crate) fn write_through<W: Write>(
+    writer: &mut W,
+    write: impl FnOnce(&mut dyn Write) -> Result<(), Error>,
+) -> Result<(), Error> {
+    let file = match concrete::writer(writer) {
+        ConcreteWriter::File(file) => file,
+        ConcreteWriter::BufFile(b) => {
+            b.flush()?;
+            b.get_ref()
+        }
+        ConcreteWriter::Other(w) => {
+            write(w)?;
+            w.flush()?;
+            return Ok(());
+        }
+    };
+    let mut w = BufWriter::new(Preallocating(file));
+    write(&mut w)?;
+    w.flush()?;
+    Ok(())
 }
 
 /// Writes header and data of `arr` as `dtype` (the caller's choice of length and byte order),

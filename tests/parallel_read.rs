@@ -1,7 +1,8 @@
 //! The `parallel` feature's large reads, end to end on files numpy wrote: a read by path split
 //! over several threads gives the same array as one thread, in C and Fortran order and in
-//! either byte order; a large stored `.npz` member, whose CRC-32 runs on a second thread, reads
-//! whole and fails its check when a byte is flipped.
+//! either byte order; a large stored `.npz` member, read in parts on two threads (from a file)
+//! or with its CRC-32 on a second thread (from memory), reads whole and fails its check when a
+//! byte is flipped anywhere.
 #![cfg(all(feature = "parallel", feature = "npz", unix))]
 
 mod common;
@@ -59,21 +60,32 @@ fn large_stored_members_are_read_whole_and_checked() {
         .unwrap();
     assert_eq!(a, expected());
 
-    // Flip one bit of the data near its end: the archive's CRC-32 no longer matches.
-    let mut bytes = dir.read("z.npz");
-    let at = bytes
-        .windows(8)
-        .rposition(|w| w == ((ROWS * COLS - 2) as f64 * 0.5).to_le_bytes())
-        .expect("the next-to-last value is in the archive");
-    bytes[at] ^= 1;
-    std::fs::write(dir.path("bad.npz"), &bytes).unwrap();
-    let err = NpzReader::open(dir.path("bad.npz"))
-        .unwrap()
-        .by_name::<ndarray::OwnedRepr<f64>, ndarray::IxDyn>("a")
-        .map(|a: ArrayD<f64>| a.len())
-        .unwrap_err();
-    assert!(
-        matches!(err, Error::Format(FormatError::MemberChecksum { .. })),
-        "{err:?}"
-    );
+    // Flip one bit of one value: near the data's start (in the bytes buffered with the
+    // header), in its first half, in its second half, near its end. Each time the archive's
+    // CRC-32 no longer matches, read from a file (two threads) or from memory (one copy).
+    let good = dir.read("z.npz");
+    for i in [3, ROWS * COLS / 3, 2 * ROWS * COLS / 3, ROWS * COLS - 2] {
+        let mut bytes = good.clone();
+        let at = bytes
+            .windows(8)
+            .rposition(|w| w == (i as f64 * 0.5).to_le_bytes())
+            .expect("the value is in the archive");
+        bytes[at] ^= 1;
+        std::fs::write(dir.path("bad.npz"), &bytes).unwrap();
+        let from_file = NpzReader::open(dir.path("bad.npz"))
+            .unwrap()
+            .by_name::<ndarray::OwnedRepr<f64>, ndarray::IxDyn>("a")
+            .map(|a: ArrayD<f64>| a.len());
+        let from_memory = NpzReader::new(std::io::Cursor::new(&bytes))
+            .unwrap()
+            .by_name::<ndarray::OwnedRepr<f64>, ndarray::IxDyn>("a")
+            .map(|a: ArrayD<f64>| a.len());
+        for (err, how) in [(from_file, "file"), (from_memory, "memory")] {
+            let err = err.unwrap_err();
+            assert!(
+                matches!(err, Error::Format(FormatError::MemberChecksum { .. })),
+                "value {i} flipped, read from {how}: {err:?}"
+            );
+        }
+    }
 }

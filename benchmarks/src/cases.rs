@@ -222,7 +222,9 @@ pub fn read_case(cfg: &Config, np: &mut Numpy, kind: ReadKind) -> Res<Report> {
          `Array2::<f64>::read_npy(File::open(path)?)`, `read_npy(BufReader::new(File::open(path)?))` \
          and `read_npy(&bytes[..])` of the file read into memory beforehand (untimed); ndnpy .npz \
          member: `NpzReader::open(npz)?.by_name(\"a\")` of `np.savez(npz, a=np.load(path))` \
-         (stored); ndarray-npy: `ndarray_npy::read_npy(path)` and `read_npy(File::open(path)?)`; \
+         (stored). Every door reaches the file or bytes behind these standard types and splits \
+         the copy over two threads as the path does; targets: each within 1.10x of the path \
+         row and 1.00x of numpy. ndarray-npy: `ndarray_npy::read_npy(path)` and `read_npy(File::open(path)?)`; \
          npyz: `NpyFile::new(BufReader<File>)` + `into_vec::<f64>()` + `Array2::from_shape_vec`; \
          raw floor: `File::open` + `read_exact` of the whole file into a fresh `vec![0u8; len]`."
     )];
@@ -247,7 +249,7 @@ pub fn read_case(cfg: &Config, np: &mut Numpy, kind: ReadKind) -> Res<Report> {
         goals: crate::doors::door_goals(
             NDNPY_DOORS,
             &rows_out,
-            &[(NDNPY_DOORS.path1, 1.1), (NUMPY, 1.0)],
+            &[(NDNPY_DOORS.path, 1.1), (NUMPY, 1.0)],
         ),
         rows: rows_out,
         targets: vec![(NUMPY, 0.7), (NDARRAY_NPY, 0.8)],

@@ -12,8 +12,8 @@ use std::time::{Duration, Instant};
 #[derive(Clone, Copy)]
 pub(crate) struct DoorNames {
     pub path: &'static str,
-    /// The path read kept on one thread (`ReadOptions::threads(1)`): what the other doors,
-    /// which read through one `Read`, are compared with.
+    /// The path read kept on one thread (`ReadOptions::threads(1)`), beside the default
+    /// path read that every other door is compared with.
     pub path1: &'static str,
     pub file: &'static str,
     pub buf: &'static str,

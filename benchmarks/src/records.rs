@@ -259,7 +259,7 @@ pub fn records_case(cfg: &Config, np: &mut Numpy) -> Res<Report> {
         .chain(door_goals(
             PACKED_DOORS,
             &rows,
-            &[(PACKED_DOORS.path1, 1.1), (NUMPY, 1.0)],
+            &[(PACKED_DOORS.path, 1.1), (NUMPY, 1.0)],
         ))
         .collect(),
         rows,

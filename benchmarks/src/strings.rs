@@ -151,12 +151,12 @@ pub fn strings_case(cfg: &Config, np: &mut Numpy) -> Res<Report> {
     let mut goals = door_goals(
         STRING_DOORS,
         &rows_out,
-        &[(STRING_DOORS.path1, 1.1), (TOLIST, 1.0)],
+        &[(STRING_DOORS.path, 1.1), (TOLIST, 1.0)],
     );
     goals.extend(door_goals(
         FIXED_DOORS,
         &rows_out,
-        &[(FIXED_DOORS.path1, 1.1), (NUMPY, 1.0)],
+        &[(FIXED_DOORS.path, 1.1), (NUMPY, 1.0)],
     ));
     Ok(Report {
         title: format!("strings: read {count} '<U16' strings to `String`"),

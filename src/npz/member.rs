@@ -25,6 +25,24 @@ const STORED_STEP: usize = 256 << 10;
 #[cfg(feature = "parallel")]
 const PARALLEL_CRC_MIN: usize = 16 << 20;
 
+/// Where a member's compressed data comes from: any `BufRead`, and for some sources a way to
+/// read a large part of a stored member on several threads.
+pub(crate) trait MemberSource: BufRead {
+    /// Reads `out` whole (fewer bytes only where the source ends) on several threads and
+    /// returns how many bytes were read with their CRC-32, if this source can; `None` (the
+    /// default) to have it read the plain way.
+    #[cfg_attr(not(feature = "parallel"), allow(dead_code))]
+    fn read_split_hashing(
+        &mut self,
+        out: &mut [u8],
+    ) -> Option<io::Result<(usize, crc32fast::Hasher)>> {
+        let _ = out;
+        None
+    }
+}
+
+impl MemberSource for &[u8] {}
+
 /// Reads one member's uncompressed bytes from its compressed data `src`.
 pub(crate) struct MemberReader<'e, B> {
     src: B,
@@ -39,7 +57,7 @@ pub(crate) struct MemberReader<'e, B> {
     done: bool,
 }
 
-impl<'e, B: BufRead> MemberReader<'e, B> {
+impl<'e, B: MemberSource> MemberReader<'e, B> {
     /// A reader of `entry`'s bytes from its compressed data; the caller has checked the entry
     /// ([`EntryRef::check`]).
     pub(crate) fn new(src: B, entry: EntryRef<'e>) -> Self {
@@ -248,7 +266,7 @@ impl<'e, B: BufRead> MemberReader<'e, B> {
     }
 }
 
-impl<B: BufRead> Read for MemberReader<'_, B> {
+impl<B: MemberSource> Read for MemberReader<'_, B> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
         if buf.is_empty() || self.done {
             return Ok(0);
@@ -261,7 +279,14 @@ impl<B: BufRead> Read for MemberReader<'_, B> {
         let want = usize::try_from(remaining).map_or(buf.len(), |r| r.min(buf.len()));
         #[cfg(feature = "parallel")]
         if self.inflater.is_none() && want >= PARALLEL_CRC_MIN && prefault::cores() > 1 {
-            let n = self.read_stored_hashing(&mut buf[..want])?;
+            let n = match self.src.read_split_hashing(&mut buf[..want]) {
+                Some(read) => {
+                    let (n, hasher) = read?;
+                    self.hasher.combine(&hasher);
+                    n
+                }
+                None => self.read_stored_hashing(&mut buf[..want])?,
+            };
             return self.count(n);
         }
         let n = if self.inflater.is_some() {
@@ -299,14 +324,14 @@ pub(crate) fn lift(e: Error) -> Error {
 }
 
 /// Reads the rest of the member and discards it, which runs the end checks.
-fn drain<B: BufRead>(m: &mut MemberReader<'_, B>) -> Result<(), Error> {
+fn drain<B: MemberSource>(m: &mut MemberReader<'_, B>) -> Result<(), Error> {
     let mut buf = [0u8; 8192];
     while m.read(&mut buf)? > 0 {}
     Ok(())
 }
 
 /// Reads the first six bytes: the `.npy` magic, or the start of some other content.
-fn read_magic<B: BufRead>(m: &mut MemberReader<'_, B>) -> Result<([u8; 6], usize), Error> {
+fn read_magic<B: MemberSource>(m: &mut MemberReader<'_, B>) -> Result<([u8; 6], usize), Error> {
     let mut magic = [0u8; 6];
     let n = read_full(m, &mut magic)?;
     Ok((magic, n))
@@ -337,7 +362,7 @@ where
     A: ReadableElement,
     S: DataOwned<Elem = A>,
     D: Dimension,
-    B: BufRead,
+    B: MemberSource,
 {
     let hint = m.length_hint();
     let array = read_array(&mut (&magic[..]).chain(&mut *m), opts, hint)?;
@@ -366,7 +391,7 @@ where
     A: ReadableElement,
     S: DataOwned<Elem = A>,
     D: Dimension,
-    B: BufRead,
+    B: MemberSource,
 {
     let inflating = m.inflater.is_some();
     let inner = || {
@@ -381,7 +406,7 @@ where
 
 /// Reads the member as an `.npy` array of any dtype; a member without the magic is a
 /// [`MismatchError::NotNpy`].
-pub(crate) fn read_dyn<B: BufRead>(
+pub(crate) fn read_dyn<B: MemberSource>(
     m: &mut MemberReader<'_, B>,
     opts: &ReadOptions,
 ) -> Result<DynArray, Error> {
@@ -408,7 +433,7 @@ where
     A: ReadableElement,
     S: DataOwned<Elem = A>,
     D: Dimension,
-    B: BufRead,
+    B: MemberSource,
 {
     let inflating = m.inflater.is_some();
     let inner = || {
@@ -424,7 +449,7 @@ where
 }
 
 /// Reads the member's `.npy` header only.
-pub(crate) fn read_header<B: BufRead>(
+pub(crate) fn read_header<B: MemberSource>(
     m: &mut MemberReader<'_, B>,
     opts: &ReadOptions,
 ) -> Result<HeaderInfo, Error> {
@@ -442,7 +467,7 @@ pub(crate) fn read_header<B: BufRead>(
 const FIRST_BYTES: usize = 64 << 10;
 
 /// Reads all of the member's bytes.
-pub(crate) fn read_bytes<B: BufRead>(
+pub(crate) fn read_bytes<B: MemberSource>(
     m: &mut MemberReader<'_, B>,
     opts: &ReadOptions,
 ) -> Result<Vec<u8>, Error> {
@@ -456,7 +481,7 @@ pub(crate) fn read_bytes<B: BufRead>(
 /// in the archive. A deflated member's declared size is only proven as it inflates, so
 /// `bytes` grows with what arrives (doubling, every reservation fallible): a stream that ends
 /// early fails as [`FormatError::MemberTruncated`] having held only what it produced.
-fn read_rest<B: BufRead>(
+fn read_rest<B: MemberSource>(
     m: &mut MemberReader<'_, B>,
     bytes: &mut Vec<u8>,
     opts: &ReadOptions,

@@ -1,7 +1,7 @@
 //! [`NpzReader`]: the members of an `.npz` archive, by name or index, lazily.
 
 use super::archive::{Directory, EntryRef, Located, DEFLATED, STORED};
-use super::member::{self, Content, MemberReader};
+use super::member::{self, Content, MemberReader, MemberSource};
 use super::Compression;
 use crate::error::{with_path, Error, LimitError, MismatchError};
 use crate::header::{HeaderInfo, ReadOptions};
@@ -526,14 +526,7 @@ impl<R: Read + Seek> NpzReader<R> {
         } = dir.locate(reader, index, scratch)?;
         let src = match in_scratch {
             Some(range) => Source::Memory(&scratch[range]),
-            None => {
-                reader.seek(SeekFrom::Start(data_start))?;
-                let cap = entry.compressed_size.min(64 << 10) as usize;
-                Source::Stream(BufReader::with_capacity(
-                    cap,
-                    (reader as &mut R).take(entry.compressed_size),
-                ))
-            }
+            None => Source::from_archive(reader, data_start, entry.compressed_size, options)?,
         };
         let mut m = MemberReader::new(src, entry);
         let result = f(&mut m, options);
@@ -1102,10 +1095,72 @@ where
 }
 
 /// A member's compressed data: already in memory (small members are read with their local
-/// header), or streamed from the archive.
+/// header), streamed from the archive, or (an archive that is a file, with the `parallel`
+/// feature on Unix) read from the file by positioned reads, which lets large reads of a stored
+/// member be split over threads.
 enum Source<'a, R> {
     Memory(&'a [u8]),
     Stream(BufReader<io::Take<&'a mut R>>),
+    #[cfg(all(feature = "parallel", unix))]
+    File(BufReader<FileRange<'a>>),
+}
+
+impl<'a, R: Read + Seek> Source<'a, R> {
+    /// The `len` bytes at `start` in `reader`, buffered in steps of up to 64 KiB.
+    fn from_archive(
+        reader: &'a mut R,
+        start: u64,
+        len: u64,
+        opts: &ReadOptions,
+    ) -> io::Result<Source<'a, R>> {
+        let cap = len.min(64 << 10) as usize;
+        #[cfg(all(feature = "parallel", unix))]
+        let reader = match crate::concrete::file_behind(reader) {
+            Ok(file) => {
+                let range = FileRange {
+                    file,
+                    pos: start,
+                    end: start.saturating_add(len),
+                    parts: crate::pio::parts(opts.get_threads()),
+                };
+                return Ok(Source::File(BufReader::with_capacity(cap, range)));
+            }
+            Err(reader) => reader,
+        };
+        #[cfg(not(all(feature = "parallel", unix)))]
+        let _ = opts;
+        reader.seek(SeekFrom::Start(start))?;
+        Ok(Source::Stream(BufReader::with_capacity(
+            cap,
+            (reader as &mut R).take(len),
+        )))
+    }
+}
+
+/// The step in which each thread of a split member read reads and hashes its part.
+#[cfg(all(feature = "parallel", unix))]
+const HASH_STEP: usize = 512 << 10;
+
+/// The bytes `pos..end` of a file, read by positioned reads.
+#[cfg(all(feature = "parallel", unix))]
+struct FileRange<'a> {
+    file: &'a std::fs::File,
+    pos: u64,
+    end: u64,
+    /// The parts a large read is split in.
+    parts: usize,
+}
+
+#[cfg(all(feature = "parallel", unix))]
+impl Read for FileRange<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        use std::os::unix::fs::FileExt;
+        let left = usize::try_from(self.end - self.pos).unwrap_or(usize::MAX);
+        let want = buf.len().min(left);
+        let n = self.file.read_at(&mut buf[..want], self.pos)?;
+        self.pos += n as u64;
+        Ok(n)
+    }
 }
 
 impl<R: Read> Read for Source<'_, R> {
@@ -1113,6 +1168,8 @@ impl<R: Read> Read for Source<'_, R> {
         match self {
             Source::Memory(m) => m.read(buf),
             Source::Stream(s) => s.read(buf),
+            #[cfg(all(feature = "parallel", unix))]
+            Source::File(f) => f.read(buf),
         }
     }
 }
@@ -1122,6 +1179,8 @@ impl<R: Read> BufRead for Source<'_, R> {
         match self {
             Source::Memory(m) => Ok(m),
             Source::Stream(s) => s.fill_buf(),
+            #[cfg(all(feature = "parallel", unix))]
+            Source::File(f) => f.fill_buf(),
         }
     }
 
@@ -1129,6 +1188,58 @@ impl<R: Read> BufRead for Source<'_, R> {
         match self {
             Source::Memory(m) => m.consume(amt),
             Source::Stream(s) => s.consume(amt),
+            #[cfg(all(feature = "parallel", unix))]
+            Source::File(f) => f.consume(amt),
         }
+    }
+}
+
+impl<R: Read> MemberSource for Source<'_, R> {
+    /// A file's range is read as what the buffer holds, then positioned reads of disjoint
+    /// parts, each hashed on the thread that read it; the hashes are combined in order.
+    #[cfg(all(feature = "parallel", unix))]
+    fn read_split_hashing(
+        &mut self,
+        out: &mut [u8],
+    ) -> Option<io::Result<(usize, crc32fast::Hasher)>> {
+        let Source::File(f) = self else {
+            return None;
+        };
+        if f.get_ref().parts < 2 {
+            return None;
+        }
+        let mut all = crc32fast::Hasher::new();
+        let buffered = f.buffer();
+        let first = buffered.len().min(out.len());
+        out[..first].copy_from_slice(&buffered[..first]);
+        all.update(&out[..first]);
+        f.consume(first);
+        let range = f.get_mut();
+        let rest = &mut out[first..];
+        let left = usize::try_from(range.end - range.pos).unwrap_or(usize::MAX);
+        let rest_len = rest.len().min(left);
+        let (file, pos) = (range.file, range.pos);
+        // Each part is read and hashed in cache-sized steps, so the hash reads bytes still
+        // in cache rather than the whole part from memory a second time.
+        let read = crate::pio::fill_parts(&mut rest[..rest_len], range.parts, |part, offset| {
+            let mut h = crc32fast::Hasher::new();
+            let mut done = 0;
+            for step in part.chunks_mut(HASH_STEP) {
+                let n = crate::pio::read_full_at(file, step, pos + (offset + done) as u64)?;
+                h.update(&step[..n]);
+                done += n;
+                if n < step.len() {
+                    break;
+                }
+            }
+            Ok((done, h))
+        });
+        Some(read.map(|(n, hashes)| {
+            range.pos += n as u64;
+            for h in &hashes {
+                all.combine(h);
+            }
+            (first + n, all)
+        }))
     }
 }
