@@ -1139,7 +1139,7 @@ impl<'a, R: Read + Seek> Source<'a, R> {
 
 /// The step in which each thread of a split member read reads and hashes its part.
 #[cfg(all(feature = "parallel", unix))]
-const HASH_STEP: usize = 512 << 10;
+const HASH_STEP: usize = 2 << 20;
 
 /// The bytes `pos..end` of a file, read by positioned reads.
 #[cfg(all(feature = "parallel", unix))]
