@@ -7,12 +7,13 @@
 //! ([`DynArray::field`], numpy's `arr['x']`). Every `DynArray` keeps the file's dtype, so
 //! writing it back gives the same bytes.
 
-use crate::descr::{DType, ScalarKind};
+use crate::dtype::{DType, ScalarKind};
 use crate::element::{pod, Datetime64, Timedelta64};
+use crate::encode::write_with_dtype;
 use crate::error::{Error, MismatchError, UsageError};
 use crate::header::{Header, HeaderInfo, ReadOptions};
+use crate::layout::fortran_order_of;
 use crate::read::read_body;
-use crate::write::{fortran_order_of, write_with_dtype};
 use ndarray::{ArrayD, ShapeBuilder};
 use std::fs::File;
 use std::io::{Read, Write};
@@ -193,7 +194,7 @@ macro_rules! dyn_element {
             /// # Ok::<(), Box<dyn std::error::Error>>(())
             /// ```
             pub fn write_npy<W: Write>(&self, mut writer: W) -> Result<(), Error> {
-                crate::write::write_through(&mut writer, |writer| {
+                crate::encode::write_through(&mut writer, |writer| {
                     match &self.data {
                         $(
                             $(#[$cfg])*

@@ -6,7 +6,7 @@
 //! ([`Error::Limit`]), or a request that cannot be written ([`Error::Usage`]). The inner enums
 //! carry what was expected and what was found.
 
-use crate::descr::DType;
+use crate::dtype::DType;
 use std::error::Error as StdError;
 use std::fmt;
 use std::io;
@@ -567,7 +567,7 @@ impl fmt::Display for MismatchError {
                 shape,
             } => {
                 let mut text = String::new();
-                crate::descr::write_shape(shape, &mut text);
+                crate::pyrepr::write_shape(shape, &mut text);
                 write!(
                     f,
                     "expected an array of {expected} dimension{}, found one of {found}: shape {}",
@@ -1073,7 +1073,7 @@ pub(crate) fn bad_descr(found: impl fmt::Display, reason: impl fmt::Display) -> 
 /// A field path for messages, in Python's quoting (`'n.y'`), cut as [`Capped`] does.
 fn quote(field: &str) -> String {
     let mut out = String::new();
-    crate::literal::repr_str(excerpt(field).as_str(), &mut out);
+    crate::pyrepr::repr_str(excerpt(field).as_str(), &mut out);
     out
 }
 

@@ -6,9 +6,11 @@
 //! `np.save` byte for byte: sorted keys, `", "` after every entry, growth-axis spaces, 64-byte
 //! alignment with 1 to 64 pad spaces and `\n`, and numpy's choice of version.
 
-use crate::descr::{write_shape, DType, MAX_DIMS};
+use crate::dtype::{DType, MAX_DIMS};
 use crate::error::{excerpt, Error, FormatError, LimitError, UsageError};
+use crate::ioutil::{read_full, read_part};
 use crate::literal::{self, Seq, Value};
+use crate::pyrepr::write_shape;
 use std::fmt;
 use std::io::{self, Read};
 
@@ -289,38 +291,6 @@ pub struct HeaderInfo {
     pub num_elements: usize,
     /// The data's size in bytes.
     pub data_len: usize,
-}
-
-/// Reads until `buf` is full or the input ends; returns how many bytes were read.
-pub(crate) fn read_full<R: Read + ?Sized>(reader: &mut R, buf: &mut [u8]) -> io::Result<usize> {
-    let mut filled = 0;
-    while filled < buf.len() {
-        match reader.read(&mut buf[filled..]) {
-            Ok(0) => break,
-            Ok(n) => filled += n,
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-            Err(e) => return Err(e),
-        }
-    }
-    Ok(filled)
-}
-
-/// Reads exactly `buf.len()` bytes or reports which part of the file was cut short.
-pub(crate) fn read_part<R: Read + ?Sized>(
-    reader: &mut R,
-    buf: &mut [u8],
-    part: &'static str,
-) -> Result<(), Error> {
-    let n = read_full(reader, buf)?;
-    if n < buf.len() {
-        return Err(FormatError::Truncated {
-            part,
-            expected: buf.len() as u64,
-            found: n as u64,
-        }
-        .into());
-    }
-    Ok(())
 }
 
 impl Header {

@@ -123,11 +123,15 @@ extern crate self as ndnpy;
 
 mod concrete;
 mod descr;
+mod dtype;
 mod dynamic;
 mod element;
+mod encode;
 mod error;
 mod fsutil;
 mod header;
+mod ioutil;
+mod layout;
 mod literal;
 #[cfg(feature = "mmap")]
 mod mmap;
@@ -137,13 +141,14 @@ mod npz;
 mod pio;
 mod prefault;
 mod printable_table;
+mod pyrepr;
 mod read;
 pub mod record;
 mod stream;
 mod view;
 mod write;
 
-pub use crate::descr::{
+pub use crate::dtype::{
     ByteOrder, DType, DateTimeUnit, Field, Record, Scalar, ScalarKind, SubArray, TimeUnit,
 };
 pub use crate::dynamic::{read_npy_dyn, DynArray, DynData, DynElement, RawData};

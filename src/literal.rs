@@ -16,6 +16,7 @@
 //! caller turns each item into what it needs (a record field, a dimension) and drops it.
 
 use crate::error::{syntax, Error, LimitError};
+use crate::pyrepr::repr_str;
 use std::borrow::Cow;
 use std::fmt::{self, Write as _};
 
@@ -748,63 +749,6 @@ impl<'a> Parser<'a> {
         }
         Ok(v)
     }
-}
-
-/// Appends Python's `repr()` of the string `s` to `out`.
-///
-/// Single quotes unless the string holds `'` and no `"`; backslash escapes for `\\`, `\t`,
-/// `\n`, `\r` and the quote in use; `\xNN`, `\uNNNN` or `\UNNNNNNNN` for characters Python
-/// does not consider printable; every other character as it is.
-pub(crate) fn repr_str(s: &str, out: &mut String) {
-    let quote = if s.contains('\'') && !s.contains('"') {
-        '"'
-    } else {
-        '\''
-    };
-    out.push(quote);
-    for c in s.chars() {
-        match c {
-            '\\' => out.push_str("\\\\"),
-            '\t' => out.push_str("\\t"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            c if c == quote => {
-                out.push('\\');
-                out.push(c);
-            }
-            c if is_printable(c) => out.push(c),
-            c if (c as u32) < 0x100 => {
-                let _ = write!(out, "\\x{:02x}", c as u32);
-            }
-            c if (c as u32) < 0x10000 => {
-                let _ = write!(out, "\\u{:04x}", c as u32);
-            }
-            c => {
-                let _ = write!(out, "\\U{:08x}", c as u32);
-            }
-        }
-    }
-    out.push(quote);
-}
-
-/// Python's `str.isprintable()` for one character.
-fn is_printable(c: char) -> bool {
-    let cp = c as u32;
-    if cp < 0x100 {
-        // Latin-1: controls, DEL, the C1 controls, NBSP and the soft hyphen are not printable.
-        return (0x20..0x7f).contains(&cp) || (cp > 0xa0 && cp != 0xad);
-    }
-    crate::printable_table::NON_PRINTABLE
-        .binary_search_by(|&(lo, hi)| {
-            if hi < cp {
-                std::cmp::Ordering::Less
-            } else if lo > cp {
-                std::cmp::Ordering::Greater
-            } else {
-                std::cmp::Ordering::Equal
-            }
-        })
-        .is_err()
 }
 
 #[cfg(test)]

@@ -12,7 +12,7 @@
 //! a hostile input that declares a huge array but holds little commits little memory, as
 //! without the helper. Otherwise [`fill`] is [`read_full`].
 
-use crate::header::read_full;
+use crate::ioutil::read_full;
 use std::io::{self, Read};
 
 #[cfg(all(feature = "parallel", target_os = "linux"))]

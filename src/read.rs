@@ -4,7 +4,7 @@ use crate::concrete::{self, ConcreteReader};
 use crate::element::ReadableElement;
 use crate::error::{Error, FormatError};
 use crate::header::{Header, HeaderInfo, ReadOptions};
-use crate::view::dimension;
+use crate::layout::dimension;
 use ndarray::{ArrayBase, DataOwned, Dimension, ShapeBuilder};
 use std::fs::File;
 use std::io::{Read, Seek, SeekFrom};

@@ -71,7 +71,7 @@
 //! The derive refers to this crate as `::ndnpy`; if it is a dependency under another name,
 //! say so with `#[npy(crate = "path::to::ndnpy")]` on the struct.
 
-use crate::descr::{ByteOrder, DType, Field, Record, Scalar, ScalarKind, SubArray};
+use crate::dtype::{ByteOrder, DType, Field, Record, Scalar, ScalarKind, SubArray};
 use crate::element::pod;
 use crate::element::{FixedBytes, FixedDType, FixedUnicode, ReadableElement, WritableElement};
 use crate::error::{at_record, in_field, Error, FormatError, MismatchError, UsageError};
@@ -656,7 +656,7 @@ fn layout<T>(found: &DType, reason: String) -> Error {
 
 fn quoted(name: &str) -> String {
     let mut out = String::new();
-    crate::literal::repr_str(name, &mut out);
+    crate::pyrepr::repr_str(name, &mut out);
     out
 }
 

@@ -11,15 +11,17 @@
 //! - [`NpyAppender`] appends blocks to a file on disk, crash-safely.
 //! - [`NpyWriter`] writes an array of known shape block by block to any `Write`.
 
-use crate::descr::ByteOrder;
-use crate::descr::DType;
+use crate::dtype::ByteOrder;
+use crate::dtype::DType;
 use crate::element::{FixedDType, ReadableElement, WritableElement};
+use crate::encode::write_c_order;
 use crate::error::{Error, FormatError, MismatchError, UsageError};
 use crate::fsutil::{replace_atomically, sync_data, Sync};
 use crate::header::{Header, HeaderInfo, ReadOptions, Version};
+use crate::layout::dimension;
+use crate::layout::shape_and_order;
 use crate::read::array_from_vec;
-use crate::view::dimension;
-use crate::write::{shape_and_order, write_c_order, WriteOptions};
+use crate::write::WriteOptions;
 use ndarray::{
     Array, ArrayBase, ArrayView, Axis, Data, Dimension, IntoDimension, IxDyn, ShapeBuilder,
 };

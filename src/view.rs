@@ -7,8 +7,9 @@
 //! order, and aligned for the element type.
 
 use crate::element::{ViewElement, ViewMutElement};
-use crate::error::{Error, FormatError, MismatchError};
+use crate::error::{Error, FormatError};
 use crate::header::{Header, HeaderInfo, ReadOptions};
+use crate::layout::dimension;
 use ndarray::{ArrayView, ArrayViewMut, Dimension, ShapeBuilder};
 
 /// The error type of views, under the name ndarray-npy uses.
@@ -35,8 +36,8 @@ pub trait ViewNpyExt<'a>: Sized {
     /// [`Error::Format`] if the header is malformed, the data is cut short
     /// ([`FormatError::Truncated`]) or followed by other bytes ([`FormatError::TrailingBytes`]);
     /// [`Error::Mismatch`] if the dtype or number of dimensions differs, the data is not in
-    /// native byte order ([`MismatchError::ByteOrder`]) or not aligned
-    /// ([`MismatchError::Misaligned`]).
+    /// native byte order ([`MismatchError::ByteOrder`](crate::MismatchError::ByteOrder)) or not aligned
+    /// ([`MismatchError::Misaligned`](crate::MismatchError::Misaligned)).
     fn view_npy(buf: &'a [u8]) -> Result<Self, ViewNpyError>;
 }
 
@@ -84,23 +85,6 @@ pub(crate) fn split_data(buf: &[u8], exact: bool) -> Result<HeaderInfo, Error> {
         .into());
     }
     Ok(info)
-}
-
-/// `D` with the header's shape, after checking the number of dimensions.
-pub(crate) fn dimension<D: Dimension>(shape: &[usize]) -> Result<D, Error> {
-    if let Some(ndim) = D::NDIM {
-        if ndim != shape.len() {
-            return Err(MismatchError::Ndim {
-                expected: ndim,
-                found: shape.len(),
-                shape: shape.to_vec(),
-            }
-            .into());
-        }
-    }
-    let mut dim = D::zeros(shape.len());
-    dim.slice_mut().copy_from_slice(shape);
-    Ok(dim)
 }
 
 /// A view of `data` (exactly the array's bytes) as described by `info`.

@@ -1,13 +1,13 @@
 //! Writing arrays as `.npy` data, byte for byte as `np.save` does.
 
-use crate::concrete::{self, ConcreteWriter};
-use crate::descr::ByteOrder;
-use crate::descr::DType;
+use crate::dtype::ByteOrder;
 use crate::element::WritableElement;
-use crate::error::{Error, FormatError, WriteNpyError};
+use crate::encode::{write_through, write_with_dtype};
+use crate::error::{FormatError, WriteNpyError};
 use crate::fsutil::{write_file, Preallocating, Publish, Sync};
 use crate::header::Header;
-use ndarray::{ArrayBase, ArrayRef, ArrayView, Data, Dimension, ShapeBuilder};
+use crate::layout::{fortran_order_of, shape_and_order};
+use ndarray::{ArrayBase, ArrayRef, Data, Dimension, ShapeBuilder};
 use std::fs::File;
 use std::io::{BufWriter, Seek, Write};
 use std::path::Path;
@@ -145,7 +145,7 @@ pub trait WriteNpyExt {
     ///
     /// # Errors
     ///
-    /// [`Error::Io`](crate::Error::Io) if writing fails.
+    /// [`Error::Io`](crate::Error::Io)(crate::Error::Io) if writing fails.
     ///
     /// # Examples
     ///
@@ -165,7 +165,7 @@ pub trait WriteNpyExt {
     ///
     /// # Errors
     ///
-    /// [`Error::Io`](crate::Error::Io) if writing fails.
+    /// [`Error::Io`](crate::Error::Io)(crate::Error::Io) if writing fails.
     ///
     /// # Examples
     ///
@@ -203,13 +203,6 @@ pub trait WriteNpyExt {
         let _ = opts;
         None
     }
-}
-
-/// Whether `arr` is written in Fortran order. numpy's rule (header_data_from_array_1_0):
-/// C-contiguous first, so 1-D, 0-d, empty and (1, n)-in-F arrays are all C order;
-/// F-contiguous next; anything else is written in C order.
-pub(crate) fn fortran_order_of<A, D: Dimension>(arr: &ArrayRef<A, D>) -> bool {
-    !arr.is_standard_layout() && arr.t().is_standard_layout()
 }
 
 /// The length of the `.npy` data `write_npy_with_options` writes for `arr`.
@@ -253,72 +246,6 @@ where
     }
 }
 
-/// Runs `write` and flushes: into the file behind a `File` or `BufWriter<File>`
-/// ([`concrete::writer`]) through a buffer that reserves the file's extent before each large
-/// write, as `np.save` does (the `BufWriter`'s own buffer is flushed first); into `writer`
-/// itself otherwise.
-pub(crate) fn write_through<W: Write>(
-    writer: &mut W,
-    write: impl FnOnce(&mut dyn Write) -> Result<(), Error>,
-) -> Result<(), Error> {
-    let file = match concrete::writer(writer) {
-        ConcreteWriter::File(file) => file,
-        ConcreteWriter::BufFile(b) => {
-            b.flush()?;
-            b.get_ref()
-        }
-        ConcreteWriter::Other(w) => {
-            write(w)?;
-            w.flush()?;
-            return Ok(());
-        }
-    };
-    let mut w = BufWriter::new(Preallocating(file));
-    write(&mut w)?;
-    w.flush()?;
-    Ok(())
-}
-
-/// Writes header and data of `arr` as `dtype` (the caller's choice of length and byte order),
-/// choosing the memory order as numpy does.
-pub(crate) fn write_with_dtype<A, D, W>(
-    arr: &ArrayRef<A, D>,
-    writer: &mut W,
-    dtype: DType,
-) -> Result<(), Error>
-where
-    A: WritableElement,
-    D: Dimension,
-    W: Write + ?Sized,
-{
-    let f_contiguous = fortran_order_of(arr);
-    let header = Header {
-        dtype,
-        fortran_order: f_contiguous,
-        shape: arr.shape().to_vec(),
-    };
-    writer.write_all(&header.to_bytes()?)?;
-    match arr.as_slice_memory_order() {
-        Some(slice) if f_contiguous => A::write_slice(slice, writer, &header.dtype),
-        _ => write_c_order(arr, writer, &header.dtype),
-    }
-}
-
-/// Writes the elements of `arr` in C (row-major) order: one `write_slice` if it is
-/// C-contiguous, else gathered lane by lane along the last axis into reusable chunks.
-pub(crate) fn write_c_order<A, D, W>(
-    arr: &ArrayRef<A, D>,
-    writer: &mut W,
-    dtype: &DType,
-) -> Result<(), Error>
-where
-    A: WritableElement,
-    D: Dimension,
-    W: Write + ?Sized,
-{
-    A::write_view(arr.view().into_dyn(), writer, dtype)
-}
-
 impl<A, S, D> WriteNpyExt for ArrayBase<S, D>
 where
     A: WritableElement,
@@ -356,7 +283,7 @@ where
 ///
 /// # Errors
 ///
-/// [`Error::Io`] if the file cannot be created, written or renamed; [`Error::Usage`] if a
+/// [`Error::Io`](crate::Error::Io) if the file cannot be created, written or renamed; [`Error::Usage`](crate::Error::Usage) if a
 /// value cannot be written in its dtype. In both cases `path` is unchanged.
 ///
 /// # Examples
@@ -435,8 +362,8 @@ where
 ///
 /// # Errors
 ///
-/// [`Error::Io`] (kind `AlreadyExists`) if the file exists, checked before writing and again,
-/// without a race, when the complete file is linked in; [`Error::Io`] if it cannot be
+/// [`Error::Io`](crate::Error::Io) (kind `AlreadyExists`) if the file exists, checked before writing and again,
+/// without a race, when the complete file is linked in; [`Error::Io`](crate::Error::Io) if it cannot be
 /// written.
 ///
 /// # Examples
@@ -513,22 +440,6 @@ fn write_path<T: WriteNpyExt + ?Sized>(
     Ok(())
 }
 
-/// The shape and order (Fortran or not) of a shape builder such as `(3, 4)` or `(3, 4).f()`,
-/// following numpy's rule: a shape that is both C- and Fortran-contiguous is C order.
-pub(crate) fn shape_and_order<Sh: ShapeBuilder>(shape: Sh) -> Result<(Vec<usize>, bool), Error> {
-    let shape = shape.into_shape_with_order();
-    let dims = shape.raw_dim().slice().to_vec();
-    let overflow = || FormatError::ShapeOverflow {
-        shape: dims.clone(),
-        itemsize: 0,
-    };
-    let n = shape.raw_dim().size_checked().ok_or_else(overflow)?;
-    // A view of zero-sized elements costs nothing and tells the order ndarray resolved.
-    let units = vec![(); n];
-    let view = ArrayView::from_shape(shape, &units[..]).map_err(|_| overflow())?;
-    Ok((dims, !view.is_standard_layout()))
-}
-
 /// Writes, at the file's current position, the header of an array of `A` with `shape` (C
 /// order, or Fortran with `.f()`) and extends the file with zero bytes for its data (sparse
 /// where the filesystem allows). The file ends right after the data; bytes before the
@@ -548,7 +459,7 @@ pub(crate) fn shape_and_order<Sh: ShapeBuilder>(shape: Sh) -> Result<(Vec<usize>
 ///
 /// # Errors
 ///
-/// [`Error::Io`] if writing or resizing fails;
+/// [`Error::Io`](crate::Error::Io) if writing or resizing fails;
 /// [`FormatError::ShapeOverflow`] if the array is too large to address (ndarray-npy panics
 /// there).
 ///

@@ -4,7 +4,7 @@
 
 use super::pod;
 use super::{ReadableElement, WritableElement};
-use crate::descr::{ByteOrder, DType, DateTimeUnit, Scalar, ScalarKind};
+use crate::dtype::{ByteOrder, DType, DateTimeUnit, Scalar, ScalarKind};
 use crate::error::{Error, MismatchError, UsageError};
 use std::io::{Read, Write};
 
@@ -177,7 +177,7 @@ time_type!(
 #[cfg(feature = "chrono")]
 mod chrono_conv {
     use super::{Datetime64, Timedelta64, NAT};
-    use crate::descr::{DateTimeUnit, TimeUnit};
+    use crate::dtype::{DateTimeUnit, TimeUnit};
     use chrono::{Datelike, NaiveDate, NaiveDateTime, TimeDelta};
 
     /// Nanoseconds per tick of a linear unit (None for years and months, and for units

@@ -13,7 +13,7 @@ mod string;
 pub use datetime::{Datetime64, Timedelta64, NAT};
 pub use string::{FixedBytes, FixedUnicode};
 
-use crate::descr::DType;
+use crate::dtype::DType;
 use crate::error::Error;
 use ndarray::{ArrayViewD, Axis};
 use std::io::{Read, Write};

@@ -7,7 +7,7 @@
 //! `unsafe` lives here.
 
 use crate::error::{Error, FormatError, MismatchError};
-use crate::header::read_full;
+use crate::ioutil::read_full;
 use crate::prefault;
 use ndarray::{ArrayViewD, ArrayViewMutD, Axis, Zip};
 use std::alloc::{self, Layout};

@@ -5,7 +5,7 @@
 
 use super::pod::{self, Pod};
 use super::{FixedDType, ReadableElement, ViewElement, ViewMutElement, WritableElement};
-use crate::descr::{ByteOrder, DType, Scalar, ScalarKind};
+use crate::dtype::{ByteOrder, DType, Scalar, ScalarKind};
 use crate::error::{Error, FormatError, MismatchError};
 use ndarray::ArrayViewD;
 use std::io::{Read, Write};

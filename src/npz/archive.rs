@@ -11,7 +11,7 @@
 //! maximum ratio; and a stored member's two sizes must agree.
 
 use crate::error::{Error, FormatError};
-use crate::header::{read_full, read_part};
+use crate::ioutil::{read_full, read_part};
 use std::io::{Read, Seek, SeekFrom};
 use std::sync::OnceLock;
 

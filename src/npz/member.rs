@@ -9,7 +9,8 @@
 use super::archive::{EntryRef, DEFLATED};
 use crate::dynamic::DynArray;
 use crate::error::{Error, FormatError};
-use crate::header::{read_full, Header, HeaderInfo, ReadOptions, MAGIC};
+use crate::header::{Header, HeaderInfo, ReadOptions, MAGIC};
+use crate::ioutil::read_full;
 use crate::prefault;
 use crate::read::read_array;
 use crate::{MismatchError, ReadableElement};

@@ -924,7 +924,7 @@ impl<R: Read + Seek> NpzReader<R> {
         })?;
         bytes.resize(len, 0);
         reader.seek(SeekFrom::Start(located.data_start))?;
-        let got = crate::header::read_full(reader, &mut bytes)?;
+        let got = crate::ioutil::read_full(reader, &mut bytes)?;
         if got < bytes.len() {
             return Err(crate::FormatError::MemberTruncated {
                 member: entry.name.to_string(),

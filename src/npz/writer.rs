@@ -1,7 +1,7 @@
 //! [`NpzWriter`]: `.npz` archives as `np.savez` and `np.savez_compressed` write them.
 
 use super::Compression;
-use crate::descr::ByteOrder;
+use crate::dtype::ByteOrder;
 use crate::error::{Error, UsageError};
 use crate::fsutil::{Pending, Publish, Sync};
 use crate::write::{WriteNpyExt, WriteOptions};
