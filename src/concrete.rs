@@ -11,6 +11,7 @@
 //!
 //! This is the only module that looks at a type parameter's identity. Its `unsafe` operation
 //! is [`cast_mut`], whose callers below keep to the rule it states.
+#![allow(unsafe_code)]
 
 use std::any::TypeId;
 use std::fs::File;

@@ -45,6 +45,7 @@
 //! directory is flushed after, so that the new name itself is on disk when the write returns.
 
 use crate::error::Error;
+use crate::sys::{link_unnamed, rename_noreplace, reserve, try_lock, unlock, Lock};
 use std::ffi::{OsStr, OsString};
 use std::fs::{self, File, OpenOptions};
 use std::io;
@@ -202,57 +203,6 @@ fn fnv1a(bytes: &[u8]) -> u64 {
     })
 }
 
-/// The outcome of trying to lock a file without waiting.
-#[cfg_attr(not(all(unix, not(target_os = "solaris"))), allow(dead_code))]
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Lock {
-    /// This open file now holds the exclusive lock.
-    Acquired,
-    /// Another open file holds a lock.
-    Held,
-    /// Locks are not available here (platform or filesystem).
-    Unsupported,
-}
-
-/// Tries to take an exclusive `flock` on `file` without waiting.
-fn try_lock(file: &File) -> Lock {
-    #[cfg(all(unix, not(target_os = "solaris")))]
-    {
-        use std::os::fd::AsRawFd;
-        loop {
-            // SAFETY: the descriptor is valid while `file` is borrowed; flock touches no
-            // memory of ours.
-            if unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } == 0 {
-                return Lock::Acquired;
-            }
-            match io::Error::last_os_error().raw_os_error() {
-                Some(libc::EINTR) => continue,
-                Some(libc::EWOULDBLOCK) => return Lock::Held,
-                _ => return Lock::Unsupported,
-            }
-        }
-    }
-    #[cfg(not(all(unix, not(target_os = "solaris"))))]
-    {
-        let _ = file;
-        Lock::Unsupported
-    }
-}
-
-/// Releases a lock [`try_lock`] took (for every descriptor of the same open file).
-fn unlock(file: &File) {
-    #[cfg(all(unix, not(target_os = "solaris")))]
-    {
-        use std::os::fd::AsRawFd;
-        // SAFETY: as in try_lock. Unlocking a file that holds no lock is harmless.
-        unsafe {
-            libc::flock(file.as_raw_fd(), libc::LOCK_UN);
-        }
-    }
-    #[cfg(not(all(unix, not(target_os = "solaris"))))]
-    let _ = file;
-}
-
 /// Whether the name `path` refers to the open file `file` (always true where this cannot be
 /// told).
 fn is_same_file(file: &File, path: &Path) -> bool {
@@ -403,70 +353,6 @@ fn create_unnamed(dir: &Path) -> Option<File> {
 #[cfg(not(target_os = "linux"))]
 fn create_unnamed(_dir: &Path) -> Option<File> {
     None
-}
-
-/// A C string of `path`.
-#[cfg(target_os = "linux")]
-fn c_path(path: &Path) -> io::Result<std::ffi::CString> {
-    use std::os::unix::ffi::OsStrExt;
-    std::ffi::CString::new(path.as_os_str().as_bytes())
-        .map_err(|_| io::Error::new(io::ErrorKind::InvalidInput, "path contains a NUL byte"))
-}
-
-/// Gives the unnamed file `file` the name `to`; fails with `AlreadyExists` if it exists.
-#[cfg(target_os = "linux")]
-fn link_unnamed(file: &File, to: &Path) -> io::Result<()> {
-    use std::os::fd::AsRawFd;
-    let from = c_path(Path::new(&format!("/proc/self/fd/{}", file.as_raw_fd())))?;
-    let to = c_path(to)?;
-    // SAFETY: both strings are NUL-terminated and live across the call, which only reads
-    // them; the descriptor named by `from` is valid while `file` is borrowed.
-    let r = unsafe {
-        libc::linkat(
-            libc::AT_FDCWD,
-            from.as_ptr(),
-            libc::AT_FDCWD,
-            to.as_ptr(),
-            libc::AT_SYMLINK_FOLLOW,
-        )
-    };
-    if r == 0 {
-        Ok(())
-    } else {
-        Err(io::Error::last_os_error())
-    }
-}
-
-#[cfg(not(target_os = "linux"))]
-fn link_unnamed(_file: &File, _to: &Path) -> io::Result<()> {
-    Err(io::Error::from(io::ErrorKind::Unsupported))
-}
-
-/// Renames `from` to `to` unless `to` exists (`AlreadyExists` then).
-#[cfg(target_os = "linux")]
-fn rename_noreplace(from: &Path, to: &Path) -> io::Result<()> {
-    let (from, to) = (c_path(from)?, c_path(to)?);
-    // SAFETY: renameat2 only reads the two NUL-terminated strings, which live across the call.
-    let r = unsafe {
-        libc::syscall(
-            libc::SYS_renameat2,
-            libc::AT_FDCWD,
-            from.as_ptr(),
-            libc::AT_FDCWD,
-            to.as_ptr(),
-            libc::RENAME_NOREPLACE,
-        )
-    };
-    if r == 0 {
-        Ok(())
-    } else {
-        Err(io::Error::last_os_error())
-    }
-}
-
-#[cfg(not(target_os = "linux"))]
-fn rename_noreplace(_from: &Path, _to: &Path) -> io::Result<()> {
-    Err(io::Error::from(io::ErrorKind::Unsupported))
 }
 
 /// A file being written that takes its target's name only when [`commit`](Pending::commit)ted.
@@ -806,26 +692,10 @@ impl std::io::Write for Preallocating<'_> {
     }
 }
 
-/// Asks the filesystem to allocate `[offset, offset + len)` without changing the file size.
-#[allow(unused_variables)]
-fn reserve(file: &File, offset: u64, len: u64) {
-    #[cfg(target_os = "linux")]
-    {
-        use std::os::fd::AsRawFd;
-        let (Ok(offset), Ok(len)) = (libc::off_t::try_from(offset), libc::off_t::try_from(len))
-        else {
-            return;
-        };
-        // SAFETY: the descriptor is valid while `file` is borrowed; fallocate reads and writes
-        // no memory of ours, and with KEEP_SIZE it changes neither the size nor the contents
-        // of the file. A failure (unsupported filesystem) is harmless and ignored.
-        unsafe {
-            libc::fallocate(file.as_raw_fd(), libc::FALLOC_FL_KEEP_SIZE, offset, len);
-        }
-    }
-}
-
 #[cfg(test)]
+// The tests map files they created (`NpyMmapMut::create` is `unsafe` for files others may
+// change).
+#[allow(unsafe_code)]
 mod tests {
     use super::*;
     use std::io::Write;

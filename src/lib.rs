@@ -115,6 +115,8 @@
 //!   [`NpzReader::by_name`] copies any member.
 
 #![deny(missing_docs)]
+// `unsafe` only in the modules that say at their top what they encapsulate (`#![allow(unsafe_code)]`).
+#![deny(unsafe_code)]
 // The map links the `.npz` types, which exist only with the `npz` feature.
 #![cfg_attr(not(feature = "npz"), allow(rustdoc::broken_intra_doc_links))]
 
@@ -145,6 +147,7 @@ mod pyrepr;
 mod read;
 pub mod record;
 mod stream;
+mod sys;
 mod view;
 mod write;
 

@@ -5,6 +5,10 @@
 //! a new zero-filled, sparse file of a given element type, shape and order (`'w+'`), byte for
 //! byte what `np.save` would write for a zero array. Opening parses the header only; views
 //! cost nothing more, whatever the size.
+//!
+//! Unsafe here: mapping a file (another process may change it underneath; the constructors that
+//! map are `unsafe fn` for that reason, as in `memmap2`) and the views of the mapped bytes.
+#![allow(unsafe_code)]
 
 use crate::element::{FixedDType, ViewElement, ViewMutElement};
 use crate::error::{Error, FormatError, MismatchError};

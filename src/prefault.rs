@@ -11,6 +11,10 @@
 //! helper never gets more than [`LEAD`] bytes ahead of the bytes that have really arrived, so
 //! a hostile input that declares a huge array but holds little commits little memory, as
 //! without the helper. Otherwise [`fill`] is [`read_full`].
+//!
+//! Unsafe here: asking the kernel to populate pages of a buffer another thread is filling
+//! (`sys::advise`), and, in tests, a fresh mapping to watch.
+#![allow(unsafe_code)]
 
 use crate::ioutil::read_full;
 use std::io::{self, Read};
@@ -240,11 +244,11 @@ mod imp {
         // reader's writes to the same buffer (the kernel serialises the faults), and no Rust
         // reference is made from the address.
         unsafe {
-            libc::madvise(
-                start as *mut libc::c_void,
+            crate::sys::advise(
+                start as *mut u8,
                 addr + len - start,
-                libc::MADV_POPULATE_WRITE,
-            ) == 0
+                crate::sys::Advice::PopulateWrite,
+            )
         }
     }
 }
@@ -285,12 +289,9 @@ mod tests {
     /// Whether the page holding `addr` is resident (`mincore`).
     #[cfg(all(feature = "parallel", target_os = "linux"))]
     fn resident(addr: usize) -> bool {
-        extern "C" {
-            fn mincore(addr: *mut std::ffi::c_void, len: usize, vec: *mut u8) -> std::ffi::c_int;
-        }
         let mut v = 0u8;
         // SAFETY: one page of a live mapping of the test's own; mincore only writes `v`.
-        let r = unsafe { mincore((addr / 4096 * 4096) as *mut std::ffi::c_void, 1, &mut v) };
+        let r = unsafe { libc::mincore((addr / 4096 * 4096) as *mut libc::c_void, 1, &mut v) };
         assert_eq!(r, 0, "mincore failed");
         v & 1 == 1
     }
@@ -300,26 +301,24 @@ mod tests {
     #[cfg(all(feature = "parallel", target_os = "linux"))]
     #[test]
     fn the_helper_populates_ahead_but_never_past_the_lead() {
-        extern "C" {
-            fn mmap(
-                addr: *mut std::ffi::c_void,
-                len: usize,
-                prot: std::ffi::c_int,
-                flags: std::ffi::c_int,
-                fd: std::ffi::c_int,
-                off: i64,
-            ) -> *mut std::ffi::c_void;
-            fn munmap(addr: *mut std::ffi::c_void, len: usize) -> std::ffi::c_int;
-        }
         if !with_slow_source(|| helper_pays(MIN_LEN)) {
             return; // one core: no helper to observe
         }
         let len = 64 << 20;
         // A fresh anonymous mapping (not the allocator's, whose memory may be resident from
-        // earlier use): PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS.
+        // earlier use).
         // SAFETY: a new mapping that nothing else refers to; unmapped below.
-        let ptr = unsafe { mmap(std::ptr::null_mut(), len, 3, 0x22, -1, 0) };
-        assert!(ptr as isize != -1, "mmap failed");
+        let ptr = unsafe {
+            libc::mmap(
+                std::ptr::null_mut(),
+                len,
+                libc::PROT_READ | libc::PROT_WRITE,
+                libc::MAP_PRIVATE | libc::MAP_ANONYMOUS,
+                -1,
+                0,
+            )
+        };
+        assert!(ptr != libc::MAP_FAILED, "mmap failed");
         let base = ptr as usize;
         // SAFETY: `len` zeroed bytes of that mapping, used only until the munmap below.
         let buf = unsafe { std::slice::from_raw_parts_mut(ptr.cast::<u8>(), len) };
@@ -366,7 +365,7 @@ mod tests {
             );
         }
         // SAFETY: mapped above with this length; `buf` is not used after this.
-        assert_eq!(unsafe { munmap(ptr, len) }, 0);
+        assert_eq!(unsafe { libc::munmap(ptr, len) }, 0);
     }
 
     #[test]

@@ -70,6 +70,11 @@
 //!
 //! The derive refers to this crate as `::ndnpy`; if it is a dependency under another name,
 //! say so with `#[npy(crate = "path::to::ndnpy")]` on the struct.
+//!
+//! Unsafe here: `PlainField` (a field type whose bytes are its value) and its impls, and the
+//! views and bulk reads of records built on it, after their layout is checked against the
+//! file's.
+#![allow(unsafe_code)]
 
 use crate::dtype::{ByteOrder, DType, Field, Record, Scalar, ScalarKind, SubArray};
 use crate::element::pod;

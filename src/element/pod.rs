@@ -5,6 +5,7 @@
 //! non-native byte order is swapped in place in one pass, and writes hand whole slices, or
 //! 256 KiB chunks of a gathered or swapped copy, to `write_all`. Nearly all of the crate's
 //! `unsafe` lives here.
+#![allow(unsafe_code)]
 
 use crate::error::{Error, FormatError, MismatchError};
 use crate::ioutil::read_full;
@@ -207,7 +208,7 @@ pub(crate) fn advise_huge_pages(ptr: *mut u8, len: usize) {
             // aligned to 2 MiB; MADV_HUGEPAGE only changes how the kernel backs the pages,
             // never their contents, and a failure (e.g. THP disabled) is harmless.
             unsafe {
-                libc::madvise(start as *mut libc::c_void, end - start, libc::MADV_HUGEPAGE);
+                crate::sys::advise(start as *mut u8, end - start, crate::sys::Advice::HugePage);
             }
         }
     }
@@ -252,10 +253,7 @@ pub(crate) fn lazily_zeroed_capacity<T>(len: usize) -> Option<Vec<T>> {
         v.try_reserve_exact(len).ok()?;
         // The capacity's bytes fit in isize: the allocation exists.
         let bytes = v.capacity() * size_of::<T>();
-        // SAFETY: sysconf takes no pointers.
-        let page = usize::try_from(unsafe { libc::sysconf(libc::_SC_PAGESIZE) })
-            .ok()
-            .filter(|p| p.is_power_of_two())?;
+        let page = crate::sys::page_size()?;
         let base = v.as_mut_ptr().cast::<u8>();
         let head = ((base as usize).next_multiple_of(page) - base as usize).min(bytes);
         let body_end = ((base as usize + bytes) & !(page - 1))
@@ -273,7 +271,11 @@ pub(crate) fn lazily_zeroed_capacity<T>(len: usize) -> Option<Vec<T>> {
             std::ptr::write_bytes(base, 0, head);
             std::ptr::write_bytes(base.add(body_end), 0, bytes - body_end);
             if body_end > head
-                && libc::madvise(base.add(head).cast(), body_end - head, libc::MADV_DONTNEED) != 0
+                && !crate::sys::advise(
+                    base.add(head),
+                    body_end - head,
+                    crate::sys::Advice::DontNeed,
+                )
             {
                 return None;
             }

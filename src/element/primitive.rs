@@ -2,6 +2,10 @@
 //!
 //! A type reads its dtype in either byte order (`<`, `>`, and the lenient `=`, `|`, no prefix,
 //! which the descr parser resolves) and writes native order unless asked otherwise.
+//!
+//! Unsafe here: the `Pod` impls (each type is plain bytes with no invalid values but `bool`'s)
+//! and the views of `bool` data after every byte is checked to be 0 or 1.
+#![allow(unsafe_code)]
 
 use super::pod::{self, Pod};
 use super::{FixedDType, ReadableElement, ViewElement, ViewMutElement, WritableElement};

@@ -6,6 +6,9 @@
 //! - `&str` writes `U` like `String`.
 //! - [`FixedBytes<N>`] (`|SN`) and [`FixedUnicode<N>`] (`<UN`) are fixed-size, so they can be
 //!   viewed in place (memory maps), appended and streamed.
+//!
+//! Unsafe here: the `Pod` impls of `FixedBytes` and `FixedUnicode`, which are plain bytes.
+#![allow(unsafe_code)]
 
 use super::pod::{self, Pod};
 use super::{FixedDType, ReadableElement, ViewElement, ViewMutElement, WritableElement};
