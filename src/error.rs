@@ -748,7 +748,9 @@ impl fmt::Display for LimitError {
 
 impl StdError for LimitError {}
 
-/// The caller asked for something that cannot be written.
+/// The caller asked for something the arguments cannot give, reading or writing: an index or
+/// row range outside the array, a block of the wrong shape, a value its dtype cannot hold, a
+/// header too large for any format version. The file is not at fault.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum UsageError {

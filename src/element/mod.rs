@@ -1,9 +1,16 @@
 //! Rust element types and the dtypes they read and write.
 //!
 //! [`ReadableElement`] and [`WritableElement`] carry ndarray-npy's names so generic code keeps
-//! compiling. Both move whole slices of bytes, never one element at a time. This crate
-//! implements them for `bool`, `i8`..`i64`, `u8`..`u64`, `f32`, `f64`, [`half::f16`] (feature
-//! `half`) and [`num_complex::Complex`] of `f32`/`f64` (feature `num-complex`).
+//! compiling. Plain-old-data types move whole slices of bytes, never one element at a time
+//! (`pod`); the others decode and encode as the bytes stream past. This crate implements them
+//! for:
+//!
+//! - `bool`, `i8`..`i64`, `u8`..`u64`, `f32`, `f64`, `half::f16` (feature `half`) and
+//!   `num_complex::Complex` of `f32`/`f64` (feature `num-complex`): `primitive`;
+//! - `String` and `&str` (`U`), `Vec<u8>` (`S`), and the fixed-size [`FixedUnicode`] and
+//!   [`FixedBytes`], which can be viewed in place: `string`;
+//! - [`Datetime64`] and [`Timedelta64`], which carry their unit: `datetime`;
+//! - structs that derive `NpyRecord` (records): in the crate's `record` module.
 
 mod datetime;
 pub(crate) mod pod;
