@@ -12,6 +12,7 @@ use std::fmt::{self, Write as _};
 
 /// The byte order of a scalar type.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum ByteOrder {
     /// Little-endian: `<`.
     Little,
@@ -120,6 +121,7 @@ impl ScalarKind {
 
 /// A datetime64/timedelta64 unit.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum TimeUnit {
     /// `Y`
     Years,
@@ -379,6 +381,7 @@ impl SubArray {
 /// # Ok::<(), ndnpy::Error>(())
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum DType {
     /// A type string such as `'<f8'`.
     Scalar(Scalar),

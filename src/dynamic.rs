@@ -42,17 +42,14 @@ pub enum DynData {
     /// `u8`
     U64(ArrayD<u64>),
     /// `f2`
-    #[cfg(feature = "half")]
     F16(ArrayD<half::f16>),
     /// `f4`
     F32(ArrayD<f32>),
     /// `f8`
     F64(ArrayD<f64>),
     /// `c8`
-    #[cfg(feature = "num-complex")]
     C64(ArrayD<num_complex::Complex<f32>>),
     /// `c16`
-    #[cfg(feature = "num-complex")]
     C128(ArrayD<num_complex::Complex<f64>>),
     /// `|Sn`, trailing NULs stripped.
     Bytes(ArrayD<Vec<u8>>),
@@ -268,13 +265,10 @@ dyn_element! {
     u16 => U16;
     u32 => U32;
     u64 => U64;
-    #[cfg(feature = "half")]
     half::f16 => F16;
     f32 => F32;
     f64 => F64;
-    #[cfg(feature = "num-complex")]
     num_complex::Complex<f32> => C64;
-    #[cfg(feature = "num-complex")]
     num_complex::Complex<f64> => C128;
     Vec<u8> => Bytes;
     String => Unicode;
@@ -304,13 +298,10 @@ fn family(dtype: &DType) -> Result<Family, Error> {
         (ScalarKind::UInt, 2) => Family::U16,
         (ScalarKind::UInt, 4) => Family::U32,
         (ScalarKind::UInt, 8) => Family::U64,
-        #[cfg(feature = "half")]
         (ScalarKind::Float, 2) => Family::F16,
         (ScalarKind::Float, 4) => Family::F32,
         (ScalarKind::Float, 8) => Family::F64,
-        #[cfg(feature = "num-complex")]
         (ScalarKind::Complex, 8) => Family::C64,
-        #[cfg(feature = "num-complex")]
         (ScalarKind::Complex, 16) => Family::C128,
         (ScalarKind::Bytes, _) => Family::Bytes,
         (ScalarKind::Unicode, _) => Family::Unicode,

@@ -23,6 +23,7 @@ const GROWTH_AXIS_MAX_DIGITS: usize = 21;
 
 /// The `.npy` format version.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
 pub enum Version {
     /// 1.0: a 2-byte header length, latin1 text. What `np.save` writes almost always.
     V1_0,

@@ -41,8 +41,8 @@
 //!   datetimes, records with padding and titles, sub-arrays), whether or not a Rust element
 //!   type exists for it yet.
 //! - **Element types**: [`ReadableElement`] and [`WritableElement`], implemented for `bool`,
-//!   `i8`..`i64`, `u8`..`u64`, `f32`, `f64`, `half::f16` (feature `half`),
-//!   `num_complex::Complex<f32/f64>` (feature `num-complex`), strings (`String` and `&str` for
+//!   `i8`..`i64`, `u8`..`u64`, `f32`, `f64`, `half::f16`, `num_complex::Complex<f32/f64>`
+//!   (whatever the features), strings (`String` and `&str` for
 //!   `U`, `Vec<u8>` for `S`, fixed-size [`FixedUnicode`] and [`FixedBytes`]), and
 //!   [`Datetime64`] / [`Timedelta64`], which carry their unit (chrono conversions with feature
 //!   `chrono`). [`FixedDType`] marks the types whose dtype does not depend on the values.

@@ -93,8 +93,8 @@ use std::mem::{align_of, size_of};
 /// [`NEEDS_CHECK`](RecordField::NEEDS_CHECK); it finds invalid bytes such as a bool of 2) and
 /// [`decode`](RecordField::decode), or [`encode`](RecordField::encode).
 ///
-/// Implemented for `bool`, `i8`..`i64`, `u8`..`u64`, `f32`, `f64`, `half::f16` (feature
-/// `half`), `Complex<f32>`/`Complex<f64>` (feature `num-complex`), `String` and `Vec<u8>`
+/// Implemented for `bool`, `i8`..`i64`, `u8`..`u64`, `f32`, `f64`, `half::f16`,
+/// `Complex<f32>`/`Complex<f64>`, `String` and `Vec<u8>`
 /// (with a length), `[T; N]` for every `T: RecordField`, and every
 /// `#[derive(NpyRecord)]` struct. Implement it for your own field types (a newtype can
 /// delegate to its inner type's implementation).
@@ -799,12 +799,10 @@ number_field! {
     f64 => Float, 8, u64, f64::from_bits, |x| x.to_bits();
 }
 
-#[cfg(feature = "half")]
 number_field! {
     half::f16 => Float, 2, u16, half::f16::from_bits, |x| x.to_bits();
 }
 
-#[cfg(feature = "num-complex")]
 macro_rules! complex_field {
     ($($float:ty => $size:literal, $half:literal;)*) => {$(
         /// A complex number: two floats, each swapped on its own.
@@ -850,7 +848,6 @@ macro_rules! complex_field {
     )*};
 }
 
-#[cfg(feature = "num-complex")]
 complex_field! {
     f32 => 8, 4;
     f64 => 16, 8;

@@ -5,8 +5,8 @@
 //! (`pod`); the others decode and encode as the bytes stream past. This crate implements them
 //! for:
 //!
-//! - `bool`, `i8`..`i64`, `u8`..`u64`, `f32`, `f64`, `half::f16` (feature `half`) and
-//!   `num_complex::Complex` of `f32`/`f64` (feature `num-complex`): `primitive`;
+//! - `bool`, `i8`..`i64`, `u8`..`u64`, `f32`, `f64`, `half::f16` and `num_complex::Complex`
+//!   of `f32`/`f64`: `primitive`;
 //! - `String` and `&str` (`U`), `Vec<u8>` (`S`), and the fixed-size [`FixedUnicode`] and
 //!   [`FixedBytes`], which can be viewed in place: `string`;
 //! - [`Datetime64`] and [`Timedelta64`], which carry their unit: `datetime`;

@@ -175,12 +175,10 @@ primitive! {
     f64 => Float, 8, 8, "f64 (dtype '<f8' or '>f8')";
 }
 
-#[cfg(feature = "half")]
 primitive! {
     half::f16 => Float, 2, 2, "half::f16 (dtype '<f2' or '>f2')";
 }
 
-#[cfg(feature = "num-complex")]
 primitive! {
     num_complex::Complex<f32> => Complex, 8, 4, "Complex<f32> (dtype '<c8' or '>c8')";
     num_complex::Complex<f64> => Complex, 16, 8, "Complex<f64> (dtype '<c16' or '>c16')";
