@@ -53,8 +53,9 @@
 //!   struct of named fields an element whose dtype is a numpy record: numbers, `bool`,
 //!   strings, fixed arrays (sub-arrays) and nested records as fields, matched by name when
 //!   reading, written as `np.save` writes them; `#[repr(C)]` structs are also viewed in place.
-//!   The runtime is [`record`]: [`RecordField`] for field types, [`PlainField`] for
-//!   zero-copy ones, [`NpyRecord`](trait@NpyRecord) for the derived structs.
+//!   The traits are in [`record`]: [`RecordField`] for field types, [`PlainField`] for
+//!   zero-copy ones, [`NpyRecord`](trait@NpyRecord) for the derived structs; what the derive's
+//!   generated code calls is hidden (`record::derive_runtime`), not API.
 //! - **Errors**: one [`Error`] type grouped by who is at fault (I/O, malformed file, mismatch,
 //!   limit, usage); `ReadNpyError`, `WriteNpyError`, `ViewNpyError`, `ReadNpzError` and
 //!   `WriteNpzError` are its ndarray-npy names.

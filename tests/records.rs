@@ -1072,11 +1072,12 @@ fn zero_copy_view_rejections_name_the_difference() {
     ];
     let good = dtype(&packed);
     let bytes = vec![0u8; 33 * 2];
-    assert!(ndnpy::record::view::<Packed>(&bytes, &good, 2).is_ok());
-    let layout_reason = |d: &DType| match ndnpy::record::view::<Packed>(&bytes, d, 2) {
-        Err(Error::Mismatch(MismatchError::Layout { reason, .. })) => reason,
-        other => panic!("{other:?}"),
-    };
+    assert!(ndnpy::record::derive_runtime::view::<Packed>(&bytes, &good, 2).is_ok());
+    let layout_reason =
+        |d: &DType| match ndnpy::record::derive_runtime::view::<Packed>(&bytes, d, 2) {
+            Err(Error::Mismatch(MismatchError::Layout { reason, .. })) => reason,
+            other => panic!("{other:?}"),
+        };
     // Another field order.
     let mut swapped = packed;
     swapped.swap(0, 1);
@@ -1115,7 +1116,7 @@ fn zero_copy_view_rejections_name_the_difference() {
         ByteOrder::Little
     });
     assert!(matches!(
-        ndnpy::record::view::<Packed>(&bytes, &foreign, 2),
+        ndnpy::record::derive_runtime::view::<Packed>(&bytes, &foreign, 2),
         Err(Error::Mismatch(MismatchError::ByteOrder { found })) if found == foreign
     ));
     // Alignment: a 4-aligned struct one byte off.
@@ -1130,9 +1131,9 @@ fn zero_copy_view_rejections_name_the_difference() {
     let backing = [0u8; 64];
     let start = backing.as_ptr().align_offset(4);
     let raw = &backing[start..];
-    assert!(ndnpy::record::view::<Aligned>(&raw[..48], &adtype, 3).is_ok());
+    assert!(ndnpy::record::derive_runtime::view::<Aligned>(&raw[..48], &adtype, 3).is_ok());
     assert!(matches!(
-        ndnpy::record::view::<Aligned>(&raw[1..49], &adtype, 3),
+        ndnpy::record::derive_runtime::view::<Aligned>(&raw[1..49], &adtype, 3),
         Err(Error::Mismatch(MismatchError::Misaligned {
             align: 4,
             offset: 1
@@ -1140,7 +1141,7 @@ fn zero_copy_view_rejections_name_the_difference() {
     ));
     // Short and long buffers.
     assert!(matches!(
-        ndnpy::record::view::<Aligned>(&raw[..47], &adtype, 3),
+        ndnpy::record::derive_runtime::view::<Aligned>(&raw[..47], &adtype, 3),
         Err(Error::Format(FormatError::Truncated {
             expected: 48,
             found: 47,
@@ -1148,7 +1149,7 @@ fn zero_copy_view_rejections_name_the_difference() {
         }))
     ));
     assert!(matches!(
-        ndnpy::record::view::<Aligned>(&raw[..52], &adtype, 3),
+        ndnpy::record::derive_runtime::view::<Aligned>(&raw[..52], &adtype, 3),
         Err(Error::Format(FormatError::TrailingBytes {
             expected: 48,
             found: 52
@@ -1158,7 +1159,7 @@ fn zero_copy_view_rejections_name_the_difference() {
     let mut bytes = bytes;
     bytes[33 + 20] = 3;
     assert!(matches!(
-        ndnpy::record::view::<Packed>(&bytes, &good, 2),
+        ndnpy::record::derive_runtime::view::<Packed>(&bytes, &good, 2),
         Err(Error::Format(FormatError::InvalidField { index: 1, ref field, .. })) if field == "ok"
     ));
     // Through the file API too.

@@ -301,28 +301,28 @@ fn expand(input: &DeriveInput) -> syn::Result<TokenStream2> {
     let view = repr.c && !attrs.no_view;
     // Plain records whose layout matches the file's are read straight into the array.
     let read_fn = if view {
-        quote!(#krate::record::read_vec_plain)
+        quote!(#krate::record::derive_runtime::read_vec_plain)
     } else {
-        quote!(#krate::record::read_vec)
+        quote!(#krate::record::derive_runtime::read_vec)
     };
     let where_read = if view { &where_plain } else { &where_field };
     let record_impls = quote! {
         #[automatically_derived]
         impl #impl_g #krate::RecordField for #ident #ty_g #where_field {
-            type Plan = ( #( #krate::record::FieldPlan<<#tys as #krate::RecordField>::Plan>, )* );
+            type Plan = ( #( #krate::record::derive_runtime::FieldPlan<<#tys as #krate::RecordField>::Plan>, )* );
             const NEEDS_CHECK: bool = false #( || <#tys as #krate::RecordField>::NEEDS_CHECK )*;
 
             fn npy_dtype(_len: ::core::option::Option<usize>) -> #krate::DType {
                 #fn_checks
-                #krate::record::record_dtype(::std::vec![
+                #krate::record::derive_runtime::record_dtype(::std::vec![
                     #( (#names, <#tys as #krate::RecordField>::npy_dtype(#len_exprs)), )*
                 ])
             }
 
             fn plan(found: &#krate::DType) -> ::core::result::Result<Self::Plan, #krate::Error> {
                 #[allow(unused_variables)]
-                let record = #krate::record::record_of::<Self>(found, &[ #( #names ),* ])?;
-                ::core::result::Result::Ok(( #( #krate::record::FieldPlan::resolve::<#tys>(record, #names)?, )* ))
+                let record = #krate::record::derive_runtime::record_of::<Self>(found, &[ #( #names ),* ])?;
+                ::core::result::Result::Ok(( #( #krate::record::derive_runtime::FieldPlan::resolve::<#tys>(record, #names)?, )* ))
             }
 
             #[inline]
@@ -372,7 +372,7 @@ fn expand(input: &DeriveInput) -> syn::Result<TokenStream2> {
                 writer: &mut W,
                 dtype: &#krate::DType,
             ) -> ::core::result::Result<(), #krate::Error> {
-                #krate::record::write_slice(slice, writer, dtype)
+                #krate::record::derive_runtime::write_slice(slice, writer, dtype)
             }
 
             fn write_iter<'__npy, W: ::std::io::Write + ?Sized, I: ::core::iter::Iterator<Item = &'__npy Self>>(
@@ -383,7 +383,7 @@ fn expand(input: &DeriveInput) -> syn::Result<TokenStream2> {
             where
                 Self: '__npy,
             {
-                #krate::record::write_iter(iter, writer, dtype)
+                #krate::record::derive_runtime::write_iter(iter, writer, dtype)
             }
         }
 
@@ -416,8 +416,8 @@ fn expand(input: &DeriveInput) -> syn::Result<TokenStream2> {
 
                 fn check_layout(found: &#krate::DType) -> ::core::result::Result<(), #krate::Error> {
                     #[allow(unused_variables)]
-                    let record = #krate::record::layout_of::<Self>(found)?;
-                    #( #krate::record::layout_field::<#tys, Self>(record, #names, ::core::mem::offset_of!(Self, #idents))?; )*
+                    let record = #krate::record::derive_runtime::layout_of::<Self>(found)?;
+                    #( #krate::record::derive_runtime::layout_field::<#tys, Self>(record, #names, ::core::mem::offset_of!(Self, #idents))?; )*
                     ::core::result::Result::Ok(())
                 }
             }
@@ -429,7 +429,7 @@ fn expand(input: &DeriveInput) -> syn::Result<TokenStream2> {
                     dtype: &#krate::DType,
                     len: usize,
                 ) -> ::core::result::Result<&'__npy [Self], #krate::Error> {
-                    #krate::record::view::<Self>(bytes, dtype, len)
+                    #krate::record::derive_runtime::view::<Self>(bytes, dtype, len)
                 }
             }
 
@@ -440,7 +440,7 @@ fn expand(input: &DeriveInput) -> syn::Result<TokenStream2> {
                     dtype: &#krate::DType,
                     len: usize,
                 ) -> ::core::result::Result<&'__npy mut [Self], #krate::Error> {
-                    #krate::record::view_mut::<Self>(bytes, dtype, len)
+                    #krate::record::derive_runtime::view_mut::<Self>(bytes, dtype, len)
                 }
             }
         }

@@ -1,0 +1,525 @@
+//! `RecordField` (and `PlainField`) for the built-in field types: numbers, `bool`, strings,
+//! fixed-size strings and arrays.
+
+use super::*;
+use super::{matching::*, plan::*};
+use crate::dtype::{ByteOrder, DType, Scalar, ScalarKind, SubArray};
+use crate::element::{FixedBytes, FixedDType, FixedUnicode};
+use crate::error::{in_field, Error, MismatchError};
+
+macro_rules! number_field {
+    ($($ty:ty => $kind:ident, $size:literal, $bits:ty, $from:expr, $to:expr;)*) => {$(
+        impl RecordField for $ty {
+            type Plan = ScalarPlan;
+
+            fn npy_dtype(_len: Option<usize>) -> DType {
+                <$ty as FixedDType>::dtype()
+            }
+
+            fn plan(found: &DType) -> Result<ScalarPlan, Error> {
+                scalar_plan::<$ty>(found, ScalarKind::$kind, $size)
+            }
+
+            #[inline(always)]
+            fn decode(plan: &ScalarPlan, bytes: &[u8]) -> Self {
+                // One load and, for the other byte order, one `bswap`.
+                let bits = <$bits>::from_ne_bytes(head::<$size>(bytes));
+                let bits = if plan.swap { bits.swap_bytes() } else { bits };
+                let from: fn($bits) -> $ty = $from;
+                from(bits)
+            }
+
+            #[inline(always)]
+            fn encode(&self, plan: &ScalarPlan, out: &mut [u8]) -> Result<(), Error> {
+                let to: fn(&$ty) -> $bits = $to;
+                let bits = to(self);
+                let bits = if plan.swap { bits.swap_bytes() } else { bits };
+                put(out, &bits.to_ne_bytes())
+            }
+        }
+
+        // SAFETY: every bit pattern of these numbers is a valid value, without padding or
+        // interior mutability; `check_layout` accepts only the scalar of this kind and size
+        // in native order, whose itemsize is `size_of::<$ty>()` (asserted in the element
+        // impls).
+        unsafe impl PlainField for $ty {
+            const HAS_PADDING: bool = false;
+
+            fn check_layout(found: &DType) -> Result<(), Error> {
+                native_scalar::<$ty>(found, ScalarKind::$kind, $size)
+            }
+        }
+    )*};
+}
+
+number_field! {
+    i8 => Int, 1, u8, |b| b as i8, |x| *x as u8;
+    u8 => UInt, 1, u8, |b| b, |x| *x;
+    i16 => Int, 2, u16, |b| b as i16, |x| *x as u16;
+    u16 => UInt, 2, u16, |b| b, |x| *x;
+    i32 => Int, 4, u32, |b| b as i32, |x| *x as u32;
+    u32 => UInt, 4, u32, |b| b, |x| *x;
+    i64 => Int, 8, u64, |b| b as i64, |x| *x as u64;
+    u64 => UInt, 8, u64, |b| b, |x| *x;
+    f32 => Float, 4, u32, f32::from_bits, |x| x.to_bits();
+    f64 => Float, 8, u64, f64::from_bits, |x| x.to_bits();
+}
+
+number_field! {
+    half::f16 => Float, 2, u16, half::f16::from_bits, |x| x.to_bits();
+}
+
+macro_rules! complex_field {
+    ($($float:ty => $size:literal, $half:literal;)*) => {$(
+        /// A complex number: two floats, each swapped on its own.
+        impl RecordField for num_complex::Complex<$float> {
+            type Plan = ScalarPlan;
+
+            fn npy_dtype(_len: Option<usize>) -> DType {
+                <Self as FixedDType>::dtype()
+            }
+
+            fn plan(found: &DType) -> Result<ScalarPlan, Error> {
+                scalar_plan::<Self>(found, ScalarKind::Complex, $size)
+            }
+
+            #[inline(always)]
+            fn decode(plan: &ScalarPlan, bytes: &[u8]) -> Self {
+                let re = <$float>::decode(plan, bytes);
+                let im = <$float>::decode(plan, bytes.get($half..).unwrap_or(&[]));
+                num_complex::Complex::new(re, im)
+            }
+
+            #[inline(always)]
+            fn encode(&self, plan: &ScalarPlan, out: &mut [u8]) -> Result<(), Error> {
+                self.re.encode(plan, out)?;
+                let have = out.len();
+                match out.get_mut($half..) {
+                    Some(rest) => self.im.encode(plan, rest),
+                    None => Err(short_slot(have, $size)),
+                }
+            }
+        }
+
+        // SAFETY: `Complex` is #[repr(C)] { re, im } of two floats: every bit pattern is
+        // valid, no padding, no interior mutability; `check_layout` accepts only the native
+        // complex dtype of this size, which is `size_of::<Complex<$float>>()`.
+        unsafe impl PlainField for num_complex::Complex<$float> {
+            const HAS_PADDING: bool = false;
+
+            fn check_layout(found: &DType) -> Result<(), Error> {
+                native_scalar::<Self>(found, ScalarKind::Complex, $size)
+            }
+        }
+    )*};
+}
+
+complex_field! {
+    f32 => 8, 4;
+    f64 => 16, 8;
+}
+
+/// `bool`: one byte, 0 or 1; other bytes are a [`FormatError::InvalidField`](crate::FormatError::InvalidField).
+impl RecordField for bool {
+    type Plan = ScalarPlan;
+    const NEEDS_CHECK: bool = true;
+
+    fn npy_dtype(_len: Option<usize>) -> DType {
+        <bool as FixedDType>::dtype()
+    }
+
+    fn plan(found: &DType) -> Result<ScalarPlan, Error> {
+        scalar_plan::<bool>(found, ScalarKind::Bool, 1)
+    }
+
+    #[inline(always)]
+    fn check(_plan: &ScalarPlan, bytes: &[u8]) -> Result<(), Error> {
+        match bytes.first() {
+            Some(0 | 1) => Ok(()),
+            Some(b) => Err(invalid(format!(
+                "byte {b:#04x} is not a bool; expected 0x00 or 0x01"
+            ))),
+            None => Err(invalid("no byte for a bool".into())),
+        }
+    }
+
+    #[inline(always)]
+    fn decode(_plan: &ScalarPlan, bytes: &[u8]) -> Self {
+        matches!(bytes.first(), Some(&b) if b != 0)
+    }
+
+    #[inline(always)]
+    fn encode(&self, _plan: &ScalarPlan, out: &mut [u8]) -> Result<(), Error> {
+        put(out, &[u8::from(*self)])
+    }
+}
+
+// SAFETY: a bool is one byte, valid when 0 or 1, which `RecordField::check` verifies (and
+// zero is `false`); `check_layout` accepts only `|b1`, one byte.
+unsafe impl PlainField for bool {
+    const HAS_PADDING: bool = false;
+
+    fn check_layout(found: &DType) -> Result<(), Error> {
+        native_scalar::<bool>(found, ScalarKind::Bool, 1)
+    }
+}
+
+/// A text dtype of `len` units of `kind` (`Bytes` or `Unicode`) in native order.
+pub(crate) fn text_dtype(kind: ScalarKind, len: Option<usize>, unit: usize) -> DType {
+    let size = len
+        .unwrap_or(0)
+        .checked_mul(unit)
+        .filter(|&n| n <= isize::MAX as usize)
+        .unwrap_or_else(|| panic!("string length {len:?} overflows isize::MAX bytes"));
+    match Scalar::new(kind, ByteOrder::NATIVE, size, None) {
+        Ok(s) => DType::Scalar(s),
+        Err(e) => panic!("invalid string dtype: {e}"),
+    }
+}
+
+pub(crate) fn text_plan<T>(found: &DType, kind: ScalarKind) -> Result<TextPlan, Error> {
+    match found {
+        DType::Scalar(s) if s.kind() == kind => Ok(TextPlan {
+            size: s.size(),
+            swap: s.byte_order().needs_swap(),
+        }),
+        _ => Err(mismatch::<T>(found)),
+    }
+}
+
+/// The code units of a `U` field, in native order.
+pub(crate) fn ucs4_units<'a>(plan: &TextPlan, bytes: &'a [u8]) -> impl Iterator<Item = u32> + 'a {
+    let swap = plan.swap;
+    let end = plan.size.min(bytes.len());
+    bytes[..end].chunks_exact(4).map(move |c| {
+        let u = u32::from_ne_bytes(head(c));
+        if swap {
+            u.swap_bytes()
+        } else {
+            u
+        }
+    })
+}
+
+/// `String`: a numpy `U` field of `#[npy(len = N)]` characters (`'<UN'`, UCS-4). Reading
+/// accepts any length in the file and drops trailing NULs, as numpy does; writing pads with
+/// NULs and refuses a string of more than `N` characters.
+impl RecordField for String {
+    type Plan = TextPlan;
+    const TAKES_LEN: bool = true;
+    const NEEDS_CHECK: bool = true;
+
+    fn npy_dtype(len: Option<usize>) -> DType {
+        text_dtype(ScalarKind::Unicode, len, 4)
+    }
+
+    fn plan(found: &DType) -> Result<TextPlan, Error> {
+        text_plan::<String>(found, ScalarKind::Unicode)
+    }
+
+    fn check(plan: &TextPlan, bytes: &[u8]) -> Result<(), Error> {
+        for (i, u) in ucs4_units(plan, bytes).enumerate() {
+            if char::from_u32(u).is_none() {
+                return Err(invalid(format!(
+                    "character {i} is code point {u:#x}, not a Unicode scalar value"
+                )));
+            }
+        }
+        Ok(())
+    }
+
+    fn decode(plan: &TextPlan, bytes: &[u8]) -> Self {
+        let n = ucs4_units(plan, bytes)
+            .enumerate()
+            .filter(|&(_, u)| u != 0)
+            .last()
+            .map_or(0, |(i, _)| i + 1);
+        ucs4_units(plan, bytes)
+            .take(n)
+            .map(|u| char::from_u32(u).unwrap_or(char::REPLACEMENT_CHARACTER))
+            .collect()
+    }
+
+    fn encode(&self, plan: &TextPlan, out: &mut [u8]) -> Result<(), Error> {
+        let cap = plan.size / 4;
+        let have = out.len();
+        let Some(slot) = out.get_mut(..plan.size) else {
+            return Err(short_slot(have, plan.size));
+        };
+        let mut chars = self.chars();
+        for unit in slot.chunks_exact_mut(4) {
+            let u = chars.next().map_or(0, u32::from);
+            let u = if plan.swap { u.swap_bytes() } else { u };
+            unit.copy_from_slice(&u.to_ne_bytes());
+        }
+        if chars.next().is_some() {
+            return Err(unfit(format!(
+                "a string of {} characters does not fit in dtype '{}U{cap}'",
+                self.chars().count(),
+                order_char(plan.swap)
+            )));
+        }
+        Ok(())
+    }
+}
+
+pub(crate) fn order_char(swap: bool) -> char {
+    match (ByteOrder::NATIVE, swap) {
+        (o, false) => o.as_char(),
+        (ByteOrder::Little, true) => '>',
+        _ => '<',
+    }
+}
+
+/// `Vec<u8>`: a numpy `S` field of `#[npy(len = N)]` bytes (`'|SN'`). Reading accepts any
+/// length in the file and drops trailing NULs, as numpy does; writing pads with NULs and
+/// refuses more than `N` bytes.
+impl RecordField for Vec<u8> {
+    type Plan = TextPlan;
+    const TAKES_LEN: bool = true;
+
+    fn npy_dtype(len: Option<usize>) -> DType {
+        text_dtype(ScalarKind::Bytes, len, 1)
+    }
+
+    fn plan(found: &DType) -> Result<TextPlan, Error> {
+        text_plan::<Vec<u8>>(found, ScalarKind::Bytes)
+    }
+
+    fn decode(plan: &TextPlan, bytes: &[u8]) -> Self {
+        let field = &bytes[..plan.size.min(bytes.len())];
+        let end = field.iter().rposition(|&b| b != 0).map_or(0, |i| i + 1);
+        field[..end].to_vec()
+    }
+
+    fn encode(&self, plan: &TextPlan, out: &mut [u8]) -> Result<(), Error> {
+        if self.len() > plan.size {
+            return Err(unfit(format!(
+                "{} bytes do not fit in dtype '|S{}'",
+                self.len(),
+                plan.size
+            )));
+        }
+        let have = out.len();
+        let Some(slot) = out.get_mut(..plan.size) else {
+            return Err(short_slot(have, plan.size));
+        };
+        let (data, pad) = slot.split_at_mut(self.len());
+        data.copy_from_slice(self);
+        pad.fill(0);
+        Ok(())
+    }
+}
+
+/// `FixedBytes<N>`: a numpy `|SN` field of exactly `N` bytes, kept as stored (NUL padding
+/// included). Fixed-size, so records holding it can be read in one copy and viewed in place.
+///
+/// ```
+/// use ndnpy::{DType, FixedBytes, RecordField};
+/// let plan = FixedBytes::<3>::plan(&DType::from_descr("'|S3'")?)?;
+/// assert_eq!(FixedBytes::<3>::decode(&plan, b"ab\0").as_bytes(), b"ab");
+/// assert!(FixedBytes::<3>::plan(&DType::from_descr("'|S4'")?).is_err());
+/// # Ok::<(), ndnpy::Error>(())
+/// ```
+impl<const N: usize> RecordField for FixedBytes<N> {
+    type Plan = ScalarPlan;
+
+    fn npy_dtype(_len: Option<usize>) -> DType {
+        <Self as FixedDType>::dtype()
+    }
+
+    fn plan(found: &DType) -> Result<ScalarPlan, Error> {
+        scalar_plan::<Self>(found, ScalarKind::Bytes, N)
+    }
+
+    #[inline(always)]
+    fn decode(_plan: &ScalarPlan, bytes: &[u8]) -> Self {
+        FixedBytes(head(bytes))
+    }
+
+    #[inline(always)]
+    fn encode(&self, _plan: &ScalarPlan, out: &mut [u8]) -> Result<(), Error> {
+        put(out, &self.0)
+    }
+}
+
+// SAFETY: FixedBytes<N> is #[repr(transparent)] over [u8; N]: N bytes, any value valid, no
+// padding, no interior mutability; `check_layout` accepts only `|SN`, N bytes.
+unsafe impl<const N: usize> PlainField for FixedBytes<N> {
+    const HAS_PADDING: bool = false;
+
+    fn check_layout(found: &DType) -> Result<(), Error> {
+        native_scalar::<Self>(found, ScalarKind::Bytes, N)
+    }
+}
+
+/// `FixedUnicode<N>`: a numpy `<UN` field of exactly `N` code units, swapped to native order
+/// on reading. Code units are not checked here ([`FixedUnicode::to_string`] does), so
+/// records holding it can be read in one copy and viewed in place.
+///
+/// ```
+/// use ndnpy::{DType, FixedUnicode, RecordField};
+/// let plan = FixedUnicode::<2>::plan(&DType::from_descr("'>U2'")?)?;
+/// let v = FixedUnicode::<2>::decode(&plan, &[0, 0, 0, b'h', 0, 0, 0, b'i']);
+/// assert_eq!(v.to_string()?, "hi");
+/// # Ok::<(), ndnpy::Error>(())
+/// ```
+impl<const N: usize> RecordField for FixedUnicode<N> {
+    type Plan = ScalarPlan;
+
+    fn npy_dtype(_len: Option<usize>) -> DType {
+        <Self as FixedDType>::dtype()
+    }
+
+    fn plan(found: &DType) -> Result<ScalarPlan, Error> {
+        scalar_plan::<Self>(found, ScalarKind::Unicode, 4 * N)
+    }
+
+    fn decode(plan: &ScalarPlan, bytes: &[u8]) -> Self {
+        let mut units = [0u32; N];
+        for (u, b) in units.iter_mut().zip(bytes.chunks_exact(4)) {
+            let v = u32::from_ne_bytes(head(b));
+            *u = if plan.swap { v.swap_bytes() } else { v };
+        }
+        FixedUnicode(units)
+    }
+
+    fn encode(&self, plan: &ScalarPlan, out: &mut [u8]) -> Result<(), Error> {
+        let have = out.len();
+        let Some(slot) = out.get_mut(..4 * N) else {
+            return Err(short_slot(have, 4 * N));
+        };
+        for (b, u) in slot.chunks_exact_mut(4).zip(self.0) {
+            let v = if plan.swap { u.swap_bytes() } else { u };
+            b.copy_from_slice(&v.to_ne_bytes());
+        }
+        Ok(())
+    }
+}
+
+// SAFETY: FixedUnicode<N> is #[repr(transparent)] over [u32; N]: any bytes are valid, no
+// padding, no interior mutability; `check_layout` accepts only native-order `UN`, 4N bytes.
+unsafe impl<const N: usize> PlainField for FixedUnicode<N> {
+    const HAS_PADDING: bool = false;
+
+    fn check_layout(found: &DType) -> Result<(), Error> {
+        native_scalar::<Self>(found, ScalarKind::Unicode, 4 * N)
+    }
+}
+
+/// The dtype of `n` elements of `elem`: one more outer dimension for a sub-array element, as
+/// numpy writes `('y', '<f8', (2, 2))`.
+pub(crate) fn sub_array(elem: DType, n: usize) -> DType {
+    let (base, shape) = match elem {
+        DType::SubArray(s) => {
+            let mut shape = Vec::with_capacity(s.shape().len() + 1);
+            shape.push(n);
+            shape.extend_from_slice(s.shape());
+            (s.base().clone(), shape)
+        }
+        other => (other, vec![n]),
+    };
+    match SubArray::new(base, shape) {
+        Ok(s) => DType::SubArray(Box::new(s)),
+        Err(e) => panic!("sub-array type too large: {e}"),
+    }
+}
+
+/// The element dtype of `found` seen as `n` elements: a sub-array whose first dimension is
+/// `n`, minus that dimension.
+pub(crate) fn peel(found: &DType, n: usize) -> Option<DType> {
+    let DType::SubArray(s) = found else {
+        return None;
+    };
+    let (&first, rest) = s.shape().split_first()?;
+    if first != n {
+        return None;
+    }
+    if rest.is_empty() {
+        Some(s.base().clone())
+    } else {
+        SubArray::new(s.base().clone(), rest.to_vec())
+            .ok()
+            .map(|s| DType::SubArray(Box::new(s)))
+    }
+}
+
+/// The bytes of element `i` of a sub-array (empty if out of range).
+#[inline(always)]
+pub(crate) fn elem_bytes(bytes: &[u8], i: usize, stride: usize) -> &[u8] {
+    i.checked_mul(stride)
+        .and_then(|o| bytes.get(o..))
+        .unwrap_or(&[])
+}
+
+/// `[T; N]`: a sub-array field of `N` elements of `T`. Nested arrays give multi-dimensional
+/// sub-arrays: `[[f64; 2]; 3]` is `('<f8', (3, 2))`; reading also accepts numpy's
+/// sub-array-of-sub-array spelling `(('<f8', (2,)), (3,))`.
+impl<T: RecordField, const N: usize> RecordField for [T; N] {
+    type Plan = ArrayPlan<T::Plan>;
+    const TAKES_LEN: bool = T::TAKES_LEN;
+    const NEEDS_CHECK: bool = T::NEEDS_CHECK;
+
+    fn npy_dtype(len: Option<usize>) -> DType {
+        sub_array(T::npy_dtype(len), N)
+    }
+
+    fn plan(found: &DType) -> Result<Self::Plan, Error> {
+        let elem = peel(found, N).ok_or_else(|| mismatch::<Self>(found))?;
+        let plan = T::plan(&elem).map_err(|e| match e {
+            // Report the whole field, not the element, when its type is wrong.
+            Error::Mismatch(MismatchError::DType { .. }) => mismatch::<Self>(found),
+            other => other,
+        })?;
+        Ok(ArrayPlan {
+            stride: elem.itemsize(),
+            elem: plan,
+        })
+    }
+
+    fn check(plan: &Self::Plan, bytes: &[u8]) -> Result<(), Error> {
+        for i in 0..N {
+            T::check(&plan.elem, elem_bytes(bytes, i, plan.stride))
+                .map_err(|e| in_field(e, &format!("[{i}]")))?;
+        }
+        Ok(())
+    }
+
+    #[inline]
+    fn decode(plan: &Self::Plan, bytes: &[u8]) -> Self {
+        std::array::from_fn(|i| T::decode(&plan.elem, elem_bytes(bytes, i, plan.stride)))
+    }
+
+    #[inline]
+    fn encode(&self, plan: &Self::Plan, out: &mut [u8]) -> Result<(), Error> {
+        for (i, v) in self.iter().enumerate() {
+            let have = out.len();
+            let slot = i
+                .checked_mul(plan.stride)
+                .and_then(|o| out.get_mut(o..))
+                .ok_or_else(|| short_slot(have, i.saturating_mul(plan.stride)))?;
+            v.encode(&plan.elem, slot)
+                .map_err(|e| in_field(e, &format!("[{i}]")))?;
+        }
+        Ok(())
+    }
+}
+
+// SAFETY: an array of plain values is plain: its elements lie `size_of::<T>()` apart with no
+// bytes between them, so it has padding only where `T` has; `check_layout` accepts a
+// sub-array of `N` elements whose element dtype `T` accepts, i.e. of itemsize
+// `size_of::<T>()`, so the whole is `N * size_of::<T>()` bytes; `check` checks every element.
+unsafe impl<T: PlainField, const N: usize> PlainField for [T; N] {
+    const HAS_PADDING: bool = T::HAS_PADDING;
+
+    fn check_layout(found: &DType) -> Result<(), Error> {
+        let elem = peel(found, N).ok_or_else(|| mismatch::<Self>(found))?;
+        T::check_layout(&elem).map_err(|e| match e {
+            Error::Mismatch(MismatchError::DType { .. }) => mismatch::<Self>(found),
+            other => other,
+        })
+    }
+}
+
+/// Bytes of file data decoded per step.
+pub(crate) const CHUNK: usize = 256 << 10;

@@ -1,0 +1,216 @@
+//! The plans a record field resolves once per read or write: whether a number is swapped,
+//! a string's length in the file, each field's offset in a record.
+
+use super::matching::*;
+use super::*;
+use crate::dtype::Record;
+use crate::error::{in_field, Error};
+
+/// The plan of a scalar field: whether its bytes are swapped.
+///
+/// # Examples
+///
+/// ```
+/// use ndnpy::{DType, RecordField};
+/// let plan = f64::plan(&DType::from_descr("'=f8'")?)?;
+/// assert_eq!(f64::decode(&plan, &1.5f64.to_ne_bytes()), 1.5);
+/// # Ok::<(), ndnpy::Error>(())
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ScalarPlan {
+    pub(crate) swap: bool,
+}
+
+/// The plan of a string field (`'|SN'` or `'<UN'`): its size in the file and byte order.
+///
+/// # Examples
+///
+/// ```
+/// use ndnpy::{DType, RecordField};
+/// let plan = String::plan(&DType::from_descr("'>U2'")?)?;
+/// assert_eq!(String::decode(&plan, &[0, 0, 0, b'h', 0, 0, 0, b'i']), "hi");
+/// # Ok::<(), ndnpy::Error>(())
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TextPlan {
+    pub(crate) size: usize,
+    pub(crate) swap: bool,
+}
+
+/// The plan of a sub-array field `[T; N]`: the plan of its elements and their stride.
+///
+/// # Examples
+///
+/// ```
+/// use ndnpy::{DType, RecordField};
+/// let plan = <[u8; 2]>::plan(&DType::from_descr("('|u1', (2,))")?)?;
+/// assert_eq!(<[u8; 2]>::decode(&plan, &[4, 5]), [4, 5]);
+/// # Ok::<(), ndnpy::Error>(())
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ArrayPlan<P> {
+    pub(crate) stride: usize,
+    pub(crate) elem: P,
+}
+
+/// One field of a record as resolved against a file: its offset within the record and the
+/// plan of its type. The derive builds a tuple of these for each struct; the methods are
+/// the steps of its generated code.
+///
+/// # Examples
+///
+/// A hand-written record, as the derive writes it:
+///
+/// ```
+/// use ndnpy::record::derive_runtime::{record_dtype, record_of, FieldPlan};
+/// use ndnpy::{DType, Error, RecordField};
+///
+/// struct Pair { a: u8, b: i16 }
+///
+/// impl RecordField for Pair {
+///     type Plan = (FieldPlan<<u8 as RecordField>::Plan>, FieldPlan<<i16 as RecordField>::Plan>);
+///     fn npy_dtype(_len: Option<usize>) -> DType {
+///         record_dtype(vec![("a", u8::npy_dtype(None)), ("b", i16::npy_dtype(None))])
+///     }
+///     fn plan(found: &DType) -> Result<Self::Plan, Error> {
+///         let record = record_of::<Self>(found, &["a", "b"])?;
+///         Ok((FieldPlan::resolve::<u8>(record, "a")?, FieldPlan::resolve::<i16>(record, "b")?))
+///     }
+///     fn decode(plan: &Self::Plan, bytes: &[u8]) -> Self {
+///         Pair { a: plan.0.decode::<u8>(bytes), b: plan.1.decode::<i16>(bytes) }
+///     }
+///     fn encode(&self, plan: &Self::Plan, out: &mut [u8]) -> Result<(), Error> {
+///         plan.0.encode(&self.a, out, "a")?;
+///         plan.1.encode(&self.b, out, "b")
+///     }
+/// }
+///
+/// // A file with the fields the other way round, padded, big-endian.
+/// let found = DType::from_descr("[('b', '>i2'), ('', '|V2'), ('a', '|u1')]")?;
+/// let plan = Pair::plan(&found)?;
+/// let p = Pair::decode(&plan, &[1, 2, 0, 0, 9]);
+/// assert_eq!((p.a, p.b), (9, 258));
+/// # Ok::<(), ndnpy::Error>(())
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FieldPlan<P> {
+    pub(crate) offset: usize,
+    pub(crate) plan: P,
+}
+
+impl<P> FieldPlan<P> {
+    /// Resolves the field `name` of `record` (matched by name, then by title) as a `T`.
+    ///
+    /// # Errors
+    ///
+    /// [`MismatchError::MissingFields`] if there is no such field; the errors of
+    /// [`RecordField::plan`], with `name` prefixed to the field path.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ndnpy::record::derive_runtime::FieldPlan;
+    /// use ndnpy::DType;
+    /// let d = DType::from_descr("[('', '|V4'), (('Title', 'x'), '<f4')]")?;
+    /// let record = d.as_record().unwrap();
+    /// assert_eq!(FieldPlan::resolve::<f32>(record, "x")?.offset(), 4);
+    /// assert_eq!(FieldPlan::resolve::<f32>(record, "Title")?.offset(), 4);
+    /// assert!(FieldPlan::resolve::<f64>(record, "x").is_err());
+    /// # Ok::<(), ndnpy::Error>(())
+    /// ```
+    pub fn resolve<T: RecordField<Plan = P>>(record: &Record, name: &str) -> Result<Self, Error> {
+        let field = find_field(record, name).ok_or_else(|| missing::<T>(record, &[name]))?;
+        let plan = T::plan(&field.dtype).map_err(|e| in_field(e, name))?;
+        Ok(FieldPlan {
+            offset: field.offset,
+            plan,
+        })
+    }
+
+    /// The field's byte offset within the record.
+    ///
+    /// ```
+    /// use ndnpy::record::derive_runtime::FieldPlan;
+    /// let d = ndnpy::DType::from_descr("[('a', '<i8'), ('b', '|u1')]")?;
+    /// assert_eq!(FieldPlan::resolve::<u8>(d.as_record().unwrap(), "b")?.offset(), 8);
+    /// # Ok::<(), ndnpy::Error>(())
+    /// ```
+    pub fn offset(&self) -> usize {
+        self.offset
+    }
+
+    /// Runs `T`'s [`check`](RecordField::check) on this field of `record` (the whole
+    /// record's bytes); nothing when `T` needs no check.
+    ///
+    /// # Errors
+    ///
+    /// [`FormatError::InvalidField`], with `name` prefixed to the field path.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ndnpy::record::derive_runtime::FieldPlan;
+    /// let d = ndnpy::DType::from_descr("[('a', '|u1'), ('ok', '|b1')]")?;
+    /// let ok = FieldPlan::resolve::<bool>(d.as_record().unwrap(), "ok")?;
+    /// assert!(ok.check::<bool>(&[7, 1], "ok").is_ok());
+    /// let err = ok.check::<bool>(&[7, 2], "ok").unwrap_err();
+    /// assert_eq!(err.to_string(), "record 0, field 'ok': byte 0x02 is not a bool; expected 0x00 or 0x01");
+    /// # Ok::<(), ndnpy::Error>(())
+    /// ```
+    #[inline]
+    pub fn check<T: RecordField<Plan = P>>(&self, record: &[u8], name: &str) -> Result<(), Error> {
+        if !T::NEEDS_CHECK {
+            return Ok(());
+        }
+        T::check(&self.plan, record.get(self.offset..).unwrap_or(&[]))
+            .map_err(|e| in_field(e, name))
+    }
+
+    /// Decodes this field of `record` (the whole record's bytes) as a `T`.
+    ///
+    /// ```
+    /// use ndnpy::record::derive_runtime::FieldPlan;
+    /// let d = ndnpy::DType::from_descr("[('a', '|u1'), ('b', '>u2')]")?;
+    /// let b = FieldPlan::resolve::<u16>(d.as_record().unwrap(), "b")?;
+    /// assert_eq!(b.decode::<u16>(&[9, 1, 0]), 256);
+    /// # Ok::<(), ndnpy::Error>(())
+    /// ```
+    #[inline]
+    pub fn decode<T: RecordField<Plan = P>>(&self, record: &[u8]) -> T {
+        T::decode(&self.plan, record.get(self.offset..).unwrap_or(&[]))
+    }
+
+    /// Encodes `value` into this field of `out` (the whole record's bytes).
+    ///
+    /// # Errors
+    ///
+    /// [`UsageError::FieldValue`] if the value does not fit, with `name` prefixed to the
+    /// field path.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ndnpy::record::derive_runtime::FieldPlan;
+    /// let d = ndnpy::DType::from_descr("[('a', '|u1'), ('s', '|S3')]")?;
+    /// let s = FieldPlan::resolve::<Vec<u8>>(d.as_record().unwrap(), "s")?;
+    /// let mut out = [0u8; 4];
+    /// s.encode(&b"ab".to_vec(), &mut out, "s")?;
+    /// assert_eq!(out, [0, b'a', b'b', 0]);
+    /// assert!(s.encode(&b"abcd".to_vec(), &mut out, "s").is_err());
+    /// # Ok::<(), ndnpy::Error>(())
+    /// ```
+    #[inline]
+    pub fn encode<T: RecordField<Plan = P>>(
+        &self,
+        value: &T,
+        out: &mut [u8],
+        name: &str,
+    ) -> Result<(), Error> {
+        let len = out.len();
+        match out.get_mut(self.offset..) {
+            Some(slot) => value.encode(&self.plan, slot),
+            None => Err(short_slot(len, self.offset)),
+        }
+        .map_err(|e| in_field(e, name))
+    }
+}
