@@ -8,7 +8,7 @@
 //! writing it back gives the same bytes.
 
 use crate::dtype::{DType, ScalarKind};
-use crate::element::{pod, Datetime64, Timedelta64};
+use crate::element::{bulk, Datetime64, Timedelta64};
 use crate::encode::write_with_dtype;
 use crate::error::{Error, MismatchError, UsageError};
 use crate::header::{Header, HeaderInfo, ReadOptions};
@@ -160,7 +160,7 @@ macro_rules! dyn_element {
                         Family::$variant => DynData::$variant(read_body::<$ty, _, _, _>(reader, info, available)?),
                     )*
                     Family::Raw => {
-                        let bytes = pod::read_vec::<u8, R>(reader, info.data_len, available)?;
+                        let bytes = bulk::read_vec::<u8, R>(reader, info.data_len, available)?;
                         DynData::Raw(RawData {
                             shape: info.header.shape,
                             fortran_order: info.header.fortran_order,

@@ -140,6 +140,7 @@ mod literal;
 mod mmap;
 #[cfg(feature = "npz")]
 mod npz;
+mod outofcore;
 #[cfg(all(feature = "parallel", unix))]
 mod pio;
 mod prefault;
@@ -147,7 +148,6 @@ mod printable_table;
 mod pyrepr;
 mod read;
 pub mod record;
-mod stream;
 mod sys;
 mod view;
 mod write;
@@ -171,9 +171,9 @@ pub use crate::npz::{
     Compression, MemberInfo, NpzArrays, NpzReader, NpzValue, NpzWriteOptions, NpzWriter,
     ReadNpzError, WriteNpzError,
 };
+pub use crate::outofcore::{NpyAppender, NpyReader, NpyWriter};
 pub use crate::read::{read_npy, read_npy_with_options, ReadNpyExt};
 pub use crate::record::{NpyRecord, PlainField, RecordField};
-pub use crate::stream::{NpyAppender, NpyReader, NpyWriter};
 pub use crate::view::{ViewMutNpyExt, ViewNpyError, ViewNpyExt};
 pub use crate::write::{
     create_new_npy, create_new_npy_with_options, write_npy, write_npy_with_options,

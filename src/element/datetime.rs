@@ -2,7 +2,7 @@
 //! unit, every unit from years to attoseconds, multipliers (`M8[25ms]`), the generic unit and
 //! NaT, in both byte orders.
 
-use super::pod;
+use super::bulk;
 use super::{ReadableElement, WritableElement};
 use crate::dtype::{ByteOrder, DType, DateTimeUnit, Scalar, ScalarKind};
 use crate::error::{Error, MismatchError, UsageError};
@@ -81,7 +81,7 @@ macro_rules! time_type {
             ) -> Result<Vec<Self>, Error> {
                 let (unit, order) = Self::expect(dtype)?;
                 let swap = order.needs_swap();
-                pod::read_decoded(reader, len, 8, available, |chunk, _, _, out| {
+                bulk::read_decoded(reader, len, 8, available, |chunk, _, _, out| {
                     out.extend(chunk.chunks_exact(8).map(|b| {
                         let v = i64::from_ne_bytes([b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]]);
                         $name {
@@ -125,12 +125,12 @@ macro_rules! time_type {
                 for v in values {
                     buf.push(v);
                     if buf.len() == buf.capacity() {
-                        pod::write_slice(&buf, writer, swap)?;
+                        bulk::write_slice(&buf, writer, swap)?;
                         buf.clear();
                     }
                 }
                 check?;
-                pod::write_slice(&buf, writer, swap)
+                bulk::write_slice(&buf, writer, swap)
             }
         }
     };

@@ -2,7 +2,7 @@
 //!
 //! [`ReadableElement`] and [`WritableElement`] carry ndarray-npy's names so generic code keeps
 //! compiling. Plain-old-data types move whole slices of bytes, never one element at a time
-//! (`pod`); the others decode and encode as the bytes stream past. This crate implements them
+//! (`bulk`); the others decode and encode as the bytes stream past. This crate implements them
 //! for:
 //!
 //! - `bool`, `i8`..`i64`, `u8`..`u64`, `f32`, `f64`, `half::f16` and `num_complex::Complex`
@@ -12,9 +12,11 @@
 //! - [`Datetime64`] and [`Timedelta64`], which carry their unit: `datetime`;
 //! - structs that derive `NpyRecord` (records): in the crate's `record` module.
 
+pub(crate) mod bulk;
 mod datetime;
 pub(crate) mod pod;
 mod primitive;
+mod reserve;
 mod string;
 
 pub use datetime::{Datetime64, Timedelta64, NAT};

@@ -7,6 +7,7 @@
 //! and the views of `bool` data after every byte is checked to be 0 or 1.
 #![allow(unsafe_code)]
 
+use super::bulk;
 use super::pod::{self, Pod};
 use super::{FixedDType, ReadableElement, ViewElement, ViewMutElement, WritableElement};
 use crate::dtype::{ByteOrder, DType, Scalar, ScalarKind};
@@ -94,7 +95,7 @@ macro_rules! primitive {
                 available: Option<u64>,
             ) -> Result<Vec<Self>, Error> {
                 let order = scalar_order(dtype, ScalarKind::$kind, $size, $name)?;
-                let mut v: Vec<$ty> = pod::read_vec(reader, len, available)?;
+                let mut v: Vec<$ty> = bulk::read_vec(reader, len, available)?;
                 if order.needs_swap() {
                     pod::swap_in_place(pod::as_bytes_mut(&mut v), $swap);
                 }
@@ -140,7 +141,7 @@ macro_rules! primitive {
                 writer: &mut W,
                 dtype: &DType,
             ) -> Result<(), Error> {
-                pod::write_slice(slice, writer, needs_swap(dtype))
+                bulk::write_slice(slice, writer, needs_swap(dtype))
             }
 
             fn write_iter<'a, W: Write + ?Sized, I: Iterator<Item = &'a Self>>(
@@ -148,7 +149,7 @@ macro_rules! primitive {
                 writer: &mut W,
                 dtype: &DType,
             ) -> Result<(), Error> {
-                pod::write_iter(iter, writer, needs_swap(dtype))
+                bulk::write_iter(iter, writer, needs_swap(dtype))
             }
 
             fn write_view<W: Write + ?Sized>(
@@ -156,7 +157,7 @@ macro_rules! primitive {
                 writer: &mut W,
                 dtype: &DType,
             ) -> Result<(), Error> {
-                pod::write_view(view, writer, needs_swap(dtype))
+                bulk::write_view(view, writer, needs_swap(dtype))
             }
         }
     )*};
@@ -194,7 +195,7 @@ impl ReadableElement for bool {
         available: Option<u64>,
     ) -> Result<Vec<Self>, Error> {
         scalar_order(dtype, ScalarKind::Bool, 1, "bool (dtype '|b1')")?;
-        let bytes: Vec<u8> = pod::read_vec(reader, len, available)?;
+        let bytes: Vec<u8> = bulk::read_vec(reader, len, available)?;
         check_bools(&bytes)?;
         let mut bytes = std::mem::ManuallyDrop::new(bytes);
         // SAFETY: bool and u8 have the same size and alignment, so the allocation's layout is
@@ -260,6 +261,6 @@ impl WritableElement for bool {
         writer: &mut W,
         _dtype: &DType,
     ) -> Result<(), Error> {
-        pod::write_iter(iter.map(|b| if *b { &1u8 } else { &0u8 }), writer, false)
+        bulk::write_iter(iter.map(|b| if *b { &1u8 } else { &0u8 }), writer, false)
     }
 }

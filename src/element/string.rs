@@ -10,6 +10,7 @@
 //! Unsafe here: the `Pod` impls of `FixedBytes` and `FixedUnicode`, which are plain bytes.
 #![allow(unsafe_code)]
 
+use super::bulk;
 use super::pod::{self, Pod};
 use super::{FixedDType, ReadableElement, ViewElement, ViewMutElement, WritableElement};
 use crate::dtype::{ByteOrder, DType, Scalar, ScalarKind};
@@ -157,7 +158,7 @@ impl ReadableElement for String {
         let (size, order) =
             expect_kind(dtype, ScalarKind::Unicode, "String (dtype '<Un' or '>Un')")?;
         let swap = order.needs_swap();
-        pod::read_decoded(reader, len, size, available, |chunk, first, count, out| {
+        bulk::read_decoded(reader, len, size, available, |chunk, first, count, out| {
             for i in 0..count {
                 let mut s = String::new();
                 if size > 0 {
@@ -214,7 +215,7 @@ impl ReadableElement for Vec<u8> {
         available: Option<u64>,
     ) -> Result<Vec<Self>, Error> {
         let (size, _) = expect_kind(dtype, ScalarKind::Bytes, "Vec<u8> (dtype '|Sn')")?;
-        pod::read_decoded(reader, len, size, available, |chunk, _, count, out| {
+        bulk::read_decoded(reader, len, size, available, |chunk, _, count, out| {
             for i in 0..count {
                 let item = &chunk[i * size..(i + 1) * size];
                 let end = item.iter().rposition(|&b| b != 0).map_or(0, |p| p + 1);
@@ -413,7 +414,7 @@ macro_rules! fixed_string {
                 writer: &mut W,
                 dtype: &DType,
             ) -> Result<(), Error> {
-                pod::write_slice(slice, writer, Self::expect(dtype)?.needs_swap())
+                bulk::write_slice(slice, writer, Self::expect(dtype)?.needs_swap())
             }
 
             fn write_iter<'a, W: Write + ?Sized, I: Iterator<Item = &'a Self>>(
@@ -421,7 +422,7 @@ macro_rules! fixed_string {
                 writer: &mut W,
                 dtype: &DType,
             ) -> Result<(), Error> {
-                pod::write_iter(iter, writer, Self::expect(dtype)?.needs_swap())
+                bulk::write_iter(iter, writer, Self::expect(dtype)?.needs_swap())
             }
         }
 
@@ -434,12 +435,12 @@ macro_rules! fixed_string {
             ) -> Result<Vec<Self>, Error> {
                 let swap = Self::expect(dtype)?.needs_swap();
                 if N == 0 {
-                    return pod::read_decoded(reader, len, 0, available, |_, _, count, out| {
+                    return bulk::read_decoded(reader, len, 0, available, |_, _, count, out| {
                         out.extend(std::iter::repeat_n($ty([0; N]), count));
                         Ok(())
                     });
                 }
-                let mut v: Vec<Self> = pod::read_vec(reader, len, available)?;
+                let mut v: Vec<Self> = bulk::read_vec(reader, len, available)?;
                 if swap {
                     pod::swap_in_place(pod::as_bytes_mut(&mut v), <Self as Pod>::SWAP);
                 }

@@ -4,7 +4,7 @@
 use super::*;
 use super::{fields::*, matching::*};
 use crate::dtype::DType;
-use crate::element::pod;
+use crate::element::{bulk, pod};
 use crate::error::{at_record, Error, FormatError, MismatchError};
 use std::io::{Read, Write};
 use std::mem::{align_of, size_of};
@@ -57,7 +57,7 @@ pub fn read_vec<T: RecordField, R: Read + ?Sized>(
         })?;
     // The shared chunked reader: its buffer grows with the bytes that arrive (a record may be
     // declared far larger than the input), and zero-size records are capped.
-    pod::read_decoded(
+    bulk::read_decoded(
         reader,
         len,
         itemsize,
@@ -144,7 +144,7 @@ pub fn read_vec_plain<T: PlainField, R: Read + ?Sized>(
     // SAFETY: `check_layout` accepted `dtype`, so each record's bytes are laid out as `T`, and
     // those that pass `T::check` are valid `T`s by `PlainField`'s contract; `size > 0`.
     unsafe {
-        pod::read_plain(reader, len, available, part, |first, bytes| {
+        bulk::read_plain(reader, len, available, part, |first, bytes| {
             if T::NEEDS_CHECK {
                 for (i, rec) in bytes.chunks_exact(size).enumerate() {
                     T::check(&plan, rec).map_err(|e| at_record(e, (first + i) as u64))?;

@@ -1,0 +1,530 @@
+//! The bulk I/O engine: whole arrays read straight into their own allocation in one pass
+//! (or, when the input's length is unknown, into a lazy reservation, or growing with the bytes
+//! that arrive), decoded types filled in bounded chunks, and writes of whole slices or
+//! 256 KiB chunks of a gathered or swapped copy.
+//!
+//! Unsafe here: reading into a vector's zeroed spare capacity and setting its length to what
+//! arrived.
+#![allow(unsafe_code)]
+
+use super::pod::*;
+use super::reserve::*;
+use crate::error::{Error, FormatError};
+use crate::ioutil::read_full;
+use crate::prefault;
+use ndarray::{ArrayViewD, ArrayViewMutD, Axis, Zip};
+use std::io::{Read, Write};
+use std::mem::size_of;
+
+/// The error for array data of `expected` bytes of which only `found` arrived.
+pub(crate) fn truncated(expected: usize, found: u64) -> Error {
+    Error::Format(FormatError::Truncated {
+        part: "array data",
+        expected: expected as u64,
+        found,
+    })
+}
+
+/// Fails as [`truncated`] when the input is known to hold fewer than the `nbytes` bytes of
+/// array data, before anything is allocated.
+pub(crate) fn check_available(nbytes: usize, available: Option<u64>) -> Result<(), Error> {
+    match available {
+        Some(avail) if avail < nbytes as u64 => Err(truncated(nbytes, avail)),
+        _ => Ok(()),
+    }
+}
+
+/// Reads `len` elements of `T` (in file byte order) from `reader`.
+///
+/// `available` is how many bytes the input still holds, when known (a file's length): the
+/// array is then allocated at once after checking the bytes are there. Without it, the
+/// array is reserved at once without committing memory ([`lazily_zeroed_capacity`]) and
+/// read in one pass, so any reader is as fast as a file of known length; where that
+/// reservation is not possible the array grows with the bytes that arrive. Either way a
+/// short input claiming a huge array fails as truncated after committing about what it held.
+pub(crate) fn read_vec<T: Pod, R: Read + ?Sized>(
+    reader: &mut R,
+    len: usize,
+    available: Option<u64>,
+) -> Result<Vec<T>, Error> {
+    // SAFETY: every byte pattern is a valid `T` (`T: Pod`), so accepting every part is right.
+    unsafe { read_plain(reader, len, available, None, |_, _| Ok(())) }
+}
+
+/// Reads `len` values of a plain type `T` from `reader` straight into the vector's memory: the
+/// engine of [`read_vec`] and of `#[repr(C)]` record reads.
+///
+/// With `part`, the data is read in parts of that many elements and `check(first, bytes)` runs
+/// on each part (its first element's index and its bytes) while it is in cache; a failed
+/// check stops the read. Without it, one pass, and `check` sees the whole data once. Memory
+/// as in [`read_vec`].
+///
+/// # Safety
+///
+/// Every `size_of::<T>()` bytes that `check` accepts must be a valid `T`, and `T` must not be
+/// zero-sized.
+pub(crate) unsafe fn read_plain<T, R: Read + ?Sized>(
+    reader: &mut R,
+    len: usize,
+    available: Option<u64>,
+    part: Option<usize>,
+    mut check: impl FnMut(usize, &[u8]) -> Result<(), Error>,
+) -> Result<Vec<T>, Error> {
+    let size = size_of::<T>();
+    debug_assert!(size > 0);
+    // The caller checked len * size against isize::MAX (Header::sizes).
+    let nbytes = len * size;
+    check_available(nbytes, available)?;
+    // The same memory for every door: reserved at once, committed as data lands (a fresh
+    // calloc of a size the allocator recycles would be cleared with a memset first, which
+    // cost a 33 MB record read twice its time). With the length known and checked, a failed
+    // reservation is an out-of-memory error; without it, the array grows instead.
+    let whole = match available {
+        Some(_) => Some(match lazily_zeroed_capacity::<T>(len) {
+            Some(v) => v,
+            None => zeroed_capacity::<T>(len)?,
+        }),
+        None => lazily_zeroed_capacity::<T>(len),
+    };
+    let Some(mut v) = whole else {
+        // SAFETY: passed on from the caller.
+        return unsafe { read_plain_growing(reader, len, part, check) };
+    };
+    let mut valid = 0;
+    // SAFETY: the spare capacity comes zeroed from the allocation and is not written yet.
+    let bytes = unsafe { spare_bytes(&mut v, len) };
+    let got = match part {
+        Some(part) => prefault::fill_parts(reader, bytes, part.max(1) * size, |offset, bytes| {
+            check(offset / size, bytes)?;
+            valid = (offset + bytes.len()) / size;
+            Ok::<(), Error>(())
+        }),
+        None => prefault::fill(reader, bytes)
+            .map_err(Error::from)
+            .and_then(|got| {
+                let whole = got / size;
+                check(0, &bytes[..whole * size])?;
+                valid = whole;
+                Ok(got)
+            }),
+    };
+    // SAFETY: the first `valid` elements lie in the capacity (`valid <= len`) and hold bytes
+    // that `check` accepted: valid `T`s by the caller's contract. On an error they are
+    // dropped with `v`.
+    unsafe { v.set_len(valid) };
+    let got = got?;
+    if got < nbytes {
+        return Err(truncated(nbytes, got as u64));
+    }
+    Ok(v)
+}
+
+/// [`read_plain`] where the whole array cannot be reserved: the vector's reservation doubles
+/// (a reallocation, which Linux does by moving pages, not copying), and each part is zeroed
+/// just before it is read, so committed memory stays within the bytes that arrived plus one
+/// part.
+///
+/// # Safety
+///
+/// As [`read_plain`].
+unsafe fn read_plain_growing<T, R: Read + ?Sized>(
+    reader: &mut R,
+    len: usize,
+    part: Option<usize>,
+    mut check: impl FnMut(usize, &[u8]) -> Result<(), Error>,
+) -> Result<Vec<T>, Error> {
+    let size = size_of::<T>();
+    let nbytes = len * size;
+    let per = |bytes: usize| (bytes / size).max(1);
+    let part = part.unwrap_or(per(STREAM_PART)).max(1);
+    let mut v: Vec<T> = Vec::new();
+    while v.len() < len {
+        let done = v.len();
+        if v.capacity() == done {
+            let grow = (len - done).min(done.max(per(STREAM_FIRST)));
+            v.try_reserve_exact(grow)
+                .map_err(|_| oom(grow.saturating_mul(size)))?;
+            advise_huge_pages(v.as_mut_ptr().cast(), v.capacity() * size);
+        }
+        let bytes = zeroed_spare_bytes(&mut v, (len - done).min(part));
+        let k = bytes.len() / size;
+        let got = read_full(reader, bytes)?;
+        if got < bytes.len() {
+            return Err(truncated(nbytes, (done * size + got) as u64));
+        }
+        check(done, bytes)?;
+        // SAFETY: the `k` elements after the length lie in the capacity (`zeroed_spare_bytes`
+        // took at most the spare capacity) and hold bytes that `check` accepted: valid `T`s by
+        // the caller's contract.
+        unsafe { v.set_len(done + k) };
+    }
+    Ok(v)
+}
+
+/// A `T` whose bytes are all zero.
+fn zeroed_value<T: Pod>() -> T {
+    // SAFETY: all-zero bytes are a valid `T` because every bit pattern is (`T: Pod`).
+    unsafe { std::mem::zeroed() }
+}
+
+/// The most memory that values decoded from a zero-byte dtype (`'<U0'`, `'|S0'`, records
+/// without fields) may take: such a file holds no bytes to bound the allocation by.
+pub(crate) const MAX_ZERO_SIZE_BYTES: usize = 16 << 20;
+
+/// Reads `len` elements of `itemsize` bytes and passes them to `decode` in chunks of whole
+/// elements (about 256 KiB each) through one reusable buffer, with the index of the chunk's
+/// first element and its element count. `decode` pushes one value per element. Returns the
+/// decoded values.
+///
+/// The output is reserved at once (a reservation commits no memory; only the values written
+/// do), so it is never copied as it grows; where the reservation fails it grows with what is
+/// decoded. The buffer grows with the bytes that arrive, so one element declared far larger
+/// than the input costs only what arrived. Zero-byte elements are refused beyond
+/// [`MAX_ZERO_SIZE_BYTES`] of decoded values.
+pub(crate) fn read_decoded<T, R: Read + ?Sized>(
+    reader: &mut R,
+    len: usize,
+    itemsize: usize,
+    available: Option<u64>,
+    mut decode: impl FnMut(&[u8], usize, usize, &mut Vec<T>) -> Result<(), Error>,
+) -> Result<Vec<T>, Error> {
+    // The caller's header check bounds len * itemsize by isize::MAX.
+    let nbytes = len * itemsize;
+    check_available(nbytes, available)?;
+    if itemsize == 0 {
+        let limit = MAX_ZERO_SIZE_BYTES / size_of::<T>().max(1);
+        if len > limit {
+            return Err(crate::error::LimitError::ArrayTooLarge {
+                limit: limit as u64,
+                found: len as u64,
+            }
+            .into());
+        }
+        let mut out = Vec::new();
+        out.try_reserve_exact(len)
+            .map_err(|_| oom(len.saturating_mul(size_of::<T>())))?;
+        decode(&[], 0, len, &mut out)?;
+        return Ok(out);
+    }
+    let per_chunk = (WRITE_CHUNK / itemsize).max(1);
+    let mut buf = Vec::new();
+    let mut out = Vec::new();
+    if out.try_reserve_exact(len).is_err() {
+        let first = len.min(per_chunk);
+        out.try_reserve_exact(first)
+            .map_err(|_| oom(first.saturating_mul(size_of::<T>())))?;
+    }
+    let mut done = 0;
+    while done < len {
+        let k = (len - done).min(per_chunk);
+        let want = k * itemsize;
+        let got = fill_growing(reader, &mut buf, want)?;
+        if got < want {
+            return Err(truncated(nbytes, (done * itemsize + got) as u64));
+        }
+        if out.capacity() - out.len() < k {
+            out.try_reserve(k)
+                .map_err(|_| oom(k.saturating_mul(size_of::<T>())))?;
+        }
+        decode(&buf[..want], done, k, &mut out)?;
+        done += k;
+    }
+    Ok(out)
+}
+
+/// Reads up to `want` bytes into the start of `buf`, a zeroed buffer reused across calls:
+/// it grows towards `want` only as the bytes arrive (doubling, from 64 KiB), so a short
+/// input costs about what it held. Returns the bytes read; fewer than `want` means the input
+/// ended.
+pub(crate) fn fill_growing<R: Read + ?Sized>(
+    reader: &mut R,
+    buf: &mut Vec<u8>,
+    want: usize,
+) -> Result<usize, Error> {
+    let mut got = 0;
+    loop {
+        let end = buf.len().min(want);
+        got += read_full(reader, &mut buf[got..end])?;
+        if got < end || got == want {
+            return Ok(got);
+        }
+        let new = want.min(buf.len().max(STREAM_FIRST / 2).saturating_mul(2));
+        buf.try_reserve_exact(new - buf.len())
+            .map_err(|_| oom(new))?;
+        buf.resize(new, 0);
+    }
+}
+
+/// Size of the chunks in which swapped or gathered data is written.
+const WRITE_CHUNK: usize = 256 << 10;
+
+/// Writes `data` in file byte order: as it is when `swap` is false, else through a reusable
+/// chunk in which the bytes are swapped.
+pub(crate) fn write_slice<T: Pod, W: Write + ?Sized>(
+    data: &[T],
+    writer: &mut W,
+    swap: bool,
+) -> Result<(), Error> {
+    if !swap || T::SWAP <= 1 {
+        writer.write_all(as_bytes(data))?;
+        return Ok(());
+    }
+    let per_chunk = (WRITE_CHUNK / size_of::<T>().max(1)).max(1);
+    let mut buf: Vec<T> = Vec::with_capacity(per_chunk.min(data.len()));
+    for chunk in data.chunks(per_chunk) {
+        buf.clear();
+        buf.extend_from_slice(chunk);
+        swap_in_place(as_bytes_mut(&mut buf), T::SWAP);
+        writer.write_all(as_bytes(&buf))?;
+    }
+    Ok(())
+}
+
+/// Writes the elements of `iter` in order, gathered into reusable chunks (one `write_all`
+/// per chunk, never one per element).
+pub(crate) fn write_iter<'a, T: Pod, W: Write + ?Sized>(
+    iter: impl Iterator<Item = &'a T>,
+    writer: &mut W,
+    swap: bool,
+) -> Result<(), Error> {
+    let per_chunk = (WRITE_CHUNK / size_of::<T>().max(1)).max(1);
+    let mut buf: Vec<T> = Vec::with_capacity(per_chunk);
+    let mut flush = |buf: &mut Vec<T>| -> Result<(), Error> {
+        if swap {
+            swap_in_place(as_bytes_mut(buf), T::SWAP);
+        }
+        writer.write_all(as_bytes(buf))?;
+        buf.clear();
+        Ok(())
+    };
+    for x in iter {
+        buf.push(*x);
+        if buf.len() == per_chunk {
+            flush(&mut buf)?;
+        }
+    }
+    if !buf.is_empty() {
+        flush(&mut buf)?;
+    }
+    Ok(())
+}
+
+/// The most bytes the tiled gather buffers.
+const TILE_BUDGET: usize = 4 << 20;
+
+/// Writes `view` in C order. Contiguous: one write. If some axis has a smaller stride than the
+/// last one (a transposed or permuted view), the data is gathered in tiles: a few consecutive
+/// indices of that axis are read together, so each cache line fetched is used for several
+/// outputs instead of one. Otherwise lane by lane.
+pub(crate) fn write_view<T: Pod, W: Write + ?Sized>(
+    view: ArrayViewD<'_, T>,
+    writer: &mut W,
+    swap: bool,
+) -> Result<(), Error> {
+    if let Some(slice) = view.as_slice() {
+        return write_slice(slice, writer, swap);
+    }
+    let nd = view.ndim();
+    let last = nd.saturating_sub(1);
+    let fastest = (0..nd)
+        .filter(|&a| view.shape()[a] > 1)
+        .min_by_key(|&a| view.strides()[a].unsigned_abs());
+    let tile_axis = match fastest {
+        // Tile only when one index of p is a bounded output block, so memory stays small.
+        Some(p)
+            if p != last
+                && view.strides()[p].unsigned_abs() < view.strides()[last].unsigned_abs()
+                && view.shape()[p + 1..].iter().product::<usize>() * size_of::<T>()
+                    <= TILE_BUDGET / 2 =>
+        {
+            p
+        }
+        _ => {
+            let elems = view
+                .lanes(Axis(last))
+                .into_iter()
+                .flat_map(|l| l.into_iter());
+            return write_iter(elems, writer, swap);
+        }
+    };
+    write_tiled(view, tile_axis, writer, swap)
+}
+
+/// The tiled gather of [`write_view`]: for each index of the axes before `p`, blocks of up to
+/// 16 consecutive indices along `p` are copied into a C-ordered buffer, reading along `p`
+/// innermost.
+fn write_tiled<T: Pod, W: Write + ?Sized>(
+    view: ArrayViewD<'_, T>,
+    p: usize,
+    writer: &mut W,
+    swap: bool,
+) -> Result<(), Error> {
+    let shape = view.shape().to_vec();
+    // Elements after axis p, per index of p: the contiguous output block of one p index.
+    let inner: usize = shape[p + 1..].iter().product();
+    let tile = (TILE_BUDGET / (inner * size_of::<T>()).max(1)).clamp(1, 16);
+    let mut buf: Vec<T> = Vec::with_capacity(tile.min(shape[p]) * inner);
+    // Every index of the axes before p, in C order.
+    let lead = &shape[..p];
+    let mut idx = vec![0usize; p];
+    for flat in 0..lead.iter().product::<usize>() {
+        let mut rem = flat;
+        for axis in (0..p).rev() {
+            idx[axis] = rem % lead[axis];
+            rem /= lead[axis];
+        }
+        let mut sub = view.view();
+        for &i in &idx {
+            sub = sub.index_axis_move(Axis(0), i);
+        }
+        let mut start = 0;
+        while start < shape[p] {
+            let t = tile.min(shape[p] - start);
+            let block = sub.slice_axis(Axis(0), (start..start + t).into());
+            buf.clear();
+            buf.resize(t * inner, zeroed_value::<T>());
+            // The buffer as a C-ordered (t, rest...) array; copy lane by lane along p, so
+            // each source cache line is read once for t outputs.
+            let mut out =
+                ArrayViewMutD::from_shape(block.raw_dim(), &mut buf[..]).map_err(|_| {
+                    FormatError::ShapeOverflow {
+                        shape: shape.clone(),
+                        itemsize: size_of::<T>(),
+                    }
+                })?;
+            Zip::from(out.lanes_mut(Axis(0)))
+                .and(block.lanes(Axis(0)))
+                .for_each(|mut o, b| o.assign(&b));
+            if swap {
+                swap_in_place(as_bytes_mut(&mut buf), T::SWAP);
+            }
+            writer.write_all(as_bytes(&buf))?;
+            start += t;
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn swap_handles_misaligned_buffers() {
+        let mut backing = [0u8; 17];
+        let bytes = &mut backing[1..17];
+        bytes.copy_from_slice(&[1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16]);
+        swap_in_place(bytes, 8);
+        assert_eq!(
+            bytes,
+            [8, 7, 6, 5, 4, 3, 2, 1, 16, 15, 14, 13, 12, 11, 10, 9]
+        );
+        swap_in_place(bytes, 2);
+        assert_eq!(
+            bytes,
+            [7, 8, 5, 6, 3, 4, 1, 2, 15, 16, 13, 14, 11, 12, 9, 10]
+        );
+        swap_in_place(&mut [], 4);
+    }
+
+    /// Every way `read_plain` gets its memory: known length, reserved at once, and grown.
+    fn read_each_way(bytes: &[u8], n: usize) -> Vec<Result<Vec<u64>, Error>> {
+        let whole = read_vec::<u64, _>(&mut &bytes[..], n, None);
+        let known = read_vec::<u64, _>(&mut &bytes[..], n, Some(bytes.len() as u64));
+        // SAFETY: every byte pattern is a valid u64.
+        let grown =
+            unsafe { read_plain_growing::<u64, _>(&mut &bytes[..], n, None, |_, _| Ok(())) };
+        vec![whole, known, grown]
+    }
+
+    #[test]
+    fn read_vec_reads_a_stream_each_way_and_reports_truncation() {
+        let n = STREAM_PART / 8 * 3 + 5;
+        let data: Vec<u64> = (0..n as u64).collect();
+        let bytes = as_bytes(&data).to_vec();
+        for back in read_each_way(&bytes, n) {
+            assert_eq!(back.unwrap(), data);
+        }
+        let short = &bytes[..bytes.len() - 3];
+        for err in read_each_way(short, n) {
+            assert!(matches!(
+                err.unwrap_err(),
+                Error::Format(FormatError::Truncated { found, .. }) if found as usize == short.len()
+            ));
+        }
+        let err = read_vec::<u64, _>(&mut &bytes[..], n, Some(10)).unwrap_err();
+        assert!(matches!(
+            err,
+            Error::Format(FormatError::Truncated { found: 10, .. })
+        ));
+    }
+
+    #[test]
+    fn lazily_zeroed_capacity_reads_as_zero_at_every_alignment() {
+        // Lengths around page boundaries, so the head, the madvised body and the tail all occur.
+        for len in [1usize, 7, 4095, 4096, 4097, 3 * 4096 + 17, 1 << 20] {
+            if let Some(mut v) = lazily_zeroed_capacity::<u8>(len) {
+                assert_eq!(v.capacity(), len);
+                // SAFETY: the spare capacity comes zeroed and is not written yet.
+                let bytes = unsafe { spare_bytes(&mut v, len) };
+                assert!(bytes.iter().all(|&b| b == 0), "len {len}");
+            }
+        }
+        // Recycled memory is zeroed too: fill an allocation, free it, reserve again.
+        for _ in 0..4 {
+            drop(vec![0xAAu8; 3 << 20]);
+            let mut v = lazily_zeroed_capacity::<u64>(3 << 17).unwrap_or_default();
+            let n = v.capacity();
+            // SAFETY: as above.
+            let bytes = unsafe { spare_bytes(&mut v, n) };
+            assert!(bytes.iter().all(|&b| b == 0));
+        }
+    }
+
+    #[test]
+    fn fill_growing_grows_only_with_what_arrives() {
+        let mut buf = Vec::new();
+        let got = fill_growing(&mut &[5u8; 100][..], &mut buf, 1 << 30).unwrap();
+        assert_eq!(got, 100);
+        assert!(buf.len() <= STREAM_FIRST, "{}", buf.len());
+        let data: Vec<u8> = (0..300_000u32).map(|i| i as u8).collect();
+        assert_eq!(
+            fill_growing(&mut &data[..], &mut buf, data.len()).unwrap(),
+            data.len()
+        );
+        assert_eq!(&buf[..data.len()], &data[..]);
+    }
+
+    #[test]
+    fn tiled_gather_matches_naive_c_order() {
+        use ndarray::{ArrayD, IxDyn};
+        let shapes: [&[usize]; 4] = [&[37, 5, 3], &[2, 19, 4, 3], &[33, 2], &[3, 1, 17, 2]];
+        for shape in shapes {
+            let n: usize = shape.iter().product();
+            let base = ArrayD::from_shape_vec(IxDyn(shape), (0..n as u64).collect()).unwrap();
+            let nd = shape.len();
+            // Every rotation of the axes puts the stride-1 axis somewhere else.
+            for rot in 0..nd {
+                let perm: Vec<usize> = (0..nd).map(|i| (i + rot) % nd).collect();
+                let view = base.view().permuted_axes(IxDyn(&perm));
+                for swap in [false, true] {
+                    let mut ours = Vec::new();
+                    write_view(view.view(), &mut ours, swap).unwrap();
+                    let mut naive: Vec<u64> = view.iter().copied().collect();
+                    if swap {
+                        naive.iter_mut().for_each(|x| *x = x.swap_bytes());
+                    }
+                    assert_eq!(ours, as_bytes(&naive), "{shape:?} rot {rot} swap {swap}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn empty_and_zero_length_reads() {
+        let v: Vec<u32> = read_vec(&mut &[][..], 0, None).unwrap();
+        assert!(v.is_empty());
+        assert!(zeroed_capacity::<u8>(0).unwrap().is_empty());
+        assert!(lazily_zeroed_capacity::<u8>(0).is_none_or(|v| v.capacity() == 0));
+    }
+}
