@@ -14,7 +14,6 @@
 
 mod archive;
 mod member;
-#[cfg(feature = "parallel")]
 mod parallel;
 mod reader;
 mod writer;

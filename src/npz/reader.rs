@@ -69,12 +69,12 @@ pub type ReadNpzError = Error;
 /// # Ok::<(), ndnpy::Error>(())
 /// ```
 pub struct NpzReader<R: Read + Seek> {
-    reader: R,
-    dir: Directory,
-    options: ReadOptions,
-    scratch: Vec<u8>,
+    pub(super) reader: R,
+    pub(super) dir: Directory,
+    pub(super) options: ReadOptions,
+    pub(super) scratch: Vec<u8>,
     /// The bytes read out of members so far, for [`ReadOptions::max_inflated_len`].
-    inflated: u64,
+    pub(super) inflated: u64,
 }
 
 impl<R: Read + Seek> std::fmt::Debug for NpzReader<R> {
@@ -455,7 +455,7 @@ impl<R: Read + Seek> NpzReader<R> {
         })
     }
 
-    fn entry(&self, index: usize) -> Result<EntryRef<'_>, Error> {
+    pub(super) fn entry(&self, index: usize) -> Result<EntryRef<'_>, Error> {
         self.dir
             .entry(index)
             .ok_or(Error::Mismatch(MismatchError::MemberIndex {
@@ -466,7 +466,7 @@ impl<R: Read + Seek> NpzReader<R> {
 
     /// Checks that reading up to `bytes` more out of member `index` stays within
     /// [`ReadOptions::max_inflated_len`].
-    pub(crate) fn charge_check(&self, index: usize, bytes: u64) -> Result<(), Error> {
+    pub(super) fn charge_check(&self, index: usize, bytes: u64) -> Result<(), Error> {
         let Some(limit) = self.options.get_max_inflated_len() else {
             return Ok(());
         };
@@ -480,18 +480,6 @@ impl<R: Read + Seek> NpzReader<R> {
             .into());
         }
         Ok(())
-    }
-
-    /// Counts `bytes` read out of the archive's members.
-    #[cfg(feature = "parallel")]
-    pub(crate) fn charge(&mut self, bytes: u64) {
-        self.inflated = self.inflated.saturating_add(bytes);
-    }
-
-    /// Takes back `bytes` counted by [`NpzReader::charge`] but not read.
-    #[cfg(feature = "parallel")]
-    pub(crate) fn uncharge(&mut self, bytes: u64) {
-        self.inflated = self.inflated.saturating_sub(bytes);
     }
 
     /// Opens member `index` and hands a reader of its bytes to `f`; `most` is the most that
@@ -796,40 +784,6 @@ impl<R: Read + Seek> NpzReader<R> {
         }
     }
 
-    /// Reads every member as `(key, array)`, in archive order, with the results
-    /// [`NpzReader::iter`] gives. With the `parallel` feature, deflated members are
-    /// decompressed on all cores (rayon): their compressed bytes are read in turn, up to
-    /// 256 MiB at a time, and inflated and parsed in parallel. Without it, members are read
-    /// one after another. The results are the same either way.
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// let mut npz = ndnpy::NpzReader::open("testdata/npz_compressed.npz")?;
-    /// let all = npz.read_all::<ndarray::OwnedRepr<f64>, ndarray::IxDyn>();
-    /// assert_eq!(all.len(), npz.len());
-    /// assert_eq!(all[0].0, "a");
-    /// assert!(all[0].1.is_ok());
-    /// # Ok::<(), ndnpy::Error>(())
-    /// ```
-    #[allow(clippy::type_complexity)]
-    pub fn read_all<S, D>(&mut self) -> Vec<(String, Result<ArrayBase<S, D>, ReadNpzError>)>
-    where
-        S::Elem: ReadableElement,
-        S: DataOwned,
-        D: Dimension,
-        ArrayBase<S, D>: Send,
-    {
-        #[cfg(feature = "parallel")]
-        {
-            super::parallel::read_all(self)
-        }
-        #[cfg(not(feature = "parallel"))]
-        {
-            self.iter().collect()
-        }
-    }
-
     /// For a stored (uncompressed) member, the byte range of its bytes (for an array, its
     /// whole `.npy` file, header included) in the archive; `None` for a compressed member.
     /// Only the local header is read.
@@ -887,59 +841,6 @@ impl<R: Read + Seek> NpzReader<R> {
     /// ```
     pub fn into_inner(self) -> R {
         self.reader
-    }
-
-    /// The compressed bytes of member `index` (for parallel decompression), after checking
-    /// that inflating it stays within [`ReadOptions::max_inflated_len`].
-    #[cfg(feature = "parallel")]
-    pub(crate) fn compressed_bytes(&mut self, index: usize) -> Result<Vec<u8>, Error> {
-        let entry = self.entry(index)?;
-        entry.check()?;
-        self.charge_check(index, entry.size)?;
-        let NpzReader {
-            reader,
-            dir,
-            scratch,
-            ..
-        } = self;
-        let located = dir.locate(reader, index, scratch)?;
-        let Some(entry) = dir.entry(index) else {
-            return Err(Error::Mismatch(MismatchError::MemberIndex {
-                index,
-                len: dir.len(),
-            }));
-        };
-        if let Some(range) = located.in_scratch {
-            return Ok(scratch[range].to_vec());
-        }
-        // The data lies in the archive (checked by locate), so this allocation is real; it
-        // can still fail, as an error.
-        let len = usize::try_from(entry.compressed_size).unwrap_or(usize::MAX);
-        let mut bytes = Vec::new();
-        bytes.try_reserve_exact(len).map_err(|_| {
-            Error::Io(io::Error::new(
-                io::ErrorKind::OutOfMemory,
-                format!("cannot allocate {len} bytes for an archive member"),
-            ))
-        })?;
-        bytes.resize(len, 0);
-        reader.seek(SeekFrom::Start(located.data_start))?;
-        let got = crate::ioutil::read_full(reader, &mut bytes)?;
-        if got < bytes.len() {
-            return Err(crate::FormatError::MemberTruncated {
-                member: entry.name.to_string(),
-                declared: entry.compressed_size,
-                found: got as u64,
-            }
-            .into());
-        }
-        Ok(bytes)
-    }
-
-    /// The directory and the read options (for parallel decompression).
-    #[cfg(feature = "parallel")]
-    pub(crate) fn parts(&self) -> (&Directory, &ReadOptions) {
-        (&self.dir, &self.options)
     }
 }
 
