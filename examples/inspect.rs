@@ -62,24 +62,24 @@ fn inspect(path: &str) -> Result<(), ndnpy::Error> {
 /// Every member of an archive; a bad member is reported and the others still shown.
 fn inspect_npz(path: &str) -> Result<(), ndnpy::Error> {
     let mut npz = NpzReader::open(path)?;
-    let names = npz.names()?;
-    println!("  .npz archive, {} members", names.len());
-    for name in names {
-        println!("  [{name}]");
-        match npz.header(&name) {
+    println!("  .npz archive, {} members", npz.len());
+    for index in 0..npz.len() {
+        let mut member = npz.member(index)?;
+        println!("  [{}]", member.info().key());
+        match member.header() {
             Ok(info) => {
                 describe(&info);
                 if info.header.dtype.has_object() {
                     println!("    holds pickled Python objects");
                     continue;
                 }
-                match npz.by_name_dyn(&name) {
+                match member.read_dyn() {
                     Ok(a) => summarise(&a).iter().for_each(|l| println!("    {l}")),
                     Err(e) => println!("    error: {e}"),
                 }
             }
             Err(ndnpy::Error::Mismatch(ndnpy::MismatchError::NotNpy { .. })) => {
-                let bytes = npz.raw_bytes(&name)?;
+                let bytes = member.bytes()?;
                 println!(
                     "    not an array: {} bytes, b\"{}\"",
                     bytes.len(),

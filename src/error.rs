@@ -512,7 +512,8 @@ pub enum MismatchError {
         len: usize,
     },
     /// The archive member is not an `.npy` array (it does not start with the `.npy` magic);
-    /// numpy returns such members as raw bytes, and so does `NpzReader::raw_bytes`.
+    /// numpy returns such members as raw bytes, and so do `NpzMember::bytes` and
+    /// `NpzMember::get`.
     NotNpy {
         /// The member's name in the archive.
         member: String,
@@ -646,7 +647,7 @@ impl fmt::Display for MismatchError {
             MismatchError::NotNpy { member, found } => write!(
                 f,
                 "archive member {} is not an .npy array: expected magic \
-                 b\"\\x93NUMPY\", found b\"{}\" (read it with NpzReader::raw_bytes)",
+                 b\"\\x93NUMPY\", found b\"{}\" (read its bytes with NpzMember::bytes)",
                 name(member),
                 found.escape_ascii()
             ),

@@ -25,16 +25,18 @@
 //!   [`NpyWriter`] writes an array of known shape block by block.
 //! - **Archives** (feature `npz`, on by default): [`NpzReader`] reads `.npz` files
 //!   (`np.savez`, `np.savez_compressed`, streamed, zip64) lazily, member by member, with
-//!   numpy's key rules, header peeks and raw bytes for members that are not arrays;
-//!   [`NpzWriter`] writes archives `np.load` reads, stored or deflated per member
-//!   ([`NpzWriteOptions`]), deterministic, zip64 when needed, optionally 64-byte aligned so
-//!   that [`NpzReader::view`] views members in place. Members of any dtype:
-//!   [`NpzReader::by_name_dyn`]. With the `parallel` feature, [`NpzReader::read_all`] inflates
-//!   members on all cores; inflating a member of 16 MiB or more, a helper thread faults the
-//!   array's pages in just ahead of the inflater, never more than 16 MiB past the bytes
-//!   inflated; reading 16 MiB or more of a stored member, two threads read parts of an
-//!   archive that is a file and hash each part (from other sources, a helper thread runs the
-//!   CRC-32).
+//!   numpy's key rules. [`NpzReader::by_name`] and [`NpzReader::by_index`] read an array, as
+//!   in ndarray-npy; [`NpzReader::member`] finds one member by key or index and gives a
+//!   handle, [`NpzMember`], for all the rest: its directory facts, its header alone, its array
+//!   of any dtype ([`NpzMember::read_dyn`]), its raw bytes (for members that are not arrays),
+//!   and a zero-copy [`NpzMember::view`] of a stored member. [`NpzWriter`] writes archives
+//!   `np.load` reads, stored or deflated per member ([`NpzWriteOptions`]), deterministic,
+//!   zip64 when needed, optionally 64-byte aligned so that stored members can be viewed in
+//!   place. With the `parallel` feature, [`NpzReader::read_all`] inflates members on all
+//!   cores; inflating a member of 16 MiB or more, a helper thread faults the array's pages in
+//!   just ahead of the inflater, never more than 16 MiB past the bytes inflated; reading
+//!   16 MiB or more of a stored member, two threads read parts of an archive that is a file
+//!   and hash each part (from other sources, a helper thread runs the CRC-32).
 //! - **Headers**: [`Header`] reads and writes the header alone, with numpy's version choice
 //!   and padding; [`HeaderInfo`] adds the version and data offset of a file.
 //! - **Dtypes**: [`DType`] parses and formats every `descr` numpy writes (scalars, strings,
@@ -112,7 +114,7 @@
 //!   as Python 3.11 would; other Python versions may escape newer code points differently.
 //! - `.npz` members must be stored or deflated (what numpy writes); encrypted members, other
 //!   compression methods (bzip2, lzma, zstd) and archives spanning several disks give a clear
-//!   error. Only stored, aligned members can be viewed in place ([`NpzReader::view`]);
+//!   error. Only stored, aligned members can be viewed in place ([`NpzMember::view`]);
 //!   [`NpzReader::by_name`] copies any member.
 
 #![deny(missing_docs)]
@@ -168,8 +170,8 @@ pub use crate::header::{Header, HeaderInfo, ReadOptions, Version, MAGIC};
 pub use crate::mmap::{NpyMmap, NpyMmapMut};
 #[cfg(feature = "npz")]
 pub use crate::npz::{
-    Compression, MemberInfo, NpzArrays, NpzReader, NpzValue, NpzWriteOptions, NpzWriter,
-    ReadNpzError, WriteNpzError,
+    Compression, MemberInfo, MemberKey, NpzArrays, NpzMember, NpzReader, NpzValue, NpzWriteOptions,
+    NpzWriter, ReadNpzError, WriteNpzError,
 };
 pub use crate::outofcore::{NpyAppender, NpyReader, NpyWriter};
 pub use crate::read::{read_npy, read_npy_with_options, ReadNpyExt};

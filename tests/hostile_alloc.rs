@@ -262,7 +262,7 @@ fn read_path(path: &Path, read_as: As) -> Result<(), Error> {
 fn read_member(npz: &Path, read_as: As) -> Result<(), Error> {
     let mut z = NpzReader::open(npz)?;
     match read_as {
-        As::Dyn => z.by_name_dyn("a").map(drop),
+        As::Dyn => z.member("a").and_then(|mut m| m.read_dyn()).map(drop),
         As::F64 => z
             .by_name::<ndarray::OwnedRepr<f64>, ndarray::IxDyn>("a")
             .map(drop),

@@ -231,21 +231,31 @@ fn write_liar(path: &Path, mib: usize) -> u64 {
 /// Reads the lying archive at `path` one way; each must fail as truncated.
 fn liar_case(case: &str, path: &Path) {
     let mut npz = NpzReader::open(path).unwrap();
-    let declared = npz.member(0).unwrap().size();
+    let declared = npz.member(0).unwrap().info().size();
     assert!(declared > 4 << 30, "{declared}");
     // What the stream inflates to: its bytes less a 5-byte header per stored block.
-    let compressed = npz.member(0).unwrap().compressed_size();
+    let compressed = npz.member(0).unwrap().info().compressed_size();
     let inflates_to = compressed - 5 * compressed.div_ceil(65540);
     let err = match case {
-        "raw_bytes" => npz.raw_bytes("bytes").unwrap_err(),
-        "get" => match npz.get::<OwnedRepr<u8>, IxDyn>("bytes") {
+        "raw_bytes" => npz.member("bytes").and_then(|mut m| m.bytes()).unwrap_err(),
+        "get" => match npz
+            .member("bytes")
+            .and_then(|mut m| m.get::<OwnedRepr<u8>, IxDyn>())
+        {
             Ok(NpzValue::Bytes(b)) => panic!("{} bytes", b.len()),
             Ok(NpzValue::Array(a)) => panic!("{:?}", a.shape()),
+            Ok(_) => panic!("a value of another kind"),
             Err(e) => e,
         },
         "by_name" => npz.by_name::<OwnedRepr<u8>, IxDyn>("array").unwrap_err(),
-        "by_name_dyn" => npz.by_name_dyn("array").unwrap_err(),
-        "get_array" => npz.get::<OwnedRepr<u8>, IxDyn>("array").unwrap_err(),
+        "by_name_dyn" => npz
+            .member("array")
+            .and_then(|mut m| m.read_dyn())
+            .unwrap_err(),
+        "get_array" => npz
+            .member("array")
+            .and_then(|mut m| m.get::<OwnedRepr<u8>, IxDyn>())
+            .unwrap_err(),
         "read_all" => {
             let all = npz.read_all::<OwnedRepr<u8>, IxDyn>();
             all.into_iter().nth(1).unwrap().1.unwrap_err()
@@ -363,13 +373,14 @@ fn directory_case(case: &str, path: &Path) {
     let mut npz = NpzReader::open(path).unwrap();
     assert_eq!(npz.len(), n);
     if case == "lookup" {
-        assert_eq!(npz.index_of(&format!("{:x}", n - 1)), Some(n - 1));
-        assert_eq!(npz.index_of("nope"), None);
+        let last = format!("{:x}", n - 1);
+        assert_eq!(npz.member(&last).unwrap().info().index(), n - 1);
+        assert!(!npz.contains("nope"));
         assert_eq!(npz.keys().nth(10), Some("a"));
         // Reading a member locates it among the others (they all share one local header).
-        let err = npz.raw_bytes("a").unwrap_err();
+        let err = npz.member("a").and_then(|mut m| m.bytes()).unwrap_err();
         assert!(err.to_string().contains("another entry points to"), "{err}");
-        let err = npz.raw_bytes("nope").unwrap_err();
+        let err = npz.member("nope").and_then(|mut m| m.bytes()).unwrap_err();
         assert!(err.to_string().len() < 4096);
     }
 }
@@ -524,7 +535,10 @@ fn the_inflated_total_is_limited_when_asked() {
     let opts = ReadOptions::new().max_inflated_len(Some(2500));
     let mut npz = NpzReader::with_options(Cursor::new(&bytes[..]), opts.clone()).unwrap();
     // A header read counts only what it inflates.
-    assert_eq!(npz.header("c").unwrap().header.shape, [872]);
+    assert_eq!(
+        npz.member("c").unwrap().header().unwrap().header.shape,
+        [872]
+    );
     let _: ndarray::Array1<u8> = npz.by_name("a").unwrap();
     let _: ndarray::Array1<u8> = npz.by_name("b").unwrap();
     let err = npz.by_name::<OwnedRepr<u8>, IxDyn>("c").unwrap_err();
@@ -545,7 +559,7 @@ fn the_inflated_total_is_limited_when_asked() {
     );
     // 372 bytes are left: the raw member of 500 is refused too, before anything is inflated.
     assert!(matches!(
-        npz.raw_bytes("raw"),
+        npz.member("raw").and_then(|mut m| m.bytes()),
         Err(Error::Limit(LimitError::InflatedTooLarge { .. }))
     ));
     // read_all, whichever way it runs, reads up to the limit and refuses the rest.
@@ -707,7 +721,7 @@ fn an_archive_of_100k_keys_gives_messages_of_a_few_hundred_bytes() {
         "{}",
         err.to_string().len()
     );
-    let err = npz.raw_bytes_by_index(1).unwrap_err();
+    let err = npz.member(1).and_then(|mut m| m.bytes()).unwrap_err();
     assert!(
         matches!(err, Error::Format(FormatError::MemberChecksum { .. })),
         "{err:?}"
@@ -740,14 +754,14 @@ fn a_local_header_offset_of_2_pow_63_is_a_format_error() {
         central_entry(&mut out, b"a.npy", 0, 0, 0, 0, offset);
         end_records(&mut out, 1, cd_start as u64);
         let mut npz = NpzReader::new(Cursor::new(&out[..])).unwrap();
-        let err = npz.raw_bytes("a").unwrap_err();
+        let err = npz.member("a").and_then(|mut m| m.bytes()).unwrap_err();
         assert!(
             matches!(err, Error::Format(FormatError::Zip { .. })),
             "{offset}: {err:?}"
         );
         assert!(err.to_string().contains("local header offset"), "{err}");
-        assert!(npz.stored_range("a").is_err());
-        assert!(npz.header("a").is_err());
+        assert!(npz.member("a").and_then(|mut m| m.stored_range()).is_err());
+        assert!(npz.member("a").and_then(|mut m| m.header()).is_err());
     }
 }
 
@@ -924,7 +938,10 @@ fn a_misaligned_member_view_names_by_name() {
         unsafe { std::slice::from_raw_parts_mut(backing.as_mut_ptr().cast(), archive.len()) };
     bytes.copy_from_slice(&archive);
     let mut npz = NpzReader::new(Cursor::new(&bytes[..])).unwrap();
-    let err = npz.view::<f64, ndarray::Ix1>("x").unwrap_err();
+    let err = npz
+        .member("x")
+        .and_then(|mut m| m.view::<f64, ndarray::Ix1>())
+        .unwrap_err();
     assert_eq!(
         err.to_string(),
         "cannot view archive member \"x\" in place: its data is 3 bytes past a 8-byte \

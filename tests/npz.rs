@@ -96,6 +96,7 @@ fn reads_zip64_directories_and_end_records() {
     assert_eq!(npz.names().unwrap(), ["a", "big_endian"]);
     // The second member's directory entry has its sizes and offset in the zip64 field.
     let m = npz.member(1).unwrap();
+    let m = m.info();
     assert_eq!((m.size(), m.compressed_size()), (138, 138));
     let be: Array1<u16> = npz.by_name("big_endian").unwrap();
     assert_eq!(be, array![0, 1000, 2000, 3000, 4000]);
@@ -161,7 +162,7 @@ fn keys_follow_numpys_npy_suffix_rules() {
     // The empty key is the member ".npy".
     let e: Array1<u32> = npz.by_name("").unwrap();
     assert_eq!(e, array![6, 7]);
-    assert_eq!(npz.index_of(".npy"), Some(3));
+    assert_eq!(npz.member(".npy").unwrap().info().index(), 3);
     assert!(!npz.contains("x"));
 }
 
@@ -201,14 +202,25 @@ fn the_exact_name_wins_over_the_npy_suffix_and_the_last_duplicate_wins() {
 fn members_that_are_not_npy_are_bytes_not_errors() {
     let mut npz = NpzReader::open("testdata/npz_non_npy.npz").unwrap();
     assert_eq!(npz.names().unwrap(), ["metadata", "test2", "a"]);
-    let meta = npz.get::<OwnedRepr<i64>, IxDyn>("metadata").unwrap();
+    let meta = npz
+        .member("metadata")
+        .unwrap()
+        .get::<OwnedRepr<i64>, IxDyn>()
+        .unwrap();
     assert_eq!(meta, NpzValue::Bytes(b"Name: Test".to_vec()));
     // .npy content without the suffix is an array, as in numpy.
-    let t = npz.get::<OwnedRepr<i64>, IxDyn>("test2").unwrap();
+    let t = npz
+        .member("test2")
+        .unwrap()
+        .get::<OwnedRepr<i64>, IxDyn>()
+        .unwrap();
     assert_eq!(t, NpzValue::Array(array![1i64, 2, 3].into_dyn()));
     let a: Array1<i64> = npz.by_name("a").unwrap();
     assert_eq!(a, array![4, 5, 6]);
-    assert_eq!(npz.raw_bytes("metadata").unwrap(), b"Name: Test");
+    assert_eq!(
+        npz.member("metadata").unwrap().bytes().unwrap(),
+        b"Name: Test"
+    );
     // Asking for an array names the member and says how to read it.
     let err = npz
         .by_name::<OwnedRepr<i64>, IxDyn>("metadata")
@@ -221,9 +233,9 @@ fn members_that_are_not_npy_are_bytes_not_errors() {
     assert_eq!(
         err.to_string(),
         "archive member \"metadata\" is not an .npy array: expected magic b\"\\x93NUMPY\", \
-         found b\"Name: \" (read it with NpzReader::raw_bytes)"
+         found b\"Name: \" (read its bytes with NpzMember::bytes)"
     );
-    assert!(npz.header("metadata").is_err());
+    assert!(npz.member("metadata").and_then(|mut m| m.header()).is_err());
     // The iterator goes on past it.
     let results: Vec<(String, bool)> = npz
         .iter::<OwnedRepr<i64>, IxDyn>()
@@ -254,14 +266,14 @@ fn a_missing_member_error_lists_the_keys() {
 fn header_peeks_read_dtype_shape_and_order_only() {
     for name in ["npz_stored.npz", "npz_compressed.npz"] {
         let mut npz = NpzReader::open(format!("testdata/{name}")).unwrap();
-        let h = npz.header("fortran").unwrap().header;
+        let h = npz.member("fortran").unwrap().header().unwrap().header;
         assert_eq!(
             (h.dtype.descr(), h.shape, h.fortran_order),
             ("'<i4'".to_string(), vec![3, 4], true)
         );
-        let h = npz.header_by_index(2).unwrap().header;
+        let h = npz.member(2).unwrap().header().unwrap().header;
         assert_eq!(h.dtype.descr(), "'>u2'");
-        let h = npz.header("scalar").unwrap().header;
+        let h = npz.member("scalar").unwrap().header().unwrap().header;
         assert!(h.shape.is_empty());
     }
 }
@@ -309,13 +321,14 @@ fn read_all_reads_many_deflated_members_exactly() {
 
 #[test]
 fn member_facts_come_from_the_directory() {
-    let npz = NpzReader::open("testdata/npz_compressed.npz").unwrap();
+    let mut npz = NpzReader::open("testdata/npz_compressed.npz").unwrap();
     let facts: Vec<(usize, &str, &str, u16)> = npz
         .members()
         .map(|m| (m.index(), m.name(), m.key(), m.method()))
         .collect();
     assert_eq!(facts[1], (1, "fortran.npy", "fortran", 8));
     let m = npz.member(0).unwrap();
+    let m = m.info();
     assert_eq!(m.size(), 176);
     assert!(m.compressed_size() < m.size());
     assert_eq!(npz.keys().len(), 6);
@@ -360,7 +373,7 @@ fn what_we_write_reads_back() {
         let mut npz = open(&bytes);
         assert_eq!(npz.names().unwrap(), KEYS, "{options:?}");
         check_arrays(&mut npz);
-        let h = npz.header("big_endian").unwrap().header;
+        let h = npz.member("big_endian").unwrap().header().unwrap().header;
         assert_eq!(h.dtype.descr(), "'>u2'");
         for m in npz.members() {
             assert_eq!(m.compression(), Some(options.get_compression()));
@@ -377,7 +390,7 @@ fn members_hold_exactly_the_npy_bytes() {
         let mut w = NpzWriter::with_options(Cursor::new(Vec::new()), options);
         w.add_array("t", &a.t()).unwrap();
         let bytes = w.finish().unwrap().into_inner();
-        assert_eq!(open(&bytes).raw_bytes("t").unwrap(), npy);
+        assert_eq!(open(&bytes).member("t").unwrap().bytes().unwrap(), npy);
     }
 }
 
@@ -432,8 +445,8 @@ fn aligned_stored_members_put_array_data_on_64_byte_boundaries() {
     let bytes = write_all_kinds(NpzWriteOptions::new().align(true));
     let mut npz = NpzReader::new(Cursor::new(&bytes[..])).unwrap();
     for key in KEYS {
-        let range = npz.stored_range(key).unwrap().unwrap();
-        let npy = npz.stored_slice(key).unwrap().unwrap();
+        let range = npz.member(key).unwrap().stored_range().unwrap().unwrap();
+        let npy = npz.member(key).unwrap().stored_slice().unwrap().unwrap();
         assert_eq!(npy.len() as u64, range.end - range.start);
         let info = ndnpy::Header::read(&mut &npy[..], &ReadOptions::default()).unwrap();
         assert_eq!((range.start + info.data_offset) % 64, 0, "{key}");
@@ -443,12 +456,20 @@ fn aligned_stored_members_put_array_data_on_64_byte_boundaries() {
     let mut npz = open(&plain);
     let starts: Vec<u64> = KEYS
         .iter()
-        .map(|k| npz.stored_range(k).unwrap().unwrap().start % 64)
+        .map(|k| {
+            npz.member(k)
+                .unwrap()
+                .stored_range()
+                .unwrap()
+                .unwrap()
+                .start
+                % 64
+        })
         .collect();
     assert!(starts.iter().any(|&s| s != 0));
     // Compressed members have no stored range.
     let z = write_all_kinds(NpzWriteOptions::compressed());
-    assert_eq!(open(&z).stored_range("a").unwrap(), None);
+    assert_eq!(open(&z).member("a").unwrap().stored_range().unwrap(), None);
 }
 
 #[test]
@@ -692,9 +713,9 @@ fn every_single_byte_corruption_is_an_error_or_a_value_not_a_panic() {
                 };
                 let _ = npz.names();
                 for i in 0..npz.len() {
-                    let _ = npz.header_by_index(i);
+                    let _ = npz.member(i).and_then(|mut m| m.header());
                     let _ = npz.by_index::<OwnedRepr<f64>, IxDyn>(i);
-                    let _ = npz.raw_bytes_by_index(i);
+                    let _ = npz.member(i).and_then(|mut m| m.bytes());
                 }
             }
         }
@@ -705,7 +726,13 @@ fn every_single_byte_corruption_is_an_error_or_a_value_not_a_panic() {
 fn a_corrupt_member_fails_alone() {
     let mut bytes = fixture("npz_stored.npz");
     // Flip a data byte of "fortran" (member 1): its CRC-32 no longer matches.
-    let start = open(&bytes).stored_range("fortran").unwrap().unwrap().start as usize;
+    let start = open(&bytes)
+        .member("fortran")
+        .unwrap()
+        .stored_range()
+        .unwrap()
+        .unwrap()
+        .start as usize;
     bytes[start + 130] ^= 0x40;
     let mut npz = open(&bytes);
     let err = npz.by_name::<OwnedRepr<i32>, IxDyn>("fortran").unwrap_err();
@@ -714,7 +741,15 @@ fn a_corrupt_member_fails_alone() {
         "{err:?}"
     );
     // The header alone is still readable, and every other member is fine.
-    assert_eq!(npz.header("fortran").unwrap().header.shape, [3, 4]);
+    assert_eq!(
+        npz.member("fortran")
+            .unwrap()
+            .header()
+            .unwrap()
+            .header
+            .shape,
+        [3, 4]
+    );
     check_others(&mut npz);
 
     let mut bytes = fixture("npz_compressed.npz");
@@ -762,8 +797,8 @@ fn a_zip_bomb_stops_at_the_declared_size() {
     put32(&mut bytes, c + 24, 1000);
     put32(&mut bytes, l + 22, 1000);
     let mut npz = open(&bytes);
-    assert_eq!(npz.member(0).unwrap().size(), 1000);
-    let err = npz.raw_bytes("bomb").unwrap_err();
+    assert_eq!(npz.member(0).unwrap().info().size(), 1000);
+    let err = npz.member("bomb").and_then(|mut m| m.bytes()).unwrap_err();
     assert!(
         matches!(
             err,
@@ -809,7 +844,7 @@ fn large_deflated_members_read_exactly_and_fail_cleanly() {
     let mut npz = open(&bytes);
     let back: Array1<u64> = npz.by_name("a").unwrap();
     assert_eq!(back, a);
-    let dynamic = npz.by_name_dyn("a").unwrap();
+    let dynamic = npz.member("a").unwrap().read_dyn().unwrap();
     assert_eq!(dynamic.into_array::<u64>().unwrap(), a.clone().into_dyn());
 
     // A flipped bit in the compressed data: an error (corrupt stream or CRC), not a panic
@@ -862,7 +897,7 @@ fn an_impossible_declared_size_is_refused_before_inflating() {
         "{err:?}"
     );
     assert!(err.to_string().contains("zip bomb"), "{err}");
-    assert!(npz.raw_bytes("a").is_err());
+    assert!(npz.member("a").and_then(|mut m| m.bytes()).is_err());
     let b: Array1<f64> = npz.by_name("b").unwrap();
     assert_eq!(b, array![3.0]);
 }
@@ -886,26 +921,32 @@ fn lying_sizes_and_offsets_are_typed_errors() {
     let mut b = base.clone();
     put32(&mut b, c[0] + 20, 5000);
     put32(&mut b, c[0] + 24, 5000);
-    let err = open(&b).raw_bytes("a").unwrap_err();
+    let err = open(&b)
+        .member("a")
+        .and_then(|mut m| m.bytes())
+        .unwrap_err();
     assert!(
         matches!(err, Error::Format(FormatError::Zip { .. })),
         "{err:?}"
     );
     assert!(err.to_string().contains("overlapping"), "{err}");
-    assert!(open(&b).raw_bytes("fortran").is_ok());
+    assert!(open(&b)
+        .member("fortran")
+        .and_then(|mut m| m.bytes())
+        .is_ok());
 
     // Two entries pointing at the same local header: each would read the same data, an
     // amplification (the overlapping-files zip bomb).
     let mut b = base.clone();
     put32(&mut b, c[1] + 42, 0);
     let mut npz = open(&b);
-    let err = npz.raw_bytes_by_index(1).unwrap_err();
+    let err = npz.member(1).and_then(|mut m| m.bytes()).unwrap_err();
     assert!(
         err.to_string().contains("another entry points to too"),
         "{err}"
     );
-    assert!(npz.raw_bytes_by_index(0).is_err());
-    assert!(npz.raw_bytes("big_endian").is_ok());
+    assert!(npz.member(0).and_then(|mut m| m.bytes()).is_err());
+    assert!(npz.member("big_endian").and_then(|mut m| m.bytes()).is_ok());
 
     // A local header offset past the end of the archive, and a local header whose name
     // differs from its directory entry's.
@@ -913,13 +954,18 @@ fn lying_sizes_and_offsets_are_typed_errors() {
     put32(&mut b, c[1] + 42, 1 << 30);
     let mut npz = open(&b);
     assert!(matches!(
-        npz.raw_bytes("fortran").unwrap_err(),
+        npz.member("fortran")
+            .and_then(|mut m| m.bytes())
+            .unwrap_err(),
         Error::Format(FormatError::Zip { .. })
     ));
-    assert!(npz.raw_bytes("a").is_ok());
+    assert!(npz.member("a").and_then(|mut m| m.bytes()).is_ok());
     let mut b = base.clone();
     b[l[1] + 30] = b'F';
-    let err = open(&b).raw_bytes("fortran").unwrap_err();
+    let err = open(&b)
+        .member("fortran")
+        .and_then(|mut m| m.bytes())
+        .unwrap_err();
     assert!(err.to_string().contains("repeat the member name"), "{err}");
 
     // A central directory larger than the bytes before the end record.
@@ -945,7 +991,10 @@ fn lying_sizes_and_offsets_are_typed_errors() {
     let c = central(&b);
     let size = u32::from_le_bytes(b[c[0] + 24..c[0] + 28].try_into().unwrap());
     put32(&mut b, c[0] + 24, size + 10);
-    let err = open(&b).raw_bytes("a").unwrap_err();
+    let err = open(&b)
+        .member("a")
+        .and_then(|mut m| m.bytes())
+        .unwrap_err();
     assert!(
         matches!(err, Error::Format(FormatError::MemberTruncated { declared, found, .. }) if declared == u64::from(size) + 10 && found == u64::from(size)),
         "{err:?}"
@@ -959,16 +1008,19 @@ fn unsupported_members_say_what_they_use() {
     let mut b = base.clone();
     b[c[0] + 10] = 12; // bzip2
     let mut npz = open(&b);
-    let err = npz.raw_bytes("a").unwrap_err();
+    let err = npz.member("a").and_then(|mut m| m.bytes()).unwrap_err();
     assert_eq!(
         err.to_string(),
         "archive member \"a.npy\" uses compression method 12 (bzip2), which ndnpy does not \
          read (it reads stored and deflated members, as numpy writes them)"
     );
-    assert_eq!(npz.member(0).unwrap().compression(), None);
+    assert_eq!(npz.member(0).unwrap().info().compression(), None);
     let mut b = base.clone();
     b[c[1] + 8] |= 1; // encrypted
-    let err = open(&b).raw_bytes("fortran").unwrap_err();
+    let err = open(&b)
+        .member("fortran")
+        .and_then(|mut m| m.bytes())
+        .unwrap_err();
     assert!(matches!(
         err,
         Error::Format(FormatError::UnsupportedMember { ref feature, .. }) if feature == "encryption"
@@ -1023,13 +1075,19 @@ fn limits_apply_per_member_when_it_is_read() {
         err,
         Error::Limit(LimitError::HeaderTooLarge { found: 200_000, .. })
     ));
-    assert!(npz.header("huge_header").is_err());
+    assert!(npz
+        .member("huge_header")
+        .and_then(|mut m| m.header())
+        .is_err());
     let s: Array1<f64> = npz.by_name("small").unwrap();
     assert_eq!(s, array![1.0]);
 
     let opts = ReadOptions::new().max_data_len(Some(1000));
     let mut npz = NpzReader::with_options(Cursor::new(&bytes), opts).unwrap();
-    let err = npz.raw_bytes("huge_header").unwrap_err();
+    let err = npz
+        .member("huge_header")
+        .and_then(|mut m| m.bytes())
+        .unwrap_err();
     assert!(matches!(
         err,
         Error::Limit(LimitError::MemberTooLarge { limit: 1000, .. })
@@ -1077,13 +1135,14 @@ fn stored_aligned_members_view_in_place_others_say_why_not() {
     bytes[..archive.len()].copy_from_slice(&archive);
     let bytes = &bytes[..archive.len()];
     let mut npz = ndnpy::NpzReader::new(Cursor::new(bytes)).unwrap();
-    let view: ndarray::ArrayView2<f64> = npz.view("aligned").unwrap();
+    let view: ndarray::ArrayView2<f64> = npz.member("aligned").unwrap().view().unwrap();
     assert_eq!(view, a);
     let at = view.as_ptr() as usize;
     let range = bytes.as_ptr() as usize..bytes.as_ptr() as usize + bytes.len();
     assert!(range.contains(&at), "a view into the archive, not a copy");
     assert!(matches!(
-        npz.view::<f64, ndarray::Ix2>("deflated"),
+        npz.member("deflated")
+            .and_then(|mut m| m.view::<f64, ndarray::Ix2>()),
         Err(Error::Mismatch(MismatchError::CompressedMember { .. }))
     ));
     // numpy's archives put data at arbitrary offsets: an f8 member is refused as misaligned,
@@ -1097,11 +1156,14 @@ fn stored_aligned_members_view_in_place_others_say_why_not() {
     let names = npz.names().unwrap();
     let mut refused = 0;
     for name in &names {
-        let Ok(dyn_member) = npz.by_name_dyn(name) else {
+        let Ok(dyn_member) = npz.member(name).and_then(|mut m| m.read_dyn()) else {
             continue;
         };
         if dyn_member.dtype().descr() == "'<f8'" {
-            match npz.view::<f64, ndarray::IxDyn>(name) {
+            match npz
+                .member(name)
+                .and_then(|mut m| m.view::<f64, ndarray::IxDyn>())
+            {
                 Ok(v) => assert_eq!(v, dyn_member.clone().into_array::<f64>().unwrap()),
                 Err(e @ Error::Mismatch(MismatchError::MisalignedMember { align: 8, .. })) => {
                     assert!(e.to_string().contains("NpzReader::by_name"), "{e}");
@@ -1131,18 +1193,23 @@ fn every_fixture_member_reads_as_a_dyn_array_like_its_typed_read() {
         }
         let mut npz = ndnpy::NpzReader::open(&path).unwrap();
         for name in npz.names().unwrap() {
-            let Ok(header) = npz.header(&name) else {
+            let Ok(header) = npz.member(&name).and_then(|mut m| m.header()) else {
                 continue;
             };
             let a = npz
-                .by_name_dyn(&name)
+                .member(&name)
+                .and_then(|mut m| m.read_dyn())
                 .unwrap_or_else(|e| panic!("{path:?} {name}: {e}"));
             assert_eq!(a.dtype(), &header.header.dtype, "{path:?} {name}");
             assert_eq!(a.shape(), &header.header.shape[..], "{path:?} {name}");
             // Written back, the member's npy bytes are numpy's.
             let mut out = Vec::new();
             a.write_npy(&mut out).unwrap();
-            assert_eq!(out, npz.raw_bytes(&name).unwrap(), "{path:?} {name}");
+            assert_eq!(
+                out,
+                npz.member(&name).unwrap().bytes().unwrap(),
+                "{path:?} {name}"
+            );
             members += 1;
         }
     }

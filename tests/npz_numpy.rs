@@ -397,7 +397,7 @@ fn we_read_what_numpy_writes() {
             let (key, descr, shape, fortran) = (w[1], w[2], w[3], w[4] == "1");
             let want = if w[5] == "-" { "" } else { w[5] };
             keys.push(key.to_string());
-            let info = npz.header(key).unwrap();
+            let info = npz.member(key).unwrap().header().unwrap();
             assert_eq!(info.header.dtype.descr(), format!("'{descr}'"), "{line}");
             let dims: Vec<String> = info.header.shape.iter().map(|d| d.to_string()).collect();
             let dims = if dims.is_empty() {
@@ -476,7 +476,7 @@ fn members_of_4_gib_and_more_use_zip64() {
         let after: Array1<i32> = npz.by_name("after").unwrap();
         assert_eq!(after, array![7, 8]);
         for key in ["stored", "deflated"] {
-            assert_eq!(npz.header(key).unwrap().header.shape, [n]);
+            assert_eq!(npz.member(key).unwrap().header().unwrap().header.shape, [n]);
             let a: Array1<u8> = npz.by_name(key).unwrap();
             for &(i, v) in &marks {
                 assert_eq!(a[i], v, "{key}[{i}]");

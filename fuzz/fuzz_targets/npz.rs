@@ -1,5 +1,6 @@
-//! The npz reader on arbitrary bytes: listing, header peeks, typed and runtime-typed member
-//! reads, raw bytes and in-place views give errors, never panics; what reads writes back.
+//! The npz reader on arbitrary bytes: listing, and through each member's handle header peeks,
+//! typed and runtime-typed reads, raw bytes, numpy's array-or-bytes and in-place views give
+//! errors, never panics; what reads writes back.
 #![no_main]
 use libfuzzer_sys::fuzz_target;
 use ndnpy::{DynArray, NpzReader};
@@ -13,11 +14,15 @@ fuzz_target!(|data: &[u8]| {
         return;
     };
     for name in names.iter().take(16) {
-        let _ = npz.header(name);
-        let _ = npz.raw_bytes(name);
         let _ = npz.by_name::<ndarray::OwnedRepr<f64>, ndarray::IxDyn>(name);
-        let _ = npz.view::<u8, ndarray::IxDyn>(name);
-        if let Ok(a) = npz.by_name_dyn(name) {
+        // The names listed are found (a key finds a member, maybe another one of that name).
+        let mut m = npz.member(name).expect("a listed key finds a member");
+        let _ = m.header();
+        let _ = m.bytes();
+        let _ = m.get::<ndarray::OwnedRepr<u8>, ndarray::IxDyn>();
+        let _ = m.stored_range();
+        let _ = m.view::<u8, ndarray::IxDyn>();
+        if let Ok(a) = m.read_dyn() {
             let mut out = Vec::new();
             a.write_npy(&mut out).expect("writing to memory");
             DynArray::read_npy(&out[..]).expect("what we wrote reads");

@@ -2,8 +2,10 @@
 //! write and `np.load` reads.
 //!
 //! - [`NpzReader`] reads any archive numpy writes (stored or deflated, zip64, streamed with
-//!   data descriptors), lazily and member by member, with numpy's key rules; members that are
-//!   not arrays come back as bytes ([`NpzValue`]).
+//!   data descriptors), lazily and member by member, with numpy's key rules. Its
+//!   [`member`](NpzReader::member) gives a handle, [`NpzMember`], to one member by key or index
+//!   ([`MemberKey`]): its directory facts ([`MemberInfo`]), header, array, bytes, numpy's
+//!   array-or-bytes answer ([`NpzValue`]), and a zero-copy view of a stored member.
 //! - [`NpzWriter`] writes archives numpy reads, deterministic, stored or deflated per member
 //!   ([`NpzWriteOptions`]), with zip64 sizes when a member needs them and, on request, stored
 //!   data aligned to 64 bytes for in-place views.
@@ -18,7 +20,7 @@ mod parallel;
 mod reader;
 mod writer;
 
-pub use reader::{MemberInfo, NpzArrays, NpzReader, NpzValue, ReadNpzError};
+pub use reader::{MemberInfo, MemberKey, NpzArrays, NpzMember, NpzReader, NpzValue, ReadNpzError};
 pub use writer::{NpzWriteOptions, NpzWriter, WriteNpzError};
 
 /// How an `.npz` member is compressed: the two methods numpy writes.

@@ -1,4 +1,5 @@
-//! [`NpzReader`]: the members of an `.npz` archive, by name or index, lazily.
+//! [`NpzReader`]: the members of an `.npz` archive, lazily, each through an [`NpzMember`]
+//! handle found by key or by index.
 
 use super::archive::{Directory, EntryRef, Located, DEFLATED, STORED};
 use super::member::{self, Content, MemberReader, MemberSource};
@@ -25,6 +26,14 @@ pub type ReadNpzError = Error;
 /// members, zip64 archives, data descriptors (archives numpy streamed to an unseekable file)
 /// and names with `/` and non-ASCII characters are all read.
 ///
+/// [`by_name`](NpzReader::by_name) and [`by_index`](NpzReader::by_index) read an array, as in
+/// ndarray-npy. Everything else about one member goes through the handle
+/// [`member`](NpzReader::member) returns, by key or by index: its directory facts, its `.npy`
+/// header alone, the array of a dtype known only at run time, its raw bytes, numpy's
+/// array-or-bytes answer, and for a stored member its place in the archive and a zero-copy view
+/// (see [`NpzMember`]). [`iter`](NpzReader::iter) and [`read_all`](NpzReader::read_all) read
+/// every member.
+///
 /// # Names and keys
 ///
 /// numpy stores the array of key `k` as the member `k.npy`. This reader follows `np.load`'s
@@ -33,14 +42,15 @@ pub type ReadNpzError = Error;
 /// - [`names`](NpzReader::names) gives each member's *key*: its name with one `.npy` suffix
 ///   removed (`w.npy` → `w`, `x.npy.npy` → `x.npy`, `metadata` → `metadata`), for every member,
 ///   in archive order;
-/// - [`by_name`](NpzReader::by_name) and the other lookups take a key or a full member name:
-///   the member named exactly so if there is one, else the one named so plus `.npy` (`"a"`
-///   finds `a.npy`; `"x.npy"` finds a member `x.npy`, else `x.npy.npy`). When several members
-///   share a name, the last one is found, as in `zipfile`;
+/// - [`member`](NpzReader::member), [`by_name`](NpzReader::by_name) and
+///   [`contains`](NpzReader::contains) take a key or a full member name: the member named
+///   exactly so if there is one, else the one named so plus `.npy` (`"a"` finds `a.npy`;
+///   `"x.npy"` finds a member `x.npy`, else `x.npy.npy`). When several members share a name,
+///   the last one is found, as in `zipfile`;
 /// - a member that does not start with the `.npy` magic is not an array: numpy returns its
-///   bytes, and so do [`get`](NpzReader::get) and [`raw_bytes`](NpzReader::raw_bytes); asking
-///   for it as an array gives [`MismatchError::NotNpy`]. A member that does start with the
-///   magic is read as an array whatever its name.
+///   bytes, and so do [`NpzMember::get`] and [`NpzMember::bytes`]; asking for it as an array
+///   gives [`MismatchError::NotNpy`]. A member that does start with the magic is read as an
+///   array whatever its name.
 ///
 /// # Trust
 ///
@@ -66,6 +76,13 @@ pub type ReadNpzError = Error;
 /// assert_eq!(a, array![[0.0, 0.5, 1.0], [1.5, 2.0, 2.5]]);
 /// let be: Array1<u16> = npz.by_name("big_endian.npy")?; // the full member name works too
 /// assert_eq!(be, array![0, 1000, 2000, 3000, 4000]);
+///
+/// // One member through its handle: what the directory says, its header, then its data.
+/// let mut fortran = npz.member("fortran")?;
+/// assert_eq!(fortran.info().name(), "fortran.npy");
+/// assert_eq!(fortran.header()?.header.shape, [3, 4]);
+/// let f: Array2<i32> = fortran.read()?;
+/// assert_eq!(f[[2, 3]], 11);
 /// # Ok::<(), ndnpy::Error>(())
 /// ```
 pub struct NpzReader<R: Read + Seek> {
@@ -102,23 +119,24 @@ impl<R: Read + Seek> std::fmt::Debug for NpzReader<R> {
 }
 
 /// What a member holds, as `np.load(...)[key]` returns it: an array when the member starts
-/// with the `.npy` magic, its raw bytes otherwise.
+/// with the `.npy` magic, its raw bytes otherwise ([`NpzMember::get`]).
 ///
 /// # Examples
 ///
 /// ```
-/// use ndarray::{ArrayD, IxDyn};
+/// use ndarray::{ArrayD, IxDyn, OwnedRepr};
 /// use ndnpy::{NpzReader, NpzValue};
 ///
 /// // Written with zipfile: "metadata" is text, "a.npy" an array.
 /// let mut npz = NpzReader::open("testdata/npz_non_npy.npz")?;
-/// let meta = npz.get::<ndarray::OwnedRepr<i64>, IxDyn>("metadata")?;
+/// let meta = npz.member("metadata")?.get::<OwnedRepr<i64>, IxDyn>()?;
 /// assert_eq!(meta, NpzValue::Bytes(b"Name: Test".to_vec()));
-/// let a = npz.get::<ndarray::OwnedRepr<i64>, IxDyn>("a")?;
+/// let a = npz.member("a")?.get::<OwnedRepr<i64>, IxDyn>()?;
 /// assert!(matches!(a, NpzValue::Array(a) if a.len() == 3));
 /// # Ok::<(), ndnpy::Error>(())
 /// ```
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub enum NpzValue<A> {
     /// The member is an `.npy` array.
     Array(A),
@@ -126,16 +144,18 @@ pub enum NpzValue<A> {
     Bytes(Vec<u8>),
 }
 
-/// The central directory's facts about one member, available without reading it.
+/// The central directory's facts about one member, available without reading it: from
+/// [`NpzMember::info`], or for every member from [`NpzReader::members`].
 ///
 /// # Examples
 ///
 /// ```
 /// use ndnpy::{Compression, NpzReader};
 ///
-/// let npz = NpzReader::open("testdata/npz_compressed.npz")?;
-/// let m = npz.member(0).unwrap();
-/// assert_eq!((m.name(), m.key()), ("a.npy", "a"));
+/// let mut npz = NpzReader::open("testdata/npz_compressed.npz")?;
+/// let a = npz.member("a")?;
+/// let m = a.info();
+/// assert_eq!((m.index(), m.name(), m.key()), (0, "a.npy", "a"));
 /// assert_eq!(m.compression(), Some(Compression::Deflated));
 /// assert_eq!(m.size(), 128 + 6 * 8);
 /// # Ok::<(), ndnpy::Error>(())
@@ -150,8 +170,8 @@ impl<'a> MemberInfo<'a> {
     /// The member's position in the archive.
     ///
     /// ```
-    /// let npz = ndnpy::NpzReader::open("testdata/npz_compressed.npz")?;
-    /// assert_eq!(npz.member(1).unwrap().index(), 1);
+    /// let mut npz = ndnpy::NpzReader::open("testdata/npz_compressed.npz")?;
+    /// assert_eq!(npz.member("fortran")?.info().index(), 1);
     /// # Ok::<(), ndnpy::Error>(())
     /// ```
     pub fn index(&self) -> usize {
@@ -163,8 +183,8 @@ impl<'a> MemberInfo<'a> {
     /// decodes them.
     ///
     /// ```
-    /// let npz = ndnpy::NpzReader::open("testdata/npz_compressed.npz")?;
-    /// assert_eq!(npz.member(0).unwrap().name(), "a.npy");
+    /// let mut npz = ndnpy::NpzReader::open("testdata/npz_compressed.npz")?;
+    /// assert_eq!(npz.member(0)?.info().name(), "a.npy");
     /// # Ok::<(), ndnpy::Error>(())
     /// ```
     pub fn name(&self) -> &'a str {
@@ -174,8 +194,8 @@ impl<'a> MemberInfo<'a> {
     /// The member's key: its name with one `.npy` suffix removed, as `NpzFile.files` lists it.
     ///
     /// ```
-    /// let npz = ndnpy::NpzReader::open("testdata/npz_compressed.npz")?;
-    /// assert_eq!(npz.member(0).unwrap().key(), "a");
+    /// let mut npz = ndnpy::NpzReader::open("testdata/npz_compressed.npz")?;
+    /// assert_eq!(npz.member(0)?.info().key(), "a");
     /// # Ok::<(), ndnpy::Error>(())
     /// ```
     pub fn key(&self) -> &'a str {
@@ -186,8 +206,8 @@ impl<'a> MemberInfo<'a> {
     /// [`MemberInfo::method`]).
     ///
     /// ```
-    /// let npz = ndnpy::NpzReader::open("testdata/npz_stored.npz")?;
-    /// assert_eq!(npz.member(0).unwrap().compression(), Some(ndnpy::Compression::Stored));
+    /// let mut npz = ndnpy::NpzReader::open("testdata/npz_stored.npz")?;
+    /// assert_eq!(npz.member(0)?.info().compression(), Some(ndnpy::Compression::Stored));
     /// # Ok::<(), ndnpy::Error>(())
     /// ```
     pub fn compression(&self) -> Option<Compression> {
@@ -201,8 +221,8 @@ impl<'a> MemberInfo<'a> {
     /// The ZIP compression method number (0 stored, 8 deflate).
     ///
     /// ```
-    /// let npz = ndnpy::NpzReader::open("testdata/npz_compressed.npz")?;
-    /// assert_eq!(npz.member(0).unwrap().method(), 8);
+    /// let mut npz = ndnpy::NpzReader::open("testdata/npz_compressed.npz")?;
+    /// assert_eq!(npz.member(0)?.info().method(), 8);
     /// # Ok::<(), ndnpy::Error>(())
     /// ```
     pub fn method(&self) -> u16 {
@@ -213,9 +233,9 @@ impl<'a> MemberInfo<'a> {
     /// when the member is read).
     ///
     /// ```
-    /// let npz = ndnpy::NpzReader::open("testdata/npz_stored.npz")?;
-    /// let m = npz.member(0).unwrap();
-    /// assert_eq!(m.size(), m.compressed_size());
+    /// let mut npz = ndnpy::NpzReader::open("testdata/npz_stored.npz")?;
+    /// let a = npz.member("a")?;
+    /// assert_eq!(a.info().size(), a.info().compressed_size());
     /// # Ok::<(), ndnpy::Error>(())
     /// ```
     pub fn size(&self) -> u64 {
@@ -225,9 +245,9 @@ impl<'a> MemberInfo<'a> {
     /// The member's compressed size in bytes.
     ///
     /// ```
-    /// let npz = ndnpy::NpzReader::open("testdata/npz_compressed.npz")?;
-    /// let m = npz.member(0).unwrap();
-    /// assert!(m.compressed_size() < m.size());
+    /// let mut npz = ndnpy::NpzReader::open("testdata/npz_compressed.npz")?;
+    /// let a = npz.member("a")?;
+    /// assert!(a.info().compressed_size() < a.info().size());
     /// # Ok::<(), ndnpy::Error>(())
     /// ```
     pub fn compressed_size(&self) -> u64 {
@@ -238,16 +258,75 @@ impl<'a> MemberInfo<'a> {
     /// read in full).
     ///
     /// ```
-    /// let npz = ndnpy::NpzReader::open("testdata/npz_empty.npz")?;
-    /// assert!(npz.member(0).is_none());
-    /// let npz = ndnpy::NpzReader::open("testdata/npz_stored.npz")?;
-    /// assert_ne!(npz.member(0).unwrap().crc32(), 0);
+    /// let mut npz = ndnpy::NpzReader::open("testdata/npz_stored.npz")?;
+    /// assert_ne!(npz.member(0)?.info().crc32(), 0);
     /// # Ok::<(), ndnpy::Error>(())
     /// ```
     pub fn crc32(&self) -> u32 {
         self.entry.crc32
     }
 }
+
+/// What [`NpzReader::member`] finds a member by: its key or full name (`&str`, `String`), with
+/// numpy's rules (see [Names and keys](NpzReader#names-and-keys)), or its position in the
+/// archive (`usize`); also a reference to any of these.
+///
+/// The trait is sealed: these are its only implementations.
+///
+/// # Examples
+///
+/// ```
+/// let mut npz = ndnpy::NpzReader::open("testdata/npz_keywords.npz")?;
+/// assert_eq!(npz.member("arr_0")?.info().index(), 2);
+/// assert_eq!(npz.member(String::from("arr_0.npy"))?.info().index(), 2);
+/// assert_eq!(npz.member(2)?.info().key(), "arr_0");
+/// for key in npz.names()? {
+///     assert_eq!(npz.member(&key)?.info().key(), key);
+/// }
+/// # Ok::<(), ndnpy::Error>(())
+/// ```
+pub trait MemberKey: sealed::Sealed {}
+
+mod sealed {
+    /// A member key, as [`NpzReader::member`](super::NpzReader::member) looks it up.
+    pub enum Key<'a> {
+        Name(&'a str),
+        Index(usize),
+    }
+
+    pub trait Sealed {
+        fn key(&self) -> Key<'_>;
+    }
+
+    impl Sealed for str {
+        fn key(&self) -> Key<'_> {
+            Key::Name(self)
+        }
+    }
+
+    impl Sealed for String {
+        fn key(&self) -> Key<'_> {
+            Key::Name(self)
+        }
+    }
+
+    impl Sealed for usize {
+        fn key(&self) -> Key<'_> {
+            Key::Index(*self)
+        }
+    }
+
+    impl<K: Sealed + ?Sized> Sealed for &K {
+        fn key(&self) -> Key<'_> {
+            (**self).key()
+        }
+    }
+}
+
+impl MemberKey for str {}
+impl MemberKey for String {}
+impl MemberKey for usize {}
+impl<K: MemberKey + ?Sized> MemberKey for &K {}
 
 impl NpzReader<File> {
     /// Opens the `.npz` archive at `path` and reads its central directory.
@@ -301,7 +380,7 @@ impl<R: Read + Seek> NpzReader<R> {
     }
 
     /// Like [`NpzReader::new`], with limits for reading each member (its header length, nesting
-    /// and array size; [`ReadOptions::max_data_len`] also bounds [`NpzReader::raw_bytes`]).
+    /// and array size; [`ReadOptions::max_data_len`] also bounds [`NpzMember::bytes`]).
     ///
     /// # Errors
     ///
@@ -390,7 +469,8 @@ impl<R: Read + Seek> NpzReader<R> {
         self.dir.entries().map(|e| e.key())
     }
 
-    /// The central directory's facts about every member, in archive order.
+    /// The central directory's facts about every member, in archive order (for one member:
+    /// [`NpzMember::info`]).
     ///
     /// ```
     /// let npz = ndnpy::NpzReader::open("testdata/npz_names.npz")?;
@@ -405,47 +485,59 @@ impl<R: Read + Seek> NpzReader<R> {
             .map(|(index, entry)| MemberInfo { index, entry })
     }
 
-    /// The central directory's facts about member `index`, if there is one.
-    ///
-    /// ```
-    /// let npz = ndnpy::NpzReader::open("testdata/npz_stored.npz")?;
-    /// assert_eq!(npz.member(0).unwrap().key(), "a");
-    /// assert!(npz.member(6).is_none());
-    /// # Ok::<(), ndnpy::Error>(())
-    /// ```
-    pub fn member(&self, index: usize) -> Option<MemberInfo<'_>> {
-        self.dir
-            .entry(index)
-            .map(|entry| MemberInfo { index, entry })
-    }
-
-    /// The index of the member `name` finds: the member named exactly `name` (the last of
-    /// them), else the one named `name` plus `.npy`.
-    ///
-    /// ```
-    /// let npz = ndnpy::NpzReader::open("testdata/npz_names.npz")?;
-    /// assert_eq!(npz.index_of("x.npy"), Some(2)); // the member "x.npy.npy"
-    /// assert_eq!(npz.index_of("layer1/weight.npy"), Some(0));
-    /// assert_eq!(npz.index_of("nope"), None);
-    /// # Ok::<(), ndnpy::Error>(())
-    /// ```
-    pub fn index_of(&self, name: &str) -> Option<usize> {
-        self.dir.lookup(name)
-    }
-
-    /// Whether `name` finds a member (see [`NpzReader::index_of`]).
+    /// Whether `name` finds a member, by numpy's key rules (see
+    /// [Names and keys](NpzReader#names-and-keys)). Nothing is read.
     ///
     /// ```
     /// let npz = ndnpy::NpzReader::open("testdata/npz_names.npz")?;
     /// assert!(npz.contains("données/α"));
+    /// assert!(npz.contains("x.npy")); // the member "x.npy.npy"
+    /// assert!(!npz.contains("x"));
     /// # Ok::<(), ndnpy::Error>(())
     /// ```
     pub fn contains(&self, name: &str) -> bool {
-        self.index_of(name).is_some()
+        self.dir.lookup(name).is_some()
+    }
+
+    /// The member `key` finds: by name (a key or a full member name, by numpy's rules; see
+    /// [Names and keys](NpzReader#names-and-keys)) or by position (a `usize`). Only the
+    /// directory, already in memory, is looked at; the handle reads the member when asked.
+    ///
+    /// # Errors
+    ///
+    /// [`MismatchError::MissingMember`] if no member has that name (the error lists the
+    /// keys), [`MismatchError::MemberIndex`] if there is no member at that position.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ndarray::Array2;
+    /// use ndnpy::{Error, MismatchError, NpzReader};
+    ///
+    /// let mut npz = NpzReader::open("testdata/npz_stored.npz")?;
+    /// let a: Array2<f64> = npz.member("a")?.read()?;
+    /// assert_eq!(a.shape(), [2, 3]);
+    /// assert_eq!(npz.member(1)?.info().key(), "fortran");
+    ///
+    /// let err = npz.member("b").unwrap_err();
+    /// assert!(matches!(err, Error::Mismatch(MismatchError::MissingMember { .. })));
+    /// let err = npz.member(6).unwrap_err();
+    /// assert!(matches!(err, Error::Mismatch(MismatchError::MemberIndex { index: 6, len: 6 })));
+    /// # Ok::<(), ndnpy::Error>(())
+    /// ```
+    pub fn member<K: MemberKey>(&mut self, key: K) -> Result<NpzMember<'_, R>, ReadNpzError> {
+        let index = match key.key() {
+            sealed::Key::Name(name) => self.index_or_missing(name)?,
+            sealed::Key::Index(index) => {
+                self.entry(index)?;
+                index
+            }
+        };
+        Ok(NpzMember { npz: self, index })
     }
 
     fn index_or_missing(&self, name: &str) -> Result<usize, Error> {
-        self.index_of(name).ok_or_else(|| {
+        self.dir.lookup(name).ok_or_else(|| {
             Error::Mismatch(MismatchError::MissingMember {
                 name: name.to_owned(),
                 // The ones the message lists, not a copy of a directory of any size.
@@ -522,18 +614,20 @@ impl<R: Read + Seek> NpzReader<R> {
         result
     }
 
-    /// Reads the array `name` finds (see [`NpzReader::index_of`]).
+    /// Reads the array `name` finds, by numpy's key rules (see
+    /// [Names and keys](NpzReader#names-and-keys)): `npz.member(name)?.read()`, under
+    /// ndarray-npy's name.
     ///
     /// The array is allocated once, at its final size; `fortran_order` and big-endian members
     /// come back as [`ReadNpyExt`](crate::ReadNpyExt) reads them. This always copies the data
     /// out of the archive: it is the call for compressed members, and for stored members that
-    /// cannot be viewed in place (see [`NpzReader::stored_range`]).
+    /// cannot be viewed in place (see [`NpzMember::view`]).
     ///
     /// # Errors
     ///
     /// - [`MismatchError::MissingMember`] if no member is found (the error lists the keys);
     /// - [`MismatchError::NotNpy`] if the member is not an `.npy` array (read it with
-    ///   [`NpzReader::raw_bytes`] or [`NpzReader::get`]);
+    ///   [`NpzMember::bytes`] or [`NpzMember::get`]);
     /// - what [`ReadNpyExt::read_npy`](crate::ReadNpyExt::read_npy) returns for its content;
     /// - [`Error::Format`] if the member is corrupt: a malformed local header, a corrupt deflate
     ///   stream, a size or CRC-32 that does not match its directory entry;
@@ -562,11 +656,11 @@ impl<R: Read + Seek> NpzReader<R> {
         S: DataOwned,
         D: Dimension,
     {
-        let index = self.index_or_missing(name)?;
-        self.by_index(index)
+        self.member(name)?.read()
     }
 
-    /// Reads the array at position `index` in the archive.
+    /// Reads the array at position `index` in the archive: `npz.member(index)?.read()`, under
+    /// ndarray-npy's name.
     ///
     /// # Errors
     ///
@@ -588,169 +682,7 @@ impl<R: Read + Seek> NpzReader<R> {
         S: DataOwned,
         D: Dimension,
     {
-        self.with_member(index, None, member::read_npy)
-    }
-
-    /// Reads the array member `name` whatever its dtype, as a [`DynArray`] (numpy's key rules
-    /// as in [`NpzReader::by_name`]).
-    ///
-    /// # Errors
-    ///
-    /// As [`NpzReader::by_name`], without dtype or dimension mismatches (except for object
-    /// arrays, which hold pickled Python objects).
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// let mut npz = ndnpy::NpzReader::open("testdata/npz_keywords.npz")?;
-    /// for name in npz.names()? {
-    ///     let a = npz.by_name_dyn(&name)?;
-    ///     println!("{name}: {} {:?}", a.dtype(), a.shape());
-    /// }
-    /// # Ok::<(), ndnpy::Error>(())
-    /// ```
-    pub fn by_name_dyn(&mut self, name: &str) -> Result<DynArray, ReadNpzError> {
-        let index = self.index_or_missing(name)?;
-        self.by_index_dyn(index)
-    }
-
-    /// Reads the array member at position `index` whatever its dtype, as a [`DynArray`].
-    ///
-    /// # Errors
-    ///
-    /// As [`NpzReader::by_name_dyn`], and
-    /// [`MismatchError::MemberIndex`] if there is no member `index`.
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// let mut npz = ndnpy::NpzReader::open("testdata/npz_keywords.npz")?;
-    /// let first = npz.by_index_dyn(0)?;
-    /// assert_eq!(first.shape().len(), 2);
-    /// # Ok::<(), ndnpy::Error>(())
-    /// ```
-    pub fn by_index_dyn(&mut self, index: usize) -> Result<DynArray, ReadNpzError> {
-        self.with_member(index, None, member::read_dyn)
-    }
-
-    /// Reads the member `name` finds as `np.load(...)[name]` does: an array if it starts with
-    /// the `.npy` magic, whatever its name, else its raw bytes.
-    ///
-    /// # Errors
-    ///
-    /// As [`NpzReader::by_name`], except that a member that is not an `.npy` array is not an
-    /// error.
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use ndarray::{array, Ix1, OwnedRepr};
-    /// use ndnpy::{NpzReader, NpzValue};
-    ///
-    /// // "test2" has no .npy suffix but .npy content, as in numpy's test_load_non_npy.
-    /// let mut npz = NpzReader::open("testdata/npz_non_npy.npz")?;
-    /// let v = npz.get::<OwnedRepr<i64>, Ix1>("test2")?;
-    /// assert_eq!(v, NpzValue::Array(array![1, 2, 3]));
-    /// # Ok::<(), ndnpy::Error>(())
-    /// ```
-    pub fn get<S, D>(&mut self, name: &str) -> Result<NpzValue<ArrayBase<S, D>>, ReadNpzError>
-    where
-        S::Elem: ReadableElement,
-        S: DataOwned,
-        D: Dimension,
-    {
-        let index = self.index_or_missing(name)?;
-        self.with_member(index, None, |m, opts| {
-            Ok(match member::read_content(m, opts)? {
-                Content::Array(a) => NpzValue::Array(a),
-                Content::Bytes(b) => NpzValue::Bytes(b),
-            })
-        })
-    }
-
-    /// Reads all the bytes of the member `name` finds (an `.npy` member gives its whole file:
-    /// header and data), decompressed and checked against its size and CRC-32.
-    ///
-    /// # Errors
-    ///
-    /// [`MismatchError::MissingMember`] if no member is found;
-    /// [`LimitError::MemberTooLarge`](crate::LimitError::MemberTooLarge) if the member is
-    /// larger than [`ReadOptions::max_data_len`]; [`Error::Format`] if it is corrupt;
-    /// [`Error::Io`] if reading fails.
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// let mut npz = ndnpy::NpzReader::open("testdata/npz_non_npy.npz")?;
-    /// assert_eq!(npz.raw_bytes("metadata")?, b"Name: Test");
-    /// assert!(npz.raw_bytes("a")?.starts_with(b"\x93NUMPY"));
-    /// # Ok::<(), ndnpy::Error>(())
-    /// ```
-    pub fn raw_bytes(&mut self, name: &str) -> Result<Vec<u8>, ReadNpzError> {
-        let index = self.index_or_missing(name)?;
-        self.raw_bytes_by_index(index)
-    }
-
-    /// Reads all the bytes of member `index` (see [`NpzReader::raw_bytes`]).
-    ///
-    /// # Errors
-    ///
-    /// [`MismatchError::MemberIndex`] if there is no member `index`; otherwise as
-    /// [`NpzReader::raw_bytes`].
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// let mut npz = ndnpy::NpzReader::open("testdata/npz_non_npy.npz")?;
-    /// assert_eq!(npz.raw_bytes_by_index(0)?, b"Name: Test");
-    /// # Ok::<(), ndnpy::Error>(())
-    /// ```
-    pub fn raw_bytes_by_index(&mut self, index: usize) -> Result<Vec<u8>, ReadNpzError> {
-        self.with_member(index, None, member::read_bytes)
-    }
-
-    /// Reads only the `.npy` header of the member `name` finds: its dtype, shape and order,
-    /// without reading (or inflating) its data. The data and the CRC-32 are not checked.
-    ///
-    /// # Errors
-    ///
-    /// [`MismatchError::MissingMember`] if no member is found, [`MismatchError::NotNpy`] if it
-    /// is not an `.npy` array, what [`Header::read`](crate::Header::read) returns for its
-    /// header, [`Error::Format`] for a corrupt member, [`Error::Io`] if reading fails.
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// let mut npz = ndnpy::NpzReader::open("testdata/npz_compressed.npz")?;
-    /// let info = npz.header("fortran")?;
-    /// assert_eq!(info.header.dtype.descr(), "'<i4'");
-    /// assert_eq!(info.header.shape, [3, 4]);
-    /// assert!(info.header.fortran_order);
-    /// # Ok::<(), ndnpy::Error>(())
-    /// ```
-    pub fn header(&mut self, name: &str) -> Result<HeaderInfo, ReadNpzError> {
-        let index = self.index_or_missing(name)?;
-        self.header_by_index(index)
-    }
-
-    /// Reads only the `.npy` header of member `index` (see [`NpzReader::header`]).
-    ///
-    /// # Errors
-    ///
-    /// [`MismatchError::MemberIndex`] if there is no member `index`; otherwise as
-    /// [`NpzReader::header`].
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// let mut npz = ndnpy::NpzReader::open("testdata/npz_compressed.npz")?;
-    /// assert_eq!(npz.header_by_index(0)?.header.shape, [2, 3]);
-    /// # Ok::<(), ndnpy::Error>(())
-    /// ```
-    pub fn header_by_index(&mut self, index: usize) -> Result<HeaderInfo, ReadNpzError> {
-        // The magic, version and length field, and the header.
-        let most = 12u64.saturating_add(self.options.get_max_header_len() as u64);
-        self.with_member(index, Some(most), member::read_header)
+        self.member(index)?.read()
     }
 
     /// An iterator over all members as `(key, array)`, in archive order. Each member is read
@@ -784,53 +716,6 @@ impl<R: Read + Seek> NpzReader<R> {
         }
     }
 
-    /// For a stored (uncompressed) member, the byte range of its bytes (for an array, its
-    /// whole `.npy` file, header included) in the archive; `None` for a compressed member.
-    /// Only the local header is read.
-    ///
-    /// This is what zero-copy access builds on: a view of those bytes in an in-memory or
-    /// memory-mapped archive needs no copy when the array data in them is aligned for its
-    /// element type ([`NpzWriteOptions::align`](crate::NpzWriteOptions::align) writes archives
-    /// where it is; numpy's are not). For in-memory archives [`NpzReader::stored_slice`] gives
-    /// the bytes themselves. When a member is compressed, or its data is misaligned,
-    /// [`NpzReader::by_name`] is the explicit, copying fallback. The CRC-32 is not checked
-    /// here.
-    ///
-    /// # Errors
-    ///
-    /// [`MismatchError::MissingMember`] if no member is found, [`Error::Format`] if its
-    /// directory entry or local header is malformed or its data lies outside the archive,
-    /// [`Error::Io`] if reading fails.
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use ndnpy::{Header, NpzReader, ReadOptions};
-    /// let bytes = std::fs::read("testdata/npz_stored.npz")?;
-    /// let mut npz = NpzReader::open("testdata/npz_stored.npz")?;
-    /// let range = npz.stored_range("a")?.expect("np.savez stores its members");
-    /// let npy = &bytes[range.start as usize..range.end as usize];
-    /// let info = Header::read(&mut &npy[..], &ReadOptions::default())?;
-    /// assert_eq!(info.header.shape, [2, 3]);
-    ///
-    /// let mut npz = NpzReader::open("testdata/npz_compressed.npz")?;
-    /// assert_eq!(npz.stored_range("a")?, None);
-    /// # Ok::<(), Box<dyn std::error::Error>>(())
-    /// ```
-    pub fn stored_range(&mut self, name: &str) -> Result<Option<Range<u64>>, ReadNpzError> {
-        let index = self.index_or_missing(name)?;
-        let entry = self.entry(index)?;
-        entry.check()?;
-        if entry.method != STORED {
-            return Ok(None);
-        }
-        let size = entry.compressed_size;
-        let located = self
-            .dir
-            .locate(&mut self.reader, index, &mut self.scratch)?;
-        Ok(Some(located.data_start..located.data_start + size))
-    }
-
     /// The underlying reader.
     ///
     /// ```
@@ -844,14 +729,299 @@ impl<R: Read + Seek> NpzReader<R> {
     }
 }
 
-impl<'a> NpzReader<Cursor<&'a [u8]>> {
-    /// For a stored member of an in-memory (or memory-mapped) archive, its bytes in place:
-    /// for an array, its whole `.npy` file, ready for a zero-copy view when its data is
-    /// aligned; `None` for a compressed member (see [`NpzReader::stored_range`]).
+/// One member of an `.npz` archive, as [`NpzReader::member`] finds it: what the central
+/// directory says about it, and every way to read it.
+///
+/// | call | gives |
+/// |---|---|
+/// | [`info`] | the directory's facts: name, key, index, compression, sizes, CRC-32 |
+/// | [`header`] | the `.npy` header alone: dtype, shape, order |
+/// | [`read`] | the array, as a Rust element type (what [`NpzReader::by_name`] calls) |
+/// | [`read_dyn`] | the array whatever its dtype, as a [`DynArray`] |
+/// | [`bytes`] | the member's bytes (for an array, its whole `.npy` file) |
+/// | [`get`] | as `np.load(...)[key]`: the array, or the bytes of a member that is not one |
+/// | [`stored_range`] | where a stored member's bytes lie in the archive |
+/// | [`stored_slice`], [`view`] | in an in-memory archive, those bytes and a zero-copy view |
+///
+/// [`info`]: NpzMember::info
+/// [`header`]: NpzMember::header
+/// [`read`]: NpzMember::read
+/// [`read_dyn`]: NpzMember::read_dyn
+/// [`bytes`]: NpzMember::bytes
+/// [`get`]: NpzMember::get
+/// [`stored_range`]: NpzMember::stored_range
+/// [`stored_slice`]: NpzMember::stored_slice
+/// [`view`]: NpzMember::view
+///
+/// Each call reads the member afresh (and checks it: sizes, CRC-32 when read in full), so the
+/// handle can be asked more than once, a header before the data say. It borrows the reader
+/// mutably; drop it to find another member.
+///
+/// # Examples
+///
+/// ```
+/// use ndarray::{array, Array1};
+/// use ndnpy::{NpzReader, NpzValue};
+///
+/// // np.savez(f, weights=..., bias=..., *[np.arange(3), [[1, 2]]])
+/// let mut npz = NpzReader::open("testdata/npz_keywords.npz")?;
+/// let mut bias = npz.member("bias")?;
+/// assert_eq!(bias.info().name(), "bias.npy");
+/// assert_eq!(bias.header()?.header.dtype.descr(), "'<f4'");
+/// let b: Array1<f32> = bias.read()?;
+/// assert_eq!(b, array![0.125, -0.5]);
+/// assert!(bias.bytes()?.starts_with(b"\x93NUMPY"));
+///
+/// let arr_0 = npz.member(2)?.read_dyn()?; // by position, any dtype
+/// assert_eq!(arr_0.dtype().descr(), "'<i8'");
+/// # Ok::<(), ndnpy::Error>(())
+/// ```
+pub struct NpzMember<'a, R: Read + Seek> {
+    npz: &'a mut NpzReader<R>,
+    /// The member's position; `NpzReader::member` checked that there is one.
+    index: usize,
+}
+
+impl<R: Read + Seek> std::fmt::Debug for NpzMember<'_, R> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("NpzMember")
+            .field("index", &self.index)
+            .field(
+                "name",
+                &crate::error::Capped(format_args!("{:?}", self.info().name())),
+            )
+            .finish_non_exhaustive()
+    }
+}
+
+impl<R: Read + Seek> NpzMember<'_, R> {
+    /// The central directory's facts about the member: its name, key, position, compression,
+    /// sizes and CRC-32. Nothing is read.
+    ///
+    /// ```
+    /// use ndnpy::Compression;
+    /// let mut npz = ndnpy::NpzReader::open("testdata/npz_compressed.npz")?;
+    /// let scalar = npz.member("scalar")?;
+    /// let info = scalar.info();
+    /// assert_eq!((info.index(), info.name(), info.key()), (3, "scalar.npy", "scalar"));
+    /// assert_eq!(info.compression(), Some(Compression::Deflated));
+    /// assert_eq!(info.size(), 128 + 4);
+    /// # Ok::<(), ndnpy::Error>(())
+    /// ```
+    pub fn info(&self) -> MemberInfo<'_> {
+        let entry = self
+            .npz
+            .dir
+            .entry(self.index)
+            .expect("NpzReader::member checked the index, and the directory does not change");
+        MemberInfo {
+            index: self.index,
+            entry,
+        }
+    }
+
+    /// Reads only the member's `.npy` header: its dtype, shape and order, without reading (or
+    /// inflating) its data. The data and the CRC-32 are not checked.
     ///
     /// # Errors
     ///
-    /// As [`NpzReader::stored_range`].
+    /// [`MismatchError::NotNpy`] if the member is not an `.npy` array, what
+    /// [`Header::read`](crate::Header::read) returns for its header, [`Error::Format`] for a
+    /// corrupt member, [`Error::Io`] if reading fails.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let mut npz = ndnpy::NpzReader::open("testdata/npz_compressed.npz")?;
+    /// let info = npz.member("fortran")?.header()?;
+    /// assert_eq!(info.header.dtype.descr(), "'<i4'");
+    /// assert_eq!(info.header.shape, [3, 4]);
+    /// assert!(info.header.fortran_order);
+    /// # Ok::<(), ndnpy::Error>(())
+    /// ```
+    pub fn header(&mut self) -> Result<HeaderInfo, ReadNpzError> {
+        // The magic, version and length field, and the header.
+        let most = 12u64.saturating_add(self.npz.options.get_max_header_len() as u64);
+        self.npz
+            .with_member(self.index, Some(most), member::read_header)
+    }
+
+    /// Reads the member's array (what [`NpzReader::by_name`] and [`NpzReader::by_index`]
+    /// call).
+    ///
+    /// The array is allocated once, at its final size; `fortran_order` and big-endian members
+    /// come back as [`ReadNpyExt`](crate::ReadNpyExt) reads them. This always copies the data
+    /// out of the archive: it is the call for compressed members, and for stored members that
+    /// cannot be viewed in place (see [`NpzMember::view`]).
+    ///
+    /// # Errors
+    ///
+    /// - [`MismatchError::NotNpy`] if the member is not an `.npy` array (read it with
+    ///   [`NpzMember::bytes`] or [`NpzMember::get`]);
+    /// - what [`ReadNpyExt::read_npy`](crate::ReadNpyExt::read_npy) returns for its content;
+    /// - [`Error::Format`] if the member is corrupt: a malformed local header, a corrupt deflate
+    ///   stream, a size or CRC-32 that does not match its directory entry;
+    /// - [`Error::Io`] if reading fails.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ndarray::{array, Array0, Array1};
+    /// use ndnpy::{Error, MismatchError, NpzReader};
+    ///
+    /// let mut npz = NpzReader::open("testdata/npz_compressed.npz")?;
+    /// let be: Array1<u16> = npz.member("big_endian")?.read()?; // swapped to this machine's order
+    /// assert_eq!(be, array![0, 1000, 2000, 3000, 4000]);
+    /// let scalar: Array0<f32> = npz.member(3)?.read()?;
+    /// assert_eq!(scalar[()], 3.5);
+    ///
+    /// let err = npz.member("a")?.read::<ndarray::OwnedRepr<i32>, ndarray::Ix2>().unwrap_err();
+    /// assert!(matches!(err, Error::Mismatch(MismatchError::DType { .. })));
+    /// # Ok::<(), ndnpy::Error>(())
+    /// ```
+    pub fn read<S, D>(&mut self) -> Result<ArrayBase<S, D>, ReadNpzError>
+    where
+        S::Elem: ReadableElement,
+        S: DataOwned,
+        D: Dimension,
+    {
+        self.npz.with_member(self.index, None, member::read_npy)
+    }
+
+    /// Reads the member's array whatever its dtype, as a [`DynArray`].
+    ///
+    /// # Errors
+    ///
+    /// As [`NpzMember::read`], without dtype or dimension mismatches (except for object
+    /// arrays, which hold pickled Python objects).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let mut npz = ndnpy::NpzReader::open("testdata/npz_keywords.npz")?;
+    /// for i in 0..npz.len() {
+    ///     let mut m = npz.member(i)?;
+    ///     let a = m.read_dyn()?;
+    ///     println!("{}: {} {:?}", m.info().key(), a.dtype(), a.shape());
+    /// }
+    /// # Ok::<(), ndnpy::Error>(())
+    /// ```
+    pub fn read_dyn(&mut self) -> Result<DynArray, ReadNpzError> {
+        self.npz.with_member(self.index, None, member::read_dyn)
+    }
+
+    /// Reads the member as `np.load(...)[key]` does: an array if it starts with the `.npy`
+    /// magic, whatever its name, else its raw bytes.
+    ///
+    /// # Errors
+    ///
+    /// As [`NpzMember::read`], except that a member that is not an `.npy` array is not an
+    /// error; for such a member, as [`NpzMember::bytes`].
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ndarray::{array, Ix1, OwnedRepr};
+    /// use ndnpy::{NpzReader, NpzValue};
+    ///
+    /// // "test2" has no .npy suffix but .npy content, as in numpy's test_load_non_npy.
+    /// let mut npz = NpzReader::open("testdata/npz_non_npy.npz")?;
+    /// let v = npz.member("test2")?.get::<OwnedRepr<i64>, Ix1>()?;
+    /// assert_eq!(v, NpzValue::Array(array![1, 2, 3]));
+    /// let v = npz.member("metadata")?.get::<OwnedRepr<i64>, Ix1>()?;
+    /// assert_eq!(v, NpzValue::Bytes(b"Name: Test".to_vec()));
+    /// # Ok::<(), ndnpy::Error>(())
+    /// ```
+    pub fn get<S, D>(&mut self) -> Result<NpzValue<ArrayBase<S, D>>, ReadNpzError>
+    where
+        S::Elem: ReadableElement,
+        S: DataOwned,
+        D: Dimension,
+    {
+        self.npz.with_member(self.index, None, |m, opts| {
+            Ok(match member::read_content(m, opts)? {
+                Content::Array(a) => NpzValue::Array(a),
+                Content::Bytes(b) => NpzValue::Bytes(b),
+            })
+        })
+    }
+
+    /// Reads all the member's bytes (an `.npy` member gives its whole file: header and data),
+    /// decompressed and checked against its size and CRC-32.
+    ///
+    /// # Errors
+    ///
+    /// [`LimitError::MemberTooLarge`](crate::LimitError::MemberTooLarge) if the member is
+    /// larger than [`ReadOptions::max_data_len`]; [`Error::Format`] if it is corrupt;
+    /// [`Error::Io`] if reading fails.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let mut npz = ndnpy::NpzReader::open("testdata/npz_non_npy.npz")?;
+    /// assert_eq!(npz.member("metadata")?.bytes()?, b"Name: Test");
+    /// assert!(npz.member("a")?.bytes()?.starts_with(b"\x93NUMPY"));
+    /// # Ok::<(), ndnpy::Error>(())
+    /// ```
+    pub fn bytes(&mut self) -> Result<Vec<u8>, ReadNpzError> {
+        self.npz.with_member(self.index, None, member::read_bytes)
+    }
+
+    /// For a stored (uncompressed) member, the byte range of its bytes (for an array, its
+    /// whole `.npy` file, header included) in the archive; `None` for a compressed member.
+    /// Only the local header is read.
+    ///
+    /// This is what zero-copy access builds on: a view of those bytes in an in-memory or
+    /// memory-mapped archive needs no copy when the array data in them is aligned for its
+    /// element type ([`NpzWriteOptions::align`](crate::NpzWriteOptions::align) writes archives
+    /// where it is; numpy's are not). For in-memory archives [`NpzMember::stored_slice`] gives
+    /// the bytes themselves and [`NpzMember::view`] the view. When a member is compressed, or
+    /// its data is misaligned, [`NpzMember::read`] is the explicit, copying fallback. The
+    /// CRC-32 is not checked here.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Format`] if the member's directory entry or local header is malformed or its
+    /// data lies outside the archive, [`Error::Io`] if reading fails.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ndnpy::{Header, NpzReader, ReadOptions};
+    /// let bytes = std::fs::read("testdata/npz_stored.npz")?;
+    /// let mut npz = NpzReader::open("testdata/npz_stored.npz")?;
+    /// let range = npz.member("a")?.stored_range()?.expect("np.savez stores its members");
+    /// let npy = &bytes[range.start as usize..range.end as usize];
+    /// let info = Header::read(&mut &npy[..], &ReadOptions::default())?;
+    /// assert_eq!(info.header.shape, [2, 3]);
+    ///
+    /// let mut npz = NpzReader::open("testdata/npz_compressed.npz")?;
+    /// assert_eq!(npz.member("a")?.stored_range()?, None);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn stored_range(&mut self) -> Result<Option<Range<u64>>, ReadNpzError> {
+        let npz = &mut *self.npz;
+        let entry = npz.entry(self.index)?;
+        entry.check()?;
+        if entry.method != STORED {
+            return Ok(None);
+        }
+        let size = entry.compressed_size;
+        let located = npz
+            .dir
+            .locate(&mut npz.reader, self.index, &mut npz.scratch)?;
+        Ok(Some(located.data_start..located.data_start + size))
+    }
+}
+
+impl<'b> NpzMember<'_, Cursor<&'b [u8]>> {
+    /// For a stored member of an in-memory (or memory-mapped) archive, its bytes in place:
+    /// for an array, its whole `.npy` file, ready for a zero-copy view when its data is
+    /// aligned; `None` for a compressed member (see [`NpzMember::stored_range`]).
+    ///
+    /// # Errors
+    ///
+    /// As [`NpzMember::stored_range`].
     ///
     /// # Examples
     ///
@@ -865,30 +1035,30 @@ impl<'a> NpzReader<Cursor<&'a [u8]>> {
     /// let archive = w.finish()?.into_inner();
     ///
     /// let mut npz = NpzReader::new(Cursor::new(&archive[..]))?;
-    /// let npy: &[u8] = npz.stored_slice("x")?.unwrap();
+    /// let npy: &[u8] = npz.member("x")?.stored_slice()?.unwrap();
     /// assert!(npy.starts_with(b"\x93NUMPY"));
     /// let data = &npy[128..];
     /// assert_eq!(data.as_ptr() as usize % 64, archive.as_ptr() as usize % 64);
     /// # Ok::<(), ndnpy::Error>(())
     /// ```
-    pub fn stored_slice(&mut self, name: &str) -> Result<Option<&'a [u8]>, ReadNpzError> {
-        let Some(range) = self.stored_range(name)? else {
+    pub fn stored_slice(&mut self) -> Result<Option<&'b [u8]>, ReadNpzError> {
+        let Some(range) = self.stored_range()? else {
             return Ok(None);
         };
-        let bytes: &'a [u8] = self.reader.get_ref();
+        let bytes: &'b [u8] = self.npz.reader.get_ref();
         // stored_range checked that the range lies in the archive.
         let start = usize::try_from(range.start).unwrap_or(usize::MAX);
         let end = usize::try_from(range.end).unwrap_or(usize::MAX);
         Ok(bytes.get(start..end))
     }
 
-    /// A zero-copy view of the array member `name` of an in-memory or memory-mapped archive.
+    /// A zero-copy view of the member's array, in an in-memory or memory-mapped archive.
     ///
     /// Possible for a stored member whose data is in native byte order and aligned for `A`:
     /// archives written with [`NpzWriteOptions::align`](crate::NpzWriteOptions::align) always
     /// are; numpy's own archives put data at arbitrary offsets, so an `f64` member is usually
-    /// not. Otherwise use [`NpzReader::by_name`], the explicit copying call, which reads any
-    /// member, compressed or not.
+    /// not (one-byte elements always are). Otherwise use [`NpzMember::read`], the explicit
+    /// copying call, which reads any member, compressed or not.
     ///
     /// # Errors
     ///
@@ -896,8 +1066,7 @@ impl<'a> NpzReader<Cursor<&'a [u8]>> {
     /// deflated member; [`MismatchError::MisalignedMember`](crate::MismatchError::MisalignedMember)
     /// when its data is not aligned for `A`;
     /// [`MismatchError::ByteOrder`](crate::MismatchError::ByteOrder) and the other errors of
-    /// [`ViewNpyExt::view_npy`]; [`MismatchError::MissingMember`](crate::MismatchError::MissingMember)
-    /// if there is no such member.
+    /// [`ViewNpyExt::view_npy`]; the errors of [`NpzMember::stored_range`].
     ///
     /// # Examples
     ///
@@ -910,20 +1079,25 @@ impl<'a> NpzReader<Cursor<&'a [u8]>> {
     /// let archive = w.finish()?.into_inner();
     ///
     /// let mut npz = NpzReader::new(Cursor::new(&archive[..]))?;
-    /// let view: ndarray::ArrayView2<f64> = npz.view("weights")?;
+    /// let view: ndarray::ArrayView2<f64> = npz.member("weights")?.view()?;
     /// assert_eq!(view[[1, 0]], 3.0);
-    /// # Ok::<(), ndnpy::Error>(())
+    ///
+    /// // numpy's archives: one-byte elements can be viewed in place.
+    /// let bytes = std::fs::read("testdata/npz_stored.npz")?;
+    /// let mut npz = NpzReader::new(Cursor::new(&bytes[..]))?;
+    /// let flags: ndarray::ArrayView1<bool> = npz.member("flags")?.view()?;
+    /// assert_eq!(flags, ndarray::array![true, false, true]);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn view<A: ViewElement, D: Dimension>(
         &mut self,
-        name: &str,
-    ) -> Result<ArrayView<'a, A, D>, ReadNpzError> {
-        match self.stored_slice(name)? {
-            Some(npy) => ArrayView::<'a, A, D>::view_npy(npy).map_err(|e| match e {
-                // Say which member, and that NpzReader::by_name is the copying read.
+    ) -> Result<ArrayView<'b, A, D>, ReadNpzError> {
+        match self.stored_slice()? {
+            Some(npy) => ArrayView::<'b, A, D>::view_npy(npy).map_err(|e| match e {
+                // Say which member, and that the copying read is the way.
                 Error::Mismatch(MismatchError::Misaligned { align, offset }) => {
                     MismatchError::MisalignedMember {
-                        member: name.to_string(),
+                        member: self.info().key().to_string(),
                         align,
                         offset,
                     }
@@ -932,7 +1106,7 @@ impl<'a> NpzReader<Cursor<&'a [u8]>> {
                 e => e,
             }),
             None => Err(MismatchError::CompressedMember {
-                member: name.to_string(),
+                member: self.info().key().to_string(),
             }
             .into()),
         }

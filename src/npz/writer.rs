@@ -114,7 +114,7 @@ impl NpzWriteOptions {
 
     /// Whether a stored member's data starts on a 64-byte boundary of the archive, so that its
     /// array can be viewed in place in a memory-mapped archive (see
-    /// [`NpzReader::stored_range`](crate::NpzReader::stored_range)). The padding is a ZIP extra
+    /// [`NpzMember::view`](crate::NpzMember::view)). The padding is a ZIP extra
     /// field (id `0xa11e`, as the zip crate and Android's zipalign write it), which numpy and
     /// every other ZIP reader skip. numpy's own archives are not aligned. Ignored for
     /// deflated members.
@@ -477,7 +477,7 @@ impl<W: Write + Seek> NpzWriter<W> {
 
     /// Adds a member of raw bytes, named exactly `name` (no `.npy` is appended), with the
     /// writer's compression. numpy's `np.load` returns such a member as `bytes`, and so does
-    /// [`NpzReader::get`](crate::NpzReader::get).
+    /// [`NpzMember::get`](crate::NpzMember::get).
     ///
     /// # Errors
     ///
@@ -489,7 +489,7 @@ impl<W: Write + Seek> NpzWriter<W> {
     /// let mut npz = ndnpy::NpzWriter::new(std::io::Cursor::new(Vec::new()));
     /// npz.add_bytes("metadata.json", br#"{"epoch": 3}"#)?;
     /// let mut back = ndnpy::NpzReader::new(npz.finish()?)?;
-    /// assert_eq!(back.raw_bytes("metadata.json")?, br#"{"epoch": 3}"#);
+    /// assert_eq!(back.member("metadata.json")?.bytes()?, br#"{"epoch": 3}"#);
     /// # Ok::<(), ndnpy::Error>(())
     /// ```
     pub fn add_bytes<N: Into<String>>(
