@@ -948,7 +948,7 @@ mod tests {
         {
             use crate::{NpzWriteOptions, NpzWriter};
             let opts = NpzWriteOptions::new().durable(true);
-            let mut npz = NpzWriter::create_with_options(dir.join("z.npz"), opts).unwrap();
+            let mut npz = NpzWriter::create_with_options(dir.join("z.npz"), &opts).unwrap();
             npz.add_array("a", &a).unwrap();
             // Per member, the option means nothing.
             npz.add_array_with_options("b", &a, &NpzWriteOptions::new().durable(true))

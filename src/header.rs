@@ -163,7 +163,7 @@ impl ReadOptions {
     /// # #[cfg(feature = "npz")] {
     /// use ndnpy::{Error, LimitError, NpzReader, ReadOptions};
     /// let opts = ReadOptions::new().max_inflated_len(Some(300));
-    /// let mut npz = NpzReader::with_options(std::fs::File::open("testdata/npz_compressed.npz")?, opts)?;
+    /// let mut npz = NpzReader::with_options(std::fs::File::open("testdata/npz_compressed.npz")?, &opts)?;
     /// let _a: ndarray::Array2<f64> = npz.by_name("a")?; // 176 bytes
     /// let err = npz.by_name::<ndarray::OwnedRepr<f64>, ndarray::Ix2>("a").unwrap_err();
     /// assert!(matches!(err, Error::Limit(LimitError::InflatedTooLarge { found: 352, .. })));

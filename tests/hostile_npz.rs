@@ -533,7 +533,7 @@ fn the_inflated_total_is_limited_when_asked() {
     w.add_bytes("raw", &[7u8; 500]).unwrap();
     let bytes = w.finish().unwrap().into_inner();
     let opts = ReadOptions::new().max_inflated_len(Some(2500));
-    let mut npz = NpzReader::with_options(Cursor::new(&bytes[..]), opts.clone()).unwrap();
+    let mut npz = NpzReader::with_options(Cursor::new(&bytes[..]), &opts).unwrap();
     // A header read counts only what it inflates.
     assert_eq!(
         npz.member("c").unwrap().header().unwrap().header.shape,
@@ -563,7 +563,7 @@ fn the_inflated_total_is_limited_when_asked() {
         Err(Error::Limit(LimitError::InflatedTooLarge { .. }))
     ));
     // read_all, whichever way it runs, reads up to the limit and refuses the rest.
-    let mut npz = NpzReader::with_options(Cursor::new(&bytes[..]), opts).unwrap();
+    let mut npz = NpzReader::with_options(Cursor::new(&bytes[..]), &opts).unwrap();
     let all = npz.read_all::<OwnedRepr<u8>, IxDyn>();
     let ok: Vec<bool> = all.iter().map(|(_, r)| r.is_ok()).collect();
     assert_eq!(ok, [true, true, false, false]);

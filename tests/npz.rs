@@ -337,7 +337,7 @@ fn member_facts_come_from_the_directory() {
 // ---- writing -------------------------------------------------------------------------------
 
 fn write_all_kinds(options: NpzWriteOptions) -> Vec<u8> {
-    let mut w = NpzWriter::with_options(Cursor::new(Vec::new()), options);
+    let mut w = NpzWriter::with_options(Cursor::new(Vec::new()), &options);
     w.add_array(
         "a",
         &(Array::range(0.0, 6.0, 1.0)
@@ -387,7 +387,7 @@ fn members_hold_exactly_the_npy_bytes() {
     let mut npy = Vec::new();
     ndnpy::WriteNpyExt::write_npy(&a.t(), &mut npy).unwrap();
     for options in [NpzWriteOptions::new(), NpzWriteOptions::compressed()] {
-        let mut w = NpzWriter::with_options(Cursor::new(Vec::new()), options);
+        let mut w = NpzWriter::with_options(Cursor::new(Vec::new()), &options);
         w.add_array("t", &a.t()).unwrap();
         let bytes = w.finish().unwrap().into_inner();
         assert_eq!(open(&bytes).member("t").unwrap().bytes().unwrap(), npy);
@@ -1066,7 +1066,7 @@ fn limits_apply_per_member_when_it_is_read() {
     assert_eq!(h, array![7.5]);
 
     let opts = ReadOptions::new().max_header_len(10_000);
-    let mut npz = NpzReader::with_options(Cursor::new(&bytes), opts).unwrap();
+    let mut npz = NpzReader::with_options(Cursor::new(&bytes), &opts).unwrap();
     assert_eq!(npz.names().unwrap(), ["huge_header", "small"]);
     let err = npz
         .by_name::<OwnedRepr<f64>, IxDyn>("huge_header")
@@ -1083,7 +1083,7 @@ fn limits_apply_per_member_when_it_is_read() {
     assert_eq!(s, array![1.0]);
 
     let opts = ReadOptions::new().max_data_len(Some(1000));
-    let mut npz = NpzReader::with_options(Cursor::new(&bytes), opts).unwrap();
+    let mut npz = NpzReader::with_options(Cursor::new(&bytes), &opts).unwrap();
     let err = npz
         .member("huge_header")
         .and_then(|mut m| m.bytes())
@@ -1120,7 +1120,7 @@ fn stored_aligned_members_view_in_place_others_say_why_not() {
     use std::io::Cursor;
     let a = ndarray::Array2::from_shape_fn((5, 7), |(i, j)| (i * 7 + j) as f64);
     let mut w =
-        NpzWriter::with_options(Cursor::new(Vec::new()), NpzWriteOptions::new().align(true));
+        NpzWriter::with_options(Cursor::new(Vec::new()), &NpzWriteOptions::new().align(true));
     w.add_array("aligned", &a).unwrap();
     w.add_array_with_options(
         "deflated",

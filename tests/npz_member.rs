@@ -449,7 +449,7 @@ fn views_of_stored_members_are_in_place() {
     let weights = Array2::from_shape_fn((3, 5), |(i, j)| (i * 5 + j) as f64 / 4.0);
     let ids = array![1i64, -2, 3];
     let mut w =
-        NpzWriter::with_options(Cursor::new(Vec::new()), NpzWriteOptions::new().align(true));
+        NpzWriter::with_options(Cursor::new(Vec::new()), &NpzWriteOptions::new().align(true));
     w.add_array("weights", &weights).unwrap();
     w.add_array("ids", &ids).unwrap();
     w.add_array("t", &weights.t()).unwrap();

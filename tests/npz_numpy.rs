@@ -172,7 +172,7 @@ fn write_archive(path: &Path, options: NpzWriteOptions) -> Vec<(String, Member)>
     let le = ByteOrder::Little;
     let mut w = NpzWriter::with_options(
         std::io::BufWriter::new(std::fs::File::create(path).unwrap()),
-        options,
+        &options,
     );
     let mut expect = Vec::new();
 
@@ -553,7 +553,7 @@ fn numpy_reads_zip64_fields_for_small_members_too() {
         ("deflated", NpzWriteOptions::compressed()),
         ("aligned", NpzWriteOptions::new().align(true)),
     ] {
-        let mut w = NpzWriter::with_options(std::fs::File::create(&path).unwrap(), options);
+        let mut w = NpzWriter::with_options(std::fs::File::create(&path).unwrap(), &options);
         w.add_array("opaque", &Opaque(array![1.0, 2.0])).unwrap();
         w.add_array("plain", &array![3u8]).unwrap();
         w.finish().unwrap();

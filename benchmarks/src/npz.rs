@@ -266,7 +266,7 @@ pub fn npz_compress_case(cfg: &Config, np: &mut Numpy) -> Res<Report> {
             None => ndnpy::NpzWriter::new_compressed(w),
             Some(l) => ndnpy::NpzWriter::with_options(
                 w,
-                ndnpy::NpzWriteOptions::compressed().level(Some(l)),
+                &ndnpy::NpzWriteOptions::compressed().level(Some(l)),
             ),
         };
         npz.add_array("a", &array)?;
@@ -340,7 +340,7 @@ pub fn npz_compress_case(cfg: &Config, np: &mut Numpy) -> Res<Report> {
                  values), built in Rust the same. ndnpy: \
                  `NpzWriter::new_compressed(BufWriter::new(File::create(path)))` + \
                  `add_array(\"a\", &a)` + `finish()` (its default level, 4); {LEVEL6}: the same \
-                 through `NpzWriter::with_options(w, NpzWriteOptions::compressed().level(Some(6)))` \
+                 through `NpzWriter::with_options(w, &NpzWriteOptions::compressed().level(Some(6)))` \
                  (numpy's zlib level); ndarray-npy: `NpzWriter::new_compressed(File::create(path))` \
                  (zip crate, flate2, its default level); numpy: `np.savez_compressed(path, a=a)`. \
                  Each writer's old file is deleted untimed; no fsync. Every archive is read back \

@@ -376,7 +376,7 @@ impl<R: Read + Seek> NpzReader<R> {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn new(reader: R) -> Result<NpzReader<R>, ReadNpzError> {
-        NpzReader::with_options(reader, ReadOptions::default())
+        NpzReader::with_options(reader, &ReadOptions::default())
     }
 
     /// Like [`NpzReader::new`], with limits for reading each member (its header length, nesting
@@ -391,17 +391,20 @@ impl<R: Read + Seek> NpzReader<R> {
     /// ```
     /// use ndnpy::{Error, NpzReader, ReadOptions};
     /// let opts = ReadOptions::new().max_data_len(Some(16));
-    /// let mut npz = NpzReader::with_options(std::fs::File::open("testdata/npz_stored.npz")?, opts)?;
+    /// let mut npz = NpzReader::with_options(std::fs::File::open("testdata/npz_stored.npz")?, &opts)?;
     /// let err = npz.by_name::<ndarray::OwnedRepr<f64>, ndarray::Ix2>("a").unwrap_err();
     /// assert!(matches!(err, Error::Limit(_)));
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
-    pub fn with_options(mut reader: R, options: ReadOptions) -> Result<NpzReader<R>, ReadNpzError> {
+    pub fn with_options(
+        mut reader: R,
+        options: &ReadOptions,
+    ) -> Result<NpzReader<R>, ReadNpzError> {
         let dir = Directory::read(&mut reader)?;
         Ok(NpzReader {
             reader,
             dir,
-            options,
+            options: options.clone(),
             scratch: Vec::new(),
             inflated: 0,
         })
@@ -1030,7 +1033,7 @@ impl<'b> NpzMember<'_, Cursor<&'b [u8]>> {
     /// use ndnpy::{NpzReader, NpzWriteOptions, NpzWriter};
     ///
     /// // An archive whose stored members have their array data on 64-byte boundaries.
-    /// let mut w = NpzWriter::with_options(Cursor::new(Vec::new()), NpzWriteOptions::new().align(true));
+    /// let mut w = NpzWriter::with_options(Cursor::new(Vec::new()), &NpzWriteOptions::new().align(true));
     /// w.add_array("x", &ndarray::array![1.0f64, 2.0, 3.0])?;
     /// let archive = w.finish()?.into_inner();
     ///
@@ -1074,7 +1077,7 @@ impl<'b> NpzMember<'_, Cursor<&'b [u8]>> {
     /// use std::io::Cursor;
     /// use ndnpy::{NpzReader, NpzWriteOptions, NpzWriter};
     ///
-    /// let mut w = NpzWriter::with_options(Cursor::new(Vec::new()), NpzWriteOptions::new().align(true));
+    /// let mut w = NpzWriter::with_options(Cursor::new(Vec::new()), &NpzWriteOptions::new().align(true));
     /// w.add_array("weights", &ndarray::array![[1.0f64, 2.0], [3.0, 4.0]])?;
     /// let archive = w.finish()?.into_inner();
     ///

@@ -290,7 +290,7 @@ impl NpzWriter<BufWriter<File>> {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn create<P: AsRef<Path>>(path: P) -> Result<NpzWriter<BufWriter<File>>, WriteNpzError> {
-        NpzWriter::create_with_options(path, NpzWriteOptions::new())
+        NpzWriter::create_with_options(path, &NpzWriteOptions::new())
     }
 
     /// Like [`NpzWriter::create`], with `options` for the members (unless
@@ -309,7 +309,7 @@ impl NpzWriter<BufWriter<File>> {
     /// let dir = std::env::temp_dir().join(format!("ndnpy-doc-npz-create-opts-{}", std::process::id()));
     /// std::fs::create_dir_all(&dir)?;
     /// let path = dir.join("model.npz");
-    /// let mut npz = NpzWriter::create_with_options(&path, NpzWriteOptions::compressed().durable(true))?;
+    /// let mut npz = NpzWriter::create_with_options(&path, &NpzWriteOptions::compressed().durable(true))?;
     /// npz.add_array("w", &ndarray::Array1::<f64>::zeros(10_000))?;
     /// npz.finish()?; // on disk, name included, when this returns
     /// assert!(std::fs::metadata(&path)?.len() < 1000);
@@ -318,7 +318,7 @@ impl NpzWriter<BufWriter<File>> {
     /// ```
     pub fn create_with_options<P: AsRef<Path>>(
         path: P,
-        options: NpzWriteOptions,
+        options: &NpzWriteOptions,
     ) -> Result<NpzWriter<BufWriter<File>>, WriteNpzError> {
         let sync = Sync::durable_if(options.durable);
         let (file, pending) = Pending::create(path.as_ref(), Publish::Replace, sync)?;
@@ -339,7 +339,7 @@ impl<W: Write + Seek> NpzWriter<W> {
     /// # Ok::<(), ndnpy::Error>(())
     /// ```
     pub fn new(writer: W) -> NpzWriter<W> {
-        NpzWriter::with_options(writer, NpzWriteOptions::new())
+        NpzWriter::with_options(writer, &NpzWriteOptions::new())
     }
 
     /// A writer of deflated members at zlib's default level, like `np.savez_compressed`.
@@ -353,7 +353,7 @@ impl<W: Write + Seek> NpzWriter<W> {
     /// # Ok::<(), ndnpy::Error>(())
     /// ```
     pub fn new_compressed(writer: W) -> NpzWriter<W> {
-        NpzWriter::with_options(writer, NpzWriteOptions::compressed())
+        NpzWriter::with_options(writer, &NpzWriteOptions::compressed())
     }
 
     /// A writer whose members get `options` unless [`NpzWriter::add_array_with_options`]
@@ -362,15 +362,15 @@ impl<W: Write + Seek> NpzWriter<W> {
     /// ```
     /// use ndnpy::{NpzWriteOptions, NpzWriter};
     /// let opts = NpzWriteOptions::compressed().level(Some(1));
-    /// let mut npz = NpzWriter::with_options(std::io::Cursor::new(Vec::new()), opts);
+    /// let mut npz = NpzWriter::with_options(std::io::Cursor::new(Vec::new()), &opts);
     /// npz.add_array("a", &ndarray::Array1::<f64>::zeros(10_000))?;
     /// npz.finish()?;
     /// # Ok::<(), ndnpy::Error>(())
     /// ```
-    pub fn with_options(writer: W, options: NpzWriteOptions) -> NpzWriter<W> {
+    pub fn with_options(writer: W, options: &NpzWriteOptions) -> NpzWriter<W> {
         NpzWriter {
             zip: ZipWriter::new(writer),
-            options,
+            options: *options,
             names: HashSet::new(),
             positional: 0,
             pending: None,
