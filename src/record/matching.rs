@@ -1,9 +1,8 @@
 //! Matching a file's record dtype to a struct: the dtype a derived struct writes, the file's
 //! fields found by name, layouts checked for zero-copy views, and the errors that say why not.
 
-use super::plan::*;
 use super::*;
-use crate::dtype::{DType, Field, Record, ScalarKind};
+use crate::dtype::{DType, Field, Record};
 use crate::error::{Error, FormatError, MismatchError, UsageError};
 use std::any::type_name;
 use std::mem::size_of;
@@ -272,29 +271,4 @@ pub(crate) fn put(out: &mut [u8], b: &[u8]) -> Result<(), Error> {
         }
         None => Err(short_slot(have, b.len())),
     }
-}
-
-pub(crate) fn scalar_plan<T>(
-    found: &DType,
-    kind: ScalarKind,
-    size: usize,
-) -> Result<ScalarPlan, Error> {
-    match found {
-        DType::Scalar(s) if s.kind() == kind && s.size() == size && s.unit().is_none() => {
-            Ok(ScalarPlan {
-                swap: s.byte_order().needs_swap(),
-            })
-        }
-        _ => Err(mismatch::<T>(found)),
-    }
-}
-
-pub(crate) fn native_scalar<T>(found: &DType, kind: ScalarKind, size: usize) -> Result<(), Error> {
-    if scalar_plan::<T>(found, kind, size)?.swap {
-        return Err(MismatchError::ByteOrder {
-            found: found.clone(),
-        }
-        .into());
-    }
-    Ok(())
 }

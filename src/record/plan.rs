@@ -3,7 +3,7 @@
 
 use super::matching::*;
 use super::*;
-use crate::dtype::Record;
+use crate::dtype::{Record, ScalarKind};
 use crate::error::{in_field, Error};
 
 /// The plan of a scalar field: whether its bytes are swapped.
@@ -213,4 +213,32 @@ impl<P> FieldPlan<P> {
         }
         .map_err(|e| in_field(e, name))
     }
+}
+
+/// The plan of a scalar field of `kind` and `size` read as `found`: whether it is swapped.
+pub(crate) fn scalar_plan<T>(
+    found: &DType,
+    kind: ScalarKind,
+    size: usize,
+) -> Result<ScalarPlan, Error> {
+    match found {
+        DType::Scalar(s) if s.kind() == kind && s.size() == size && s.unit().is_none() => {
+            Ok(ScalarPlan {
+                swap: s.byte_order().needs_swap(),
+            })
+        }
+        _ => Err(mismatch::<T>(found)),
+    }
+}
+
+/// Checks that `found` is the scalar of `kind` and `size` in native byte order (a field viewed
+/// in place).
+pub(crate) fn native_scalar<T>(found: &DType, kind: ScalarKind, size: usize) -> Result<(), Error> {
+    if scalar_plan::<T>(found, kind, size)?.swap {
+        return Err(MismatchError::ByteOrder {
+            found: found.clone(),
+        }
+        .into());
+    }
+    Ok(())
 }
