@@ -66,15 +66,24 @@ impl fmt::Display for Version {
 /// ```
 /// use ndnpy::ReadOptions;
 /// let opts = ReadOptions::new().max_header_len(10_000).max_data_len(Some(1 << 30));
-/// assert_eq!(opts.get_max_header_len(), 10_000);
+/// assert_eq!(opts.max_header_len, 10_000);
 /// ```
+///
+/// The fields can be read (`opts.threads`) and set; the methods of the same names build.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct ReadOptions {
-    max_header_len: usize,
-    max_depth: usize,
-    max_data_len: Option<u64>,
-    threads: usize,
-    max_inflated_len: Option<u64>,
+    /// The largest header length read ([`ReadOptions::max_header_len`]).
+    pub max_header_len: usize,
+    /// The deepest nesting of the header literal ([`ReadOptions::max_depth`]).
+    pub max_depth: usize,
+    /// The largest array data, in bytes, if any ([`ReadOptions::max_data_len`]).
+    pub max_data_len: Option<u64>,
+    /// How many threads a large read may use; 0 counts as 1 ([`ReadOptions::threads`]).
+    pub threads: usize,
+    /// The most bytes read out of an `.npz` archive's members in all, if any
+    /// ([`ReadOptions::max_inflated_len`]).
+    pub max_inflated_len: Option<u64>,
 }
 
 impl Default for ReadOptions {
@@ -90,7 +99,7 @@ impl ReadOptions {
     ///
     /// ```
     /// let opts = ndnpy::ReadOptions::new();
-    /// assert_eq!(opts.get_max_header_len(), 1 << 20);
+    /// assert_eq!(opts.max_header_len, 1 << 20);
     /// ```
     pub fn new() -> ReadOptions {
         ReadOptions {
@@ -117,7 +126,7 @@ impl ReadOptions {
     ///
     /// ```
     /// let opts = ndnpy::ReadOptions::new().max_header_len(10_000);
-    /// # assert_eq!(opts.get_max_header_len(), 10_000);
+    /// # assert_eq!(opts.max_header_len, 10_000);
     /// ```
     pub fn max_header_len(mut self, bytes: usize) -> ReadOptions {
         self.max_header_len = bytes;
@@ -129,7 +138,7 @@ impl ReadOptions {
     ///
     /// ```
     /// let opts = ndnpy::ReadOptions::new().max_depth(16);
-    /// # assert_eq!(opts.get_max_depth(), 16);
+    /// # assert_eq!(opts.max_depth, 16);
     /// ```
     pub fn max_depth(mut self, depth: usize) -> ReadOptions {
         self.max_depth = depth;
@@ -141,7 +150,7 @@ impl ReadOptions {
     ///
     /// ```
     /// let opts = ndnpy::ReadOptions::new().max_data_len(Some(1 << 30));
-    /// # assert_eq!(opts.get_max_data_len(), Some(1 << 30));
+    /// # assert_eq!(opts.max_data_len, Some(1 << 30));
     /// ```
     pub fn max_data_len(mut self, bytes: Option<u64>) -> ReadOptions {
         self.max_data_len = bytes;
@@ -175,33 +184,6 @@ impl ReadOptions {
         self
     }
 
-    /// The header length limit.
-    ///
-    /// ```
-    /// assert_eq!(ndnpy::ReadOptions::default().get_max_header_len(), 1 << 20);
-    /// ```
-    pub fn get_max_header_len(&self) -> usize {
-        self.max_header_len
-    }
-
-    /// The nesting limit.
-    ///
-    /// ```
-    /// assert_eq!(ndnpy::ReadOptions::default().get_max_depth(), 64);
-    /// ```
-    pub fn get_max_depth(&self) -> usize {
-        self.max_depth
-    }
-
-    /// The array size limit.
-    ///
-    /// ```
-    /// assert_eq!(ndnpy::ReadOptions::default().get_max_data_len(), None);
-    /// ```
-    pub fn get_max_data_len(&self) -> Option<u64> {
-        self.max_data_len
-    }
-
     /// How many threads a large read may use when its input is a regular file or bytes in
     /// memory: [`read_npy`](crate::read_npy) and [`read_npy_dyn`](crate::read_npy_dyn) of a
     /// path, [`ReadNpyExt::read_npy`](crate::ReadNpyExt::read_npy) and
@@ -214,30 +196,11 @@ impl ReadOptions {
     ///
     /// ```
     /// let opts = ndnpy::ReadOptions::new().threads(1); // one thread, whatever the features
-    /// # assert_eq!(opts.get_threads(), 1);
+    /// # assert_eq!(opts.threads, 1);
     /// ```
     pub fn threads(mut self, threads: usize) -> ReadOptions {
         self.threads = threads.max(1);
         self
-    }
-
-    /// The thread limit of large reads from a file or from memory.
-    ///
-    /// ```
-    /// let expected = if cfg!(all(feature = "parallel", unix)) { 2 } else { 1 };
-    /// assert_eq!(ndnpy::ReadOptions::default().get_threads(), expected);
-    /// ```
-    pub fn get_threads(&self) -> usize {
-        self.threads
-    }
-
-    /// The limit on the bytes read out of an `.npz` archive's members.
-    ///
-    /// ```
-    /// assert_eq!(ndnpy::ReadOptions::default().get_max_inflated_len(), None);
-    /// ```
-    pub fn get_max_inflated_len(&self) -> Option<u64> {
-        self.max_inflated_len
     }
 }
 

@@ -360,7 +360,7 @@ impl NpyMmapMut {
         opts: &WriteOptions,
     ) -> Result<NpyMmapMut, Error> {
         let dtype = A::dtype();
-        let asked = dtype.with_byte_order(opts.get_byte_order());
+        let asked = dtype.with_byte_order(opts.byte_order);
         if asked != dtype {
             return Err(MismatchError::ByteOrder { found: asked }.into());
         }

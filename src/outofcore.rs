@@ -440,7 +440,7 @@ impl<A: FixedDType> NpyAppender<A> {
             return Err(UsageError::NoGrowthAxis.into());
         }
         let header = Header {
-            dtype: A::dtype().with_byte_order(opts.get_byte_order()),
+            dtype: A::dtype().with_byte_order(opts.byte_order),
             fortran_order,
             shape: dims.slice().to_vec(),
         };
@@ -453,7 +453,7 @@ impl<A: FixedDType> NpyAppender<A> {
             Ok(())
         })?;
         let mut app = NpyAppender::open(path)?;
-        app.set_durable(opts.get_durable());
+        app.set_durable(opts.durable);
         Ok(app)
     }
 
@@ -706,7 +706,7 @@ impl<W: Write, A: FixedDType> NpyWriter<W, A> {
         opts: &WriteOptions,
     ) -> Result<NpyWriter<W, A>, Error> {
         let (dims, fortran_order) = shape_and_order(shape)?;
-        let order = opts.get_byte_order();
+        let order = opts.byte_order;
         let header = Header {
             dtype: A::dtype().with_byte_order(order),
             fortran_order,

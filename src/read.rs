@@ -244,7 +244,7 @@ fn read_file_data<T>(
     let available = Some(len.saturating_sub(pos));
     #[cfg(all(feature = "parallel", unix))]
     {
-        let mut split = crate::pio::SplitFile::new(file, pos, opts.get_threads());
+        let mut split = crate::pio::SplitFile::new(file, pos, opts.threads);
         let value = body(&mut split, info, available)?;
         Ok((value, split.position()))
     }
@@ -268,7 +268,7 @@ fn read_bytes_rest<T>(
     let available = Some(bytes.len() as u64);
     #[cfg(all(feature = "parallel", unix))]
     {
-        let mut split = crate::pio::SplitSlice::new(bytes, opts.get_threads());
+        let mut split = crate::pio::SplitSlice::new(bytes, opts.threads);
         let value = body(&mut split, info, available)?;
         *bytes = &bytes[split.position()..];
         Ok(value)

@@ -26,10 +26,15 @@ use std::path::Path;
 /// assert_eq!(&out[128..], &[0, 1, 0, 2]);
 /// # Ok::<(), ndnpy::Error>(())
 /// ```
+///
+/// The fields can be read (`opts.durable`) and set; the methods of the same names build.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct WriteOptions {
-    byte_order: ByteOrder,
-    durable: bool,
+    /// The byte order multi-byte elements are stored in ([`WriteOptions::byte_order`]).
+    pub byte_order: ByteOrder,
+    /// Whether files written by path wait for the disk ([`WriteOptions::durable`]).
+    pub durable: bool,
 }
 
 impl Default for WriteOptions {
@@ -42,8 +47,8 @@ impl WriteOptions {
     /// The defaults: native byte order, not durable.
     ///
     /// ```
-    /// assert_eq!(ndnpy::WriteOptions::new().get_byte_order(), ndnpy::ByteOrder::NATIVE);
-    /// assert!(!ndnpy::WriteOptions::new().get_durable());
+    /// assert_eq!(ndnpy::WriteOptions::new().byte_order, ndnpy::ByteOrder::NATIVE);
+    /// assert!(!ndnpy::WriteOptions::new().durable);
     /// ```
     pub fn new() -> WriteOptions {
         WriteOptions {
@@ -57,7 +62,7 @@ impl WriteOptions {
     ///
     /// ```
     /// let opts = ndnpy::WriteOptions::new().byte_order(ndnpy::ByteOrder::Big);
-    /// # assert_eq!(opts.get_byte_order(), ndnpy::ByteOrder::Big);
+    /// # assert_eq!(opts.byte_order, ndnpy::ByteOrder::Big);
     /// ```
     pub fn byte_order(mut self, order: ByteOrder) -> WriteOptions {
         self.byte_order = match order {
@@ -93,24 +98,6 @@ impl WriteOptions {
     pub fn durable(mut self, durable: bool) -> WriteOptions {
         self.durable = durable;
         self
-    }
-
-    /// The byte order data is stored in.
-    ///
-    /// ```
-    /// assert_eq!(ndnpy::WriteOptions::default().get_byte_order(), ndnpy::ByteOrder::NATIVE);
-    /// ```
-    pub fn get_byte_order(&self) -> ByteOrder {
-        self.byte_order
-    }
-
-    /// Whether files written by path wait for the disk (see [`WriteOptions::durable`]).
-    ///
-    /// ```
-    /// assert!(ndnpy::WriteOptions::new().durable(true).get_durable());
-    /// ```
-    pub fn get_durable(&self) -> bool {
-        self.durable
     }
 
     /// The file synchronisation these options ask for.

@@ -376,7 +376,7 @@ fn what_we_write_reads_back() {
         let h = npz.member("big_endian").unwrap().header().unwrap().header;
         assert_eq!(h.dtype.descr(), "'>u2'");
         for m in npz.members() {
-            assert_eq!(m.compression(), Some(options.get_compression()));
+            assert_eq!(m.compression(), Some(options.compression));
         }
     }
 }

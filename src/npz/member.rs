@@ -488,7 +488,7 @@ fn read_rest<B: MemberSource>(
     opts: &ReadOptions,
 ) -> Result<(), Error> {
     let size = m.size();
-    if let Some(limit) = opts.get_max_data_len() {
+    if let Some(limit) = opts.max_data_len {
         if size > limit {
             return Err(crate::LimitError::MemberTooLarge {
                 member: m.entry.name.to_string(),

@@ -30,7 +30,7 @@ pub use writer::{NpzWriteOptions, NpzWriter, WriteNpzError};
 /// ```
 /// use ndnpy::{Compression, NpzWriteOptions};
 /// let opts = NpzWriteOptions::new().compression(Compression::Deflated);
-/// assert_eq!(opts.get_compression(), Compression::Deflated);
+/// assert_eq!(opts.compression, Compression::Deflated);
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]

@@ -562,7 +562,7 @@ impl<R: Read + Seek> NpzReader<R> {
     /// Checks that reading up to `bytes` more out of member `index` stays within
     /// [`ReadOptions::max_inflated_len`].
     pub(super) fn charge_check(&self, index: usize, bytes: u64) -> Result<(), Error> {
-        let Some(limit) = self.options.get_max_inflated_len() else {
+        let Some(limit) = self.options.max_inflated_len else {
             return Ok(());
         };
         let found = self.inflated.saturating_add(bytes);
@@ -844,7 +844,7 @@ impl<R: Read + Seek> NpzMember<'_, R> {
     /// ```
     pub fn header(&mut self) -> Result<HeaderInfo, ReadNpzError> {
         // The magic, version and length field, and the header.
-        let most = 12u64.saturating_add(self.npz.options.get_max_header_len() as u64);
+        let most = 12u64.saturating_add(self.npz.options.max_header_len as u64);
         self.npz
             .with_member(self.index, Some(most), member::read_header)
     }
@@ -1199,7 +1199,7 @@ impl<'a, R: Read + Seek> Source<'a, R> {
                     file,
                     pos: start,
                     end: start.saturating_add(len),
-                    parts: crate::pio::parts(opts.get_threads()),
+                    parts: crate::pio::parts(opts.threads),
                 };
                 return Ok(Source::File(BufReader::with_capacity(cap, range)));
             }

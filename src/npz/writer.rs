@@ -36,16 +36,24 @@ const ALIGN: u16 = 64;
 ///     .compression(Compression::Deflated)
 ///     .level(Some(1))
 ///     .byte_order(ByteOrder::Big);
-/// assert_eq!(opts.get_compression(), Compression::Deflated);
-/// assert_eq!(opts.get_level(), Some(1));
+/// assert_eq!(opts.compression, Compression::Deflated);
+/// assert_eq!(opts.level, Some(1));
 /// ```
+///
+/// The fields can be read (`opts.level`) and set; the methods of the same names build.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct NpzWriteOptions {
-    compression: Compression,
-    level: Option<u32>,
-    align: bool,
-    byte_order: ByteOrder,
-    durable: bool,
+    /// Stored or deflated ([`NpzWriteOptions::compression`]).
+    pub compression: Compression,
+    /// The deflate level; `None` is the default ([`NpzWriteOptions::level`]).
+    pub level: Option<u32>,
+    /// Whether stored members' data is 64-byte aligned ([`NpzWriteOptions::align`]).
+    pub align: bool,
+    /// The byte order of the members' data ([`NpzWriteOptions::byte_order`]).
+    pub byte_order: ByteOrder,
+    /// Whether `NpzWriter::create` waits for the disk ([`NpzWriteOptions::durable`]).
+    pub durable: bool,
 }
 
 impl Default for NpzWriteOptions {
@@ -59,8 +67,8 @@ impl NpzWriteOptions {
     ///
     /// ```
     /// let opts = ndnpy::NpzWriteOptions::new();
-    /// assert_eq!(opts.get_compression(), ndnpy::Compression::Stored);
-    /// assert!(!opts.get_align());
+    /// assert_eq!(opts.compression, ndnpy::Compression::Stored);
+    /// assert!(!opts.align);
     /// ```
     pub fn new() -> NpzWriteOptions {
         NpzWriteOptions {
@@ -76,8 +84,8 @@ impl NpzWriteOptions {
     ///
     /// ```
     /// let opts = ndnpy::NpzWriteOptions::compressed();
-    /// assert_eq!(opts.get_compression(), ndnpy::Compression::Deflated);
-    /// assert_eq!(opts.get_level(), None);
+    /// assert_eq!(opts.compression, ndnpy::Compression::Deflated);
+    /// assert_eq!(opts.level, None);
     /// ```
     pub fn compressed() -> NpzWriteOptions {
         NpzWriteOptions::new().compression(Compression::Deflated)
@@ -87,7 +95,7 @@ impl NpzWriteOptions {
     ///
     /// ```
     /// let opts = ndnpy::NpzWriteOptions::new().compression(ndnpy::Compression::Deflated);
-    /// # assert_eq!(opts.get_compression(), ndnpy::Compression::Deflated);
+    /// # assert_eq!(opts.compression, ndnpy::Compression::Deflated);
     /// ```
     pub fn compression(mut self, compression: Compression) -> NpzWriteOptions {
         self.compression = compression;
@@ -105,7 +113,7 @@ impl NpzWriteOptions {
     ///
     /// ```
     /// let opts = ndnpy::NpzWriteOptions::compressed().level(Some(9));
-    /// # assert_eq!(opts.get_level(), Some(9));
+    /// # assert_eq!(opts.level, Some(9));
     /// ```
     pub fn level(mut self, level: Option<u32>) -> NpzWriteOptions {
         self.level = level;
@@ -121,7 +129,7 @@ impl NpzWriteOptions {
     ///
     /// ```
     /// let opts = ndnpy::NpzWriteOptions::new().align(true);
-    /// # assert!(opts.get_align());
+    /// # assert!(opts.align);
     /// ```
     pub fn align(mut self, align: bool) -> NpzWriteOptions {
         self.align = align;
@@ -133,7 +141,7 @@ impl NpzWriteOptions {
     ///
     /// ```
     /// let opts = ndnpy::NpzWriteOptions::new().byte_order(ndnpy::ByteOrder::Big);
-    /// # assert_eq!(opts.get_byte_order(), ndnpy::ByteOrder::Big);
+    /// # assert_eq!(opts.byte_order, ndnpy::ByteOrder::Big);
     /// ```
     pub fn byte_order(mut self, order: ByteOrder) -> NpzWriteOptions {
         self.byte_order = match order {
@@ -152,56 +160,11 @@ impl NpzWriteOptions {
     ///
     /// ```
     /// let opts = ndnpy::NpzWriteOptions::compressed().durable(true);
-    /// # assert!(opts.get_durable());
+    /// # assert!(opts.durable);
     /// ```
     pub fn durable(mut self, durable: bool) -> NpzWriteOptions {
         self.durable = durable;
         self
-    }
-
-    /// The compression.
-    ///
-    /// ```
-    /// assert_eq!(ndnpy::NpzWriteOptions::default().get_compression(), ndnpy::Compression::Stored);
-    /// ```
-    pub fn get_compression(&self) -> Compression {
-        self.compression
-    }
-
-    /// The deflate level (`None`: the default, 6).
-    ///
-    /// ```
-    /// assert_eq!(ndnpy::NpzWriteOptions::default().get_level(), None);
-    /// ```
-    pub fn get_level(&self) -> Option<u32> {
-        self.level
-    }
-
-    /// Whether stored data is aligned to 64 bytes.
-    ///
-    /// ```
-    /// assert!(!ndnpy::NpzWriteOptions::default().get_align());
-    /// ```
-    pub fn get_align(&self) -> bool {
-        self.align
-    }
-
-    /// The byte order of the data.
-    ///
-    /// ```
-    /// assert_eq!(ndnpy::NpzWriteOptions::default().get_byte_order(), ndnpy::ByteOrder::NATIVE);
-    /// ```
-    pub fn get_byte_order(&self) -> ByteOrder {
-        self.byte_order
-    }
-
-    /// Whether an archive written by path is durable (see [`NpzWriteOptions::durable`]).
-    ///
-    /// ```
-    /// assert!(!ndnpy::NpzWriteOptions::default().get_durable());
-    /// ```
-    pub fn get_durable(&self) -> bool {
-        self.durable
     }
 }
 
