@@ -8,6 +8,7 @@
 //! writing it back gives the same bytes.
 
 use crate::dtype::{DType, ScalarKind};
+use crate::element::Input;
 use crate::element::{bulk, Datetime64, Timedelta64};
 use crate::encode::write_with_dtype;
 use crate::error::{Error, MismatchError, UsageError};
@@ -151,16 +152,16 @@ macro_rules! dyn_element {
             fn read_body<R: Read + ?Sized>(
                 reader: &mut R,
                 info: HeaderInfo,
-                available: Option<u64>,
+                input: Input,
             ) -> Result<DynArray, Error> {
                 let dtype = info.header.dtype.clone();
                 let data = match family(&dtype)? {
                     $(
                         $(#[$cfg])*
-                        Family::$variant => DynData::$variant(read_body::<$ty, _, _, _>(reader, info, available)?),
+                        Family::$variant => DynData::$variant(read_body::<$ty, _, _, _>(reader, info, input)?),
                     )*
                     Family::Raw => {
-                        let bytes = bulk::read_vec::<u8, R>(reader, info.data_len, available)?;
+                        let bytes = bulk::read_vec::<u8, R>(reader, info.data_len, input)?;
                         DynData::Raw(RawData {
                             shape: info.header.shape,
                             fortran_order: info.header.fortran_order,
@@ -351,19 +352,20 @@ impl DynArray {
         opts: &ReadOptions,
     ) -> Result<DynArray, Error> {
         crate::read::read_through(&mut reader, opts, |r, info, available| {
-            DynArray::read_body(r, info, available)
+            DynArray::read_body(r, info, Input::known(available))
         })
     }
 
-    /// Reads one array from `reader`, which holds `total_len` bytes from here when known.
+    /// Reads one array from `reader`; `whole` is what is known of it from here (its length,
+    /// when known, counts the header).
     pub(crate) fn read_sized<R: Read + ?Sized>(
         reader: &mut R,
         opts: &ReadOptions,
-        total_len: Option<u64>,
+        whole: Input,
     ) -> Result<DynArray, Error> {
         let info = Header::read(reader, opts)?;
-        let available = total_len.map(|t| t.saturating_sub(info.data_offset));
-        DynArray::read_body(reader, info, available)
+        let input = crate::read::after_header(whole, &info);
+        DynArray::read_body(reader, info, input)
     }
 
     /// The dtype as stored (byte order and string lengths included).
@@ -524,6 +526,10 @@ impl DynArray {
             num_elements,
             data_len,
         };
-        DynArray::read_body(&mut &bytes[..], info, Some(bytes.len() as u64))
+        DynArray::read_body(
+            &mut &bytes[..],
+            info,
+            Input::known(Some(bytes.len() as u64)),
+        )
     }
 }

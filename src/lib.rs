@@ -159,8 +159,8 @@ pub use crate::dtype::{
 };
 pub use crate::dynamic::{read_npy_dyn, DynArray, DynData, DynElement, RawData};
 pub use crate::element::{
-    Datetime64, FixedBytes, FixedDType, FixedUnicode, ReadableElement, Timedelta64, ViewElement,
-    ViewMutElement, WritableElement, NAT,
+    Datetime64, FixedBytes, FixedDType, FixedUnicode, Input, ReadableElement, Timedelta64,
+    ViewElement, ViewMutElement, WritableElement, NAT,
 };
 pub use crate::error::{
     Error, FormatError, LimitError, MismatchError, ReadNpyError, UsageError, WriteNpyError,

@@ -13,6 +13,7 @@
 
 use crate::dtype::ByteOrder;
 use crate::dtype::DType;
+use crate::element::Input;
 use crate::element::{FixedDType, ReadableElement, WritableElement};
 use crate::encode::write_c_order;
 use crate::error::{Error, FormatError, MismatchError, UsageError};
@@ -260,7 +261,7 @@ impl<R: Read + Seek> NpyReader<R> {
             &mut self.inner,
             &self.info.header.dtype,
             count,
-            Some(available),
+            Input::known(Some(available)),
         )
     }
 

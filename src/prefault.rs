@@ -5,9 +5,10 @@
 //! the page cache, both are memory-bound and a second core gains nothing (measured: a 256 MiB
 //! `.npy` read takes the same time with a helper). When they come slower than memory, as from
 //! inflating an `.npz` member, the zeroing is a tenth of the time and can move to another core.
-//! So, with the `parallel` feature on Linux, reads of [`MIN_LEN`] bytes and more inside
-//! [`with_slow_source`] on a machine with more than one core start a helper thread that asks
-//! the kernel to populate the pages (`MADV_POPULATE_WRITE`) a little ahead of the reader. The
+//! So, with the `parallel` feature on Linux, reads of [`MIN_LEN`] bytes and more from a source
+//! its caller marks slow (the `slow` argument, from `Input::slow`) on a machine with more than
+//! one core start a helper thread that asks the kernel to populate the pages
+//! (`MADV_POPULATE_WRITE`) a little ahead of the reader. The
 //! helper never gets more than [`LEAD`] bytes ahead of the bytes that have really arrived, so
 //! a hostile input that declares a huge array but holds little commits little memory, as
 //! without the helper. Otherwise [`fill`] is [`read_full`].
@@ -19,39 +20,17 @@
 use crate::ioutil::read_full;
 use std::io::{self, Read};
 
-#[cfg(all(feature = "parallel", target_os = "linux"))]
-thread_local! {
-    /// Set while this thread reads from a source slower than memory.
-    static SLOW_SOURCE: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
-}
-
-/// Runs `f` with the reads it makes on this thread marked as coming from a source slower than
-/// memory (an inflater), which is when a helper faulting pages in pays.
-#[cfg_attr(not(feature = "npz"), allow(dead_code))]
-pub(crate) fn with_slow_source<T>(f: impl FnOnce() -> T) -> T {
-    #[cfg(all(feature = "parallel", target_os = "linux"))]
-    {
-        /// Restores the previous mark however `f` returns.
-        struct Restore(bool);
-        impl Drop for Restore {
-            fn drop(&mut self) {
-                SLOW_SOURCE.with(|s| s.set(self.0));
-            }
-        }
-        let _restore = Restore(SLOW_SOURCE.with(|s| s.replace(true)));
-        f()
-    }
-    #[cfg(not(all(feature = "parallel", target_os = "linux")))]
-    f()
-}
-
 /// Reads into `buf` until it is full or the input ends, like [`read_full`], faulting `buf`'s
 /// pages in ahead of the reader on a helper thread when that pays (see the module docs).
-pub(crate) fn fill<R: Read + ?Sized>(reader: &mut R, buf: &mut [u8]) -> io::Result<usize> {
-    if !helper_pays(buf.len()) {
+pub(crate) fn fill<R: Read + ?Sized>(
+    reader: &mut R,
+    buf: &mut [u8],
+    slow: bool,
+) -> io::Result<usize> {
+    if !helper_pays(buf.len(), slow) {
         return read_full(reader, buf);
     }
-    fill_parts(reader, buf, STEP, |_, _| Ok::<(), io::Error>(()))
+    fill_parts(reader, buf, STEP, slow, |_, _| Ok::<(), io::Error>(()))
 }
 
 /// Reads into `buf` in parts of `part` bytes (the last may be shorter) until it is full or
@@ -62,6 +41,7 @@ pub(crate) fn fill_parts<R, E>(
     reader: &mut R,
     buf: &mut [u8],
     part: usize,
+    slow: bool,
     mut each: impl FnMut(usize, &[u8]) -> Result<(), E>,
 ) -> Result<usize, E>
 where
@@ -69,12 +49,14 @@ where
     E: From<io::Error>,
 {
     #[cfg(all(feature = "parallel", target_os = "linux"))]
-    if helper_pays(buf.len()) {
+    if helper_pays(buf.len(), slow) {
         let (base, len) = (buf.as_mut_ptr() as usize, buf.len());
         return imp::with_helper(base, len, |progress| {
             read_parts(reader, buf, part, &mut each, progress)
         });
     }
+    #[cfg(not(all(feature = "parallel", target_os = "linux")))]
+    let _ = slow;
     read_parts(reader, buf, part, &mut each, &|_| {})
 }
 
@@ -126,22 +108,19 @@ pub(crate) fn cores() -> usize {
     *CORES.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
 }
 
-/// Whether a read of `len` bytes gets a helper: the `parallel` feature on Linux, inside
-/// [`with_slow_source`], at least [`MIN_LEN`] bytes, a second core to populate on, and not
+/// Whether a read of `len` bytes gets a helper: the `parallel` feature on Linux, a `slow`
+/// source, at least [`MIN_LEN`] bytes, a second core to populate on, and not
 /// already on one of rayon's workers (as in
 /// [`NpzReader::read_all`](crate::NpzReader::read_all), whose other reads keep the other
 /// cores busy).
-fn helper_pays(len: usize) -> bool {
+fn helper_pays(len: usize, slow: bool) -> bool {
     #[cfg(all(feature = "parallel", target_os = "linux"))]
     {
-        len >= MIN_LEN
-            && SLOW_SOURCE.with(|s| s.get())
-            && rayon::current_thread_index().is_none()
-            && cores() > 1
+        len >= MIN_LEN && slow && rayon::current_thread_index().is_none() && cores() > 1
     }
     #[cfg(not(all(feature = "parallel", target_os = "linux")))]
     {
-        let _ = len;
+        let _ = (len, slow);
         false
     }
 }
@@ -301,7 +280,7 @@ mod tests {
     #[cfg(all(feature = "parallel", target_os = "linux"))]
     #[test]
     fn the_helper_populates_ahead_but_never_past_the_lead() {
-        if !with_slow_source(|| helper_pays(MIN_LEN)) {
+        if !helper_pays(MIN_LEN, true) {
             return; // one core: no helper to observe
         }
         let len = 64 << 20;
@@ -355,7 +334,7 @@ mod tests {
             sent: false,
             saw: false,
         };
-        assert_eq!(with_slow_source(|| fill(&mut r, buf)).unwrap(), STEP);
+        assert_eq!(fill(&mut r, buf, true).unwrap(), STEP);
         assert!(r.saw, "the helper never populated ahead of the reader");
         let beyond = STEP + LEAD + (2 << 20); // a huge page of slack
         for off in (beyond..len).step_by(4096) {
@@ -370,15 +349,14 @@ mod tests {
 
     #[test]
     fn only_slow_sources_get_a_helper() {
-        assert!(!helper_pays(MIN_LEN));
-        let inside = with_slow_source(|| (helper_pays(MIN_LEN), helper_pays(MIN_LEN - 1)));
+        assert!(!helper_pays(MIN_LEN, false));
+        let inside = (helper_pays(MIN_LEN, true), helper_pays(MIN_LEN - 1, true));
         assert!(!inside.1);
         assert_eq!(
             inside.0,
             cfg!(all(feature = "parallel", target_os = "linux"))
                 && std::thread::available_parallelism().map_or(1, |n| n.get()) > 1
         );
-        assert!(!helper_pays(MIN_LEN));
     }
 
     #[test]
@@ -394,7 +372,7 @@ mod tests {
                 total: len,
                 piece: 1 << 20,
             };
-            assert_eq!(with_slow_source(|| fill(&mut r, buf)).unwrap(), len);
+            assert_eq!(fill(&mut r, buf, true).unwrap(), len);
             assert!(pattern_ok(buf));
         }
     }
@@ -409,7 +387,7 @@ mod tests {
                 total,
                 piece: 65_536,
             };
-            assert_eq!(with_slow_source(|| fill(&mut r, &mut buf)).unwrap(), total);
+            assert_eq!(fill(&mut r, &mut buf, true).unwrap(), total);
             assert!(pattern_ok(&buf[..total]));
         }
     }
@@ -434,7 +412,7 @@ mod tests {
             }
         }
         let mut buf = vec![0u8; MIN_LEN];
-        let err = with_slow_source(|| fill(&mut Failing(STEP * 3), &mut buf)).unwrap_err();
+        let err = fill(&mut Failing(STEP * 3), &mut buf, true).unwrap_err();
         assert_eq!(err.to_string(), "disk on fire");
         // An error from the per-part callback ends the read at that part.
         let mut r = Pattern {
@@ -443,26 +421,21 @@ mod tests {
             piece: 1000,
         };
         let mut seen = Vec::new();
-        let err = with_slow_source(|| {
-            fill_parts(&mut r, &mut buf, 3 << 20, |offset, part| {
-                assert!(pattern_ok_at(offset, part));
-                seen.push(offset);
-                if offset >= 6 << 20 {
-                    return Err(io::Error::other("bad part"));
-                }
-                Ok(())
-            })
+        let err = fill_parts(&mut r, &mut buf, 3 << 20, true, |offset, part| {
+            assert!(pattern_ok_at(offset, part));
+            seen.push(offset);
+            if offset >= 6 << 20 {
+                return Err(io::Error::other("bad part"));
+            }
+            Ok(())
         })
         .unwrap_err();
         assert_eq!(err.to_string(), "bad part");
         assert_eq!(seen, [0, 3 << 20, 6 << 20]);
         // The panic propagates (the helper is told to stop, so the scope's join returns).
         let caught = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            with_slow_source(|| fill(&mut Panicking, &mut buf))
+            fill(&mut Panicking, &mut buf, true)
         }));
         assert!(caught.is_err());
-        // The mark is gone once the closure has left, even by a panic: file reads (the
-        // page cache is as fast as the faults) get no helper.
-        assert!(!helper_pays(MIN_LEN));
     }
 }

@@ -1,6 +1,7 @@
 //! Reading `.npy` data into owned arrays.
 
 use crate::concrete::{self, ConcreteReader};
+use crate::element::Input;
 use crate::element::ReadableElement;
 use crate::error::{Error, FormatError};
 use crate::header::{Header, HeaderInfo, ReadOptions};
@@ -175,7 +176,7 @@ where
         opts: &ReadOptions,
     ) -> Result<Self, ReadNpyError> {
         read_through(&mut reader, opts, |r, info, available| {
-            read_body(r, info, available)
+            read_body(r, info, Input::known(available))
         })
     }
 }
@@ -292,12 +293,12 @@ fn read_cursor<B: AsRef<[u8]>, T>(
     result
 }
 
-/// Reads header and data; `total_len`, when known, is the input's length from the header's
-/// first byte.
+/// Reads header and data; `whole` is what is known of the input from the header's first byte
+/// (its length, when known, counts the header).
 pub(crate) fn read_array<A, S, D, R>(
     reader: &mut R,
     opts: &ReadOptions,
-    total_len: Option<u64>,
+    whole: Input,
 ) -> Result<ArrayBase<S, D>, Error>
 where
     A: ReadableElement,
@@ -306,16 +307,24 @@ where
     R: Read + ?Sized,
 {
     let info = Header::read(reader, opts)?;
-    let available = total_len.map(|t| t.saturating_sub(info.data_offset));
-    read_body(reader, info, available)
+    let input = after_header(whole, &info);
+    read_body(reader, info, input)
 }
 
-/// Reads the data described by `info` (the header already consumed); `available` is how many
-/// bytes the reader still holds, when known.
+/// What is known of the input after the header `info`, from what was known before it.
+pub(crate) fn after_header(whole: Input, info: &HeaderInfo) -> Input {
+    Input {
+        available: whole.available.map(|t| t.saturating_sub(info.data_offset)),
+        ..whole
+    }
+}
+
+/// Reads the data described by `info` (the header already consumed); `input` is what is known
+/// of the rest of the reader.
 pub(crate) fn read_body<A, S, D, R>(
     reader: &mut R,
     info: HeaderInfo,
-    available: Option<u64>,
+    input: Input,
 ) -> Result<ArrayBase<S, D>, Error>
 where
     A: ReadableElement,
@@ -330,7 +339,7 @@ where
     } = info.header;
     // Check the dimension before reading the data.
     dimension::<D>(&shape)?;
-    let data = A::read_vec(reader, &dtype, info.num_elements, available)?;
+    let data = A::read_vec(reader, &dtype, info.num_elements, input)?;
     array_from_vec(data, shape, fortran_order, dtype.itemsize())
 }
 

@@ -352,9 +352,9 @@ fn expand(input: &DeriveInput) -> syn::Result<TokenStream2> {
                 reader: &mut R,
                 dtype: &#krate::DType,
                 len: usize,
-                available: ::core::option::Option<u64>,
+                input: #krate::Input,
             ) -> ::core::result::Result<::std::vec::Vec<Self>, #krate::Error> {
-                #read_fn::<Self, R>(reader, dtype, len, available)
+                #read_fn::<Self, R>(reader, dtype, len, input)
             }
         }
 

@@ -9,6 +9,7 @@
 
 use super::pod::*;
 use super::reserve::*;
+use super::Input;
 use crate::error::{Error, FormatError};
 use crate::ioutil::read_full;
 use crate::prefault;
@@ -45,10 +46,10 @@ pub(crate) fn check_available(nbytes: usize, available: Option<u64>) -> Result<(
 pub(crate) fn read_vec<T: Pod, R: Read + ?Sized>(
     reader: &mut R,
     len: usize,
-    available: Option<u64>,
+    input: Input,
 ) -> Result<Vec<T>, Error> {
     // SAFETY: every byte pattern is a valid `T` (`T: Pod`), so accepting every part is right.
-    unsafe { read_plain(reader, len, available, None, |_, _| Ok(())) }
+    unsafe { read_plain(reader, len, input, None, |_, _| Ok(())) }
 }
 
 /// Reads `len` values of a plain type `T` from `reader` straight into the vector's memory: the
@@ -66,7 +67,7 @@ pub(crate) fn read_vec<T: Pod, R: Read + ?Sized>(
 pub(crate) unsafe fn read_plain<T, R: Read + ?Sized>(
     reader: &mut R,
     len: usize,
-    available: Option<u64>,
+    input: Input,
     part: Option<usize>,
     mut check: impl FnMut(usize, &[u8]) -> Result<(), Error>,
 ) -> Result<Vec<T>, Error> {
@@ -74,12 +75,12 @@ pub(crate) unsafe fn read_plain<T, R: Read + ?Sized>(
     debug_assert!(size > 0);
     // The caller checked len * size against isize::MAX (Header::sizes).
     let nbytes = len * size;
-    check_available(nbytes, available)?;
+    check_available(nbytes, input.available)?;
     // The same memory for every door: reserved at once, committed as data lands (a fresh
     // calloc of a size the allocator recycles would be cleared with a memset first, which
     // cost a 33 MB record read twice its time). With the length known and checked, a failed
     // reservation is an out-of-memory error; without it, the array grows instead.
-    let whole = match available {
+    let whole = match input.available {
         Some(_) => Some(match lazily_zeroed_capacity::<T>(len) {
             Some(v) => v,
             None => zeroed_capacity::<T>(len)?,
@@ -94,12 +95,18 @@ pub(crate) unsafe fn read_plain<T, R: Read + ?Sized>(
     // SAFETY: the spare capacity comes zeroed from the allocation and is not written yet.
     let bytes = unsafe { spare_bytes(&mut v, len) };
     let got = match part {
-        Some(part) => prefault::fill_parts(reader, bytes, part.max(1) * size, |offset, bytes| {
-            check(offset / size, bytes)?;
-            valid = (offset + bytes.len()) / size;
-            Ok::<(), Error>(())
-        }),
-        None => prefault::fill(reader, bytes)
+        Some(part) => prefault::fill_parts(
+            reader,
+            bytes,
+            part.max(1) * size,
+            input.slow,
+            |offset, bytes| {
+                check(offset / size, bytes)?;
+                valid = (offset + bytes.len()) / size;
+                Ok::<(), Error>(())
+            },
+        ),
+        None => prefault::fill(reader, bytes, input.slow)
             .map_err(Error::from)
             .and_then(|got| {
                 let whole = got / size;
@@ -185,12 +192,12 @@ pub(crate) fn read_decoded<T, R: Read + ?Sized>(
     reader: &mut R,
     len: usize,
     itemsize: usize,
-    available: Option<u64>,
+    input: Input,
     mut decode: impl FnMut(&[u8], usize, usize, &mut Vec<T>) -> Result<(), Error>,
 ) -> Result<Vec<T>, Error> {
     // The caller's header check bounds len * itemsize by isize::MAX.
     let nbytes = len * itemsize;
-    check_available(nbytes, available)?;
+    check_available(nbytes, input.available)?;
     if itemsize == 0 {
         let limit = MAX_ZERO_SIZE_BYTES / size_of::<T>().max(1);
         if len > limit {
@@ -429,8 +436,8 @@ mod tests {
 
     /// Every way `read_plain` gets its memory: known length, reserved at once, and grown.
     fn read_each_way(bytes: &[u8], n: usize) -> Vec<Result<Vec<u64>, Error>> {
-        let whole = read_vec::<u64, _>(&mut &bytes[..], n, None);
-        let known = read_vec::<u64, _>(&mut &bytes[..], n, Some(bytes.len() as u64));
+        let whole = read_vec::<u64, _>(&mut &bytes[..], n, Input::default());
+        let known = read_vec::<u64, _>(&mut &bytes[..], n, Input::known(Some(bytes.len() as u64)));
         // SAFETY: every byte pattern is a valid u64.
         let grown =
             unsafe { read_plain_growing::<u64, _>(&mut &bytes[..], n, None, |_, _| Ok(())) };
@@ -452,7 +459,7 @@ mod tests {
                 Error::Format(FormatError::Truncated { found, .. }) if found as usize == short.len()
             ));
         }
-        let err = read_vec::<u64, _>(&mut &bytes[..], n, Some(10)).unwrap_err();
+        let err = read_vec::<u64, _>(&mut &bytes[..], n, Input::known(Some(10))).unwrap_err();
         assert!(matches!(
             err,
             Error::Format(FormatError::Truncated { found: 10, .. })
@@ -522,7 +529,7 @@ mod tests {
 
     #[test]
     fn empty_and_zero_length_reads() {
-        let v: Vec<u32> = read_vec(&mut &[][..], 0, None).unwrap();
+        let v: Vec<u32> = read_vec(&mut &[][..], 0, Input::default()).unwrap();
         assert!(v.is_empty());
         assert!(zeroed_capacity::<u8>(0).unwrap().is_empty());
         assert!(lazily_zeroed_capacity::<u8>(0).is_none_or(|v| v.capacity() == 0));

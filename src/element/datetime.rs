@@ -3,6 +3,7 @@
 //! NaT, in both byte orders.
 
 use super::bulk;
+use super::Input;
 use super::{ReadableElement, WritableElement};
 use crate::dtype::{ByteOrder, DType, DateTimeUnit, Scalar, ScalarKind};
 use crate::error::{Error, MismatchError, UsageError};
@@ -77,11 +78,11 @@ macro_rules! time_type {
                 reader: &mut R,
                 dtype: &DType,
                 len: usize,
-                available: Option<u64>,
+                input: Input,
             ) -> Result<Vec<Self>, Error> {
                 let (unit, order) = Self::expect(dtype)?;
                 let swap = order.needs_swap();
-                bulk::read_decoded(reader, len, 8, available, |chunk, _, _, out| {
+                bulk::read_decoded(reader, len, 8, input, |chunk, _, _, out| {
                     out.extend(chunk.chunks_exact(8).map(|b| {
                         let v = i64::from_ne_bytes([b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]]);
                         $name {

@@ -47,9 +47,10 @@ use std::io::{Read, Write};
 pub trait ReadableElement: Sized {
     /// Reads `len` elements stored as `dtype` from `reader`, consuming exactly their bytes.
     ///
-    /// `available`, when known, is how many bytes the reader still holds; implementations
-    /// use it to allocate once, and must otherwise never allocate much more than the bytes
-    /// that have really arrived.
+    /// `input` says what is known of the reader: how many bytes it still holds, when known
+    /// (implementations use it to allocate once, and must otherwise never allocate much more
+    /// than the bytes that have really arrived), and whether its bytes come slower than
+    /// memory takes them.
     ///
     /// # Errors
     ///
@@ -59,8 +60,37 @@ pub trait ReadableElement: Sized {
         reader: &mut R,
         dtype: &DType,
         len: usize,
-        available: Option<u64>,
+        input: Input,
     ) -> Result<Vec<Self>, Error>;
+}
+
+/// What is known of an input before an array's data is read from it, passed to
+/// [`ReadableElement::read_vec`].
+///
+/// ```
+/// let input = ndnpy::Input { available: Some(48), ..Default::default() };
+/// assert!(!input.slow);
+/// ```
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Input {
+    /// How many bytes the input still holds, when known (a file's or a slice's length, a
+    /// stored `.npz` member's size).
+    pub available: Option<u64>,
+    /// Whether the bytes arrive slower than memory takes them (a member being inflated): with
+    /// the `parallel` feature a helper thread may then fault the array's pages in ahead of
+    /// them.
+    pub slow: bool,
+}
+
+impl Input {
+    /// An input of `available` bytes, when known, as fast as memory.
+    pub(crate) fn known(available: Option<u64>) -> Input {
+        Input {
+            available,
+            slow: false,
+        }
+    }
 }
 
 /// An element type that can be written as `.npy` data.

@@ -9,6 +9,7 @@
 
 use super::bulk;
 use super::pod::{self, Pod};
+use super::Input;
 use super::{FixedDType, ReadableElement, ViewElement, ViewMutElement, WritableElement};
 use crate::dtype::{ByteOrder, DType, Scalar, ScalarKind};
 use crate::error::{Error, FormatError, MismatchError};
@@ -92,10 +93,10 @@ macro_rules! primitive {
                 reader: &mut R,
                 dtype: &DType,
                 len: usize,
-                available: Option<u64>,
+                input: Input,
             ) -> Result<Vec<Self>, Error> {
                 let order = scalar_order(dtype, ScalarKind::$kind, $size, $name)?;
-                let mut v: Vec<$ty> = bulk::read_vec(reader, len, available)?;
+                let mut v: Vec<$ty> = bulk::read_vec(reader, len, input)?;
                 if order.needs_swap() {
                     pod::swap_in_place(pod::as_bytes_mut(&mut v), $swap);
                 }
@@ -192,10 +193,10 @@ impl ReadableElement for bool {
         reader: &mut R,
         dtype: &DType,
         len: usize,
-        available: Option<u64>,
+        input: Input,
     ) -> Result<Vec<Self>, Error> {
         scalar_order(dtype, ScalarKind::Bool, 1, "bool (dtype '|b1')")?;
-        let bytes: Vec<u8> = bulk::read_vec(reader, len, available)?;
+        let bytes: Vec<u8> = bulk::read_vec(reader, len, input)?;
         check_bools(&bytes)?;
         let mut bytes = std::mem::ManuallyDrop::new(bytes);
         // SAFETY: bool and u8 have the same size and alignment, so the allocation's layout is

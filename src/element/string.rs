@@ -12,6 +12,7 @@
 
 use super::bulk;
 use super::pod::{self, Pod};
+use super::Input;
 use super::{FixedDType, ReadableElement, ViewElement, ViewMutElement, WritableElement};
 use crate::dtype::{ByteOrder, DType, Scalar, ScalarKind};
 use crate::error::{Error, FormatError, MismatchError, UsageError};
@@ -153,12 +154,12 @@ impl ReadableElement for String {
         reader: &mut R,
         dtype: &DType,
         len: usize,
-        available: Option<u64>,
+        input: Input,
     ) -> Result<Vec<Self>, Error> {
         let (size, order) =
             expect_kind(dtype, ScalarKind::Unicode, "String (dtype '<Un' or '>Un')")?;
         let swap = order.needs_swap();
-        bulk::read_decoded(reader, len, size, available, |chunk, first, count, out| {
+        bulk::read_decoded(reader, len, size, input, |chunk, first, count, out| {
             for i in 0..count {
                 let mut s = String::new();
                 if size > 0 {
@@ -212,10 +213,10 @@ impl ReadableElement for Vec<u8> {
         reader: &mut R,
         dtype: &DType,
         len: usize,
-        available: Option<u64>,
+        input: Input,
     ) -> Result<Vec<Self>, Error> {
         let (size, _) = expect_kind(dtype, ScalarKind::Bytes, "Vec<u8> (dtype '|Sn')")?;
-        bulk::read_decoded(reader, len, size, available, |chunk, _, count, out| {
+        bulk::read_decoded(reader, len, size, input, |chunk, _, count, out| {
             for i in 0..count {
                 let item = &chunk[i * size..(i + 1) * size];
                 let end = item.iter().rposition(|&b| b != 0).map_or(0, |p| p + 1);
@@ -431,16 +432,16 @@ macro_rules! fixed_string {
                 reader: &mut R,
                 dtype: &DType,
                 len: usize,
-                available: Option<u64>,
+                input: Input,
             ) -> Result<Vec<Self>, Error> {
                 let swap = Self::expect(dtype)?.needs_swap();
                 if N == 0 {
-                    return bulk::read_decoded(reader, len, 0, available, |_, _, count, out| {
+                    return bulk::read_decoded(reader, len, 0, input, |_, _, count, out| {
                         out.extend(std::iter::repeat_n($ty([0; N]), count));
                         Ok(())
                     });
                 }
-                let mut v: Vec<Self> = bulk::read_vec(reader, len, available)?;
+                let mut v: Vec<Self> = bulk::read_vec(reader, len, input)?;
                 if swap {
                     pod::swap_in_place(pod::as_bytes_mut(&mut v), <Self as Pod>::SWAP);
                 }

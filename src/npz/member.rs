@@ -8,9 +8,11 @@
 
 use super::archive::{EntryRef, DEFLATED};
 use crate::dynamic::DynArray;
+use crate::element::Input;
 use crate::error::{Error, FormatError};
 use crate::header::{Header, HeaderInfo, ReadOptions, MAGIC};
 use crate::ioutil::read_full;
+#[cfg(feature = "parallel")]
 use crate::prefault;
 use crate::read::read_array;
 use crate::{MismatchError, ReadableElement};
@@ -255,6 +257,16 @@ impl<'e, B: MemberSource> MemberReader<'e, B> {
     /// space limit), asking for it would fail a read that may need far less; so a size of
     /// [`PROBE_FROM`] bytes or more is first reserved and released, with [`PROBE_ROOM`] to
     /// spare, and if that fails the array grows with the bytes instead.
+    /// What is known of the member's bytes for the `.npy` reader: its length (see
+    /// [`MemberReader::length_hint`]), and that an inflated member's bytes arrive slower than
+    /// memory takes them.
+    fn input(&self) -> Input {
+        Input {
+            available: self.length_hint(),
+            slow: self.inflater.is_some(),
+        }
+    }
+
     fn length_hint(&self) -> Option<u64> {
         let size = self.entry.size;
         if self.inflater.is_none() || size < PROBE_FROM {
@@ -365,21 +377,10 @@ where
     D: Dimension,
     B: MemberSource,
 {
-    let hint = m.length_hint();
-    let array = read_array(&mut (&magic[..]).chain(&mut *m), opts, hint)?;
+    let whole = m.input();
+    let array = read_array(&mut (&magic[..]).chain(&mut *m), opts, whole)?;
     drain(m)?;
     Ok(array)
-}
-
-/// Runs `f`, marking its reads as coming from a source slower than memory when the member is
-/// inflated (see [`prefault`]: a helper thread then faults large arrays in ahead of the
-/// inflater).
-fn slow_if_inflating<T>(inflating: bool, f: impl FnOnce() -> T) -> T {
-    if inflating {
-        prefault::with_slow_source(f)
-    } else {
-        f()
-    }
 }
 
 /// Reads the member as an `.npy` array; a member without the magic is a
@@ -394,15 +395,14 @@ where
     D: Dimension,
     B: MemberSource,
 {
-    let inflating = m.inflater.is_some();
-    let inner = || {
+    let mut inner = || {
         let (magic, n) = read_magic(m)?;
         if magic[..n] != MAGIC[..] {
             return Err(not_npy(m.entry, &magic[..n]));
         }
         array_after_magic(m, &magic, opts)
     };
-    slow_if_inflating(inflating, inner).map_err(lift)
+    inner().map_err(lift)
 }
 
 /// Reads the member as an `.npy` array of any dtype; a member without the magic is a
@@ -411,18 +411,17 @@ pub(crate) fn read_dyn<B: MemberSource>(
     m: &mut MemberReader<'_, B>,
     opts: &ReadOptions,
 ) -> Result<DynArray, Error> {
-    let inflating = m.inflater.is_some();
-    let inner = || {
+    let mut inner = || {
         let (magic, n) = read_magic(m)?;
         if magic[..n] != MAGIC[..] {
             return Err(not_npy(m.entry, &magic[..n]));
         }
-        let hint = m.length_hint();
-        let array = DynArray::read_sized(&mut (&magic[..]).chain(&mut *m), opts, hint)?;
+        let whole = m.input();
+        let array = DynArray::read_sized(&mut (&magic[..]).chain(&mut *m), opts, whole)?;
         drain(m)?;
         Ok(array)
     };
-    slow_if_inflating(inflating, inner).map_err(lift)
+    inner().map_err(lift)
 }
 
 /// Reads the member as numpy would: an array if it starts with the magic, else bytes.
@@ -436,8 +435,7 @@ where
     D: Dimension,
     B: MemberSource,
 {
-    let inflating = m.inflater.is_some();
-    let inner = || {
+    let mut inner = || {
         let (magic, n) = read_magic(m)?;
         if magic[..n] != MAGIC[..] {
             let mut bytes = magic[..n].to_vec();
@@ -446,7 +444,7 @@ where
         }
         Ok(Content::Array(array_after_magic(m, &magic, opts)?))
     };
-    slow_if_inflating(inflating, inner).map_err(lift)
+    inner().map_err(lift)
 }
 
 /// Reads the member's `.npy` header only.

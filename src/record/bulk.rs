@@ -4,6 +4,7 @@
 use super::*;
 use super::{fields::*, matching::*};
 use crate::dtype::DType;
+use crate::element::Input;
 use crate::element::{bulk, pod};
 use crate::error::{at_record, Error, FormatError, MismatchError};
 use std::io::{Read, Write};
@@ -45,7 +46,7 @@ pub fn read_vec<T: RecordField, R: Read + ?Sized>(
     reader: &mut R,
     dtype: &DType,
     len: usize,
-    available: Option<u64>,
+    input: Input,
 ) -> Result<Vec<T>, Error> {
     let plan = T::plan(dtype)?;
     let itemsize = dtype.itemsize();
@@ -57,35 +58,29 @@ pub fn read_vec<T: RecordField, R: Read + ?Sized>(
         })?;
     // The shared chunked reader: its buffer grows with the bytes that arrive (a record may be
     // declared far larger than the input), and zero-size records are capped.
-    bulk::read_decoded(
-        reader,
-        len,
-        itemsize,
-        available,
-        |chunk, first, count, out| {
-            if itemsize == 0 {
-                for i in 0..count {
-                    if T::NEEDS_CHECK {
-                        T::check(&plan, &[]).map_err(|e| at_record(e, (first + i) as u64))?;
-                    }
-                    out.push(T::decode(&plan, &[]));
+    bulk::read_decoded(reader, len, itemsize, input, |chunk, first, count, out| {
+        if itemsize == 0 {
+            for i in 0..count {
+                if T::NEEDS_CHECK {
+                    T::check(&plan, &[]).map_err(|e| at_record(e, (first + i) as u64))?;
                 }
-                return Ok(());
+                out.push(T::decode(&plan, &[]));
             }
-            if T::NEEDS_CHECK {
-                for (i, rec) in chunk.chunks_exact(itemsize).enumerate() {
-                    T::check(&plan, rec).map_err(|e| at_record(e, (first + i) as u64))?;
-                }
+            return Ok(());
+        }
+        if T::NEEDS_CHECK {
+            for (i, rec) in chunk.chunks_exact(itemsize).enumerate() {
+                T::check(&plan, rec).map_err(|e| at_record(e, (first + i) as u64))?;
             }
-            // An exact-size iterator: `extend` writes in place without a capacity check per record.
-            out.extend(
-                chunk
-                    .chunks_exact(itemsize)
-                    .map(|rec| T::decode(&plan, rec)),
-            );
-            Ok(())
-        },
-    )
+        }
+        // An exact-size iterator: `extend` writes in place without a capacity check per record.
+        out.extend(
+            chunk
+                .chunks_exact(itemsize)
+                .map(|rec| T::decode(&plan, rec)),
+        );
+        Ok(())
+    })
 }
 
 /// Reads `len` records of a plain type `T` stored as `dtype`: when the file's record layout
@@ -125,11 +120,11 @@ pub fn read_vec_plain<T: PlainField, R: Read + ?Sized>(
     reader: &mut R,
     dtype: &DType,
     len: usize,
-    available: Option<u64>,
+    input: Input,
 ) -> Result<Vec<T>, Error> {
     let size = size_of::<T>();
     if size == 0 || T::check_layout(dtype).is_err() {
-        return read_vec(reader, dtype, len, available);
+        return read_vec(reader, dtype, len, input);
     }
     let plan = T::plan(dtype)?;
     len.checked_mul(size)
@@ -144,7 +139,7 @@ pub fn read_vec_plain<T: PlainField, R: Read + ?Sized>(
     // SAFETY: `check_layout` accepted `dtype`, so each record's bytes are laid out as `T`, and
     // those that pass `T::check` are valid `T`s by `PlainField`'s contract; `size > 0`.
     unsafe {
-        bulk::read_plain(reader, len, available, part, |first, bytes| {
+        bulk::read_plain(reader, len, input, part, |first, bytes| {
             if T::NEEDS_CHECK {
                 for (i, rec) in bytes.chunks_exact(size).enumerate() {
                     T::check(&plan, rec).map_err(|e| at_record(e, (first + i) as u64))?;

@@ -4,6 +4,7 @@ use super::bulk::*;
 use super::plan::*;
 use super::*;
 use crate::dtype::ByteOrder;
+use crate::element::Input;
 use crate::error::{Error, FormatError};
 use crate::NpyRecord;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -83,9 +84,9 @@ fn nested_plain_records_view_and_read_in_place() {
         ],
     };
     // Reads work from any buffer; the view needs a 4-aligned copy.
-    let read: Vec<Outer> = read_vec_plain(&mut &bytes[..], &dtype, 3, None).unwrap();
+    let read: Vec<Outer> = read_vec_plain(&mut &bytes[..], &dtype, 3, Input::default()).unwrap();
     assert_eq!(read[2], want);
-    let decoded: Vec<Outer> = read_vec(&mut &bytes[..], &dtype, 3, None).unwrap();
+    let decoded: Vec<Outer> = read_vec(&mut &bytes[..], &dtype, 3, Input::default()).unwrap();
     assert_eq!(read, decoded);
     let mut aligned = vec![0u8; bytes.len() + 4];
     let start2 = aligned.as_ptr().align_offset(4);
@@ -128,7 +129,7 @@ fn plain_reads_grow_with_a_stream_and_drop_only_checked_records() {
         rec[4088] = (i % 2) as u8;
         rec[4089..].fill(0xAA); // padding bytes: anything
     }
-    let v: Vec<Counted> = read_vec_plain(&mut &bytes[..], &dtype, n, None).unwrap();
+    let v: Vec<Counted> = read_vec_plain(&mut &bytes[..], &dtype, n, Input::default()).unwrap();
     assert_eq!(v.len(), n);
     assert!(v
         .iter()
@@ -139,8 +140,13 @@ fn plain_reads_grow_with_a_stream_and_drop_only_checked_records() {
     assert_eq!(DROPS.load(Ordering::SeqCst), n);
     // With the length known the array is allocated at once from zeroed pages and read in
     // the same parts: the same values.
-    let w: Vec<Counted> =
-        read_vec_plain(&mut &bytes[..], &dtype, n, Some(bytes.len() as u64)).unwrap();
+    let w: Vec<Counted> = read_vec_plain(
+        &mut &bytes[..],
+        &dtype,
+        n,
+        Input::known(Some(bytes.len() as u64)),
+    )
+    .unwrap();
     assert_eq!((w.len(), w.capacity()), (n, n));
     assert!(w
         .iter()
@@ -150,8 +156,13 @@ fn plain_reads_grow_with_a_stream_and_drop_only_checked_records() {
     // An input that ends before the length it claimed: truncated, checked records dropped.
     DROPS.store(0, Ordering::SeqCst);
     let half = &bytes[..1000 * size + 5];
-    let err = read_vec_plain::<Counted, _>(&mut &half[..], &dtype, n, Some(bytes.len() as u64))
-        .unwrap_err();
+    let err = read_vec_plain::<Counted, _>(
+        &mut &half[..],
+        &dtype,
+        n,
+        Input::known(Some(bytes.len() as u64)),
+    )
+    .unwrap_err();
     assert!(
         matches!(err, Error::Format(FormatError::Truncated { found, .. }) if found == half.len() as u64),
         "{err:?}"
@@ -161,7 +172,8 @@ fn plain_reads_grow_with_a_stream_and_drop_only_checked_records() {
     // unchecked ones never become values.
     bytes[2100 * size + 4088] = 2;
     DROPS.store(0, Ordering::SeqCst);
-    let err = read_vec_plain::<Counted, _>(&mut &bytes[..], &dtype, n, None).unwrap_err();
+    let err =
+        read_vec_plain::<Counted, _>(&mut &bytes[..], &dtype, n, Input::default()).unwrap_err();
     assert!(
         matches!(
             err,
@@ -173,8 +185,13 @@ fn plain_reads_grow_with_a_stream_and_drop_only_checked_records() {
     // The same with the length known: allocated at once, read and checked in the same
     // parts.
     DROPS.store(0, Ordering::SeqCst);
-    let err = read_vec_plain::<Counted, _>(&mut &bytes[..], &dtype, n, Some(bytes.len() as u64))
-        .unwrap_err();
+    let err = read_vec_plain::<Counted, _>(
+        &mut &bytes[..],
+        &dtype,
+        n,
+        Input::known(Some(bytes.len() as u64)),
+    )
+    .unwrap_err();
     assert!(matches!(
         err,
         Error::Format(FormatError::InvalidField { index: 2100, .. })
@@ -185,14 +202,16 @@ fn plain_reads_grow_with_a_stream_and_drop_only_checked_records() {
     for cut in [1, size * 1500 + 3] {
         DROPS.store(0, Ordering::SeqCst);
         let short = &bytes[..bytes.len() - cut];
-        let err = read_vec_plain::<Counted, _>(&mut &short[..], &dtype, n, None).unwrap_err();
+        let err =
+            read_vec_plain::<Counted, _>(&mut &short[..], &dtype, n, Input::default()).unwrap_err();
         let found = short.len() as u64;
         assert!(
             matches!(err, Error::Format(FormatError::Truncated { found: f, .. }) if f == found),
             "{err:?}"
         );
         let err =
-            read_vec_plain::<Counted, _>(&mut &short[..], &dtype, n, Some(found)).unwrap_err();
+            read_vec_plain::<Counted, _>(&mut &short[..], &dtype, n, Input::known(Some(found)))
+                .unwrap_err();
         assert!(matches!(err, Error::Format(FormatError::Truncated { .. })));
     }
 }
@@ -213,7 +232,7 @@ fn zero_itemsize_records_of_non_zero_sized_types() {
             ByteOrder::NATIVE.as_char()
         )
     );
-    let v: Vec<Blank> = read_vec(&mut &[][..], &dtype, 3, None).unwrap();
+    let v: Vec<Blank> = read_vec(&mut &[][..], &dtype, 3, Input::default()).unwrap();
     assert_eq!(v.len(), 3);
     let mut out = Vec::new();
     write_slice(&v, &mut out, &dtype).unwrap();
