@@ -352,7 +352,7 @@ impl DynArray {
         opts: &ReadOptions,
     ) -> Result<DynArray, Error> {
         crate::read::read_through(&mut reader, opts, |r, info, available| {
-            DynArray::read_body(r, info, Input::known(available))
+            DynArray::read_body(r, info, Input::new(available))
         })
     }
 
@@ -526,10 +526,6 @@ impl DynArray {
             num_elements,
             data_len,
         };
-        DynArray::read_body(
-            &mut &bytes[..],
-            info,
-            Input::known(Some(bytes.len() as u64)),
-        )
+        DynArray::read_body(&mut &bytes[..], info, Input::new(Some(bytes.len() as u64)))
     }
 }

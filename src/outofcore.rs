@@ -261,7 +261,7 @@ impl<R: Read + Seek> NpyReader<R> {
             &mut self.inner,
             &self.info.header.dtype,
             count,
-            Input::known(Some(available)),
+            Input::new(Some(available)),
         )
     }
 

@@ -176,7 +176,7 @@ where
         opts: &ReadOptions,
     ) -> Result<Self, ReadNpyError> {
         read_through(&mut reader, opts, |r, info, available| {
-            read_body(r, info, Input::known(available))
+            read_body(r, info, Input::new(available))
         })
     }
 }

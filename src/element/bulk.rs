@@ -437,7 +437,7 @@ mod tests {
     /// Every way `read_plain` gets its memory: known length, reserved at once, and grown.
     fn read_each_way(bytes: &[u8], n: usize) -> Vec<Result<Vec<u64>, Error>> {
         let whole = read_vec::<u64, _>(&mut &bytes[..], n, Input::default());
-        let known = read_vec::<u64, _>(&mut &bytes[..], n, Input::known(Some(bytes.len() as u64)));
+        let known = read_vec::<u64, _>(&mut &bytes[..], n, Input::new(Some(bytes.len() as u64)));
         // SAFETY: every byte pattern is a valid u64.
         let grown =
             unsafe { read_plain_growing::<u64, _>(&mut &bytes[..], n, None, |_, _| Ok(())) };
@@ -459,7 +459,7 @@ mod tests {
                 Error::Format(FormatError::Truncated { found, .. }) if found as usize == short.len()
             ));
         }
-        let err = read_vec::<u64, _>(&mut &bytes[..], n, Input::known(Some(10))).unwrap_err();
+        let err = read_vec::<u64, _>(&mut &bytes[..], n, Input::new(Some(10))).unwrap_err();
         assert!(matches!(
             err,
             Error::Format(FormatError::Truncated { found: 10, .. })

@@ -68,8 +68,12 @@ pub trait ReadableElement: Sized {
 /// [`ReadableElement::read_vec`].
 ///
 /// ```
-/// let input = ndnpy::Input { available: Some(48), ..Default::default() };
+/// use ndnpy::{DType, Input, ReadableElement};
+/// let input = Input::new(Some(4));
 /// assert!(!input.slow);
+/// let v = u16::read_vec(&mut &[1u8, 0, 2, 0][..], &DType::from_descr("'<u2'")?, 2, input)?;
+/// assert_eq!(v, [1, 2]);
+/// # Ok::<(), ndnpy::Error>(())
 /// ```
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 #[non_exhaustive]
@@ -84,8 +88,12 @@ pub struct Input {
 }
 
 impl Input {
-    /// An input of `available` bytes, when known, as fast as memory.
-    pub(crate) fn known(available: Option<u64>) -> Input {
+    /// An input that holds `available` bytes, when known, and is as fast as memory.
+    ///
+    /// ```
+    /// assert_eq!(ndnpy::Input::new(None), ndnpy::Input::default());
+    /// ```
+    pub fn new(available: Option<u64>) -> Input {
         Input {
             available,
             slow: false,

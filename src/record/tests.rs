@@ -144,7 +144,7 @@ fn plain_reads_grow_with_a_stream_and_drop_only_checked_records() {
         &mut &bytes[..],
         &dtype,
         n,
-        Input::known(Some(bytes.len() as u64)),
+        Input::new(Some(bytes.len() as u64)),
     )
     .unwrap();
     assert_eq!((w.len(), w.capacity()), (n, n));
@@ -160,7 +160,7 @@ fn plain_reads_grow_with_a_stream_and_drop_only_checked_records() {
         &mut &half[..],
         &dtype,
         n,
-        Input::known(Some(bytes.len() as u64)),
+        Input::new(Some(bytes.len() as u64)),
     )
     .unwrap_err();
     assert!(
@@ -189,7 +189,7 @@ fn plain_reads_grow_with_a_stream_and_drop_only_checked_records() {
         &mut &bytes[..],
         &dtype,
         n,
-        Input::known(Some(bytes.len() as u64)),
+        Input::new(Some(bytes.len() as u64)),
     )
     .unwrap_err();
     assert!(matches!(
@@ -209,9 +209,8 @@ fn plain_reads_grow_with_a_stream_and_drop_only_checked_records() {
             matches!(err, Error::Format(FormatError::Truncated { found: f, .. }) if f == found),
             "{err:?}"
         );
-        let err =
-            read_vec_plain::<Counted, _>(&mut &short[..], &dtype, n, Input::known(Some(found)))
-                .unwrap_err();
+        let err = read_vec_plain::<Counted, _>(&mut &short[..], &dtype, n, Input::new(Some(found)))
+            .unwrap_err();
         assert!(matches!(err, Error::Format(FormatError::Truncated { .. })));
     }
 }
