@@ -6,7 +6,7 @@
 #
 # cargo-fuzz needs nightly features; RUSTC_BOOTSTRAP=1 enables them on the stable toolchain.
 # Install it with `cargo install cargo-fuzz`. Crashes land in fuzz/artifacts/<target>/; turn
-# each into a regression test in tests/malformed.rs before fixing it.
+# each into a regression test in tests/it/malformed.rs before fixing it.
 set -euo pipefail
 cd "$(dirname "$0")"
 seconds=${1:-600}
@@ -16,7 +16,7 @@ if [ ${#targets[@]} -eq 0 ]; then
     targets=(header descr read_typed read_dyn view roundtrip npz mmap record read_rows appender)
 fi
 # Seeds: the fixtures up to 4 KiB (inputs are capped at 4 KiB so each run stays fast; the
-# large-header cases are covered by tests/malformed.rs).
+# large-header cases are covered by tests/it/malformed.rs).
 for t in header read_typed read_dyn view roundtrip npz mmap record read_rows appender; do
     mkdir -p "corpus/$t"
 done

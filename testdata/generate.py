@@ -1,7 +1,7 @@
 """Writes the .npy fixtures in this folder with numpy (the reference implementation).
 
 Run from the repository root:  python3 testdata/generate.py
-Files are deterministic; tests/testdata.rs rebuilds the same values in Rust, reads every file
+Files are deterministic; tests/it/testdata.rs rebuilds the same values in Rust, reads every file
 and compares values, and writes every numeric case and compares bytes.
 
 Numeric files: <code>_<order>_<layout>.npy

@@ -1,7 +1,7 @@
 """Writes the .npz fixtures in this folder with numpy (and Python's zipfile, which numpy uses).
 
 Run from the repository root:  python3 testdata/generate_npz.py
-The files are deterministic (numpy stamps every member 1980-01-01). tests/npz.rs rebuilds the
+The files are deterministic (numpy stamps every member 1980-01-01). tests/it/npz.rs rebuilds the
 same values in Rust and reads every file.
 
   npz_stored.npz              np.savez(f, **ARRAYS)             stored members

@@ -118,11 +118,66 @@ impl ChildPeak {
     }
 }
 
+/// The name libtest knows a test by: `name` in `module` (pass `module_path!()`), without the
+/// crate's own name, as `--exact` wants it (`npz::reads_np_savez_stored`).
+pub fn test_path(module: &str, name: &str) -> String {
+    match module.split_once("::") {
+        Some((_crate, path)) => format!("{path}::{name}"),
+        None => name.to_string(),
+    }
+}
+
+/// Re-runs the current test binary with only the test `name` of `module` (pass
+/// `module_path!()`) selected and [`CHILD_CASE`] set to `case`, and returns its standard
+/// output. Panics, with the child's output, if the child fails or did not run that test.
+fn run_child(module: &str, name: &str, case: &str, vm_headroom: Option<u64>) -> String {
+    let test = test_path(module, name);
+    let exe = std::env::current_exe().expect("the test binary's path");
+    let mut cmd = Command::new(exe);
+    cmd.args([test.as_str(), "--exact", "--nocapture", "--test-threads=1"])
+        .env(CHILD_CASE, case);
+    match vm_headroom {
+        Some(bytes) => cmd.env(CHILD_VM_HEADROOM, bytes.to_string()),
+        None => cmd.env_remove(CHILD_VM_HEADROOM),
+    };
+    let out = cmd.output().expect("cannot run the test binary again");
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(
+        out.status.success(),
+        "case {case:?} of {test} failed in its child process ({}):\n{stdout}\n{}",
+        out.status,
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // libtest selects nothing, and succeeds, for a name it does not know.
+    assert!(
+        stdout.contains("running 1 test"),
+        "the child ran no test named {test}:\n{stdout}"
+    );
+    stdout
+}
+
+/// Runs test `name` of `module` (pass `module_path!()`) again in a child process, for a test
+/// that changes something process-wide (a resource limit, a signal's disposition). That test
+/// must start with
+///
+/// ```ignore
+/// if common::child_case().is_none() {
+///     return common::run_in_child(module_path!(), "its_name");
+/// }
+/// ```
+///
+/// so that the parent only starts the child, and the child runs the test's body. Panics, with
+/// the child's output, if the child fails.
+pub fn run_in_child(module: &str, name: &str) {
+    run_child(module, name, "alone", None);
+}
+
 /// Runs one case of a test in a child process and returns its peak resident memory.
 ///
 /// Peak resident memory (`VmHWM`) is a property of a whole process, so each case gets its own:
-/// this re-runs the current test binary with only the test named `test` selected (its full
-/// name, `--exact`) and [`CHILD_CASE`] set to `case`. That test must start with
+/// this re-runs the current test binary with only the test `name` of `module` selected (pass
+/// `module_path!()`; see [`test_path`]) and [`CHILD_CASE`] set to `case`. That test must start
+/// with
 ///
 /// ```ignore
 /// if let Some(case) = common::child_case() {
@@ -141,23 +196,9 @@ impl ChildPeak {
 /// Panics, with the child's output, if the child fails: a failed assertion in the case, or
 /// a crash (an abort on a failed allocation shows as a signal).
 #[cfg(target_os = "linux")]
-pub fn child_peak_rss(test: &str, case: &str, vm_headroom: Option<u64>) -> ChildPeak {
-    let exe = std::env::current_exe().expect("the test binary's path");
-    let mut cmd = Command::new(exe);
-    cmd.args([test, "--exact", "--nocapture", "--test-threads=1"])
-        .env(CHILD_CASE, case);
-    match vm_headroom {
-        Some(bytes) => cmd.env(CHILD_VM_HEADROOM, bytes.to_string()),
-        None => cmd.env_remove(CHILD_VM_HEADROOM),
-    };
-    let out = cmd.output().expect("cannot run the test binary again");
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "case {case:?} of {test} failed in its child process ({}):\n{stdout}\n{}",
-        out.status,
-        String::from_utf8_lossy(&out.stderr)
-    );
+pub fn child_peak_rss(module: &str, name: &str, case: &str, vm_headroom: Option<u64>) -> ChildPeak {
+    let stdout = run_child(module, name, case, vm_headroom);
+    let test = test_path(module, name);
     let mut peak = None;
     let mut said = Vec::new();
     for line in stdout.lines() {
@@ -180,7 +221,8 @@ pub fn child_peak_rss(test: &str, case: &str, vm_headroom: Option<u64>) -> Child
     }
 }
 
-/// The case to run when this process is a child started by [`child_peak_rss`].
+/// The case to run when this process is a child started by [`child_peak_rss`] or
+/// [`run_in_child`].
 pub fn child_case() -> Option<String> {
     std::env::var(CHILD_CASE).ok()
 }

@@ -16,8 +16,7 @@ use ndnpy::{
 };
 use num_complex::Complex;
 
-mod common;
-use common::{numpy, Scratch};
+use crate::common::{numpy, Scratch};
 
 /// The dtype descr in a file's header.
 fn descr_of(file: &[u8]) -> String {

@@ -5,8 +5,6 @@
 //! spurious error; pipes are read as streams, and a memory map of a pipe is a clear error
 //! rather than a hang.
 
-#![cfg(unix)]
-
 use ndarray::{Array2, ArrayView2, Ix2};
 use ndnpy::{Error, NpyAppender, NpyMmap, WriteNpyExt};
 use std::ffi::CString;
@@ -16,8 +14,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-mod common;
-use common::Scratch;
+use crate::common::Scratch;
 
 const COLS: usize = 16;
 

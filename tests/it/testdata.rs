@@ -1,7 +1,6 @@
 //! Every fixture numpy wrote in `testdata/` (see `testdata/generate.py`): values read back
 //! equal, headers re-encode to the same bytes, and numeric arrays we write are byte-identical
 //! to numpy's files.
-#![cfg(all(feature = "half", feature = "num-complex"))]
 
 use ndarray::{ArrayD, IxDyn, ShapeBuilder};
 use ndnpy::{

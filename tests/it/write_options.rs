@@ -7,8 +7,7 @@ use ndnpy::{
     UsageError, WriteOptions,
 };
 
-mod common;
-use common::{numpy, Scratch};
+use crate::common::{numpy, Scratch};
 
 #[test]
 fn durable_writes_of_every_path_writer_read_back_in_numpy() {

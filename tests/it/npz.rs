@@ -1,7 +1,6 @@
 //! `.npz` archives: the fixtures numpy wrote (testdata/generate_npz.py) read back exactly,
 //! what we write reads back, and hostile or broken archives give typed errors, member by
 //! member, without panics or large allocations.
-#![cfg(feature = "npz")]
 
 use ndarray::{arr0, array, Array, Array0, Array1, Array2, ArrayD, IxDyn, OwnedRepr, ShapeBuilder};
 use ndnpy::{

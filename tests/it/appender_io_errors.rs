@@ -2,16 +2,14 @@
 //! (RLIMIT_FSIZE, like a full disk), in the middle of an append. The file must still load with
 //! its old shape, and appending works again once the limit is lifted.
 //!
-//! Linux only; this binary holds one test because the limit applies to the whole process.
-
-#![cfg(target_os = "linux")]
+//! Linux only. The limit applies to the whole process, so the test runs in a child process of
+//! its own (`common::run_in_child`).
 
 use ndarray::{Array2, Axis};
 use ndnpy::{Error, NpyAppender, ReadNpyExt};
 use std::ffi::c_int;
 
-mod common;
-use common::{numpy, Scratch};
+use crate::common::{numpy, Scratch};
 
 #[repr(C)]
 struct Rlimit {
@@ -33,7 +31,7 @@ const SIG_IGN: usize = 1;
 fn limit_file_size(bytes: u64) {
     let mut cur = Rlimit { cur: 0, max: 0 };
     // SAFETY: getrlimit/setrlimit read and write only the struct passed, which lives on the
-    // stack for the calls; the limit affects this test process alone.
+    // stack for the calls; the limit affects this child process alone.
     unsafe {
         assert_eq!(getrlimit(RLIMIT_FSIZE, &mut cur), 0);
         assert_eq!(
@@ -51,6 +49,12 @@ fn limit_file_size(bytes: u64) {
 
 #[test]
 fn a_failed_append_leaves_the_old_shape_and_the_next_one_works() {
+    if crate::common::child_case().is_none() {
+        return crate::common::run_in_child(
+            module_path!(),
+            "a_failed_append_leaves_the_old_shape_and_the_next_one_works",
+        );
+    }
     // Writes past the limit fail with EFBIG instead of killing the process.
     // SAFETY: ignoring SIGXFSZ changes only how this process reacts to that signal.
     unsafe { signal(SIGXFSZ, SIG_IGN) };

@@ -5,10 +5,8 @@
 //!
 //! Peak resident memory is measured per case in a child process (`common::child_peak_rss`):
 //! the parent writes the input file, the child reads it and reports its `VmHWM`.
-#![cfg(all(feature = "npz", target_os = "linux"))]
 
-mod common;
-use common::{child_case, child_peak_rss, child_say, numpy, run_child_case, Scratch};
+use crate::common::{child_case, child_peak_rss, child_say, numpy, run_child_case, Scratch};
 
 use ndarray::{Array2, ArrayD, IxDyn, OwnedRepr};
 use ndnpy::{
@@ -297,7 +295,7 @@ fn a_member_declaring_1032_times_its_bytes_fails_as_truncated_in_the_memory_it_u
         "read_all",
     ] {
         for headroom in [None, Some(512 << 20)] {
-            let p = child_peak_rss(LIAR_TEST, &case_at(case, &path), headroom);
+            let p = child_peak_rss(module_path!(), LIAR_TEST, &case_at(case, &path), headroom);
             eprintln!(
                 "{case} ({headroom:?}): rise {} for {present} bytes",
                 p.rise()
@@ -330,7 +328,7 @@ fn a_31_mib_member_declaring_32_gb_is_truncated_not_an_abort() {
         ("by_name", None),
         ("by_name", Some(1 << 30)),
     ] {
-        let p = child_peak_rss(TEST, &case_at(case, &path), headroom);
+        let p = child_peak_rss(module_path!(), TEST, &case_at(case, &path), headroom);
         eprintln!(
             "{case} ({headroom:?}): rise {} for {present} bytes",
             p.rise()
@@ -399,7 +397,7 @@ fn a_large_central_directory_costs_about_its_bytes() {
     let path = dir.path("directory.npz");
     let present = write_directory(&path, DIRECTORY_ENTRIES);
     for case in ["open", "lookup"] {
-        let p = child_peak_rss(TEST, &case_at(case, &path), None);
+        let p = child_peak_rss(module_path!(), TEST, &case_at(case, &path), None);
         eprintln!("{case}: rise {} for {present} bytes", p.rise());
         assert!(
             p.rise() <= present + SLACK,
@@ -511,7 +509,7 @@ fn a_large_header_costs_a_small_multiple_of_its_bytes() {
         let header = big_header(case, HEADER_LEN);
         std::fs::write(&path, &header).unwrap();
         let present = header.len() as u64;
-        let p = child_peak_rss(TEST, &case_at(case, &path), None);
+        let p = child_peak_rss(module_path!(), TEST, &case_at(case, &path), None);
         eprintln!("{case}: rise {} for {present} bytes", p.rise());
         assert!(
             p.rise() <= times * present + SLACK,

@@ -6,11 +6,8 @@
 //! child process that runs one case through one door and nothing else: reserving address
 //! space commits nothing, so counting allocations would not say what the process really
 //! holds. Linux only (`/proc/self/status`).
-#![cfg(all(target_os = "linux", feature = "derive", feature = "npz"))]
 
-mod common;
-
-use common::Scratch;
+use crate::common::Scratch;
 use ndarray::ArrayD;
 use ndnpy::{DynArray, Error, FixedBytes, NpzReader, NpzWriter, ReadNpyExt};
 use std::fs::File;
@@ -319,7 +316,7 @@ fn run_case(spec: &str) {
         "npz" => read_member(&npz, case.read_as),
         other => panic!("unknown door {other}"),
     };
-    common::child_say(kind(&result));
+    crate::common::child_say(kind(&result));
 }
 
 /// Runs case `i` through `door` in a child process (this test binary, test `test`), with
@@ -333,7 +330,7 @@ fn run_child(
     vm_headroom: Option<u64>,
 ) -> (u64, String) {
     let spec = format!("{i} {door} {}", dir.display());
-    let peak = common::child_peak_rss(test, &spec, vm_headroom);
+    let peak = crate::common::child_peak_rss(module_path!(), test, &spec, vm_headroom);
     let mut rise = peak.rise();
     // The doors that hold the whole file in memory hold its bytes from the case's start.
     if matches!(door, "slice" | "cursor" | "trickle") {
@@ -359,8 +356,8 @@ fn write_cases(dir: &Path) {
 
 #[test]
 fn hostile_claims_commit_only_what_arrives_through_every_door() {
-    if let Some(spec) = common::child_case() {
-        return common::run_child_case(|| run_case(&spec));
+    if let Some(spec) = crate::common::child_case() {
+        return crate::common::run_child_case(|| run_case(&spec));
     }
     let dir = Scratch::new("hostile-doors");
     write_cases(&dir.0);
@@ -389,8 +386,8 @@ fn hostile_claims_commit_only_what_arrives_through_every_door() {
 
 #[test]
 fn huge_claims_under_an_address_space_limit_fail_cleanly() {
-    if let Some(spec) = common::child_case() {
-        return common::run_child_case(|| run_case(&spec));
+    if let Some(spec) = crate::common::child_case() {
+        return crate::common::run_child_case(|| run_case(&spec));
     }
     // With 2 GiB of address space, the terabyte claims cannot even be reserved: the reads fall
     // back to growing with the bytes that arrive, and still fail as truncated, without abort.
@@ -426,8 +423,8 @@ fn huge_claims_under_an_address_space_limit_fail_cleanly() {
 
 #[test]
 fn a_whole_stream_reads_under_an_address_space_limit() {
-    if let Some(spec) = common::child_case() {
-        return common::run_child_case(|| run_case(&spec));
+    if let Some(spec) = crate::common::child_case() {
+        return crate::common::run_child_case(|| run_case(&spec));
     }
     // A real 64 MiB array through a File under a 1 GiB address-space limit: the reservation
     // fits, and the read gives the array.

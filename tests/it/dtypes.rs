@@ -7,8 +7,7 @@ use ndnpy::{
     WriteNpyExt,
 };
 
-mod common;
-use common::{numpy, Scratch};
+use crate::common::{numpy, Scratch};
 
 const STRINGS: [&str; 8] = [
     "",

@@ -1,6 +1,5 @@
 //! Property tests: any array we write, in any layout and byte order, reads back equal, and its
 //! header re-encodes to the same bytes; any dtype we format parses back to itself.
-#![cfg(feature = "num-complex")]
 
 use ndarray::{ArrayD, IxDyn, ShapeBuilder};
 use ndnpy::{ByteOrder, DType, Header, ReadNpyExt, ReadOptions, WriteNpyExt, WriteOptions};

@@ -1,6 +1,5 @@
 //! Views, memory maps, partial reads, appending and streaming writes, with numpy as the
 //! oracle for every file we create or grow.
-#![cfg(all(feature = "mmap", feature = "num-complex"))]
 
 use ndarray::{
     s, Array1, Array2, Array3, ArrayD, ArrayView1, ArrayView2, ArrayViewD, ArrayViewMut1,
@@ -18,8 +17,7 @@ fn testdata(name: &str) -> PathBuf {
         .join(name)
 }
 
-mod common;
-use common::{numpy, Scratch};
+use crate::common::{numpy, Scratch};
 
 /// A copy of `bytes` at an address that is `offset` past a 64-byte boundary.
 fn at_offset(bytes: &[u8], offset: usize) -> (Vec<u64>, usize) {

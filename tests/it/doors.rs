@@ -6,9 +6,7 @@
 //! that the result is the generic path's, byte for byte, on arrays above and below the size
 //! at which reads are split over threads, from a start that is not the input's first byte.
 
-mod common;
-
-use common::{numpy, Scratch};
+use crate::common::{numpy, Scratch};
 use ndarray::{Array2, ArrayD};
 use ndnpy::{DynArray, Error, FormatError, ReadNpyExt, WriteNpyExt};
 use std::fs::File;

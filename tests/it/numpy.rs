@@ -4,7 +4,6 @@
 //! them.
 //!
 //! These tests need `python3 -c "import numpy"` to work; `.ci/run` installs numpy.
-#![cfg(all(feature = "half", feature = "num-complex"))]
 
 use ndarray::{ArrayD, IxDyn, ShapeBuilder, SliceInfoElem};
 use ndnpy::{ByteOrder, ReadNpyExt, ReadableElement, WritableElement, WriteNpyExt, WriteOptions};
@@ -73,9 +72,7 @@ fn native_char() -> char {
     ByteOrder::NATIVE.as_char()
 }
 
-#[path = "../common/mod.rs"]
-mod common;
-use common::{python, scratch_dir};
+use crate::common::{python, scratch_dir};
 
 /// Writes a random array of logical `shape` in a random layout (C, Fortran, permuted axes,
 /// or a strided and reversed slice of a larger array) in `order`. Returns the file bytes, the

@@ -5,7 +5,6 @@
 //! keyword and positional names, streamed to an unseekable file) and we read every value back.
 //!
 //! These tests need `python3 -c "import numpy"` to work; `.ci/run` installs numpy.
-#![cfg(all(feature = "npz", feature = "half", feature = "num-complex"))]
 
 use half::f16;
 use ndarray::{arr0, array, Array1, Array2, ArrayD, IxDyn, OwnedRepr, ShapeBuilder};
@@ -15,8 +14,7 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-mod common;
-use common::{python, scratch_dir};
+use crate::common::{python, scratch_dir};
 
 /// Element types and their bytes in a given order.
 trait Elem: ReadableElement + WritableElement + Clone {
@@ -445,7 +443,7 @@ fn we_read_what_numpy_writes() {
 
 /// Members of 4 GiB and more get zip64 sizes, and members after them zip64 offsets; numpy
 /// reads the archive, and so do we. Needs about 4.5 GB of disk and 9 GB of memory, so it runs
-/// only on request: `cargo test --release --test npz_numpy -- --ignored`.
+/// only on request: `cargo test --release --test it npz_numpy:: -- --ignored`.
 #[test]
 #[ignore = "writes a 4 GiB archive; run with --ignored"]
 fn members_of_4_gib_and_more_use_zip64() {

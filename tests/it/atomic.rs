@@ -1,12 +1,10 @@
 //! Writes never destroy the user's data: replacing is atomic, a failed write leaves the old
 //! file whole, a live map of the old file keeps working, and create_new never replaces.
-#![cfg(all(feature = "mmap", feature = "npz"))]
 
 use ndarray::{array, Array1};
 use ndnpy::{DateTimeUnit, Datetime64, Error, NpyMmap, TimeUnit, UsageError};
 
-mod common;
-use common::Scratch;
+use crate::common::Scratch;
 
 /// An array whose write fails after the header: mixed datetime units.
 fn failing_array() -> Array1<Datetime64> {
@@ -43,7 +41,7 @@ fn failed_write_leaves_the_old_file_whole() {
 
 #[test]
 fn a_live_map_of_the_old_file_survives_replacement() {
-    let dir = Scratch::new("mmap");
+    let dir = Scratch::new("live-map");
     let path = dir.0.join("m.npy");
     let old = Array1::from_iter((0..100_000).map(|i| i as f64));
     ndnpy::write_npy(&path, &old).unwrap();

@@ -3,11 +3,8 @@
 //! either byte order; a large stored `.npz` member, read in parts on two threads (from a file)
 //! or with its CRC-32 on a second thread (from memory), reads whole and fails its check when a
 //! byte is flipped anywhere.
-#![cfg(all(feature = "parallel", feature = "npz", unix))]
 
-mod common;
-
-use common::{numpy, Scratch};
+use crate::common::{numpy, Scratch};
 use ndarray::{Array2, ArrayD};
 use ndnpy::{Error, FormatError, NpzReader, ReadOptions};
 

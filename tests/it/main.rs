@@ -1,0 +1,50 @@
+//! The integration tests, as one binary: each module is one area (its own `//!` says what it
+//! covers), all linked against the crate once instead of once per file.
+//!
+//! A module that needs a feature or a platform is compiled only with it, as its file was when
+//! it was a binary of its own. Tests that need a process to themselves (a resource limit, a
+//! peak resident size) run their case in a child process, this binary run again with only
+//! that test selected (see `common::child_peak_rss` and `common::run_in_child`). Only
+//! `tests/kill.rs` stays a binary of its own: it is its own `main`, and kills its children.
+//!
+//! Run one area with `cargo test --all-features --test it npz::`.
+
+#[path = "../common/mod.rs"]
+mod common;
+
+#[cfg(target_os = "linux")]
+mod appender_io_errors;
+#[cfg(all(feature = "mmap", feature = "npz"))]
+mod atomic;
+mod doors;
+mod dtypes;
+#[cfg(all(target_os = "linux", feature = "derive", feature = "npz"))]
+mod hostile_alloc;
+#[cfg(all(feature = "npz", target_os = "linux"))]
+mod hostile_npz;
+mod malformed;
+#[cfg(feature = "npz")]
+mod npz;
+#[cfg(all(feature = "npz", feature = "half", feature = "num-complex"))]
+mod npz_numpy;
+#[cfg(all(feature = "half", feature = "num-complex"))]
+mod numpy;
+#[cfg(all(feature = "mmap", feature = "num-complex"))]
+mod out_of_core;
+#[cfg(all(feature = "parallel", feature = "npz", unix))]
+mod parallel_read;
+#[cfg(all(feature = "mmap", unix))]
+mod read_while_growing;
+#[cfg(all(
+    feature = "derive",
+    feature = "half",
+    feature = "num-complex",
+    feature = "mmap"
+))]
+mod records;
+#[cfg(feature = "num-complex")]
+mod roundtrip;
+#[cfg(all(feature = "half", feature = "num-complex"))]
+mod testdata;
+#[cfg(all(feature = "npz", feature = "mmap"))]
+mod write_options;
