@@ -64,7 +64,14 @@ fn create_new_never_replaces_and_cleans_up_after_itself() {
     assert!(matches!(err, Error::Io(ref e) if e.kind() == std::io::ErrorKind::AlreadyExists));
     assert_eq!(ndnpy::read_npy::<_, Array1<u8>>(&path).unwrap(), array![1]);
     let other = dir.0.join("d.npy");
-    assert!(ndnpy::create_new_npy(&other, &failing_array()).is_err());
+    let err = ndnpy::create_new_npy(&other, &failing_array()).unwrap_err();
+    assert!(
+        matches!(
+            err,
+            Error::Usage(UsageError::MixedUnits { index: 100_000, .. })
+        ),
+        "{err}"
+    );
     assert!(!other.exists(), "the partial file is removed");
 }
 
@@ -88,7 +95,14 @@ fn npz_create_replaces_only_on_finish() {
 
     // A failed member (mixed datetime units) and then a drop: still the old archive.
     let mut npz = ndnpy::NpzWriter::create(&path).unwrap();
-    assert!(npz.add_array("bad", &failing_array()).is_err());
+    let err = npz.add_array("bad", &failing_array()).unwrap_err();
+    assert!(
+        matches!(
+            err,
+            Error::Usage(UsageError::MixedUnits { index: 100_000, .. })
+        ),
+        "{err}"
+    );
     drop(npz);
     assert_eq!(std::fs::read(&path).unwrap(), before);
     assert_eq!(dir.entries(), ["a.npz"]);

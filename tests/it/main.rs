@@ -22,6 +22,8 @@ mod dtypes;
 mod hostile_alloc;
 #[cfg(all(feature = "npz", target_os = "linux"))]
 mod hostile_npz;
+#[cfg(feature = "num-complex")]
+mod layouts;
 mod malformed;
 #[cfg(feature = "npz")]
 mod npz;

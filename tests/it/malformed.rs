@@ -330,7 +330,13 @@ fn garbage_after_a_valid_header_and_bad_bools() {
             "{'descr': '|b1', 'fortran_order': False, 'shape': (1,), }",
             &[b],
         );
-        assert!(Array1::<bool>::read_npy(&f[..]).is_err(), "byte {b}");
+        assert!(
+            matches!(
+                Array1::<bool>::read_npy(&f[..]),
+                Err(Error::Format(FormatError::InvalidBool { index: 0, value })) if value == b
+            ),
+            "byte {b}"
+        );
     }
     // Garbage where the data should be is just data; garbage after it is left unread.
     let mut f = npy_v1(
@@ -355,11 +361,19 @@ fn invalid_utf8_in_a_v3_header() {
     ));
 }
 
+/// Whether `e` is an error of reading bad input: a format error, a limit the input claims
+/// past, or a type it is not; never an I/O error (every input here is in memory) nor a usage
+/// error (every call here is valid).
+fn is_bad_input_error(e: &Error) -> bool {
+    matches!(e, Error::Format(_) | Error::Limit(_) | Error::Mismatch(_))
+}
+
 #[test]
-fn random_bytes_never_panic() {
-    // A cheap in-suite fuzz: mutate a valid file at random positions.
+fn random_mutations_of_a_valid_file_read_as_their_header_says_or_fail_typed() {
+    // A cheap in-suite fuzz: mutate a valid file at random positions, and cut some short.
     let base = std::fs::read("testdata/f8_be_f_3x4.npy").unwrap();
     let mut state = 0x1234_5678_9abc_def0u64;
+    let (mut arrays, mut errors) = (0, 0);
     for _ in 0..20_000 {
         state ^= state << 13;
         state ^= state >> 7;
@@ -374,40 +388,81 @@ fn random_bytes_never_panic() {
         } else {
             f.len()
         };
-        let _ = read_f8(&f[..cut]);
-        let _ = Header::read(&mut &f[..cut], &ReadOptions::default());
+        let f = &f[..cut];
+        let header = Header::read(&mut &f[..], &ReadOptions::default());
+        match (read_f8(f), header) {
+            // An array is what its header says: an f8 array of its shape and order.
+            (Ok(a), Ok(info)) => {
+                assert_eq!(a.shape(), info.header.shape, "{f:?}");
+                assert!(
+                    matches!(info.header.dtype.descr().as_str(), "'<f8'" | "'>f8'"),
+                    "{}",
+                    info.header.dtype.descr()
+                );
+                arrays += 1;
+            }
+            (Ok(a), Err(e)) => panic!("{f:?}: read {a:?} past a bad header: {e:?}"),
+            // A bad header fails the read with the header's error.
+            (Err(e), Err(h)) => {
+                assert!(is_bad_input_error(&e), "{f:?}: {e:?}");
+                assert_eq!(e.to_string(), h.to_string(), "{f:?}");
+                errors += 1;
+            }
+            (Err(e), Ok(_)) => {
+                assert!(is_bad_input_error(&e), "{f:?}: {e:?}");
+                errors += 1;
+            }
+        }
     }
+    // Both outcomes are exercised: mutated data reads, mutated headers fail.
+    assert!(
+        arrays > 1000 && errors > 1000,
+        "{arrays} arrays, {errors} errors"
+    );
 }
 
 #[test]
 fn fuzz_findings_stay_fixed() {
     // Inputs the fuzzers (fuzz/) once crashed or hung on; every reader must now return
-    // normally and quickly.
+    // normally and quickly, with an array or a typed error.
     let mut n = 0;
     for entry in std::fs::read_dir("testdata/fuzz_regressions").unwrap() {
-        let bytes = std::fs::read(entry.unwrap().path()).unwrap();
-        let _ = read_f8(&bytes);
-        let _ = ArrayD::<String>::read_npy(&bytes[..]);
-        let _ = ArrayD::<Vec<u8>>::read_npy(&bytes[..]);
-        let _ = ArrayD::<bool>::read_npy(&bytes[..]);
-        if let Ok(a) = ndnpy::DynArray::read_npy(&bytes[..]) {
-            // Every field of a record array is taken out (a zero-size field of billions of
-            // records once looped over all of them).
-            if let Some(r) = a.dtype().as_record() {
-                for f in r.fields() {
-                    let _ = a.field(&f.name);
+        let path = entry.unwrap().path();
+        let bytes = std::fs::read(&path).unwrap();
+        let typed = |e: Error| assert!(is_bad_input_error(&e), "{path:?}: {e:?}");
+        read_f8(&bytes).map(drop).unwrap_or_else(typed);
+        ArrayD::<String>::read_npy(&bytes[..])
+            .map(drop)
+            .unwrap_or_else(typed);
+        ArrayD::<Vec<u8>>::read_npy(&bytes[..])
+            .map(drop)
+            .unwrap_or_else(typed);
+        ArrayD::<bool>::read_npy(&bytes[..])
+            .map(drop)
+            .unwrap_or_else(typed);
+        match ndnpy::DynArray::read_npy(&bytes[..]) {
+            Ok(a) => {
+                // Every field of a record array is taken out (a zero-size field of billions
+                // of records once looped over all of them).
+                if let Some(r) = a.dtype().as_record() {
+                    for f in r.fields() {
+                        a.field(&f.name).map(drop).unwrap_or_else(typed);
+                    }
                 }
+                // What reads must write back (an empty array of a huge string dtype once
+                // allocated the dtype's item size to do so).
+                let mut out = Vec::new();
+                a.write_npy(&mut out).unwrap();
+                assert_eq!(
+                    ndnpy::DynArray::read_npy(&out[..]).unwrap().shape(),
+                    a.shape()
+                );
             }
-            // What reads must write back (an empty array of a huge string dtype once
-            // allocated the dtype's item size to do so).
-            let mut out = Vec::new();
-            a.write_npy(&mut out).unwrap();
-            assert_eq!(
-                ndnpy::DynArray::read_npy(&out[..]).unwrap().shape(),
-                a.shape()
-            );
+            Err(e) => typed(e),
         }
-        let _ = Header::read(&mut &bytes[..], &ReadOptions::default());
+        Header::read(&mut &bytes[..], &ReadOptions::default())
+            .map(drop)
+            .unwrap_or_else(typed);
         n += 1;
     }
     assert!(n >= 1);

@@ -677,8 +677,31 @@ fn non_zip_inputs_are_not_zip_errors() {
     );
 }
 
+/// Where each member's stored bytes (its data as the archive holds it, compressed or not) are
+/// in `bytes`, found from its local header and its directory entry.
+fn member_data(bytes: &[u8]) -> Vec<std::ops::Range<usize>> {
+    let npz = open(bytes);
+    local(bytes)
+        .iter()
+        .enumerate()
+        .map(|(i, &l)| {
+            let name = u16::from_le_bytes([bytes[l + 26], bytes[l + 27]]) as usize;
+            let extra = u16::from_le_bytes([bytes[l + 28], bytes[l + 29]]) as usize;
+            let start = l + 30 + name + extra;
+            start..start + npz.member(i).unwrap().compressed_size() as usize
+        })
+        .collect()
+}
+
+/// Whether `e` is an error of reading a corrupt archive: a format error, or the data claiming
+/// more than a limit allows or a type it is not, never an I/O error (the input is in memory)
+/// nor a usage error (the calls are valid).
+fn is_corrupt_input_error(e: &Error) -> bool {
+    matches!(e, Error::Format(_) | Error::Limit(_) | Error::Mismatch(_))
+}
+
 #[test]
-fn every_truncation_is_an_error_not_a_panic() {
+fn every_truncation_of_numpys_archives_is_not_a_zip_with_its_length() {
     for name in [
         "npz_stored.npz",
         "npz_compressed.npz",
@@ -687,36 +710,129 @@ fn every_truncation_is_an_error_not_a_panic() {
     ] {
         let bytes = fixture(name);
         for cut in 0..bytes.len() {
-            let Ok(mut npz) = NpzReader::new(Cursor::new(&bytes[..cut])) else {
-                continue;
-            };
-            // An end record found in the middle (inside a member's data) must not lead to a
-            // panic either.
-            for r in npz.read_all::<OwnedRepr<f64>, IxDyn>() {
-                let _ = r;
+            // The end record is the archive's last 22 bytes: without its end, no archive.
+            match NpzReader::new(Cursor::new(&bytes[..cut])) {
+                Err(Error::Format(FormatError::NotZip { len, found })) => {
+                    assert_eq!(len, cut as u64, "{name} cut at {cut}");
+                    assert_eq!(found, bytes[..cut.min(4)], "{name} cut at {cut}");
+                }
+                Err(e) => panic!("{name} cut at {cut}: {e:?}"),
+                Ok(npz) => panic!("{name} cut at {cut}: opened, {} members", npz.len()),
             }
         }
     }
 }
 
+/// Every byte of numpy's archives flipped three ways (0x01, 0x80, 0xff): a flip inside a
+/// member's stored bytes fails that member's read (for stored members, exactly as a CRC-32
+/// mismatch naming it) and leaves every other member reading numpy's bytes; a flip anywhere
+/// else fails to open or to read as a typed error, or reads numpy's bytes. No corruption
+/// reads as other values, and none is an I/O or usage error.
 #[test]
-fn every_single_byte_corruption_is_an_error_or_a_value_not_a_panic() {
+fn every_single_byte_corruption_fails_its_member_by_checksum_or_reads_numpys_bytes() {
     for name in ["npz_stored.npz", "npz_compressed.npz", "npz_zip64.npz"] {
         let bytes = fixture(name);
+        let mut npz = open(&bytes);
+        let members: Vec<(String, bool)> = npz
+            .members()
+            .map(|m| {
+                (
+                    m.name().to_string(),
+                    m.compression() == Some(Compression::Stored),
+                )
+            })
+            .collect();
+        let raw: Vec<Vec<u8>> = (0..members.len())
+            .map(|i| npz.member(i).and_then(|mut m| m.bytes()).unwrap())
+            .collect();
+        let data = member_data(&bytes);
+        let mut caught = 0;
         for at in 0..bytes.len() {
+            let hit = data.iter().position(|r| r.contains(&at));
             for flip in [0x01u8, 0x80, 0xff] {
                 let mut b = bytes.clone();
                 b[at] ^= flip;
-                let Ok(mut npz) = NpzReader::new(Cursor::new(&b[..])) else {
-                    continue;
+                let case = format!("{name}: byte {at} ^ {flip:#04x}");
+                let mut npz = match NpzReader::new(Cursor::new(&b[..])) {
+                    Ok(npz) => npz,
+                    Err(e) => {
+                        // Member data is not read to open the archive.
+                        assert!(hit.is_none(), "{case}: {e:?}");
+                        assert!(matches!(e, Error::Format(_)), "{case}: {e:?}");
+                        continue;
+                    }
                 };
-                let _ = npz.names();
-                for i in 0..npz.len() {
-                    let _ = npz.member(i).and_then(|mut m| m.header());
-                    let _ = npz.by_index::<OwnedRepr<f64>, IxDyn>(i);
-                    let _ = npz.member(i).and_then(|mut m| m.bytes());
+                if let Err(e) = npz.names() {
+                    assert!(is_corrupt_input_error(&e), "{case}: {e:?}");
+                }
+                for i in 0..npz.len().min(members.len()) {
+                    let (member, stored) = &members[i];
+                    let got = npz.member(i).and_then(|mut m| m.bytes());
+                    let dynamic = npz.member(i).and_then(|mut m| m.read_dyn());
+                    if let Err(e) = npz.member(i).and_then(|mut m| m.header()) {
+                        assert!(is_corrupt_input_error(&e), "{case}, {member}: {e:?}");
+                    }
+                    match (hit, &got) {
+                        (Some(h), Err(e)) if h == i && *stored => {
+                            assert!(
+                                matches!(e, Error::Format(FormatError::MemberChecksum { member: m, .. }) if m == member),
+                                "{case}, {member}: {e:?}"
+                            );
+                            caught += 1;
+                        }
+                        (Some(h), Err(e)) if h == i => {
+                            assert!(
+                                matches!(
+                                    e,
+                                    Error::Format(
+                                        FormatError::CorruptMember { .. }
+                                            | FormatError::MemberChecksum { .. }
+                                            | FormatError::MemberTruncated { .. }
+                                            | FormatError::MemberOverrun { .. }
+                                    )
+                                ),
+                                "{case}, {member}: {e:?}"
+                            );
+                            caught += 1;
+                        }
+                        (Some(h), Ok(_)) if h == i && *stored => {
+                            panic!("{case}, {member}: a corrupt stored member read")
+                        }
+                        // Every other member, and a deflated member whose flip inflates to
+                        // the same bytes (bits past the end of its stream), reads numpy's.
+                        (Some(_), _) => {
+                            assert_eq!(got.as_ref().ok(), Some(&raw[i]), "{case}, {member}")
+                        }
+                        (None, Ok(r)) => assert_eq!(r, &raw[i], "{case}, {member}"),
+                        (None, Err(e)) => {
+                            assert!(is_corrupt_input_error(e), "{case}, {member}: {e:?}")
+                        }
+                    }
+                    // Decoded, the member is numpy's array (written back: numpy's bytes), or
+                    // fails as its raw bytes do.
+                    match dynamic {
+                        Ok(a) => {
+                            let mut out = Vec::new();
+                            a.write_npy(&mut out).unwrap();
+                            assert_eq!(out, raw[i], "{case}, {member}: read as other values");
+                        }
+                        Err(e) => {
+                            assert!(is_corrupt_input_error(&e), "{case}, {member}: {e:?}");
+                            assert!(
+                                got.is_err(),
+                                "{case}, {member}: its bytes read, its array failed: {e:?}"
+                            );
+                        }
+                    }
                 }
             }
+        }
+        // Each flip inside a stored member was caught; deflated ones nearly all.
+        let inside: usize = data.iter().map(|r| r.len() * 3).sum();
+        if members.iter().all(|(_, stored)| *stored) {
+            assert_eq!(caught, inside, "{name}");
+        } else {
+            assert!(caught * 10 >= inside * 9, "{name}: {caught} of {inside}");
         }
     }
 }
@@ -858,10 +974,20 @@ fn large_deflated_members_read_exactly_and_fail_cleanly() {
     let mut bad = bytes.clone();
     bad[data + comp / 2] ^= 0x10;
     let mut npz = open(&bad);
+    let stream_or_crc = |err: &Error| {
+        matches!(
+            err,
+            Error::Format(
+                FormatError::CorruptMember { member, .. } | FormatError::MemberChecksum { member, .. }
+            ) if member == "a.npy"
+        )
+    };
     let err = npz
         .by_name::<OwnedRepr<u64>, ndarray::Ix1>("a")
         .unwrap_err();
-    assert!(matches!(err, Error::Format(_)), "{err:?}");
+    assert!(stream_or_crc(&err), "{err:?}");
+    let err = npz.member("a").and_then(|mut m| m.read_dyn()).unwrap_err();
+    assert!(stream_or_crc(&err), "{err:?}");
     let b: Array1<u64> = npz.by_name("b").unwrap();
     assert_eq!(b, array![5]);
 
@@ -1144,35 +1270,83 @@ fn stored_aligned_members_view_in_place_others_say_why_not() {
             .and_then(|mut m| m.view::<f64, ndarray::Ix2>()),
         Err(Error::Mismatch(MismatchError::CompressedMember { .. }))
     ));
-    // numpy's archives put data at arbitrary offsets: an f8 member is refused as misaligned,
-    // and by_name copies it.
-    let numpy_archive = std::fs::read("testdata/npz_stored.npz").unwrap();
+}
+
+/// numpy's `npz_stored.npz` puts each member's data where the zip layout leaves it: "a"
+/// (`<f8`) 7 bytes past an 8-byte boundary, "scalar" (`<f4`) 2 past a 4-byte one, the others
+/// aligned for their type (or empty, or of one-byte items). Exactly those two are refused a
+/// view in place, with the offset and the way to read them; `by_name` copies them, and every
+/// member reads numpy's values either way.
+#[test]
+fn in_numpys_archive_exactly_the_misaligned_members_are_refused_a_view_and_read_by_copy() {
+    let numpy_archive = fixture("npz_stored.npz");
+    // An 8-aligned copy, so that addresses modulo 8 are offsets in the archive.
     let mut backing = vec![0u64; numpy_archive.len() / 8 + 1];
     let nb: &mut [u8] = unsafe_bytes(&mut backing);
     nb[..numpy_archive.len()].copy_from_slice(&numpy_archive);
     let nb = &nb[..numpy_archive.len()];
-    let mut npz = ndnpy::NpzReader::new(Cursor::new(nb)).unwrap();
-    let names = npz.names().unwrap();
-    let mut refused = 0;
-    for name in &names {
-        let Ok(dyn_member) = npz.member(name).and_then(|mut m| m.read_dyn()) else {
-            continue;
-        };
-        if dyn_member.dtype().descr() == "'<f8'" {
-            match npz
-                .member(name)
-                .and_then(|mut m| m.view::<f64, ndarray::IxDyn>())
-            {
-                Ok(v) => assert_eq!(v, dyn_member.clone().into_array::<f64>().unwrap()),
-                Err(e @ Error::Mismatch(MismatchError::MisalignedMember { align: 8, .. })) => {
-                    assert!(e.to_string().contains("NpzReader::by_name"), "{e}");
-                    refused += 1
-                }
-                Err(e) => panic!("{name}: {e}"),
-            }
+    let mut npz = NpzReader::new(Cursor::new(nb)).unwrap();
+
+    // Where each member's data starts, from its stored range and its .npy header.
+    let mut misaligned = Vec::new();
+    for (key, align) in [("a", 8), ("fortran", 4), ("big_endian", 2), ("scalar", 4)] {
+        let range = npz.member(key).unwrap().stored_range().unwrap().unwrap();
+        let info = npz.member(key).unwrap().header().unwrap();
+        let offset = ((range.start + info.data_offset) % align) as usize;
+        if offset != 0 {
+            misaligned.push((key, align as usize, offset));
         }
     }
-    let _ = refused; // depends on numpy's member offsets; both outcomes are checked above
+    assert_eq!(misaligned, [("a", 8, 7), ("scalar", 4, 2)]);
+
+    let refused = |e: Error, key: &str, want_align: usize, want_offset: usize| match e {
+        Error::Mismatch(MismatchError::MisalignedMember {
+            ref member,
+            align,
+            offset,
+        }) => {
+            assert_eq!(
+                (member.as_str(), align, offset),
+                (key, want_align, want_offset)
+            );
+            assert!(e.to_string().contains("NpzReader::by_name"), "{e}");
+        }
+        e => panic!("{key}: {e:?}"),
+    };
+    refused(npz.member("a").and_then(|mut m| m.view::<f64, ndarray::Ix2>()).unwrap_err(), "a", 8, 7);
+    refused(
+        npz.member("scalar").and_then(|mut m| m.view::<f32, ndarray::Ix0>()).unwrap_err(),
+        "scalar",
+        4,
+        2,
+    );
+    // The aligned members view in place, inside the archive's bytes.
+    let inside = nb.as_ptr_range();
+    let f = npz.member("fortran").and_then(|mut m| m.view::<i32, ndarray::Ix2>()).unwrap();
+    assert_eq!(
+        f,
+        Array2::from_shape_fn((3, 4), |(i, j)| (i * 4 + j) as i32)
+    );
+    assert!(inside.contains(&f.as_ptr().cast()));
+    let flags = npz.member("flags").and_then(|mut m| m.view::<bool, ndarray::Ix1>()).unwrap();
+    assert_eq!(flags, array![true, false, true]);
+    assert!(inside.contains(&flags.as_ptr().cast()));
+    assert_eq!(
+        npz.member("empty").and_then(|mut m| m.view::<i64, ndarray::Ix2>()).unwrap().shape(),
+        [0, 3]
+    );
+    // ">u2" is aligned, but a view needs native byte order.
+    let be = npz.member("big_endian").and_then(|mut m| m.view::<u16, ndarray::Ix1>());
+    if cfg!(target_endian = "little") {
+        assert!(
+            matches!(be, Err(Error::Mismatch(MismatchError::ByteOrder { .. }))),
+            "{be:?}"
+        );
+    } else {
+        assert_eq!(be.unwrap(), array![0, 1000, 2000, 3000, 4000]);
+    }
+    // Copies of every member, the refused ones included: numpy's values.
+    check_arrays(&mut npz);
 }
 
 fn unsafe_bytes(v: &mut [u64]) -> &mut [u8] {

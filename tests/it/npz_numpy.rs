@@ -567,8 +567,26 @@ with np.load(sys.argv[1]) as f:
             &[&path],
         );
         assert!(out.starts_with("[1.0, 2.0] [3] 0100"), "{name}: {out}");
-        let _: Array1<u8> = npz.by_name("plain").unwrap();
-        let _ = npz.read_all::<OwnedRepr<f64>, IxDyn>();
+        let plain: Array1<u8> = npz.by_name("plain").unwrap();
+        assert_eq!(plain, array![3], "{name}");
+        // All members read: the f64 one as f64, the u8 one refused as what it is not.
+        let all = npz.read_all::<OwnedRepr<f64>, IxDyn>();
+        assert_eq!(all.len(), 2, "{name}");
+        assert_eq!(all[0].0, "opaque");
+        assert_eq!(
+            all[0].1.as_ref().unwrap(),
+            array![1.0, 2.0].into_dyn(),
+            "{name}"
+        );
+        assert_eq!(all[1].0, "plain");
+        assert!(
+            matches!(
+                all[1].1,
+                Err(ndnpy::Error::Mismatch(ndnpy::MismatchError::DType { .. }))
+            ),
+            "{name}: {:?}",
+            all[1].1
+        );
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
