@@ -8,7 +8,7 @@ use ndnpy::{
 };
 use proptest::prelude::*;
 use proptest::strategy::ValueTree;
-use proptest::test_runner::TestRunner;
+use proptest::test_runner::{Config, TestRunner};
 
 /// Shapes of up to four dimensions of up to five, zeros included.
 pub fn shapes() -> impl Strategy<Value = Vec<usize>> {
@@ -24,6 +24,11 @@ pub fn orders() -> impl Strategy<Value = ByteOrder> {
 /// axes reversed (an F-contiguous view), and C order with every axis stepped backwards.
 pub fn layouts() -> impl Strategy<Value = u8> {
     0u8..4
+}
+
+/// A config of `cases` cases, for the properties whose cases cost more than a number's.
+pub fn cases(cases: u32) -> Config {
+    Config::with_cases(cases)
 }
 
 /// One value of `strategy` from a fixed seed: the same on every run.

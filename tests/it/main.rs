@@ -22,7 +22,6 @@ mod dtypes;
 mod hostile_alloc;
 #[cfg(all(feature = "npz", target_os = "linux"))]
 mod hostile_npz;
-#[cfg(feature = "num-complex")]
 mod layouts;
 mod malformed;
 #[cfg(feature = "npz")]
@@ -46,6 +45,10 @@ mod read_while_growing;
 mod records;
 #[cfg(feature = "num-complex")]
 mod roundtrip;
+#[cfg(feature = "derive")]
+mod roundtrip_records;
+mod roundtrip_strings;
+mod roundtrip_times;
 #[cfg(all(feature = "half", feature = "num-complex"))]
 mod testdata;
 #[cfg(all(feature = "npz", feature = "mmap"))]
