@@ -26,6 +26,8 @@ mod layouts;
 mod malformed;
 #[cfg(feature = "npz")]
 mod npz;
+#[cfg(feature = "npz")]
+mod npz_member;
 #[cfg(all(feature = "npz", feature = "half", feature = "num-complex"))]
 mod npz_numpy;
 #[cfg(all(feature = "half", feature = "num-complex"))]

@@ -680,7 +680,7 @@ fn non_zip_inputs_are_not_zip_errors() {
 /// Where each member's stored bytes (its data as the archive holds it, compressed or not) are
 /// in `bytes`, found from its local header and its directory entry.
 fn member_data(bytes: &[u8]) -> Vec<std::ops::Range<usize>> {
-    let npz = open(bytes);
+    let mut npz = open(bytes);
     local(bytes)
         .iter()
         .enumerate()
@@ -688,7 +688,7 @@ fn member_data(bytes: &[u8]) -> Vec<std::ops::Range<usize>> {
             let name = u16::from_le_bytes([bytes[l + 26], bytes[l + 27]]) as usize;
             let extra = u16::from_le_bytes([bytes[l + 28], bytes[l + 29]]) as usize;
             let start = l + 30 + name + extra;
-            start..start + npz.member(i).unwrap().compressed_size() as usize
+            start..start + npz.member(i).unwrap().info().compressed_size() as usize
         })
         .collect()
 }
@@ -1313,30 +1313,50 @@ fn in_numpys_archive_exactly_the_misaligned_members_are_refused_a_view_and_read_
         }
         e => panic!("{key}: {e:?}"),
     };
-    refused(npz.member("a").and_then(|mut m| m.view::<f64, ndarray::Ix2>()).unwrap_err(), "a", 8, 7);
     refused(
-        npz.member("scalar").and_then(|mut m| m.view::<f32, ndarray::Ix0>()).unwrap_err(),
+        npz.member("a")
+            .and_then(|mut m| m.view::<f64, ndarray::Ix2>())
+            .unwrap_err(),
+        "a",
+        8,
+        7,
+    );
+    refused(
+        npz.member("scalar")
+            .and_then(|mut m| m.view::<f32, ndarray::Ix0>())
+            .unwrap_err(),
         "scalar",
         4,
         2,
     );
     // The aligned members view in place, inside the archive's bytes.
     let inside = nb.as_ptr_range();
-    let f = npz.member("fortran").and_then(|mut m| m.view::<i32, ndarray::Ix2>()).unwrap();
+    let f = npz
+        .member("fortran")
+        .and_then(|mut m| m.view::<i32, ndarray::Ix2>())
+        .unwrap();
     assert_eq!(
         f,
         Array2::from_shape_fn((3, 4), |(i, j)| (i * 4 + j) as i32)
     );
     assert!(inside.contains(&f.as_ptr().cast()));
-    let flags = npz.member("flags").and_then(|mut m| m.view::<bool, ndarray::Ix1>()).unwrap();
+    let flags = npz
+        .member("flags")
+        .and_then(|mut m| m.view::<bool, ndarray::Ix1>())
+        .unwrap();
     assert_eq!(flags, array![true, false, true]);
     assert!(inside.contains(&flags.as_ptr().cast()));
     assert_eq!(
-        npz.member("empty").and_then(|mut m| m.view::<i64, ndarray::Ix2>()).unwrap().shape(),
+        npz.member("empty")
+            .and_then(|mut m| m.view::<i64, ndarray::Ix2>())
+            .unwrap()
+            .shape(),
         [0, 3]
     );
     // ">u2" is aligned, but a view needs native byte order.
-    let be = npz.member("big_endian").and_then(|mut m| m.view::<u16, ndarray::Ix1>());
+    let be = npz
+        .member("big_endian")
+        .and_then(|mut m| m.view::<u16, ndarray::Ix1>());
     if cfg!(target_endian = "little") {
         assert!(
             matches!(be, Err(Error::Mismatch(MismatchError::ByteOrder { .. }))),

@@ -4,7 +4,6 @@
 //! `stored_slice`, `view`) checked against what numpy and `zipfile` say of the same member.
 //!
 //! These tests need `python3 -c "import numpy"` to work.
-#![cfg(feature = "npz")]
 
 use ndarray::{array, Array0, Array1, Array2, ArrayView1, ArrayView2, Ix1, IxDyn, OwnedRepr};
 use ndnpy::{
@@ -13,8 +12,7 @@ use ndnpy::{
 use std::collections::BTreeMap;
 use std::io::Cursor;
 
-mod common;
-use common::{numpy, Scratch};
+use crate::common::{numpy, Scratch};
 
 /// What numpy and zipfile say of one member.
 #[derive(Debug, Clone, PartialEq)]
