@@ -12,8 +12,9 @@
 //!   `parallel` feature on Unix): [`ReadOptions`], [`read_npy_with_options`].
 //! - **Writing**: [`write_npy`], [`create_new_npy`] and [`WriteNpyExt`] (any layout; C and
 //!   Fortran order kept, other layouts written in C order; a `File` or `BufWriter<File>`
-//!   written as a path is), with a chosen byte order through [`WriteOptions`]. Files are written atomically (a killed process never leaves a partial
-//!   file, nor a temporary one that the next write does not remove), and durably on request
+//!   written as a path is), with a chosen byte order through [`WriteOptions`]. Files are
+//!   written atomically (a killed process never leaves a partial file, nor a temporary one
+//!   that the next write does not remove), and durably on request
 //!   ([`WriteOptions::durable`], [`write_npy_with_options`]).
 //! - **Zero-copy views**: [`ViewNpyExt`] and [`ViewMutNpyExt`] view `.npy` bytes in place
 //!   (native byte order, aligned; C or Fortran layout).
@@ -61,6 +62,9 @@
 //! - **Errors**: one [`Error`] type grouped by who is at fault (I/O, malformed file, mismatch,
 //!   limit, usage); `ReadNpyError`, `WriteNpyError`, `ViewNpyError`, `ReadNpzError` and
 //!   `WriteNpzError` are its ndarray-npy names.
+//!
+//! How the code behind this map is organised (its layers, the path of a read and of a write,
+//! the invariants every change keeps) is `ARCHITECTURE.md` in the repository.
 //!
 //! # Switching from ndarray-npy 0.10
 //!

@@ -46,7 +46,7 @@ const ALIGN: u16 = 64;
 pub struct NpzWriteOptions {
     /// Stored or deflated ([`NpzWriteOptions::compression`]).
     pub compression: Compression,
-    /// The deflate level; `None` is the default ([`NpzWriteOptions::level`]).
+    /// The deflate level; `None` is the default, 4 ([`NpzWriteOptions::level`]).
     pub level: Option<u32>,
     /// Whether stored members' data is 64-byte aligned ([`NpzWriteOptions::align`]).
     pub align: bool,
@@ -80,7 +80,8 @@ impl NpzWriteOptions {
         }
     }
 
-    /// `np.savez_compressed`'s choices: deflate at zlib's default level (6).
+    /// Deflated members, as `np.savez_compressed` writes, at this crate's default level, 4
+    /// (numpy's zlib uses 6, which [`NpzWriteOptions::level`] can ask for).
     ///
     /// ```
     /// let opts = ndnpy::NpzWriteOptions::compressed();
@@ -305,7 +306,8 @@ impl<W: Write + Seek> NpzWriter<W> {
         NpzWriter::with_options(writer, &NpzWriteOptions::new())
     }
 
-    /// A writer of deflated members at zlib's default level, like `np.savez_compressed`.
+    /// A writer of deflated members, like `np.savez_compressed`, at this crate's default
+    /// level, 4 (see [`NpzWriteOptions::level`]).
     ///
     /// ```
     /// let mut npz = ndnpy::NpzWriter::new_compressed(std::io::Cursor::new(Vec::new()));
