@@ -358,6 +358,7 @@ impl DynArray {
 
     /// Reads one array from `reader`; `whole` is what is known of it from here (its length,
     /// when known, counts the header).
+    #[cfg_attr(not(feature = "npz"), allow(dead_code))]
     pub(crate) fn read_sized<R: Read + ?Sized>(
         reader: &mut R,
         opts: &ReadOptions,

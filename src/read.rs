@@ -295,6 +295,7 @@ fn read_cursor<B: AsRef<[u8]>, T>(
 
 /// Reads header and data; `whole` is what is known of the input from the header's first byte
 /// (its length, when known, counts the header).
+#[cfg_attr(not(feature = "npz"), allow(dead_code))]
 pub(crate) fn read_array<A, S, D, R>(
     reader: &mut R,
     opts: &ReadOptions,
@@ -312,6 +313,7 @@ where
 }
 
 /// What is known of the input after the header `info`, from what was known before it.
+#[cfg_attr(not(feature = "npz"), allow(dead_code))]
 pub(crate) fn after_header(whole: Input, info: &HeaderInfo) -> Input {
     Input {
         available: whole.available.map(|t| t.saturating_sub(info.data_offset)),

@@ -28,30 +28,22 @@ mod malformed;
 mod npz;
 #[cfg(feature = "npz")]
 mod npz_member;
-#[cfg(all(feature = "npz", feature = "half", feature = "num-complex"))]
+#[cfg(feature = "npz")]
 mod npz_numpy;
-#[cfg(all(feature = "half", feature = "num-complex"))]
 mod numpy;
-#[cfg(all(feature = "mmap", feature = "num-complex"))]
+#[cfg(feature = "mmap")]
 mod out_of_core;
 #[cfg(all(feature = "parallel", feature = "npz", unix))]
 mod parallel_read;
 #[cfg(all(feature = "mmap", unix))]
 mod read_while_growing;
-#[cfg(all(
-    feature = "derive",
-    feature = "half",
-    feature = "num-complex",
-    feature = "mmap"
-))]
+#[cfg(all(feature = "derive", feature = "mmap"))]
 mod records;
-#[cfg(feature = "num-complex")]
 mod roundtrip;
 #[cfg(feature = "derive")]
 mod roundtrip_records;
 mod roundtrip_strings;
 mod roundtrip_times;
-#[cfg(all(feature = "half", feature = "num-complex"))]
 mod testdata;
 #[cfg(all(feature = "npz", feature = "mmap"))]
 mod write_options;
