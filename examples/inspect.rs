@@ -144,7 +144,7 @@ fn summarise(a: &DynArray) -> Vec<String> {
             (false, None) => t.value.to_string(),
         }))],
         DynData::Timedelta(v) => vec![first(v.iter().map(|t| t.value.to_string()))],
-        DynData::Raw(_) => match a.dtype().as_record() {
+        DynData::Raw(_) => match a.dtype().as_structured() {
             Some(r) => r
                 .fields()
                 .iter()

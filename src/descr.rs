@@ -3,12 +3,13 @@
 //!
 //! [`DType::from_descr`] accepts what numpy's reader accepts (the canonical `<`/`>`/`|` forms
 //! and the lenient `=`, no prefix, `|` on multi-byte types, typecodes such as `'d'` and names
-//! such as `'float64'`); the checked constructors [`Scalar::new`], [`Record::new`] and
+//! such as `'float64'`); the checked constructors [`Scalar::new`], [`Structured::new`] and
 //! [`SubArray::new`] refuse what numpy cannot save. The values themselves, and their
 //! formatting, are in `dtype`.
 
 use crate::dtype::{
-    ByteOrder, DType, DateTimeUnit, Field, Record, Scalar, ScalarKind, SubArray, TimeUnit, MAX_DIMS,
+    ByteOrder, DType, DateTimeUnit, Field, Scalar, ScalarKind, Structured, SubArray, TimeUnit,
+    MAX_DIMS,
 };
 use crate::error::{bad_descr, Error};
 use crate::literal::{self, Seq, Value};
@@ -82,7 +83,7 @@ impl Scalar {
     }
 }
 
-impl Record {
+impl Structured {
     /// A record of `fields` in records of `itemsize` bytes. Gaps between fields and after the
     /// last one are padding, written as numpy writes them (`('', '|V3')`).
     ///
@@ -95,9 +96,9 @@ impl Record {
     /// # Examples
     ///
     /// ```
-    /// use ndnpy::{DType, Field, Record};
+    /// use ndnpy::{DType, Field, Structured};
     /// let i1 = DType::from_descr("'|i1'")?;
-    /// let r = Record::new(
+    /// let r = Structured::new(
     ///     vec![
     ///         Field { name: "a".into(), title: None, dtype: i1.clone(), offset: 0 },
     ///         Field { name: "b".into(), title: None, dtype: i1, offset: 4 },
@@ -105,12 +106,12 @@ impl Record {
     ///     8,
     /// )?;
     /// assert_eq!(
-    ///     DType::Record(r).descr(),
+    ///     DType::Structured(r).descr(),
     ///     "[('a', '|i1'), ('', '|V3'), ('b', '|i1'), ('', '|V3')]"
     /// );
     /// # Ok::<(), ndnpy::Error>(())
     /// ```
-    pub fn new(fields: Vec<Field>, itemsize: usize) -> Result<Record, Error> {
+    pub fn new(fields: Vec<Field>, itemsize: usize) -> Result<Structured, Error> {
         let mut end = 0usize;
         for f in &fields {
             if f.offset < end {
@@ -152,7 +153,7 @@ impl Record {
                 format!("fields need {end} bytes"),
             ));
         }
-        Ok(Record { fields, itemsize })
+        Ok(Structured { fields, itemsize })
     }
 }
 
@@ -313,7 +314,7 @@ fn parse_record(items: &Seq<'_>) -> Result<DType, Error> {
         let is_void = match &dtype {
             DType::Scalar(s) => s.kind == ScalarKind::Void,
             DType::SubArray(_) => true,
-            DType::Record(_) => false,
+            DType::Structured(_) => false,
         };
         let is_pad = matches!(name_slot, Value::Str(s) if s.is_empty()) && is_void;
         if !is_pad {
@@ -348,7 +349,7 @@ fn parse_record(items: &Seq<'_>) -> Result<DType, Error> {
             .filter(|&n| n <= isize::MAX as usize)
             .ok_or_else(|| bad_descr(&item, "record size overflows"))?;
     }
-    Ok(DType::Record(Record::new(fields, offset)?))
+    Ok(DType::Structured(Structured::new(fields, offset)?))
 }
 
 /// numpy's type names accepted as a leniency, with the type string each stands for.
@@ -685,7 +686,7 @@ mod tests {
     #[test]
     fn unnamed_void_and_subarray_fields_are_padding() {
         let d = DType::from_descr("[('a', '<i4'), ('', '<i4', (3,)), ('b', '|u1')]").unwrap();
-        let r = d.as_record().unwrap();
+        let r = d.as_structured().unwrap();
         assert_eq!(r.fields().len(), 2);
         assert_eq!(r.field("b").unwrap().offset, 16);
         assert_eq!(r.itemsize(), 17);

@@ -3,7 +3,7 @@
 //! A [`DType`] is a scalar type string (`'<f8'`, `'|S5'`, `'<M8[25ms]'`, …), a record
 //! (a list of fields with offsets, padding and titles), or a sub-array `(dtype, shape)`.
 //! [`DType::descr`] gives back exactly what `np.save` writes. Parsing and the checked
-//! constructors (`DType::from_descr`, `Scalar::new`, `Record::new`, `SubArray::new`) live in
+//! constructors (`DType::from_descr`, `Scalar::new`, `Structured::new`, `SubArray::new`) live in
 //! `descr`, above the error module; this module depends on nothing but the Python-repr
 //! helpers, so that errors can carry dtypes.
 
@@ -289,17 +289,17 @@ pub struct Field {
 
 /// A structured dtype: fields at offsets within records of a fixed size.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub struct Record {
+pub struct Structured {
     pub(crate) fields: Vec<Field>,
     pub(crate) itemsize: usize,
 }
 
-impl Record {
+impl Structured {
     /// The fields in offset order (padding is not a field).
     ///
     /// ```
     /// let d = ndnpy::DType::from_descr("[('x', '<i4'), ('', '|V4'), ('y', '<f8')]")?;
-    /// let r = d.as_record().unwrap();
+    /// let r = d.as_structured().unwrap();
     /// assert_eq!(r.fields().iter().map(|f| f.offset).collect::<Vec<_>>(), [0, 8]);
     /// # Ok::<(), ndnpy::Error>(())
     /// ```
@@ -311,7 +311,7 @@ impl Record {
     ///
     /// ```
     /// let d = ndnpy::DType::from_descr("[('a', '<i2'), ('', '|V6')]")?;
-    /// assert_eq!(d.as_record().unwrap().itemsize(), 8);
+    /// assert_eq!(d.as_structured().unwrap().itemsize(), 8);
     /// # Ok::<(), ndnpy::Error>(())
     /// ```
     pub fn itemsize(&self) -> usize {
@@ -322,7 +322,7 @@ impl Record {
     ///
     /// ```
     /// let d = ndnpy::DType::from_descr("[('a', '<i2'), ('b', '>f4')]")?;
-    /// assert_eq!(d.as_record().unwrap().field("b").unwrap().offset, 2);
+    /// assert_eq!(d.as_structured().unwrap().field("b").unwrap().offset, 2);
     /// # Ok::<(), ndnpy::Error>(())
     /// ```
     pub fn field(&self, name: &str) -> Option<&Field> {
@@ -386,7 +386,7 @@ pub enum DType {
     /// A type string such as `'<f8'`.
     Scalar(Scalar),
     /// A structured dtype (a list of fields).
-    Record(Record),
+    Structured(Structured),
     /// A `(dtype, shape)` sub-array.
     SubArray(Box<SubArray>),
 }
@@ -420,7 +420,7 @@ impl DType {
                 write_shape(&sub.shape, out);
                 out.push(')');
             }
-            DType::Record(r) => {
+            DType::Structured(r) => {
                 out.push('[');
                 let mut pos = 0usize;
                 let mut first = true;
@@ -477,7 +477,7 @@ impl DType {
     pub fn itemsize(&self) -> usize {
         match self {
             DType::Scalar(s) => s.size,
-            DType::Record(r) => r.itemsize,
+            DType::Structured(r) => r.itemsize,
             DType::SubArray(s) => s.itemsize,
         }
     }
@@ -495,15 +495,15 @@ impl DType {
         }
     }
 
-    /// The record, if this is one.
+    /// The structured dtype (fields), if this is one.
     ///
     /// ```
-    /// assert!(ndnpy::DType::from_descr("[('a', '<f8')]")?.as_record().is_some());
+    /// assert!(ndnpy::DType::from_descr("[('a', '<f8')]")?.as_structured().is_some());
     /// # Ok::<(), ndnpy::Error>(())
     /// ```
-    pub fn as_record(&self) -> Option<&Record> {
+    pub fn as_structured(&self) -> Option<&Structured> {
         match self {
-            DType::Record(r) => Some(r),
+            DType::Structured(r) => Some(r),
             _ => None,
         }
     }
@@ -517,7 +517,7 @@ impl DType {
     pub fn has_object(&self) -> bool {
         match self {
             DType::Scalar(s) => s.kind == ScalarKind::Object,
-            DType::Record(r) => r.fields.iter().any(|f| f.dtype.has_object()),
+            DType::Structured(r) => r.fields.iter().any(|f| f.dtype.has_object()),
             DType::SubArray(s) => s.base.has_object(),
         }
     }
@@ -540,7 +540,7 @@ impl DType {
                 }
                 DType::Scalar(s)
             }
-            DType::Record(r) => DType::Record(Record {
+            DType::Structured(r) => DType::Structured(Structured {
                 fields: r
                     .fields
                     .iter()

@@ -458,7 +458,7 @@ impl DynArray {
     /// # Ok::<(), ndnpy::Error>(())
     /// ```
     pub fn field(&self, name: &str) -> Result<DynArray, Error> {
-        let (record, raw) = match (self.dtype.as_record(), &self.data) {
+        let (record, raw) = match (self.dtype.as_structured(), &self.data) {
             (Some(r), DynData::Raw(raw)) => (r, raw),
             _ => {
                 return Err(UsageError::NoSuchField {

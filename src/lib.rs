@@ -159,7 +159,7 @@ mod view;
 mod write;
 
 pub use crate::dtype::{
-    ByteOrder, DType, DateTimeUnit, Field, Record, Scalar, ScalarKind, SubArray, TimeUnit,
+    ByteOrder, DType, DateTimeUnit, Field, Scalar, ScalarKind, Structured, SubArray, TimeUnit,
 };
 pub use crate::dynamic::{read_npy_dyn, DynArray, DynData, DynElement, RawData};
 pub use crate::element::{

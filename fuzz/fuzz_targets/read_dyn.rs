@@ -9,7 +9,7 @@ fuzz_target!(|data: &[u8]| {
         a.write_npy(&mut out).expect("writing to memory");
         let b = DynArray::read_npy(&out[..]).expect("what we wrote reads");
         assert_eq!(a.shape(), b.shape());
-        if let Some(r) = a.dtype().as_record() {
+        if let Some(r) = a.dtype().as_structured() {
             for f in r.fields().iter().take(8) {
                 let _ = a.field(&f.name);
             }

@@ -2,7 +2,7 @@
 //! fields found by name, layouts checked for zero-copy views, and the errors that say why not.
 
 use super::*;
-use crate::dtype::{DType, Field, Record};
+use crate::dtype::{DType, Field, Structured};
 use crate::error::{Error, FormatError, MismatchError, UsageError};
 use std::any::type_name;
 use std::mem::size_of;
@@ -41,8 +41,8 @@ pub fn record_dtype(fields: Vec<(&str, DType)>) -> DType {
             .filter(|&n| n <= isize::MAX as usize)
             .unwrap_or_else(|| panic!("record size overflows isize::MAX at field {name:?}"));
     }
-    match Record::new(out, offset) {
-        Ok(r) => DType::Record(r),
+    match Structured::new(out, offset) {
+        Ok(r) => DType::Structured(r),
         Err(e) => panic!("invalid record type: {e}"),
     }
 }
@@ -68,8 +68,8 @@ pub fn record_dtype(fields: Vec<(&str, DType)>) -> DType {
 /// );
 /// # Ok::<(), ndnpy::Error>(())
 /// ```
-pub fn record_of<'d, T>(found: &'d DType, names: &[&str]) -> Result<&'d Record, Error> {
-    let DType::Record(record) = found else {
+pub fn record_of<'d, T>(found: &'d DType, names: &[&str]) -> Result<&'d Structured, Error> {
+    let DType::Structured(record) = found else {
         return Err(MismatchError::DType {
             requested: type_name::<T>(),
             found: found.clone(),
@@ -104,8 +104,8 @@ pub fn record_of<'d, T>(found: &'d DType, names: &[&str]) -> Result<&'d Record, 
 /// assert!(layout_of::<[i32; 3]>(&d).is_err());
 /// # Ok::<(), ndnpy::Error>(())
 /// ```
-pub fn layout_of<T>(found: &DType) -> Result<&Record, Error> {
-    let DType::Record(record) = found else {
+pub fn layout_of<T>(found: &DType) -> Result<&Structured, Error> {
+    let DType::Structured(record) = found else {
         return Err(MismatchError::DType {
             requested: type_name::<T>(),
             found: found.clone(),
@@ -140,18 +140,18 @@ pub fn layout_of<T>(found: &DType) -> Result<&Record, Error> {
 /// use ndnpy::record::derive_runtime::layout_field;
 /// use ndnpy::DType;
 /// let d = DType::from_descr("[('a', '=i4'), ('b', '=i4')]")?;
-/// let r = d.as_record().unwrap();
+/// let r = d.as_structured().unwrap();
 /// assert!(layout_field::<i32, ()>(r, "b", 4).is_ok());
 /// let err = layout_field::<i32, ()>(r, "b", 0).unwrap_err();
 /// assert!(err.to_string().contains("field 'b' is at offset 4 in the file and 0 in the Rust type"));
 /// # Ok::<(), ndnpy::Error>(())
 /// ```
 pub fn layout_field<T: PlainField, R>(
-    record: &Record,
+    record: &Structured,
     name: &str,
     offset: usize,
 ) -> Result<(), Error> {
-    let whole = || DType::Record(record.clone());
+    let whole = || DType::Structured(record.clone());
     let Some(field) = find_field(record, name) else {
         return Err(layout::<R>(
             &whole(),
@@ -184,7 +184,7 @@ pub fn layout_field<T: PlainField, R>(
 }
 
 /// The field `name` of `record`, matched by name, then by title.
-pub(crate) fn find_field<'r>(record: &'r Record, name: &str) -> Option<&'r Field> {
+pub(crate) fn find_field<'r>(record: &'r Structured, name: &str) -> Option<&'r Field> {
     record.field(name).or_else(|| {
         record
             .fields()
@@ -193,7 +193,7 @@ pub(crate) fn find_field<'r>(record: &'r Record, name: &str) -> Option<&'r Field
     })
 }
 
-pub(crate) fn missing<T>(record: &Record, names: &[&str]) -> Error {
+pub(crate) fn missing<T>(record: &Structured, names: &[&str]) -> Error {
     MismatchError::MissingFields {
         field: String::new(),
         requested: type_name::<T>(),

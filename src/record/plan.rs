@@ -3,7 +3,7 @@
 
 use super::matching::*;
 use super::*;
-use crate::dtype::{Record, ScalarKind};
+use crate::dtype::{ScalarKind, Structured};
 use crate::error::{in_field, Error};
 
 /// The plan of a scalar field: whether its bytes are swapped.
@@ -112,13 +112,16 @@ impl<P> FieldPlan<P> {
     /// use ndnpy::record::derive_runtime::FieldPlan;
     /// use ndnpy::DType;
     /// let d = DType::from_descr("[('', '|V4'), (('Title', 'x'), '<f4')]")?;
-    /// let record = d.as_record().unwrap();
+    /// let record = d.as_structured().unwrap();
     /// assert_eq!(FieldPlan::resolve::<f32>(record, "x")?.offset(), 4);
     /// assert_eq!(FieldPlan::resolve::<f32>(record, "Title")?.offset(), 4);
     /// assert!(FieldPlan::resolve::<f64>(record, "x").is_err());
     /// # Ok::<(), ndnpy::Error>(())
     /// ```
-    pub fn resolve<T: RecordField<Plan = P>>(record: &Record, name: &str) -> Result<Self, Error> {
+    pub fn resolve<T: RecordField<Plan = P>>(
+        record: &Structured,
+        name: &str,
+    ) -> Result<Self, Error> {
         let field = find_field(record, name).ok_or_else(|| missing::<T>(record, &[name]))?;
         let plan = T::plan(&field.dtype).map_err(|e| in_field(e, name))?;
         Ok(FieldPlan {
@@ -132,7 +135,7 @@ impl<P> FieldPlan<P> {
     /// ```
     /// use ndnpy::record::derive_runtime::FieldPlan;
     /// let d = ndnpy::DType::from_descr("[('a', '<i8'), ('b', '|u1')]")?;
-    /// assert_eq!(FieldPlan::resolve::<u8>(d.as_record().unwrap(), "b")?.offset(), 8);
+    /// assert_eq!(FieldPlan::resolve::<u8>(d.as_structured().unwrap(), "b")?.offset(), 8);
     /// # Ok::<(), ndnpy::Error>(())
     /// ```
     pub fn offset(&self) -> usize {
@@ -151,7 +154,7 @@ impl<P> FieldPlan<P> {
     /// ```
     /// use ndnpy::record::derive_runtime::FieldPlan;
     /// let d = ndnpy::DType::from_descr("[('a', '|u1'), ('ok', '|b1')]")?;
-    /// let ok = FieldPlan::resolve::<bool>(d.as_record().unwrap(), "ok")?;
+    /// let ok = FieldPlan::resolve::<bool>(d.as_structured().unwrap(), "ok")?;
     /// assert!(ok.check::<bool>(&[7, 1], "ok").is_ok());
     /// let err = ok.check::<bool>(&[7, 2], "ok").unwrap_err();
     /// assert_eq!(err.to_string(), "record 0, field 'ok': byte 0x02 is not a bool; expected 0x00 or 0x01");
@@ -171,7 +174,7 @@ impl<P> FieldPlan<P> {
     /// ```
     /// use ndnpy::record::derive_runtime::FieldPlan;
     /// let d = ndnpy::DType::from_descr("[('a', '|u1'), ('b', '>u2')]")?;
-    /// let b = FieldPlan::resolve::<u16>(d.as_record().unwrap(), "b")?;
+    /// let b = FieldPlan::resolve::<u16>(d.as_structured().unwrap(), "b")?;
     /// assert_eq!(b.decode::<u16>(&[9, 1, 0]), 256);
     /// # Ok::<(), ndnpy::Error>(())
     /// ```
@@ -192,7 +195,7 @@ impl<P> FieldPlan<P> {
     /// ```
     /// use ndnpy::record::derive_runtime::FieldPlan;
     /// let d = ndnpy::DType::from_descr("[('a', '|u1'), ('s', '|S3')]")?;
-    /// let s = FieldPlan::resolve::<Vec<u8>>(d.as_record().unwrap(), "s")?;
+    /// let s = FieldPlan::resolve::<Vec<u8>>(d.as_structured().unwrap(), "s")?;
     /// let mut out = [0u8; 4];
     /// s.encode(&b"ab".to_vec(), &mut out, "s")?;
     /// assert_eq!(out, [0, b'a', b'b', 0]);

@@ -376,7 +376,7 @@ print("ok")
         for suffix in ["", "_F"] {
             let file = format!("{name}{suffix}.npy");
             let a = read_npy_dyn(dir.path(&file)).unwrap();
-            let rec = a.dtype().as_record().unwrap().clone();
+            let rec = a.dtype().as_structured().unwrap().clone();
             for f in rec.fields() {
                 let field = a.field(&f.name).unwrap();
                 let mut out = Vec::new();

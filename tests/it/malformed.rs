@@ -444,7 +444,7 @@ fn fuzz_findings_stay_fixed() {
             Ok(a) => {
                 // Every field of a record array is taken out (a zero-size field of billions
                 // of records once looped over all of them).
-                if let Some(r) = a.dtype().as_record() {
+                if let Some(r) = a.dtype().as_structured() {
                     for f in r.fields() {
                         a.field(&f.name).map(drop).unwrap_or_else(typed);
                     }

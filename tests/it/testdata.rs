@@ -298,7 +298,7 @@ fn reads_python2_long_suffix_and_other_versions() {
     .unwrap();
     assert_eq!(info.version, Version::V3_0);
     assert_eq!(
-        info.header.dtype.as_record().unwrap().fields()[0].name,
+        info.header.dtype.as_structured().unwrap().fields()[0].name,
         "整形"
     );
     let info = Header::read(
@@ -309,7 +309,7 @@ fn reads_python2_long_suffix_and_other_versions() {
     assert_eq!(
         (
             info.version,
-            info.header.dtype.as_record().unwrap().fields()[0]
+            info.header.dtype.as_structured().unwrap().fields()[0]
                 .name
                 .as_str()
         ),
@@ -322,7 +322,10 @@ fn huge_header_reads_by_default_and_honours_a_numpy_like_limit() {
     let bytes = fs::read(testdata().join("v2_huge_header.npy")).unwrap();
     let info = Header::read(&mut &bytes[..], &ReadOptions::default()).unwrap();
     assert_eq!(info.version, Version::V2_0);
-    assert_eq!(info.header.dtype.as_record().unwrap().fields().len(), 10001);
+    assert_eq!(
+        info.header.dtype.as_structured().unwrap().fields().len(),
+        10001
+    );
     let strict = ReadOptions::new().max_header_len(10_000);
     let err = Header::read(&mut &bytes[..], &strict).unwrap_err();
     assert!(matches!(
