@@ -118,7 +118,7 @@ pub fn read_npy_dyn<P: AsRef<Path>>(path: P) -> Result<DynArray, Error> {
 }
 
 /// Element types a [`DynArray`] can hold typed.
-pub trait DynElement: Sized {
+pub trait DynElement: Sized + crate::element::sealed::Sealed {
     /// The array, if `data` holds this element type.
     #[doc(hidden)]
     fn from_data(data: DynData) -> Result<ArrayD<Self>, DynData>;

@@ -78,8 +78,9 @@
 //!   with the inner [`FormatError`], [`MismatchError`], [`LimitError`] and [`UsageError`]; the
 //!   README's migration table gives the pattern for each;
 //! - has a `From` impl for two of those error names, which all stand for [`Error`];
-//! - implements the element traits or calls their methods, which take `py_literal`'s values
-//!   in ndarray-npy (ndnpy's take a parsed [`DType`]), or uses `ndarray_npy::npy::header`
+//! - implements the element traits (sealed here: derive [`NpyRecord`](trait@NpyRecord) or
+//!   implement [`RecordField`] instead) or calls their methods, which take `py_literal`'s
+//!   values in ndarray-npy (ndnpy's take a parsed [`DType`]), or uses `ndarray_npy::npy::header`
 //!   (impls of [`ReadNpyExt`] and [`WriteNpyExt`] for types of one's own compile as they are);
 //! - passes the `zip` crate's options to `NpzWriter` (here [`NpzWriteOptions`]).
 //!

@@ -347,6 +347,8 @@ fn expand(input: &DeriveInput) -> syn::Result<TokenStream2> {
         }
 
         #[automatically_derived]
+        impl #impl_g #krate::record::derive_runtime::Sealed for #ident #ty_g #where_field {}
+
         impl #impl_g #krate::ReadableElement for #ident #ty_g #where_read {
             fn read_vec<R: ::std::io::Read + ?Sized>(
                 reader: &mut R,

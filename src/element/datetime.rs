@@ -73,6 +73,8 @@ macro_rules! time_type {
             }
         }
 
+        impl super::Sealed for $name {}
+
         impl ReadableElement for $name {
             fn read_vec<R: Read + ?Sized>(
                 reader: &mut R,

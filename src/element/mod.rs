@@ -19,6 +19,15 @@ mod primitive;
 mod reserve;
 mod string;
 
+/// Seals the element traits: they are implemented by this crate's element types and by
+/// `#[derive(NpyRecord)]` structs (whose generated code names this trait), and by nothing else,
+/// so that their methods can change without breaking anyone.
+pub(crate) mod sealed {
+    /// The supertrait of the element traits; not for implementing by hand.
+    pub trait Sealed {}
+}
+use sealed::Sealed;
+
 pub use datetime::{Datetime64, Timedelta64, NAT};
 pub use string::{FixedBytes, FixedUnicode};
 
@@ -44,7 +53,24 @@ use std::io::{Read, Write};
 /// assert_eq!(a.len(), 5);
 /// # Ok::<(), ndnpy::Error>(())
 /// ```
-pub trait ReadableElement: Sized {
+///
+/// # Sealed
+///
+/// The element traits are implemented by this crate's element types and by
+/// `#[derive(NpyRecord)]` structs, and cannot be implemented by hand, so that their methods
+/// can change in minor releases:
+///
+/// ```compile_fail
+/// struct Mine(u8);
+/// impl ndnpy::ReadableElement for Mine {
+///     fn read_vec<R: std::io::Read + ?Sized>(
+///         _: &mut R, _: &ndnpy::DType, _: usize, _: ndnpy::Input,
+///     ) -> Result<Vec<Self>, ndnpy::Error> {
+///         Ok(Vec::new())
+///     }
+/// }
+/// ```
+pub trait ReadableElement: Sized + Sealed {
     /// Reads `len` elements stored as `dtype` from `reader`, consuming exactly their bytes.
     ///
     /// `input` says what is known of the reader: how many bytes it still holds, when known
@@ -110,7 +136,7 @@ impl Input {
 /// assert_eq!(u16::dtype_of([1u16, 2].iter()), DType::from_descr("'=u2'")?);
 /// # Ok::<(), ndnpy::Error>(())
 /// ```
-pub trait WritableElement: Sized {
+pub trait WritableElement: Sized + Sealed {
     /// The dtype, in native byte order, in which `elems` are written. For most types it does
     /// not depend on the values; strings take numpy's choice, the longest item.
     fn dtype_of<'a, I: Iterator<Item = &'a Self>>(elems: I) -> DType
@@ -200,7 +226,7 @@ pub trait FixedDType: WritableElement {
 /// assert_eq!(u32::bytes_as_slice(&file[128..], &dtype, 2)?, &[7, 8]);
 /// # Ok::<(), ndnpy::Error>(())
 /// ```
-pub trait ViewElement: Sized {
+pub trait ViewElement: Sized + Sealed {
     /// Views `bytes` (exactly `len` elements of `dtype`) as a slice.
     ///
     /// # Errors

@@ -88,6 +88,8 @@ macro_rules! primitive {
             const SWAP: usize = $swap;
         }
 
+        impl super::Sealed for $ty {}
+
         impl ReadableElement for $ty {
             fn read_vec<R: Read + ?Sized>(
                 reader: &mut R,
@@ -188,6 +190,8 @@ primitive! {
 
 /// `bool` is read through `u8` and checked: numpy writes 0 and 1 only, and any other byte
 /// would be an invalid Rust `bool`.
+impl super::Sealed for bool {}
+
 impl ReadableElement for bool {
     fn read_vec<R: Read + ?Sized>(
         reader: &mut R,

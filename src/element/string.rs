@@ -208,6 +208,10 @@ macro_rules! str_writable {
 
 str_writable!(String, &str);
 
+impl super::Sealed for String {}
+impl super::Sealed for &str {}
+impl super::Sealed for Vec<u8> {}
+
 impl ReadableElement for Vec<u8> {
     fn read_vec<R: Read + ?Sized>(
         reader: &mut R,
@@ -398,6 +402,8 @@ macro_rules! fixed_string {
                 }
             }
         }
+
+        impl<const N: usize> super::Sealed for $ty<N> {}
 
         impl<const N: usize> FixedDType for $ty<N> {
             fn dtype() -> DType {

@@ -97,6 +97,7 @@ pub mod derive_runtime {
     pub use super::bulk::{read_vec, read_vec_plain, view, view_mut, write_iter, write_slice};
     pub use super::matching::{layout_field, layout_of, record_dtype, record_of};
     pub use super::plan::FieldPlan;
+    pub use crate::element::sealed::Sealed;
 }
 
 /// A Rust type that can be one field of a structured record: it knows the dtype it is
