@@ -7,43 +7,24 @@
 
 use ndarray::{Array2, Axis};
 use ndnpy::{Error, NpyAppender, ReadNpyExt};
-use std::ffi::c_int;
 
 use crate::common::{numpy, Scratch};
 
-#[repr(C)]
-struct Rlimit {
-    cur: u64,
-    max: u64,
-}
-
-extern "C" {
-    fn setrlimit(resource: c_int, rlim: *const Rlimit) -> c_int;
-    fn getrlimit(resource: c_int, rlim: *mut Rlimit) -> c_int;
-    fn signal(sig: c_int, handler: usize) -> usize;
-}
-
-const RLIMIT_FSIZE: c_int = 1;
-const SIGXFSZ: c_int = 25;
-const SIG_IGN: usize = 1;
-
 /// Sets the soft file size limit of this process.
 fn limit_file_size(bytes: u64) {
-    let mut cur = Rlimit { cur: 0, max: 0 };
+    let mut cur = libc::rlimit {
+        rlim_cur: 0,
+        rlim_max: 0,
+    };
     // SAFETY: getrlimit/setrlimit read and write only the struct passed, which lives on the
     // stack for the calls; the limit affects this child process alone.
     unsafe {
-        assert_eq!(getrlimit(RLIMIT_FSIZE, &mut cur), 0);
-        assert_eq!(
-            setrlimit(
-                RLIMIT_FSIZE,
-                &Rlimit {
-                    cur: bytes.min(cur.max),
-                    max: cur.max
-                }
-            ),
-            0
-        );
+        assert_eq!(libc::getrlimit(libc::RLIMIT_FSIZE, &mut cur), 0);
+        let lim = libc::rlimit {
+            rlim_cur: bytes.min(cur.rlim_max),
+            rlim_max: cur.rlim_max,
+        };
+        assert_eq!(libc::setrlimit(libc::RLIMIT_FSIZE, &lim), 0);
     }
 }
 
@@ -57,7 +38,7 @@ fn a_failed_append_leaves_the_old_shape_and_the_next_one_works() {
     }
     // Writes past the limit fail with EFBIG instead of killing the process.
     // SAFETY: ignoring SIGXFSZ changes only how this process reacts to that signal.
-    unsafe { signal(SIGXFSZ, SIG_IGN) };
+    unsafe { libc::signal(libc::SIGXFSZ, libc::SIG_IGN) };
     let dir = Scratch::new("appender-io");
     let path = dir.path("grow.npy");
     let block =
