@@ -7,7 +7,7 @@
 //!   dimension, several arrays in one stream), both reading the array in one pass into memory
 //!   reserved at once and committed only as data arrives (on Linux; elsewhere a stream's array
 //!   grows with the bytes that arrive). A `File`, `BufReader<File>`, `&[u8]` or `Cursor` is
-//!   read through the file or bytes behind it, as fast as a path. Limits for untrusted input,
+//!   read through the file or bytes behind it, the way a path is. Limits for untrusted input,
 //!   and how many threads a large read of a file or of memory may use (two with the
 //!   `parallel` feature on Unix): [`ReadOptions`], [`read_npy_with_options`].
 //! - **Writing**: [`write_npy`], [`create_new_npy`] and [`WriteNpyExt`] (any layout; C and

@@ -103,7 +103,7 @@ pub trait ReadNpyExt: Sized {
     /// so a short input claiming a huge array fails as truncated rather than allocating it.
     ///
     /// A `File`, `BufReader<File>`, `&[u8]` or `Cursor` over bytes in memory (by value or
-    /// `&mut`) is read through the file or bytes behind it, as fast as [`read_npy`] of a path:
+    /// `&mut`) is read through the file or bytes behind it, the way [`read_npy`] reads a path:
     /// the input's length is known before the data is read (a regular file's is taken after
     /// its header), and a large array is read on as many threads as
     /// [`ReadOptions::threads`] allows. The reader is left just past the array all the same
