@@ -78,7 +78,7 @@ fn inspect_npz(path: &str) -> Result<(), ndnpy::Error> {
                     Err(e) => println!("    error: {e}"),
                 }
             }
-            Err(ndnpy::Error::Mismatch(ndnpy::MismatchError::NotNpy { .. })) => {
+            Err(e) if e.kind() == ndnpy::ErrorKind::NotNpy => {
                 let bytes = member.bytes()?;
                 println!(
                     "    not an array: {} bytes, b\"{}\"",

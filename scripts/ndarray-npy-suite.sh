@@ -177,11 +177,11 @@ edit("main.rs", [("mod primitive;\n", "", 1)])
 # The README's migration table.
 edit("examples.rs", [
     ("Err(ReadNpyError::ParseData(_))",
-     "Err(ReadNpyError::Format(ndarray_npy::FormatError::InvalidBool { .. }))", 1),
+     "Err(ref e) if e.kind() == ndarray_npy::ErrorKind::InvalidData", 1),
     ("Err(ViewNpyError::InvalidData(_))",
-     "Err(ViewNpyError::Format(ndarray_npy::FormatError::InvalidBool { .. }))", 2),
+     "Err(ref e) if e.kind() == ndarray_npy::ErrorKind::InvalidData", 2),
     ("Err(ViewNpyError::MisalignedData)",
-     "Err(ViewNpyError::Mismatch(ndarray_npy::MismatchError::Misaligned { .. }))", 2),
+     "Err(ref e) if e.kind() == ndarray_npy::ErrorKind::CannotView", 2),
 ])
 PY
 }

@@ -11,7 +11,7 @@ use crate::dtype::{
     ByteOrder, DType, DateTimeUnit, Field, Scalar, ScalarKind, Structured, SubArray, TimeUnit,
     MAX_DIMS,
 };
-use crate::error::{bad_descr, Error};
+use crate::error::{bad_descr, Detail, Error, FormatError};
 use crate::literal::{self, Seq, Value};
 use crate::pyrepr::repr_str;
 
@@ -22,7 +22,7 @@ impl Scalar {
     ///
     /// # Errors
     ///
-    /// [`Error::Format`] with [`FormatError::InvalidDescr`](crate::FormatError::InvalidDescr)
+    /// a format error ([`ErrorKind::is_format`](crate::ErrorKind::is_format)) with [`ErrorKind::Header`](crate::ErrorKind::Header)
     /// if numpy has no such type (for example a 3-byte float) or the unit is given for a
     /// non-datetime kind.
     ///
@@ -89,7 +89,7 @@ impl Structured {
     ///
     /// # Errors
     ///
-    /// [`FormatError::InvalidDescr`](crate::FormatError::InvalidDescr) if fields overlap, are
+    /// [`ErrorKind::Header`](crate::ErrorKind::Header) if fields overlap, are
     /// not in offset order, do not fit in `itemsize`, or reuse a name or title (numpy cannot
     /// save such dtypes).
     ///
@@ -162,7 +162,7 @@ impl SubArray {
     ///
     /// # Errors
     ///
-    /// [`FormatError::InvalidDescr`](crate::FormatError::InvalidDescr) if the size overflows.
+    /// [`ErrorKind::Header`](crate::ErrorKind::Header) if the size overflows.
     ///
     /// # Examples
     ///
@@ -195,8 +195,8 @@ impl DType {
     ///
     /// # Errors
     ///
-    /// [`Error::Format`] if the text is not a literal or not a descr numpy accepts;
-    /// [`Error::Limit`] if it nests deeper than 64 levels.
+    /// a format error ([`ErrorKind::is_format`](crate::ErrorKind::is_format)) if the text is not a literal or not a descr numpy accepts;
+    /// [`ErrorKind::Limit`](crate::ErrorKind::Limit) if it nests deeper than 64 levels.
     ///
     /// # Examples
     ///
@@ -231,7 +231,7 @@ impl DType {
     ///
     /// # Errors
     ///
-    /// [`FormatError::InvalidDescr`](crate::FormatError::InvalidDescr) if numpy refuses it.
+    /// [`ErrorKind::Header`](crate::ErrorKind::Header) if numpy refuses it.
     ///
     /// # Examples
     ///
@@ -454,11 +454,9 @@ fn parse_type_str(s: &str) -> Result<DType, Error> {
             return parse_canonical(&t).map_err(|_| bad_descr(quoted(), "not a numpy dtype"));
         }
     }
-    parse_canonical(&format!("{}{rest}", order.as_char())).map_err(|e| match e {
-        Error::Format(crate::FormatError::InvalidDescr { reason, .. }) => {
-            bad_descr(quoted(), reason)
-        }
-        other => other,
+    parse_canonical(&format!("{}{rest}", order.as_char())).map_err(|e| match e.detail() {
+        Detail::Format(FormatError::InvalidDescr { reason, .. }) => bad_descr(quoted(), reason),
+        _ => e,
     })
 }
 

@@ -100,7 +100,7 @@ pub struct DynArray {
 ///
 /// # Errors
 ///
-/// As [`read_npy`](crate::read_npy); [`MismatchError::DType`] for object arrays (pickled
+/// As [`read_npy`](crate::read_npy); [`ErrorKind::DType`](crate::ErrorKind::DType) for object arrays (pickled
 /// Python objects), which cannot be read.
 ///
 /// # Examples
@@ -178,7 +178,7 @@ macro_rules! dyn_element {
             ///
             /// # Errors
             ///
-            /// [`Error::Io`] if writing fails; [`Error::Usage`] if values were changed so that
+            /// [`ErrorKind::Io`](crate::ErrorKind::Io) if writing fails; [`ErrorKind::Usage`](crate::ErrorKind::Usage) if values were changed so that
             /// they no longer fit the dtype (a longer string, another datetime unit).
             ///
             /// # Examples
@@ -318,7 +318,7 @@ impl DynArray {
     /// # Errors
     ///
     /// As [`ReadNpyExt::read_npy`](crate::ReadNpyExt::read_npy), without dtype or dimension
-    /// mismatches, except for object arrays (pickled), which give [`MismatchError::DType`].
+    /// mismatches, except for object arrays (pickled), which give [`ErrorKind::DType`](crate::ErrorKind::DType).
     ///
     /// # Examples
     ///
@@ -337,7 +337,7 @@ impl DynArray {
     ///
     /// # Errors
     ///
-    /// As [`DynArray::read_npy`], and [`Error::Limit`] for the limits given.
+    /// As [`DynArray::read_npy`], and [`ErrorKind::Limit`](crate::ErrorKind::Limit) for the limits given.
     ///
     /// # Examples
     ///
@@ -417,7 +417,7 @@ impl DynArray {
     ///
     /// # Errors
     ///
-    /// [`MismatchError::DType`] if the values are not `T`s.
+    /// [`ErrorKind::DType`](crate::ErrorKind::DType) if the values are not `T`s.
     ///
     /// # Examples
     ///
@@ -446,7 +446,7 @@ impl DynArray {
     ///
     /// # Errors
     ///
-    /// [`UsageError::NoSuchField`] if the array is not a record array or has no such field.
+    /// [`ErrorKind::Usage`](crate::ErrorKind::Usage) if the array is not a record array or has no such field.
     ///
     /// # Examples
     ///

@@ -1,47 +1,183 @@
-//! The error type, grouped by who is at fault.
+//! The error type: one boxed [`Error`], grouped by who is at fault.
 //!
-//! Every fallible function in the crate returns [`Error`]. Its variants say whose fault a
-//! failure is: the I/O layer ([`Error::Io`]), the file's bytes ([`Error::Format`]), a mismatch
-//! between the file and the type the caller asked for ([`Error::Mismatch`]), a configured limit
-//! ([`Error::Limit`]), or a request that cannot be written ([`Error::Usage`]). The inner enums
-//! carry what was expected and what was found.
+//! Every fallible function in the crate returns [`Error`]. It is one pointer wide. Its
+//! [`kind`](Error::kind) says what went wrong, in groups by who is at fault: the I/O layer or
+//! the memory allocator, the file's bytes, a mismatch between the file and what the caller
+//! asked for, a configured limit, or the caller's request. Its accessors give the context a
+//! program can act on ([`member`](Error::member), [`record_index`](Error::record_index),
+//! [`field`](Error::field), [`offset`](Error::offset), [`dtype`](Error::dtype), ...); its
+//! message (`Display`) says everything, with what was expected and what was found.
+//!
+//! Inside the crate the details are the enums below ([`FormatError`], [`MismatchError`],
+//! [`LimitError`], [`UsageError`]), converted into an [`Error`] with `?` or `Error::from`.
+//! Context that is added on the way up (the record index and field path of a record error,
+//! the archive member being read) is added by methods of [`Error`] itself.
 
 use crate::dtype::DType;
 use std::error::Error as StdError;
 use std::fmt;
 use std::io;
 
-/// An error reading or writing `.npy` data.
+/// An error reading or writing `.npy` or `.npz` data.
+///
+/// Match on [`kind`](Error::kind); take the context from the accessors; print it for the
+/// whole story (messages quote at most 200 characters of input).
 ///
 /// # Examples
 ///
 /// ```
 /// use ndarray::Array1;
-/// use ndnpy::{Error, FormatError, ReadNpyExt};
+/// use ndnpy::{ErrorKind, ReadNpyExt};
 ///
 /// let err = Array1::<f64>::read_npy(&b"not an npy file"[..]).unwrap_err();
-/// assert!(matches!(err, Error::Format(FormatError::BadMagic { .. })));
+/// assert_eq!(err.kind(), ErrorKind::Header);
 /// assert_eq!(
 ///     err.to_string(),
 ///     "not an .npy file: expected magic b\"\\x93NUMPY\", found b\"not an\""
 /// );
+/// assert_eq!(std::mem::size_of::<ndnpy::Error>(), std::mem::size_of::<usize>());
 /// ```
+pub struct Error(Box<Inner>);
+
+/// What an [`Error`] holds: the detail, and the archive member it happened in.
+struct Inner {
+    detail: Detail,
+    /// The archive member being read, set by the `.npz` reader as the error passes it.
+    member: Option<String>,
+}
+
+/// The detail of an [`Error`], by who is at fault.
 #[derive(Debug)]
-#[non_exhaustive]
-pub enum Error {
-    /// The reader or writer failed. Running out of bytes while reading is reported as
-    /// [`FormatError::Truncated`] instead. The message includes the I/O error's text and,
-    /// for files opened by path, the path: `cannot open "x.npy": No such file or directory
-    /// (os error 2)`; the error's [`kind`](io::Error::kind) is the operating system's.
+pub(crate) enum Detail {
     Io(io::Error),
-    /// The bytes are not a valid `.npy` file.
+    OutOfMemory(io::Error),
     Format(FormatError),
-    /// The file is valid but does not hold what the caller asked for.
     Mismatch(MismatchError),
-    /// The file exceeds a limit set in [`ReadOptions`](crate::ReadOptions).
     Limit(LimitError),
-    /// The caller asked for something that cannot be written.
     Usage(UsageError),
+}
+
+/// What went wrong, as [`Error::kind`] tells it. The kinds come in groups by who is at fault:
+///
+/// - the system: [`Io`](ErrorKind::Io), [`OutOfMemory`](ErrorKind::OutOfMemory);
+/// - the file's bytes: [`Header`](ErrorKind::Header), [`Truncated`](ErrorKind::Truncated),
+///   [`TrailingBytes`](ErrorKind::TrailingBytes), [`InvalidData`](ErrorKind::InvalidData),
+///   [`Archive`](ErrorKind::Archive);
+/// - the file is valid but holds something else than what was asked for:
+///   [`DType`](ErrorKind::DType), [`Ndim`](ErrorKind::Ndim),
+///   [`CannotView`](ErrorKind::CannotView), [`MissingMember`](ErrorKind::MissingMember),
+///   [`NotNpy`](ErrorKind::NotNpy);
+/// - a limit set in [`ReadOptions`](crate::ReadOptions): [`Limit`](ErrorKind::Limit);
+/// - the caller's arguments: [`Usage`](ErrorKind::Usage).
+///
+/// # Examples
+///
+/// ```
+/// use ndnpy::{ErrorKind, NpzReader};
+///
+/// let mut npz = NpzReader::open("testdata/npz_stored.npz")?;
+/// let err = npz.by_name::<ndarray::OwnedRepr<f64>, ndarray::Ix1>("no such array").unwrap_err();
+/// assert_eq!(err.kind(), ErrorKind::MissingMember);
+/// assert!(err.kind().is_mismatch());
+/// # Ok::<(), ndnpy::Error>(())
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum ErrorKind {
+    /// The reader or writer failed; [`Error::io_error`] is its error. The message includes
+    /// its text and, for a file opened by path, the path: `cannot open "x.npy": No such file
+    /// or directory (os error 2)`. Running out of bytes while reading is
+    /// [`Truncated`](ErrorKind::Truncated) instead.
+    Io,
+    /// Memory for the data could not be allocated (the system refused it, or the size is more
+    /// than the address space holds).
+    OutOfMemory,
+    /// The `.npy` header is malformed: magic, version, the dict's syntax or keys, the shape,
+    /// `fortran_order`, a dtype descriptor numpy refuses too, or a shape whose size in bytes
+    /// overflows the address space.
+    Header,
+    /// The input ends before the data it declares: [`Error::byte_counts`] gives the bytes
+    /// expected and found.
+    Truncated,
+    /// A view of a whole `.npy` file was asked of a buffer with bytes after the array:
+    /// [`Error::byte_counts`] gives the bytes expected and found.
+    TrailingBytes,
+    /// An element's bytes are not a valid value of its type: a `bool` byte other than 0 and 1,
+    /// a code point that is not a unicode scalar value, a record field's value
+    /// ([`Error::record_index`] and [`Error::field`] say which).
+    InvalidData,
+    /// The `.npz` (ZIP) archive is malformed or cut short, or a member is corrupt (fails its
+    /// size or CRC-32 check, or uses a compression method ndnpy does not read).
+    Archive,
+    /// The file's dtype cannot be read as (or a value cannot be written as) the requested
+    /// type: [`Error::dtype`] is the file's; for a record, [`Error::field`] is the field's path.
+    DType,
+    /// The file's number of dimensions differs from the requested array type's:
+    /// [`Error::shape`] is the file's shape.
+    Ndim,
+    /// The data cannot be viewed in place: it is not in this machine's byte order, not
+    /// aligned, compressed, or a record whose memory layout differs from the Rust type's. A
+    /// read (which copies) works.
+    CannotView,
+    /// The archive has no member of this name (nor of this name with `.npy`), or no member at
+    /// this index.
+    MissingMember,
+    /// The archive member is not an `.npy` array; read its bytes with
+    /// [`NpzMember::bytes`](crate::NpzMember::bytes).
+    NotNpy,
+    /// The file exceeds a limit set in [`ReadOptions`](crate::ReadOptions) (header length,
+    /// nesting depth, data length, bytes inflated out of an archive).
+    Limit,
+    /// The caller asked for something the arguments cannot give, reading or writing: an index
+    /// or row range outside the array, a block of the wrong shape, a value its dtype cannot
+    /// hold, a shape whose size overflows, a duplicate archive member. The file is not at
+    /// fault.
+    Usage,
+}
+
+impl ErrorKind {
+    /// Whether the file's bytes are at fault: [`Header`](ErrorKind::Header),
+    /// [`Truncated`](ErrorKind::Truncated), [`TrailingBytes`](ErrorKind::TrailingBytes),
+    /// [`InvalidData`](ErrorKind::InvalidData) or [`Archive`](ErrorKind::Archive).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// assert!(ndnpy::ErrorKind::Truncated.is_format());
+    /// assert!(!ndnpy::ErrorKind::DType.is_format());
+    /// ```
+    pub fn is_format(self) -> bool {
+        matches!(
+            self,
+            ErrorKind::Header
+                | ErrorKind::Truncated
+                | ErrorKind::TrailingBytes
+                | ErrorKind::InvalidData
+                | ErrorKind::Archive
+        )
+    }
+
+    /// Whether the file is valid but holds something else than what was asked for:
+    /// [`DType`](ErrorKind::DType), [`Ndim`](ErrorKind::Ndim),
+    /// [`CannotView`](ErrorKind::CannotView), [`MissingMember`](ErrorKind::MissingMember) or
+    /// [`NotNpy`](ErrorKind::NotNpy).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// assert!(ndnpy::ErrorKind::Ndim.is_mismatch());
+    /// assert!(!ndnpy::ErrorKind::Usage.is_mismatch());
+    /// ```
+    pub fn is_mismatch(self) -> bool {
+        matches!(
+            self,
+            ErrorKind::DType
+                | ErrorKind::Ndim
+                | ErrorKind::CannotView
+                | ErrorKind::MissingMember
+                | ErrorKind::NotNpy
+        )
+    }
 }
 
 /// The error type of reads, under the name ndarray-npy uses.
@@ -49,59 +185,461 @@ pub type ReadNpyError = Error;
 /// The error type of writes, under the name ndarray-npy uses.
 pub type WriteNpyError = Error;
 
+impl Error {
+    pub(crate) fn new(detail: Detail) -> Self {
+        Error(Box::new(Inner {
+            detail,
+            member: None,
+        }))
+    }
+
+    /// What went wrong.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ndnpy::ErrorKind;
+    /// let err = ndnpy::read_npy::<_, ndarray::Array1<f64>>("no/such/file.npy").unwrap_err();
+    /// assert_eq!(err.kind(), ErrorKind::Io);
+    /// assert_eq!(err.io_error().unwrap().kind(), std::io::ErrorKind::NotFound);
+    /// ```
+    pub fn kind(&self) -> ErrorKind {
+        match &self.0.detail {
+            Detail::Io(_) => ErrorKind::Io,
+            Detail::OutOfMemory(_) => ErrorKind::OutOfMemory,
+            Detail::Format(e) => match e {
+                FormatError::Truncated { .. } => ErrorKind::Truncated,
+                FormatError::TrailingBytes { .. } => ErrorKind::TrailingBytes,
+                FormatError::InvalidCodePoint { .. }
+                | FormatError::InvalidBool { .. }
+                | FormatError::InvalidField { .. } => ErrorKind::InvalidData,
+                FormatError::NotZip { .. }
+                | FormatError::Zip { .. }
+                | FormatError::CorruptMember { .. }
+                | FormatError::MemberTruncated { .. }
+                | FormatError::MemberOverrun { .. }
+                | FormatError::MemberChecksum { .. }
+                | FormatError::UnsupportedMember { .. } => ErrorKind::Archive,
+                FormatError::BadMagic { .. }
+                | FormatError::UnsupportedVersion { .. }
+                | FormatError::HeaderEncoding { .. }
+                | FormatError::HeaderSyntax { .. }
+                | FormatError::HeaderNotDict { .. }
+                | FormatError::HeaderKeys { .. }
+                | FormatError::InvalidShape { .. }
+                | FormatError::TooManyDimensions { .. }
+                | FormatError::ShapeOverflow { .. }
+                | FormatError::InvalidFortranOrder { .. }
+                | FormatError::InvalidDescr { .. } => ErrorKind::Header,
+            },
+            Detail::Mismatch(e) => match e {
+                MismatchError::DType { .. }
+                | MismatchError::Field { .. }
+                | MismatchError::MissingFields { .. } => ErrorKind::DType,
+                MismatchError::Ndim { .. } => ErrorKind::Ndim,
+                MismatchError::CompressedMember { .. }
+                | MismatchError::ByteOrder { .. }
+                | MismatchError::Misaligned { .. }
+                | MismatchError::MisalignedMember { .. }
+                | MismatchError::Layout { .. } => ErrorKind::CannotView,
+                MismatchError::MissingMember { .. } | MismatchError::MemberIndex { .. } => {
+                    ErrorKind::MissingMember
+                }
+                MismatchError::NotNpy { .. } => ErrorKind::NotNpy,
+            },
+            Detail::Limit(_) => ErrorKind::Limit,
+            Detail::Usage(_) => ErrorKind::Usage,
+        }
+    }
+
+    /// The I/O error, for [`ErrorKind::Io`] and [`ErrorKind::OutOfMemory`].
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let err = ndnpy::read_npy_dyn("no/such/file.npy").unwrap_err();
+    /// assert_eq!(err.io_error().unwrap().kind(), std::io::ErrorKind::NotFound);
+    /// assert!(err.to_string().contains("no/such/file.npy"));
+    /// ```
+    pub fn io_error(&self) -> Option<&io::Error> {
+        match &self.0.detail {
+            Detail::Io(e) | Detail::OutOfMemory(e) => Some(e),
+            _ => None,
+        }
+    }
+
+    /// The `.npz` archive member the error happened in (its name in the archive), when it
+    /// happened reading one.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let mut npz = ndnpy::NpzReader::open("testdata/npz_stored.npz")?;
+    /// let err = npz.by_name::<ndarray::OwnedRepr<f64>, ndarray::Ix1>("flags").unwrap_err();
+    /// assert_eq!(err.member(), Some("flags.npy"));
+    /// assert_eq!(
+    ///     err.to_string(),
+    ///     "archive member \"flags.npy\": cannot read dtype '|b1' as f64 (dtype '<f8' or '>f8')"
+    /// );
+    /// # Ok::<(), ndnpy::Error>(())
+    /// ```
+    pub fn member(&self) -> Option<&str> {
+        let own = match &self.0.detail {
+            Detail::Format(
+                FormatError::CorruptMember { member, .. }
+                | FormatError::MemberTruncated { member, .. }
+                | FormatError::MemberOverrun { member, .. }
+                | FormatError::MemberChecksum { member, .. }
+                | FormatError::UnsupportedMember { member, .. },
+            )
+            | Detail::Mismatch(
+                MismatchError::CompressedMember { member }
+                | MismatchError::MisalignedMember { member, .. }
+                | MismatchError::NotNpy { member, .. },
+            )
+            | Detail::Limit(
+                LimitError::MemberTooLarge { member, .. }
+                | LimitError::InflatedTooLarge { member, .. },
+            ) => Some(member.as_str()),
+            _ => None,
+        };
+        own.or(self.0.member.as_deref())
+    }
+
+    /// The index of the record whose field holds an invalid value (reading) or a value its
+    /// dtype cannot store (writing), counted from the array's first element.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ndnpy::{NpyRecord, ReadNpyExt};
+    /// #[derive(NpyRecord, Debug)]
+    /// struct Flag { on: bool }
+    /// // Two records of one `|b1` field; the second holds 7.
+    /// let mut file = b"\x93NUMPY\x01\x00v\x00{'descr': [('on', '|b1')], 'fortran_order': False, 'shape': (2,), }".to_vec();
+    /// file.resize(127, b' ');
+    /// file.extend_from_slice(b"\n\x01\x07");
+    /// let err = ndarray::Array1::<Flag>::read_npy(&file[..]).unwrap_err();
+    /// assert_eq!(err.kind(), ndnpy::ErrorKind::InvalidData);
+    /// assert_eq!((err.record_index(), err.field()), (Some(1), Some("on")));
+    /// ```
+    pub fn record_index(&self) -> Option<u64> {
+        match &self.0.detail {
+            Detail::Format(FormatError::InvalidField { index, .. })
+            | Detail::Usage(UsageError::FieldValue { index, .. }) => Some(*index),
+            _ => None,
+        }
+    }
+
+    /// The path of the record field the error is about (`"n.y"`, `"pos[1]"`), for record
+    /// reads and writes.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ndnpy::{NpyRecord, ReadNpyExt};
+    /// #[derive(NpyRecord, Debug)]
+    /// struct Point { x: f64, y: i32 }
+    /// let mut file = b"\x93NUMPY\x01\x00v\x00{'descr': [('x', '<f8'), ('y', '<f8')], 'fortran_order': False, 'shape': (0,), }".to_vec();
+    /// file.resize(127, b' ');
+    /// file.push(b'\n');
+    /// let err = ndarray::Array1::<Point>::read_npy(&file[..]).unwrap_err();
+    /// assert_eq!((err.kind(), err.field()), (ndnpy::ErrorKind::DType, Some("y")));
+    /// ```
+    pub fn field(&self) -> Option<&str> {
+        match &self.0.detail {
+            Detail::Format(FormatError::InvalidField { field, .. })
+            | Detail::Mismatch(MismatchError::Field { field, .. })
+            | Detail::Usage(UsageError::FieldValue { field, .. }) => Some(field),
+            Detail::Mismatch(MismatchError::MissingFields { field, .. }) if !field.is_empty() => {
+                Some(field)
+            }
+            _ => None,
+        }
+    }
+
+    /// The byte offset the error points at: in the `.npy` header's text for a header syntax
+    /// or encoding error, in the archive for a malformed ZIP structure.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ndnpy::ReadNpyExt;
+    /// let mut file = b"\x93NUMPY\x01\x00v\x00{'descr': '<f8', 'fortran_order': Maybe, 'shape': (), }".to_vec();
+    /// file.resize(127, b' ');
+    /// file.push(b'\n');
+    /// let err = ndarray::Array0::<f64>::read_npy(&file[..]).unwrap_err();
+    /// assert_eq!(err.offset(), Some(34));
+    /// ```
+    pub fn offset(&self) -> Option<u64> {
+        match &self.0.detail {
+            Detail::Format(
+                FormatError::HeaderEncoding { offset } | FormatError::HeaderSyntax { offset, .. },
+            ) => Some(*offset as u64),
+            Detail::Format(FormatError::Zip { offset, .. }) => Some(*offset),
+            _ => None,
+        }
+    }
+
+    /// The file's dtype, when it does not match what was asked for ([`ErrorKind::DType`]
+    /// and a [`ErrorKind::CannotView`] of byte order or layout); for a record field, the
+    /// field's dtype.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let err = ndnpy::read_npy::<_, ndarray::Array2<f32>>("testdata/f8_le_c_2x3.npy").unwrap_err();
+    /// assert_eq!(err.dtype().unwrap().descr(), "'<f8'");
+    /// ```
+    pub fn dtype(&self) -> Option<&DType> {
+        match &self.0.detail {
+            Detail::Mismatch(
+                MismatchError::DType { found, .. }
+                | MismatchError::Field { found, .. }
+                | MismatchError::ByteOrder { found }
+                | MismatchError::Layout { found, .. },
+            ) => Some(found),
+            _ => None,
+        }
+    }
+
+    /// The file's shape, when its number of dimensions is not the requested one
+    /// ([`ErrorKind::Ndim`]).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let err = ndnpy::read_npy::<_, ndarray::Array1<f64>>("testdata/f8_le_c_2x3.npy").unwrap_err();
+    /// assert_eq!(err.shape(), Some(&[2, 3][..]));
+    /// ```
+    pub fn shape(&self) -> Option<&[usize]> {
+        match &self.0.detail {
+            Detail::Mismatch(MismatchError::Ndim { shape, .. }) => Some(shape),
+            _ => None,
+        }
+    }
+
+    /// The byte counts a size error compares, as `(expected, found)`: the bytes the data
+    /// needs and the bytes present ([`ErrorKind::Truncated`], [`ErrorKind::TrailingBytes`],
+    /// a member smaller than its directory entry), or a limit and the size that exceeds it
+    /// ([`ErrorKind::Limit`], except nesting depth).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let bytes = std::fs::read("testdata/f8_le_c_2x3.npy")?;
+    /// let err = ndnpy::DynArray::read_npy(&bytes[..bytes.len() - 8]).unwrap_err();
+    /// assert_eq!(err.kind(), ndnpy::ErrorKind::Truncated);
+    /// assert_eq!(err.byte_counts(), Some((48, 40)));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn byte_counts(&self) -> Option<(u64, u64)> {
+        match &self.0.detail {
+            Detail::Format(FormatError::Truncated {
+                expected, found, ..
+            }) => Some((*expected, *found)),
+            Detail::Format(FormatError::TrailingBytes { expected, found }) => {
+                Some((*expected, *found))
+            }
+            Detail::Format(FormatError::MemberTruncated {
+                declared, found, ..
+            }) => Some((*declared, *found)),
+            Detail::Limit(
+                LimitError::ArrayTooLarge { limit, found }
+                | LimitError::MemberTooLarge { limit, found, .. }
+                | LimitError::InflatedTooLarge { limit, found, .. },
+            ) => Some((*limit, *found)),
+            Detail::Limit(LimitError::HeaderTooLarge { limit, found }) => {
+                Some((*limit as u64, *found))
+            }
+            _ => None,
+        }
+    }
+
+    /// The detail, for the crate's own matching.
+    pub(crate) fn detail(&self) -> &Detail {
+        &self.0.detail
+    }
+
+    /// The detail, for the crate's own rewriting (any member context is dropped: this is for
+    /// errors that have not passed an archive reader yet).
+    pub(crate) fn into_detail(self) -> Detail {
+        self.0.detail
+    }
+
+    /// Records that the error happened reading archive member `name`, unless it already
+    /// names a member.
+    #[cfg_attr(not(feature = "npz"), allow(dead_code))]
+    pub(crate) fn in_member(mut self, name: &str) -> Self {
+        if self.member().is_none() {
+            self.0.member = Some(excerpt(name));
+        }
+        self
+    }
+
+    /// Prefixes the field path of a record error with `name` (a field name, or `[i]` for an
+    /// element of a sub-array), turning a plain dtype mismatch into a field mismatch. Other
+    /// errors pass through unchanged.
+    pub(crate) fn in_field(mut self, name: &str) -> Self {
+        fn join(name: &str, path: &mut String) {
+            if path.is_empty() {
+                *path = name.to_string();
+            } else if path.starts_with('[') {
+                path.insert_str(0, name);
+            } else {
+                path.insert(0, '.');
+                path.insert_str(0, name);
+            }
+        }
+        let detail = &mut self.0.detail;
+        if let Detail::Mismatch(MismatchError::DType { requested, found }) = detail {
+            *detail = Detail::Mismatch(MismatchError::Field {
+                field: name.to_string(),
+                requested,
+                found: found.clone(),
+            });
+            return self;
+        }
+        match detail {
+            Detail::Mismatch(
+                MismatchError::Field { field, .. } | MismatchError::MissingFields { field, .. },
+            )
+            | Detail::Format(FormatError::InvalidField { field, .. })
+            | Detail::Usage(UsageError::FieldValue { field, .. }) => join(name, field),
+            _ => {}
+        }
+        self
+    }
+
+    /// Makes a shape overflow the caller's fault: for sizes computed from a shape the caller
+    /// gave (a write, a new map, an append), not one read from a file.
+    pub(crate) fn blame_caller(self) -> Self {
+        match self.0.detail {
+            Detail::Format(FormatError::ShapeOverflow { shape, itemsize }) => {
+                UsageError::ShapeOverflow { shape, itemsize }.into()
+            }
+            _ => self,
+        }
+    }
+
+    /// Sets the record index of a record value error.
+    pub(crate) fn at_record(mut self, at: u64) -> Self {
+        if let Detail::Format(FormatError::InvalidField { index, .. })
+        | Detail::Usage(UsageError::FieldValue { index, .. }) = &mut self.0.detail
+        {
+            *index = at;
+        }
+        self
+    }
+}
+
+impl fmt::Debug for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut d = f.debug_struct("Error");
+        d.field("kind", &self.kind());
+        if let Some(member) = &self.0.member {
+            d.field("member", member);
+        }
+        d.field("detail", &self.0.detail).finish()
+    }
+}
+
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
+        // The member the error happened in, when the detail does not name it itself.
+        if let Some(member) = &self.0.member {
+            write!(f, "archive member {}: ", name(member))?;
+        }
+        match &self.0.detail {
             // The I/O error's own text, with the path when one is known (see `with_path`).
-            Error::Io(e) if e.get_ref().is_some_and(|i| i.is::<PathError>()) => e.fmt(f),
-            Error::Io(e) => write!(f, "i/o error: {e}"),
-            Error::Format(e) => e.fmt(f),
-            Error::Mismatch(e) => e.fmt(f),
-            Error::Limit(e) => e.fmt(f),
-            Error::Usage(e) => e.fmt(f),
+            Detail::Io(e) if e.get_ref().is_some_and(|i| i.is::<PathError>()) => e.fmt(f),
+            Detail::Io(e) => write!(f, "i/o error: {e}"),
+            Detail::OutOfMemory(e) => write!(f, "out of memory: {e}"),
+            Detail::Format(e) => e.fmt(f),
+            Detail::Mismatch(e) => e.fmt(f),
+            Detail::Limit(e) => e.fmt(f),
+            Detail::Usage(e) => e.fmt(f),
         }
     }
 }
 
-/// `Display` already includes the text of an [`Error::Io`]'s I/O error (and the path, when
-/// known), so `source()` does not return it again; match [`Error::Io`] to get the
-/// [`io::Error`] itself.
+/// `Display` already includes the text of an [`ErrorKind::Io`] error's I/O error (and the
+/// path, when known), so `source()` does not return it again (error-chain printers would
+/// print it twice); [`Error::io_error`] returns it.
 impl StdError for Error {}
 
+/// An I/O error is [`ErrorKind::Io`], or [`ErrorKind::OutOfMemory`] if its kind is
+/// [`io::ErrorKind::OutOfMemory`].
 impl From<io::Error> for Error {
     fn from(e: io::Error) -> Self {
-        Error::Io(e)
+        if e.kind() == io::ErrorKind::OutOfMemory {
+            Error::new(Detail::OutOfMemory(e))
+        } else {
+            Error::new(Detail::Io(e))
+        }
+    }
+}
+
+/// For code that returns [`io::Result`]: the I/O error itself for [`ErrorKind::Io`] and
+/// [`ErrorKind::OutOfMemory`]; otherwise an error of kind [`io::ErrorKind::InvalidData`]
+/// (the file's fault or a mismatch) or [`io::ErrorKind::InvalidInput`] (a limit or the
+/// caller's request) that carries this one.
+///
+/// # Examples
+///
+/// ```
+/// fn load() -> std::io::Result<ndarray::Array1<f64>> {
+///     Ok(ndnpy::read_npy("testdata/f8_le_c_2x3.npy")?)
+/// }
+/// assert_eq!(load().unwrap_err().kind(), std::io::ErrorKind::InvalidData);
+/// ```
+impl From<Error> for io::Error {
+    fn from(e: Error) -> Self {
+        let kind = e.kind();
+        match e.0.detail {
+            Detail::Io(io) | Detail::OutOfMemory(io) if e.0.member.is_none() => io,
+            _ => {
+                let io_kind = match kind {
+                    ErrorKind::Io => io::ErrorKind::Other,
+                    ErrorKind::OutOfMemory => io::ErrorKind::OutOfMemory,
+                    ErrorKind::Limit | ErrorKind::Usage => io::ErrorKind::InvalidInput,
+                    _ => io::ErrorKind::InvalidData,
+                };
+                io::Error::new(io_kind, e)
+            }
+        }
     }
 }
 
 impl From<FormatError> for Error {
     fn from(e: FormatError) -> Self {
-        Error::Format(e)
+        Error::new(Detail::Format(e))
     }
 }
 
 impl From<MismatchError> for Error {
     fn from(e: MismatchError) -> Self {
-        Error::Mismatch(e)
+        Error::new(Detail::Mismatch(e))
     }
 }
 
 impl From<LimitError> for Error {
     fn from(e: LimitError) -> Self {
-        Error::Limit(e)
+        Error::new(Detail::Limit(e))
     }
 }
 
 impl From<UsageError> for Error {
     fn from(e: UsageError) -> Self {
-        Error::Usage(e)
+        Error::new(Detail::Usage(e))
     }
 }
 
 /// The file's bytes are not a valid `.npy` file.
 #[derive(Debug, Clone, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum FormatError {
+// The archive variants are built only with the `npz` feature.
+#[cfg_attr(not(feature = "npz"), allow(dead_code))]
+pub(crate) enum FormatError {
     /// The first six bytes are not `\x93NUMPY`.
     BadMagic {
         /// The bytes found instead (at most six).
@@ -319,11 +857,10 @@ impl fmt::Display for FormatError {
                 f,
                 "shape has {found} dimensions; numpy arrays have at most 64"
             ),
-            FormatError::ShapeOverflow { shape, itemsize } => write!(
-                f,
-                "shape {} with {itemsize}-byte elements overflows the address space",
-                Capped(format_args!("{shape:?}"))
-            ),
+            FormatError::ShapeOverflow { shape, itemsize } => {
+                write!(f, "shape {}", Capped(format_args!("{shape:?}")))?;
+                overflow(f, *itemsize)
+            }
             FormatError::InvalidFortranOrder { found } => {
                 write!(f, "fortran_order must be True or False; found {found}")
             }
@@ -418,8 +955,9 @@ impl StdError for FormatError {}
 
 /// The file is valid but holds something other than what the caller asked for.
 #[derive(Debug, Clone, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum MismatchError {
+// The archive variants are built only with the `npz` feature.
+#[cfg_attr(not(feature = "npz"), allow(dead_code))]
+pub(crate) enum MismatchError {
     /// The file's dtype cannot be read as the requested element type.
     DType {
         /// The Rust element type requested.
@@ -659,8 +1197,9 @@ impl StdError for MismatchError {}
 
 /// The file exceeds a limit set in [`ReadOptions`](crate::ReadOptions).
 #[derive(Debug, Clone, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum LimitError {
+// The archive variants are built only with the `npz` feature.
+#[cfg_attr(not(feature = "npz"), allow(dead_code))]
+pub(crate) enum LimitError {
     /// The declared header length is over [`ReadOptions::max_header_len`](crate::ReadOptions::max_header_len).
     HeaderTooLarge {
         /// The limit in bytes.
@@ -753,8 +1292,9 @@ impl StdError for LimitError {}
 /// row range outside the array, a block of the wrong shape, a value its dtype cannot hold, a
 /// header too large for any format version. The file is not at fault.
 #[derive(Debug, Clone, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum UsageError {
+// The archive variants are built only with the `npz` feature.
+#[cfg_attr(not(feature = "npz"), allow(dead_code))]
+pub(crate) enum UsageError {
     /// The header text does not fit in any format version (over 4 GiB).
     HeaderTooLarge {
         /// The header length in bytes.
@@ -827,6 +1367,13 @@ pub enum UsageError {
         field: String,
         /// What does not fit.
         reason: String,
+    },
+    /// The caller's shape has more elements or bytes than the address space holds.
+    ShapeOverflow {
+        /// The shape.
+        shape: Vec<usize>,
+        /// The element size in bytes (0 where only the element count was checked).
+        itemsize: usize,
     },
     /// An archive already has a member of this name.
     DuplicateMember {
@@ -936,6 +1483,10 @@ impl fmt::Display for UsageError {
                 quote(field),
                 Capped(reason)
             ),
+            UsageError::ShapeOverflow { shape, itemsize } => {
+                write!(f, "shape {}", Capped(format_args!("{shape:?}")))?;
+                overflow(f, *itemsize)
+            }
             UsageError::DuplicateMember { name: member } => {
                 write!(f, "the archive already has a member named {}", name(member))
             }
@@ -955,7 +1506,8 @@ impl fmt::Display for UsageError {
 impl StdError for UsageError {}
 
 /// An I/O error on a file named by path: `cannot open "x.npy": No such file or directory (os
-/// error 2)`. Carried inside an [`Error::Io`]'s [`io::Error`], whose kind stays the original's.
+/// error 2)`. Carried inside the [`io::Error`] of an [`ErrorKind::Io`] error, whose kind
+/// stays the original's.
 #[derive(Debug)]
 struct PathError {
     action: &'static str,
@@ -979,7 +1531,7 @@ pub(crate) fn with_path<'p>(
     path: &'p std::path::Path,
 ) -> impl FnOnce(io::Error) -> Error + 'p {
     move |error| {
-        Error::Io(io::Error::new(
+        Error::from(io::Error::new(
             error.kind(),
             PathError {
                 action,
@@ -1051,6 +1603,18 @@ pub(crate) fn excerpt(value: impl fmt::Display) -> String {
     Capped(value).to_string()
 }
 
+/// The end of a shape overflow's message: the elements, or their bytes, overflow.
+fn overflow(f: &mut fmt::Formatter<'_>, itemsize: usize) -> fmt::Result {
+    if itemsize == 0 {
+        f.write_str(" has more elements than the address space holds")
+    } else {
+        write!(
+            f,
+            " with {itemsize}-byte elements overflows the address space"
+        )
+    }
+}
+
 /// A name quoted as Rust's `{:?}` does, cut as [`Capped`] does.
 fn name(s: &str) -> String {
     excerpt(format_args!("{s:?}"))
@@ -1058,7 +1622,7 @@ fn name(s: &str) -> String {
 
 /// Shorthand for a syntax error in header text.
 pub(crate) fn syntax(offset: usize, expected: &'static str, found: impl fmt::Display) -> Error {
-    Error::Format(FormatError::HeaderSyntax {
+    Error::from(FormatError::HeaderSyntax {
         offset,
         expected,
         found: excerpt(found),
@@ -1067,7 +1631,7 @@ pub(crate) fn syntax(offset: usize, expected: &'static str, found: impl fmt::Dis
 
 /// Shorthand for an invalid descriptor.
 pub(crate) fn bad_descr(found: impl fmt::Display, reason: impl fmt::Display) -> Error {
-    Error::Format(FormatError::InvalidDescr {
+    Error::from(FormatError::InvalidDescr {
         found: excerpt(found),
         reason: excerpt(reason),
     })
@@ -1114,88 +1678,4 @@ fn name_list(names: &[String]) -> String {
     }
     out.push(']');
     out
-}
-
-/// Prefixes the field path of a record error with `name` (a field name, or `[i]` for an
-/// element of a sub-array), turning a plain dtype mismatch into a field mismatch. Other errors
-/// pass through unchanged.
-pub(crate) fn in_field(err: Error, name: &str) -> Error {
-    fn join(name: &str, path: &str) -> String {
-        if path.is_empty() {
-            name.to_string()
-        } else if path.starts_with('[') {
-            format!("{name}{path}")
-        } else {
-            format!("{name}.{path}")
-        }
-    }
-    match err {
-        Error::Mismatch(MismatchError::DType { requested, found }) => {
-            Error::Mismatch(MismatchError::Field {
-                field: name.to_string(),
-                requested,
-                found,
-            })
-        }
-        Error::Mismatch(MismatchError::Field {
-            field,
-            requested,
-            found,
-        }) => Error::Mismatch(MismatchError::Field {
-            field: join(name, &field),
-            requested,
-            found,
-        }),
-        Error::Mismatch(MismatchError::MissingFields {
-            field,
-            requested,
-            missing,
-            found,
-        }) => Error::Mismatch(MismatchError::MissingFields {
-            field: join(name, &field),
-            requested,
-            missing,
-            found,
-        }),
-        Error::Format(FormatError::InvalidField {
-            index,
-            field,
-            reason,
-        }) => Error::Format(FormatError::InvalidField {
-            index,
-            field: join(name, &field),
-            reason,
-        }),
-        Error::Usage(UsageError::FieldValue {
-            index,
-            field,
-            reason,
-        }) => Error::Usage(UsageError::FieldValue {
-            index,
-            field: join(name, &field),
-            reason,
-        }),
-        other => other,
-    }
-}
-
-/// Sets the record index of a record value error.
-pub(crate) fn at_record(err: Error, at: u64) -> Error {
-    match err {
-        Error::Format(FormatError::InvalidField { field, reason, .. }) => {
-            Error::Format(FormatError::InvalidField {
-                index: at,
-                field,
-                reason,
-            })
-        }
-        Error::Usage(UsageError::FieldValue { field, reason, .. }) => {
-            Error::Usage(UsageError::FieldValue {
-                index: at,
-                field,
-                reason,
-            })
-        }
-        other => other,
-    }
 }

@@ -44,7 +44,7 @@
 //! metadata are flushed (`fsync`) before its name is linked or renamed into place, and the
 //! directory is flushed after, so that the new name itself is on disk when the write returns.
 
-use crate::error::Error;
+use crate::error::{Detail, Error};
 use crate::sys::{link_unnamed, rename_noreplace, reserve, try_lock, unlock, Lock};
 use std::ffi::{OsStr, OsString};
 use std::fs::{self, File, OpenOptions};
@@ -373,9 +373,9 @@ pub(crate) struct Pending {
 
 /// Adds `action` and `path` to an I/O error (see [`with_path`](crate::error::with_path)).
 fn at<'p>(action: &'static str, path: &'p Path) -> impl FnOnce(Error) -> Error + 'p {
-    move |e| match e {
-        Error::Io(io) => crate::error::with_path(action, path)(io),
-        other => other,
+    move |e| match e.into_detail() {
+        Detail::Io(io) => crate::error::with_path(action, path)(io),
+        other => Error::new(other),
     }
 }
 
@@ -757,7 +757,9 @@ mod tests {
             write(&path, Publish::Replace, Sync::Fast, unnamed, b"two").unwrap();
             assert_eq!(fs::read(&path).unwrap(), b"two");
             let err = write(&path, Publish::CreateNew, Sync::Fast, unnamed, b"x").unwrap_err();
-            assert!(matches!(err, Error::Io(ref e) if e.kind() == io::ErrorKind::AlreadyExists));
+            assert!(err
+                .io_error()
+                .is_some_and(|e| e.kind() == io::ErrorKind::AlreadyExists));
             let new = dir.join(format!("g-{unnamed}"));
             write(&new, Publish::CreateNew, Sync::Fast, unnamed, b"new").unwrap();
             assert_eq!(fs::read(&new).unwrap(), b"new");
@@ -778,7 +780,9 @@ mod tests {
             file.write_all(b"mine").unwrap();
             fs::write(&path, b"theirs").unwrap();
             let err = pending.commit().unwrap_err();
-            assert!(matches!(err, Error::Io(ref e) if e.kind() == io::ErrorKind::AlreadyExists));
+            assert!(err
+                .io_error()
+                .is_some_and(|e| e.kind() == io::ErrorKind::AlreadyExists));
             assert_eq!(fs::read(&path).unwrap(), b"theirs");
         }
         assert_eq!(entries(&dir), ["r-false", "r-true"]);
@@ -1030,6 +1034,8 @@ mod tests {
     #[test]
     fn a_target_without_a_file_name_is_refused() {
         let err = Pending::create(Path::new("/"), Publish::Replace, Sync::Fast).unwrap_err();
-        assert!(matches!(err, Error::Io(ref e) if e.kind() == io::ErrorKind::InvalidInput));
+        assert!(err
+            .io_error()
+            .is_some_and(|e| e.kind() == io::ErrorKind::InvalidInput));
     }
 }

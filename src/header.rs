@@ -162,7 +162,7 @@ impl ReadOptions {
     /// out of a member (a stored member's bytes count too; reading a member twice counts it
     /// twice). A read that would go past the limit, judged by the member's declared size
     /// before anything is inflated, fails with
-    /// [`LimitError::InflatedTooLarge`](crate::LimitError::InflatedTooLarge).
+    /// [`ErrorKind::Limit`](crate::ErrorKind::Limit).
     ///
     /// Each deflated member may legally declare up to 1032 times its compressed size, so an
     /// archive of a few megabytes can hold gigabytes; this bounds the whole archive where
@@ -170,12 +170,13 @@ impl ReadOptions {
     ///
     /// ```
     /// # #[cfg(feature = "npz")] {
-    /// use ndnpy::{Error, LimitError, NpzReader, ReadOptions};
+    /// use ndnpy::{ErrorKind, NpzReader, ReadOptions};
     /// let opts = ReadOptions::new().max_inflated_len(Some(300));
     /// let mut npz = NpzReader::with_options(std::fs::File::open("testdata/npz_compressed.npz")?, &opts)?;
     /// let _a: ndarray::Array2<f64> = npz.by_name("a")?; // 176 bytes
     /// let err = npz.by_name::<ndarray::OwnedRepr<f64>, ndarray::Ix2>("a").unwrap_err();
-    /// assert!(matches!(err, Error::Limit(LimitError::InflatedTooLarge { found: 352, .. })));
+    /// assert_eq!(err.kind(), ErrorKind::Limit);
+    /// assert_eq!(err.byte_counts(), Some((300, 352)));
     /// # }
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
@@ -262,9 +263,9 @@ impl Header {
     ///
     /// # Errors
     ///
-    /// [`Error::Format`] for a bad magic string, an unsupported version, a header that is cut
+    /// a format error ([`ErrorKind::is_format`](crate::ErrorKind::is_format)) for a bad magic string, an unsupported version, a header that is cut
     /// short, not a valid literal, or not a valid dict (keys, shape, `fortran_order`, descr);
-    /// [`Error::Limit`] when a [`ReadOptions`] limit is exceeded; [`Error::Io`] if reading
+    /// [`ErrorKind::Limit`](crate::ErrorKind::Limit) when a [`ReadOptions`] limit is exceeded; [`ErrorKind::Io`](crate::ErrorKind::Io) if reading
     /// fails.
     ///
     /// # Examples
@@ -371,7 +372,7 @@ impl Header {
                 // At most two bytes of UTF-8 per byte; the header's bytes are all present.
                 let mut text = String::new();
                 text.try_reserve_exact(bytes.len() * 2).map_err(|_| {
-                    Error::Io(io::Error::new(
+                    Error::from(io::Error::new(
                         io::ErrorKind::OutOfMemory,
                         format!("cannot allocate {} bytes for the header", bytes.len() * 2),
                     ))
@@ -440,7 +441,7 @@ impl Header {
     ///
     /// # Errors
     ///
-    /// [`FormatError::ShapeOverflow`] if the rule above fails.
+    /// [`ErrorKind::Header`](crate::ErrorKind::Header) if the rule above fails.
     ///
     /// # Examples
     ///
@@ -502,7 +503,7 @@ impl Header {
     ///
     /// # Errors
     ///
-    /// [`UsageError::HeaderTooLarge`] if the header exceeds 4 GiB.
+    /// [`ErrorKind::Usage`](crate::ErrorKind::Usage) if the header exceeds 4 GiB.
     ///
     /// # Examples
     ///
@@ -520,8 +521,8 @@ impl Header {
     ///
     /// # Errors
     ///
-    /// [`UsageError::VersionTooSmall`] if the header needs a later version (numpy raises the
-    /// same), [`UsageError::HeaderTooLarge`] if it exceeds 4 GiB.
+    /// [`ErrorKind::Usage`](crate::ErrorKind::Usage) if the header needs a later version (numpy raises the
+    /// same), [`ErrorKind::Usage`](crate::ErrorKind::Usage) if it exceeds 4 GiB.
     ///
     /// # Examples
     ///
@@ -591,7 +592,7 @@ impl Header {
     }
 }
 
-/// The most keys a [`FormatError::HeaderKeys`] lists.
+/// The most keys an [`ErrorKind::Header`](crate::ErrorKind::Header) error lists.
 const MAX_KEYS_LISTED: usize = 16;
 
 /// The keys of the header dict `entries`, for an error: sorted, without repeats, the first
@@ -648,6 +649,7 @@ fn shape_of(value: &Value<'_>) -> Result<Vec<usize>, Error> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::error::Detail;
 
     fn header(descr: &str, fortran_order: bool, shape: &[usize]) -> Header {
         Header {
@@ -744,8 +746,8 @@ mod tests {
         let mut v2 = b"\x93NUMPY\x02\x00\xff\xff\xff\xff{'descr'".to_vec();
         let err = Header::read(&mut &v2[..], &ReadOptions::default()).unwrap_err();
         assert!(matches!(
-            err,
-            Error::Limit(LimitError::HeaderTooLarge {
+            err.detail(),
+            Detail::Limit(LimitError::HeaderTooLarge {
                 found: 0xffff_ffff,
                 ..
             })
@@ -753,8 +755,8 @@ mod tests {
         let opts = ReadOptions::new().max_header_len(usize::MAX);
         let err = Header::read(&mut &v2[..], &opts).unwrap_err();
         assert!(matches!(
-            err,
-            Error::Format(FormatError::Truncated {
+            err.detail(),
+            Detail::Format(FormatError::Truncated {
                 part: "header",
                 found: 8,
                 ..
@@ -762,8 +764,8 @@ mod tests {
         ));
         v2.truncate(9);
         assert!(matches!(
-            Header::read(&mut &v2[..], &opts).unwrap_err(),
-            Error::Format(FormatError::Truncated {
+            Header::read(&mut &v2[..], &opts).unwrap_err().detail(),
+            Detail::Format(FormatError::Truncated {
                 part: "header length",
                 expected: 4,
                 found: 1

@@ -1,7 +1,7 @@
 //! Shapes and memory order: the header's shape as an ndarray dimension, and numpy's rules
 //! for which order an array is written in.
 
-use crate::error::{Error, FormatError, MismatchError};
+use crate::error::{Error, MismatchError, UsageError};
 use ndarray::{ArrayRef, ArrayView, Dimension, ShapeBuilder};
 
 /// `D` with the header's shape, after checking the number of dimensions.
@@ -33,7 +33,7 @@ pub(crate) fn fortran_order_of<A, D: Dimension>(arr: &ArrayRef<A, D>) -> bool {
 pub(crate) fn shape_and_order<Sh: ShapeBuilder>(shape: Sh) -> Result<(Vec<usize>, bool), Error> {
     let shape = shape.into_shape_with_order();
     let dims = shape.raw_dim().slice().to_vec();
-    let overflow = || FormatError::ShapeOverflow {
+    let overflow = || UsageError::ShapeOverflow {
         shape: dims.clone(),
         itemsize: 0,
     };

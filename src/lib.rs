@@ -59,9 +59,12 @@
 //!   The traits are in [`record`]: [`RecordField`] for field types, [`PlainField`] for
 //!   zero-copy ones, [`NpyRecord`](trait@NpyRecord) for the derived structs; what the derive's
 //!   generated code calls is hidden (`record::derive_runtime`), not API.
-//! - **Errors**: one [`Error`] type grouped by who is at fault (I/O, malformed file, mismatch,
-//!   limit, usage); `ReadNpyError`, `WriteNpyError`, `ViewNpyError`, `ReadNpzError` and
-//!   `WriteNpzError` are its ndarray-npy names.
+//! - **Errors**: one [`Error`] type, one pointer wide: its [`kind`](Error::kind)
+//!   ([`ErrorKind`]) says what went wrong, grouped by who is at fault (I/O or memory,
+//!   malformed file, mismatch, limit, usage), and its accessors give the context (archive
+//!   member, record index, field path, byte offset, the file's dtype and shape);
+//!   `ReadNpyError`, `WriteNpyError`, `ViewNpyError`, `ReadNpzError` and `WriteNpzError` are
+//!   its ndarray-npy names.
 //!
 //! How the code behind this map is organised (its layers, the path of a read and of a write,
 //! the invariants every change keeps) is `ARCHITECTURE.md` in the repository.
@@ -74,9 +77,9 @@
 //! except code that:
 //!
 //! - matches ndarray-npy's error variants (`ReadNpyError::ParseData(_)`,
-//!   `ViewNpyError::MisalignedData`, ...): here every error is one of [`Error`]'s variants,
-//!   with the inner [`FormatError`], [`MismatchError`], [`LimitError`] and [`UsageError`]; the
-//!   README's migration table gives the pattern for each;
+//!   `ViewNpyError::MisalignedData`, ...): here [`Error`] is one boxed type; match its
+//!   [`kind`](Error::kind) ([`ErrorKind`]) and read the context from its accessors; the
+//!   README's migration table gives the test for each;
 //! - has a `From` impl for two of those error names, which all stand for [`Error`];
 //! - implements the element traits (sealed here: derive [`NpyRecord`](trait@NpyRecord) or
 //!   implement [`RecordField`] instead) or calls their methods, which take `py_literal`'s
@@ -167,9 +170,7 @@ pub use crate::element::{
     Datetime64, FixedBytes, FixedDType, FixedUnicode, Input, ReadableElement, Timedelta64,
     ViewElement, ViewMutElement, WritableElement, NAT,
 };
-pub use crate::error::{
-    Error, FormatError, LimitError, MismatchError, ReadNpyError, UsageError, WriteNpyError,
-};
+pub use crate::error::{Error, ErrorKind, ReadNpyError, WriteNpyError};
 pub use crate::header::{Header, HeaderInfo, ReadOptions, Version, MAGIC};
 #[cfg(feature = "mmap")]
 pub use crate::mmap::{NpyMmap, NpyMmapMut};

@@ -15,6 +15,8 @@
 //! but kept as its text ([`Seq::Text`]), and parsed again, item by item, when iterated: the
 //! caller turns each item into what it needs (a record field, a dimension) and drops it.
 
+#[cfg(test)]
+use crate::error::Detail;
 use crate::error::{syntax, Error, LimitError};
 use crate::pyrepr::repr_str;
 use std::borrow::Cow;
@@ -22,7 +24,7 @@ use std::fmt::{self, Write as _};
 
 /// The error for a string that cannot be allocated.
 fn oom(bytes: usize) -> Error {
-    Error::Io(std::io::Error::new(
+    Error::from(std::io::Error::new(
         std::io::ErrorKind::OutOfMemory,
         format!("cannot allocate {bytes} bytes for a string in the header"),
     ))
@@ -343,7 +345,7 @@ impl<'a> Parser<'a> {
 
     fn enter(&self, depth: usize) -> Result<(), Error> {
         if depth > self.max_depth {
-            Err(Error::Limit(LimitError::TooDeep {
+            Err(Error::from(LimitError::TooDeep {
                 limit: self.max_depth,
             }))
         } else {
@@ -827,8 +829,8 @@ mod tests {
     fn depth_is_bounded() {
         let deep = "[".repeat(100_000) + &"]".repeat(100_000);
         assert!(matches!(
-            parse(&deep, false, 64),
-            Err(Error::Limit(LimitError::TooDeep { limit: 64 }))
+            parse(&deep, false, 64).map_err(Error::into_detail),
+            Err(Detail::Limit(LimitError::TooDeep { limit: 64 }))
         ));
         let ok = "[".repeat(10) + &"]".repeat(10);
         assert!(parse(&ok, false, 64).is_ok());

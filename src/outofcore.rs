@@ -88,7 +88,7 @@ impl<R: Read + Seek> NpyReader<R> {
     ///
     /// # Errors
     ///
-    /// As [`Header::read`], and [`Error::Io`] if seeking fails.
+    /// As [`Header::read`], and [`ErrorKind::Io`](crate::ErrorKind::Io) if seeking fails.
     ///
     /// # Examples
     ///
@@ -145,9 +145,9 @@ impl<R: Read + Seek> NpyReader<R> {
     ///
     /// # Errors
     ///
-    /// [`UsageError::OutOfBounds`] if the range exceeds the axis; [`UsageError::NoGrowthAxis`]
-    /// for a 0-d array; [`Error::Mismatch`] for a wrong element type or dimension;
-    /// [`FormatError::Truncated`] if the file is shorter than its header says.
+    /// [`ErrorKind::Usage`](crate::ErrorKind::Usage) if the range exceeds the axis; [`ErrorKind::Usage`](crate::ErrorKind::Usage)
+    /// for a 0-d array; a mismatch ([`ErrorKind::is_mismatch`](crate::ErrorKind::is_mismatch)) for a wrong element type or dimension;
+    /// [`ErrorKind::Truncated`](crate::ErrorKind::Truncated) if the file is shorter than its header says.
     ///
     /// # Examples
     ///
@@ -187,8 +187,8 @@ impl<R: Read + Seek> NpyReader<R> {
     ///
     /// # Errors
     ///
-    /// [`UsageError::OutOfBounds`] for a wrong index; [`Error::Mismatch`] for a wrong element
-    /// type; [`FormatError::Truncated`] if the file is shorter than its header says.
+    /// [`ErrorKind::Usage`](crate::ErrorKind::Usage) for a wrong index; a mismatch ([`ErrorKind::is_mismatch`](crate::ErrorKind::is_mismatch)) for a wrong element
+    /// type; [`ErrorKind::Truncated`](crate::ErrorKind::Truncated) if the file is shorter than its header says.
     ///
     /// # Examples
     ///
@@ -385,7 +385,7 @@ impl<A: FixedDType> NpyAppender<A> {
     ///
     /// # Errors
     ///
-    /// [`Error::Io`] if the file cannot be written; [`UsageError::NoGrowthAxis`] for a 0-d
+    /// [`ErrorKind::Io`](crate::ErrorKind::Io) if the file cannot be written; [`ErrorKind::Usage`](crate::ErrorKind::Usage) for a 0-d
     /// shape.
     ///
     /// # Examples
@@ -445,7 +445,7 @@ impl<A: FixedDType> NpyAppender<A> {
             fortran_order,
             shape: dims.slice().to_vec(),
         };
-        let (_, data_len) = header.sizes()?;
+        let (_, data_len) = header.sizes().map_err(Error::blame_caller)?;
         let bytes = header.to_bytes()?;
         let path = path.as_ref();
         replace_atomically(path, opts.sync(), |file| {
@@ -463,8 +463,8 @@ impl<A: FixedDType> NpyAppender<A> {
     ///
     /// # Errors
     ///
-    /// As [`Header::read`]; [`Error::Mismatch`] if the dtype is not `A`'s (in either byte
-    /// order); [`UsageError::NoGrowthAxis`] for a 0-d array; [`FormatError::Truncated`] if the
+    /// As [`Header::read`]; a mismatch ([`ErrorKind::is_mismatch`](crate::ErrorKind::is_mismatch)) if the dtype is not `A`'s (in either byte
+    /// order); [`ErrorKind::Usage`](crate::ErrorKind::Usage) for a 0-d array; [`ErrorKind::Truncated`](crate::ErrorKind::Truncated) if the
     /// file is shorter than its header says.
     ///
     /// # Examples
@@ -555,9 +555,9 @@ impl<A: FixedDType> NpyAppender<A> {
     ///
     /// # Errors
     ///
-    /// [`UsageError::BlockShape`] if the block does not fit (nothing is written);
-    /// [`FormatError::ShapeOverflow`] if the array would outgrow the address space;
-    /// [`Error::Io`] if writing fails (the file then still loads with its previous shape,
+    /// [`ErrorKind::Usage`](crate::ErrorKind::Usage) if the block does not fit (nothing is written);
+    /// [`ErrorKind::Header`](crate::ErrorKind::Header) if the array would outgrow the address space;
+    /// [`ErrorKind::Io`](crate::ErrorKind::Io) if writing fails (the file then still loads with its previous shape,
     /// unless the failure hit the header write itself).
     ///
     /// # Examples
@@ -575,12 +575,12 @@ impl<A: FixedDType> NpyAppender<A> {
         new_header.shape[self.axis] =
             self.header.shape[self.axis]
                 .checked_add(steps)
-                .ok_or_else(|| FormatError::ShapeOverflow {
+                .ok_or_else(|| UsageError::ShapeOverflow {
                     shape: self.header.shape.clone(),
                     itemsize: self.header.dtype.itemsize(),
                 })?;
         let (_, old_len) = self.header.sizes()?;
-        new_header.sizes()?;
+        new_header.sizes().map_err(Error::blame_caller)?;
 
         // 1. The data, after the existing data.
         self.file
@@ -675,7 +675,7 @@ impl<W: Write, A: FixedDType> NpyWriter<W, A> {
     ///
     /// # Errors
     ///
-    /// [`Error::Io`] if writing fails; [`FormatError::ShapeOverflow`] for an unaddressable
+    /// [`ErrorKind::Io`](crate::ErrorKind::Io) if writing fails; [`ErrorKind::Header`](crate::ErrorKind::Header) for an unaddressable
     /// shape.
     ///
     /// # Examples
@@ -713,7 +713,7 @@ impl<W: Write, A: FixedDType> NpyWriter<W, A> {
             fortran_order,
             shape: dims,
         };
-        let (expected, _) = header.sizes()?;
+        let (expected, _) = header.sizes().map_err(Error::blame_caller)?;
         writer.write_all(&header.to_bytes()?)?;
         let axis = growth_axis(&header).ok();
         Ok(NpyWriter {
@@ -745,8 +745,8 @@ impl<W: Write, A: FixedDType> NpyWriter<W, A> {
     ///
     /// # Errors
     ///
-    /// [`UsageError::ElementCount`] if this would exceed the array (nothing is written);
-    /// [`Error::Io`] if writing fails.
+    /// [`ErrorKind::Usage`](crate::ErrorKind::Usage) if this would exceed the array (nothing is written);
+    /// [`ErrorKind::Io`](crate::ErrorKind::Io) if writing fails.
     ///
     /// # Examples
     ///
@@ -761,9 +761,9 @@ impl<W: Write, A: FixedDType> NpyWriter<W, A> {
     ///
     /// # Errors
     ///
-    /// [`UsageError::BlockShape`] if the block does not fit;
-    /// [`UsageError::ElementCount`] if it would exceed the array (nothing is written in
-    /// either case); [`Error::Io`] if writing fails.
+    /// [`ErrorKind::Usage`](crate::ErrorKind::Usage) if the block does not fit;
+    /// [`ErrorKind::Usage`](crate::ErrorKind::Usage) if it would exceed the array (nothing is written in
+    /// either case); [`ErrorKind::Io`](crate::ErrorKind::Io) if writing fails.
     ///
     /// # Examples
     ///
@@ -787,7 +787,7 @@ impl<W: Write, A: FixedDType> NpyWriter<W, A> {
     ///
     /// # Errors
     ///
-    /// [`UsageError::ElementCount`] if elements are missing; [`Error::Io`] if flushing fails.
+    /// [`ErrorKind::Usage`](crate::ErrorKind::Usage) if elements are missing; [`ErrorKind::Io`](crate::ErrorKind::Io) if flushing fails.
     ///
     /// # Examples
     ///

@@ -22,7 +22,7 @@ use std::path::Path;
 ///
 /// # Errors
 ///
-/// See [`ReadNpyExt::read_npy`]; also [`Error::Io`] if the file cannot be opened, whose
+/// See [`ReadNpyExt::read_npy`]; also [`ErrorKind::Io`](crate::ErrorKind::Io) if the file cannot be opened, whose
 /// message names the path and gives the reason (`cannot open "x.npy": No such file or
 /// directory (os error 2)`).
 ///
@@ -56,7 +56,7 @@ where
 ///
 /// # Errors
 ///
-/// As [`read_npy`], with [`Error::Limit`] for the given limits.
+/// As [`read_npy`], with [`ErrorKind::Limit`](crate::ErrorKind::Limit) for the given limits.
 ///
 /// # Examples
 ///
@@ -111,13 +111,13 @@ pub trait ReadNpyExt: Sized {
     ///
     /// # Errors
     ///
-    /// - [`Error::Format`] if the header is malformed or the data is cut short
-    ///   ([`FormatError::Truncated`]) or invalid ([`FormatError::InvalidBool`]);
-    /// - [`Error::Mismatch`] if the file's dtype is not the element type's
-    ///   ([`MismatchError::DType`](crate::MismatchError::DType)) or its number of dimensions differs from `D`'s
-    ///   ([`MismatchError::Ndim`](crate::MismatchError::Ndim));
-    /// - [`Error::Limit`] if the header exceeds the default [`ReadOptions`];
-    /// - [`Error::Io`] if reading fails.
+    /// - a format error ([`ErrorKind::is_format`](crate::ErrorKind::is_format)) if the header is malformed or the data is cut short
+    ///   ([`ErrorKind::Truncated`](crate::ErrorKind::Truncated)) or invalid ([`ErrorKind::InvalidData`](crate::ErrorKind::InvalidData));
+    /// - a mismatch ([`ErrorKind::is_mismatch`](crate::ErrorKind::is_mismatch)) if the file's dtype is not the element type's
+    ///   ([`ErrorKind::DType`](crate::ErrorKind::DType)) or its number of dimensions differs from `D`'s
+    ///   ([`ErrorKind::Ndim`](crate::ErrorKind::Ndim));
+    /// - [`ErrorKind::Limit`](crate::ErrorKind::Limit) if the header exceeds the default [`ReadOptions`];
+    /// - [`ErrorKind::Io`](crate::ErrorKind::Io) if reading fails.
     ///
     /// # Examples
     ///
@@ -138,17 +138,17 @@ pub trait ReadNpyExt: Sized {
     ///
     /// # Errors
     ///
-    /// As [`ReadNpyExt::read_npy`], with [`Error::Limit`] for the given limits.
+    /// As [`ReadNpyExt::read_npy`], with [`ErrorKind::Limit`](crate::ErrorKind::Limit) for the given limits.
     ///
     /// # Examples
     ///
     /// ```
     /// use ndarray::Array2;
-    /// use ndnpy::{Error, ReadNpyExt, ReadOptions};
+    /// use ndnpy::{ErrorKind, ReadNpyExt, ReadOptions};
     /// let bytes = std::fs::read("testdata/f8_le_c_2x3.npy")?;
     /// let opts = ReadOptions::new().max_data_len(Some(16));
     /// let err = Array2::<f64>::read_npy_with_options(&bytes[..], &opts).unwrap_err();
-    /// assert!(matches!(err, Error::Limit(_)));
+    /// assert_eq!((err.kind(), err.byte_counts()), (ErrorKind::Limit, Some((16, 48))));
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     ///

@@ -33,11 +33,11 @@ pub trait ViewNpyExt<'a>: Sized {
     ///
     /// # Errors
     ///
-    /// [`Error::Format`] if the header is malformed, the data is cut short
-    /// ([`FormatError::Truncated`]) or followed by other bytes ([`FormatError::TrailingBytes`]);
-    /// [`Error::Mismatch`] if the dtype or number of dimensions differs, the data is not in
-    /// native byte order ([`MismatchError::ByteOrder`](crate::MismatchError::ByteOrder)) or not aligned
-    /// ([`MismatchError::Misaligned`](crate::MismatchError::Misaligned)).
+    /// a format error ([`ErrorKind::is_format`](crate::ErrorKind::is_format)) if the header is malformed, the data is cut short
+    /// ([`ErrorKind::Truncated`](crate::ErrorKind::Truncated)) or followed by other bytes ([`ErrorKind::TrailingBytes`](crate::ErrorKind::TrailingBytes));
+    /// a mismatch ([`ErrorKind::is_mismatch`](crate::ErrorKind::is_mismatch)) if the dtype or number of dimensions differs, the data is not in
+    /// native byte order ([`ErrorKind::CannotView`](crate::ErrorKind::CannotView)) or not aligned
+    /// ([`ErrorKind::CannotView`](crate::ErrorKind::CannotView)).
     fn view_npy(buf: &'a [u8]) -> Result<Self, ViewNpyError>;
 }
 

@@ -3,7 +3,7 @@
 use crate::dtype::ByteOrder;
 use crate::element::WritableElement;
 use crate::encode::{write_through, write_with_dtype};
-use crate::error::{FormatError, WriteNpyError};
+use crate::error::{Error, UsageError, WriteNpyError};
 use crate::fsutil::{write_file, Preallocating, Publish, Sync};
 use crate::header::Header;
 use crate::layout::{fortran_order_of, shape_and_order};
@@ -132,7 +132,7 @@ pub trait WriteNpyExt {
     ///
     /// # Errors
     ///
-    /// [`Error::Io`](crate::Error::Io)(crate::Error::Io) if writing fails.
+    /// [`ErrorKind::Io`](crate::ErrorKind::Io) if writing fails.
     ///
     /// # Examples
     ///
@@ -152,7 +152,7 @@ pub trait WriteNpyExt {
     ///
     /// # Errors
     ///
-    /// [`Error::Io`](crate::Error::Io)(crate::Error::Io) if writing fails.
+    /// [`ErrorKind::Io`](crate::ErrorKind::Io) if writing fails.
     ///
     /// # Examples
     ///
@@ -270,7 +270,7 @@ where
 ///
 /// # Errors
 ///
-/// [`Error::Io`](crate::Error::Io) if the file cannot be created, written or renamed; [`Error::Usage`](crate::Error::Usage) if a
+/// [`ErrorKind::Io`](crate::ErrorKind::Io) if the file cannot be created, written or renamed; [`ErrorKind::Usage`](crate::ErrorKind::Usage) if a
 /// value cannot be written in its dtype. In both cases `path` is unchanged.
 ///
 /// # Examples
@@ -349,8 +349,8 @@ where
 ///
 /// # Errors
 ///
-/// [`Error::Io`](crate::Error::Io) (kind `AlreadyExists`) if the file exists, checked before writing and again,
-/// without a race, when the complete file is linked in; [`Error::Io`](crate::Error::Io) if it cannot be
+/// [`ErrorKind::Io`](crate::ErrorKind::Io) (kind `AlreadyExists`) if the file exists, checked before writing and again,
+/// without a race, when the complete file is linked in; [`ErrorKind::Io`](crate::ErrorKind::Io) if it cannot be
 /// written.
 ///
 /// # Examples
@@ -397,7 +397,7 @@ where
 /// let opts = ndnpy::WriteOptions::new().durable(true);
 /// ndnpy::create_new_npy_with_options(&path, &ndarray::array![1i32, 2], &opts)?;
 /// let err = ndnpy::create_new_npy_with_options(&path, &ndarray::array![3i32], &opts).unwrap_err();
-/// assert!(matches!(err, ndnpy::Error::Io(ref e) if e.kind() == std::io::ErrorKind::AlreadyExists));
+/// assert_eq!(err.io_error().unwrap().kind(), std::io::ErrorKind::AlreadyExists);
 /// # std::fs::remove_dir_all(&dir)?;
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
@@ -446,8 +446,8 @@ fn write_path<T: WriteNpyExt + ?Sized>(
 ///
 /// # Errors
 ///
-/// [`Error::Io`](crate::Error::Io) if writing or resizing fails;
-/// [`FormatError::ShapeOverflow`] if the array is too large to address (ndarray-npy panics
+/// [`ErrorKind::Io`](crate::ErrorKind::Io) if writing or resizing fails;
+/// [`ErrorKind::Header`](crate::ErrorKind::Header) if the array is too large to address (ndarray-npy panics
 /// there).
 ///
 /// # Examples
@@ -484,8 +484,8 @@ where
         fortran_order,
         shape,
     };
-    let (_, data_len) = header.sizes()?;
-    let overflow = || FormatError::ShapeOverflow {
+    let (_, data_len) = header.sizes().map_err(Error::blame_caller)?;
+    let overflow = || UsageError::ShapeOverflow {
         shape: header.shape.clone(),
         itemsize: header.dtype.itemsize(),
     };

@@ -19,7 +19,7 @@ use std::mem::size_of;
 
 /// The error for array data of `expected` bytes of which only `found` arrived.
 pub(crate) fn truncated(expected: usize, found: u64) -> Error {
-    Error::Format(FormatError::Truncated {
+    Error::from(FormatError::Truncated {
         part: "array data",
         expected: expected as u64,
         found,
@@ -454,16 +454,13 @@ mod tests {
         }
         let short = &bytes[..bytes.len() - 3];
         for err in read_each_way(short, n) {
-            assert!(matches!(
-                err.unwrap_err(),
-                Error::Format(FormatError::Truncated { found, .. }) if found as usize == short.len()
-            ));
+            let err = err.unwrap_err();
+            assert_eq!(err.kind(), crate::ErrorKind::Truncated);
+            assert_eq!(err.byte_counts().unwrap().1, short.len() as u64);
         }
         let err = read_vec::<u64, _>(&mut &bytes[..], n, Input::new(Some(10))).unwrap_err();
-        assert!(matches!(
-            err,
-            Error::Format(FormatError::Truncated { found: 10, .. })
-        ));
+        assert_eq!(err.kind(), crate::ErrorKind::Truncated);
+        assert_eq!(err.byte_counts().unwrap().1, 10);
     }
 
     #[test]

@@ -80,7 +80,7 @@ pub trait ReadableElement: Sized + Sealed {
     ///
     /// # Errors
     ///
-    /// [`Error::Mismatch`] if `dtype` cannot be read as `Self`; [`Error::Format`] if the data
+    /// a mismatch ([`ErrorKind::is_mismatch`](crate::ErrorKind::is_mismatch)) if `dtype` cannot be read as `Self`; a format error ([`ErrorKind::is_format`](crate::ErrorKind::is_format)) if the data
     /// is short or invalid (for example bool bytes other than 0 and 1).
     fn read_vec<R: Read + ?Sized>(
         reader: &mut R,
@@ -148,7 +148,7 @@ pub trait WritableElement: Sized + Sealed {
     ///
     /// # Errors
     ///
-    /// [`Error::Io`] if the writer fails; [`Error::Usage`] if a value cannot be stored in
+    /// [`ErrorKind::Io`](crate::ErrorKind::Io) if the writer fails; [`ErrorKind::Usage`](crate::ErrorKind::Usage) if a value cannot be stored in
     /// `dtype`.
     fn write_iter<'a, W: Write + ?Sized, I: Iterator<Item = &'a Self>>(
         iter: I,
@@ -231,8 +231,8 @@ pub trait ViewElement: Sized + Sealed {
     ///
     /// # Errors
     ///
-    /// [`Error::Mismatch`] if `dtype` is not this type in native byte order or the bytes are
-    /// misaligned; [`Error::Format`] if the length is wrong or the bytes are invalid values.
+    /// a mismatch ([`ErrorKind::is_mismatch`](crate::ErrorKind::is_mismatch)) if `dtype` is not this type in native byte order or the bytes are
+    /// misaligned; a format error ([`ErrorKind::is_format`](crate::ErrorKind::is_format)) if the length is wrong or the bytes are invalid values.
     fn bytes_as_slice<'a>(bytes: &'a [u8], dtype: &DType, len: usize) -> Result<&'a [Self], Error>;
 }
 

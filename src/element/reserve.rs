@@ -36,7 +36,7 @@ pub(crate) fn zeroed_capacity<T>(len: usize) -> Result<Vec<T>, Error> {
 }
 
 pub(crate) fn oom(bytes: usize) -> Error {
-    Error::Io(io::Error::new(
+    Error::from(io::Error::new(
         io::ErrorKind::OutOfMemory,
         format!("cannot allocate {bytes} bytes for the array"),
     ))

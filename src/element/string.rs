@@ -275,7 +275,7 @@ impl<const N: usize> FixedBytes<N> {
     ///
     /// # Errors
     ///
-    /// [`UsageError::StringTooLong`] if `bytes` is longer than `N`.
+    /// [`ErrorKind::Usage`](crate::ErrorKind::Usage) if `bytes` is longer than `N`.
     ///
     /// # Examples
     ///
@@ -335,7 +335,7 @@ impl<const N: usize> FixedUnicode<N> {
     ///
     /// # Errors
     ///
-    /// [`UsageError::StringTooLong`] if `s` has more than `N` characters.
+    /// [`ErrorKind::Usage`](crate::ErrorKind::Usage) if `s` has more than `N` characters.
     ///
     /// # Examples
     ///
@@ -364,7 +364,7 @@ impl<const N: usize> FixedUnicode<N> {
     ///
     /// # Errors
     ///
-    /// [`FormatError::InvalidCodePoint`] if a code unit is not a Unicode scalar value.
+    /// [`ErrorKind::InvalidData`](crate::ErrorKind::InvalidData) if a code unit is not a Unicode scalar value.
     ///
     /// # Examples
     ///

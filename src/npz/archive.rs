@@ -106,7 +106,7 @@ impl<'d> EntryRef<'d> {
     /// declared sizes.
     pub(crate) fn check(&self) -> Result<(), Error> {
         let unsupported = |feature: String| {
-            Error::Format(FormatError::UnsupportedMember {
+            Error::from(FormatError::UnsupportedMember {
                 member: self.name.to_string(),
                 feature,
             })
@@ -243,7 +243,7 @@ fn le64(b: &[u8], at: usize) -> u64 {
 
 /// Shorthand for a malformed structure.
 fn zip_err(offset: u64, expected: impl Into<String>, found: impl Into<String>) -> Error {
-    Error::Format(FormatError::Zip {
+    Error::from(FormatError::Zip {
         offset,
         expected: expected.into(),
         found: found.into(),
@@ -257,7 +257,7 @@ fn show(bytes: &[u8]) -> String {
 
 /// The error for an allocation of `bytes` that failed.
 fn oom(what: &str, bytes: usize) -> Error {
-    Error::Io(std::io::Error::new(
+    Error::from(std::io::Error::new(
         std::io::ErrorKind::OutOfMemory,
         format!("cannot allocate {bytes} bytes for {what}"),
     ))
@@ -561,7 +561,7 @@ impl Directory {
         scratch: &mut Vec<u8>,
     ) -> Result<Located, Error> {
         let Some(e) = self.entry(index) else {
-            return Err(Error::Mismatch(crate::MismatchError::MemberIndex {
+            return Err(Error::from(crate::error::MismatchError::MemberIndex {
                 index,
                 len: self.len(),
             }));

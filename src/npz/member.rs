@@ -1,21 +1,23 @@
 //! One member's bytes, stored or inflated, checked against what its central directory entry
 //! declares: never more bytes than the declared size (a member that inflates further is a
-//! [`FormatError::MemberOverrun`], found without inflating past one extra byte), exactly that
-//! many (else [`FormatError::MemberTruncated`]), and the declared CRC-32 once the end is reached.
+//! [`ErrorKind::Archive`](crate::ErrorKind::Archive), found without inflating past one extra byte), exactly that
+//! many (else [`ErrorKind::Archive`](crate::ErrorKind::Archive)), and the declared CRC-32 once the end is reached.
 //!
 //! The reader hands these errors through [`std::io::Read`] as `io::Error`s carrying a
-//! [`FormatError`]; [`lift`] turns them back into [`Error::Format`] at the API boundary.
+//! [`FormatError`]; [`lift`] turns them back into an [`Error`] of the same kind at the API
+//! boundary.
 
 use super::archive::{EntryRef, DEFLATED};
 use crate::dynamic::DynArray;
 use crate::element::Input;
-use crate::error::{Error, FormatError};
+use crate::error::MismatchError;
+use crate::error::{Detail, Error, FormatError};
 use crate::header::{Header, HeaderInfo, ReadOptions, MAGIC};
 use crate::ioutil::read_full;
 #[cfg(feature = "parallel")]
 use crate::prefault;
 use crate::read::read_array;
-use crate::{MismatchError, ReadableElement};
+use crate::ReadableElement;
 use flate2::{Decompress, FlushDecompress, Status};
 use ndarray::{ArrayBase, DataOwned, Dimension};
 use std::io::{self, BufRead, Read};
@@ -322,17 +324,17 @@ const PROBE_FROM: u64 = 64 << 20;
 const PROBE_ROOM: u64 = 64 << 20;
 
 /// Turns the member errors [`MemberReader`] passes through `io::Error` back into
-/// [`Error::Format`].
+/// a format error ([`ErrorKind::is_format`](crate::ErrorKind::is_format)).
 pub(crate) fn lift(e: Error) -> Error {
-    match e {
-        Error::Io(io) => match io
+    match e.detail() {
+        Detail::Io(io) => match io
             .get_ref()
             .and_then(|inner| inner.downcast_ref::<FormatError>())
         {
-            Some(f) => Error::Format(f.clone()),
-            None => Error::Io(io),
+            Some(f) => Error::from(f.clone()),
+            None => e,
         },
-        e => e,
+        _ => e,
     }
 }
 
@@ -351,7 +353,7 @@ fn read_magic<B: MemberSource>(m: &mut MemberReader<'_, B>) -> Result<([u8; 6], 
 }
 
 fn not_npy(entry: EntryRef<'_>, found: &[u8]) -> Error {
-    Error::Mismatch(MismatchError::NotNpy {
+    Error::from(MismatchError::NotNpy {
         member: entry.name.to_string(),
         found: found.to_vec(),
     })
@@ -384,7 +386,7 @@ where
 }
 
 /// Reads the member as an `.npy` array; a member without the magic is a
-/// [`MismatchError::NotNpy`].
+/// [`ErrorKind::NotNpy`](crate::ErrorKind::NotNpy).
 pub(crate) fn read_npy<A, S, D, B>(
     m: &mut MemberReader<'_, B>,
     opts: &ReadOptions,
@@ -406,7 +408,7 @@ where
 }
 
 /// Reads the member as an `.npy` array of any dtype; a member without the magic is a
-/// [`MismatchError::NotNpy`].
+/// [`ErrorKind::NotNpy`](crate::ErrorKind::NotNpy).
 pub(crate) fn read_dyn<B: MemberSource>(
     m: &mut MemberReader<'_, B>,
     opts: &ReadOptions,
@@ -479,7 +481,7 @@ pub(crate) fn read_bytes<B: MemberSource>(
 /// [`ReadOptions::max_data_len`]). A stored member's size is reserved at once: its bytes lie
 /// in the archive. A deflated member's declared size is only proven as it inflates, so
 /// `bytes` grows with what arrives (doubling, every reservation fallible): a stream that ends
-/// early fails as [`FormatError::MemberTruncated`] having held only what it produced.
+/// early fails as [`ErrorKind::Archive`](crate::ErrorKind::Archive) having held only what it produced.
 fn read_rest<B: MemberSource>(
     m: &mut MemberReader<'_, B>,
     bytes: &mut Vec<u8>,
@@ -488,7 +490,7 @@ fn read_rest<B: MemberSource>(
     let size = m.size();
     if let Some(limit) = opts.max_data_len {
         if size > limit {
-            return Err(crate::LimitError::MemberTooLarge {
+            return Err(crate::error::LimitError::MemberTooLarge {
                 member: m.entry.name.to_string(),
                 limit,
                 found: size,
@@ -497,7 +499,7 @@ fn read_rest<B: MemberSource>(
         }
     }
     let total = usize::try_from(size).map_err(|_| {
-        Error::Format(FormatError::MemberTruncated {
+        Error::from(FormatError::MemberTruncated {
             member: m.entry.name.to_string(),
             declared: size,
             found: 0,
@@ -510,7 +512,7 @@ fn read_rest<B: MemberSource>(
     };
     let more = first.saturating_sub(bytes.len());
     bytes.try_reserve_exact(more).map_err(|_| {
-        Error::Io(io::Error::new(
+        Error::from(io::Error::new(
             io::ErrorKind::OutOfMemory,
             format!("cannot allocate {first} bytes for an archive member"),
         ))
@@ -602,8 +604,8 @@ mod tests {
         e.size = 1000;
         let err = read_all(&e, &z).unwrap_err();
         assert!(matches!(
-            err,
-            Error::Format(FormatError::MemberOverrun { declared: 1000, .. })
+            err.detail(),
+            Detail::Format(FormatError::MemberOverrun { declared: 1000, .. })
         ));
     }
 
@@ -615,8 +617,8 @@ mod tests {
         e.size = 6000;
         let err = read_all(&e, &z).unwrap_err();
         assert!(matches!(
-            err,
-            Error::Format(FormatError::MemberTruncated {
+            err.detail(),
+            Detail::Format(FormatError::MemberTruncated {
                 declared: 6000,
                 found: 5000,
                 ..
@@ -626,8 +628,8 @@ mod tests {
         e.size = 6000;
         let err = read_all(&e, &data).unwrap_err();
         assert!(matches!(
-            err,
-            Error::Format(FormatError::MemberTruncated { found: 5000, .. })
+            err.detail(),
+            Detail::Format(FormatError::MemberTruncated { found: 5000, .. })
         ));
     }
 
@@ -638,15 +640,18 @@ mod tests {
         e.crc32 ^= 1;
         let err = read_all(&e, &data).unwrap_err();
         assert!(matches!(
-            err,
-            Error::Format(FormatError::MemberChecksum { .. })
+            err.detail(),
+            Detail::Format(FormatError::MemberChecksum { .. })
         ));
         let z = deflate(&data);
         // Cut the stream: it ends early.
         let e = entry(8, &data, &z[..z.len() - 3]);
         let err = read_all(&e, &z[..z.len() - 3]).unwrap_err();
         assert!(
-            matches!(err, Error::Format(FormatError::CorruptMember { .. })),
+            matches!(
+                err.detail(),
+                Detail::Format(FormatError::CorruptMember { .. })
+            ),
             "{err}"
         );
         // An invalid block type (0b11).
@@ -654,7 +659,10 @@ mod tests {
         let e = entry(8, &data, &bad);
         let err = read_all(&e, &bad).unwrap_err();
         assert!(
-            matches!(err, Error::Format(FormatError::CorruptMember { .. })),
+            matches!(
+                err.detail(),
+                Detail::Format(FormatError::CorruptMember { .. })
+            ),
             "{err}"
         );
     }

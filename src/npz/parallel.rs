@@ -62,7 +62,7 @@ const BATCH: usize = 256 << 20;
 /// directory).
 #[cfg(feature = "parallel")]
 fn missing(index: usize) -> Error {
-    Error::Mismatch(crate::MismatchError::MemberIndex { index, len: index })
+    Error::from(crate::error::MismatchError::MemberIndex { index, len: index })
 }
 
 /// One member of a batch: already read (stored, or an error), or compressed bytes to inflate.
@@ -112,7 +112,8 @@ impl<R: Read + Seek> NpzReader<R> {
                         Job::Inflate(i, bytes) => match entries.entry(i) {
                             Some(entry) => {
                                 let mut m = MemberReader::new(&bytes[..], entry);
-                                let r = member::read_npy(&mut m, opts);
+                                let r = member::read_npy(&mut m, opts)
+                                    .map_err(|e| e.in_member(entry.name));
                                 (r, entry.size.saturating_sub(m.produced()))
                             }
                             None => (Err(missing(i)), 0),
@@ -141,9 +142,13 @@ impl<R: Read + Seek> NpzReader<R> {
             scratch,
             ..
         } = self;
-        let located = dir.locate(reader, index, scratch)?;
+        let located = dir.locate(reader, index, scratch);
+        let located = located.map_err(|e| match dir.entry(index) {
+            Some(entry) => e.in_member(entry.name),
+            None => e,
+        })?;
         let Some(entry) = dir.entry(index) else {
-            return Err(Error::Mismatch(crate::MismatchError::MemberIndex {
+            return Err(Error::from(crate::error::MismatchError::MemberIndex {
                 index,
                 len: dir.len(),
             }));
@@ -156,7 +161,7 @@ impl<R: Read + Seek> NpzReader<R> {
         let len = usize::try_from(entry.compressed_size).unwrap_or(usize::MAX);
         let mut bytes = Vec::new();
         bytes.try_reserve_exact(len).map_err(|_| {
-            Error::Io(io::Error::new(
+            Error::from(io::Error::new(
                 io::ErrorKind::OutOfMemory,
                 format!("cannot allocate {len} bytes for an archive member"),
             ))
@@ -165,7 +170,7 @@ impl<R: Read + Seek> NpzReader<R> {
         reader.seek(SeekFrom::Start(located.data_start))?;
         let got = crate::ioutil::read_full(reader, &mut bytes)?;
         if got < bytes.len() {
-            return Err(crate::FormatError::MemberTruncated {
+            return Err(crate::error::FormatError::MemberTruncated {
                 member: entry.name.to_string(),
                 declared: entry.compressed_size,
                 found: got as u64,

@@ -4,7 +4,7 @@
 use super::archive::{Directory, EntryRef, Located, DEFLATED, STORED};
 use super::member::{self, Content, MemberReader, MemberSource};
 use super::Compression;
-use crate::error::{with_path, Error, LimitError, MismatchError};
+use crate::error::{with_path, Detail, Error, LimitError, MismatchError};
 use crate::header::{HeaderInfo, ReadOptions};
 use crate::{DynArray, ReadableElement, ViewElement, ViewNpyExt};
 use ndarray::{ArrayBase, ArrayView, DataOwned, Dimension};
@@ -49,14 +49,14 @@ pub type ReadNpzError = Error;
 ///   the last one is found, as in `zipfile`;
 /// - a member that does not start with the `.npy` magic is not an array: numpy returns its
 ///   bytes, and so do [`NpzMember::get`] and [`NpzMember::bytes`]; asking for it as an array
-///   gives [`MismatchError::NotNpy`]. A member that does start with the magic is read as an
+///   gives [`ErrorKind::NotNpy`](crate::ErrorKind::NotNpy). A member that does start with the magic is read as an
 ///   array whatever its name.
 ///
 /// # Trust
 ///
 /// Every size in the archive is checked before it is used: a member's declared size bounds
 /// what is read (a member that inflates further fails with
-/// [`FormatError::MemberOverrun`](crate::FormatError::MemberOverrun) after one extra byte), a
+/// [`ErrorKind::Archive`](crate::ErrorKind::Archive) after one extra byte), a
 /// deflated member may declare at most 1032 bytes per compressed byte (deflate's maximum
 /// ratio), a member's data must lie in the archive and end before the next member (members
 /// that overlap, or share a local header, are refused), and each member's CRC-32 is checked
@@ -333,7 +333,7 @@ impl NpzReader<File> {
     ///
     /// # Errors
     ///
-    /// As [`NpzReader::new`]; also [`Error::Io`] if the file cannot be opened, whose message
+    /// As [`NpzReader::new`]; also [`ErrorKind::Io`](crate::ErrorKind::Io) if the file cannot be opened, whose message
     /// names the path and gives the reason.
     ///
     /// # Examples
@@ -358,21 +358,21 @@ impl<R: Read + Seek> NpzReader<R> {
     ///
     /// # Errors
     ///
-    /// [`FormatError::NotZip`](crate::FormatError::NotZip) if there is no end of central
-    /// directory record (not a ZIP archive), [`FormatError::Zip`](crate::FormatError::Zip) or
-    /// [`FormatError::Truncated`](crate::FormatError::Truncated) if the directory is malformed
-    /// or cut short, [`Error::Io`] if reading fails.
+    /// [`ErrorKind::Archive`](crate::ErrorKind::Archive) if there is no end of central
+    /// directory record (not a ZIP archive), [`ErrorKind::Archive`](crate::ErrorKind::Archive) or
+    /// [`ErrorKind::Truncated`](crate::ErrorKind::Truncated) if the directory is malformed
+    /// or cut short, [`ErrorKind::Io`](crate::ErrorKind::Io) if reading fails.
     ///
     /// # Examples
     ///
     /// ```
-    /// use ndnpy::{Error, FormatError, NpzReader};
+    /// use ndnpy::{ErrorKind, NpzReader};
     /// let bytes = std::fs::read("testdata/npz_stored.npz")?;
     /// let npz = NpzReader::new(std::io::Cursor::new(&bytes[..]))?;
     /// assert_eq!(npz.len(), 6);
     ///
     /// let err = NpzReader::new(std::io::Cursor::new(b"not a zip file")).err().unwrap();
-    /// assert!(matches!(err, Error::Format(FormatError::NotZip { .. })));
+    /// assert_eq!(err.kind(), ErrorKind::Archive);
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn new(reader: R) -> Result<NpzReader<R>, ReadNpzError> {
@@ -389,11 +389,11 @@ impl<R: Read + Seek> NpzReader<R> {
     /// # Examples
     ///
     /// ```
-    /// use ndnpy::{Error, NpzReader, ReadOptions};
+    /// use ndnpy::{ErrorKind, NpzReader, ReadOptions};
     /// let opts = ReadOptions::new().max_data_len(Some(16));
     /// let mut npz = NpzReader::with_options(std::fs::File::open("testdata/npz_stored.npz")?, &opts)?;
     /// let err = npz.by_name::<ndarray::OwnedRepr<f64>, ndarray::Ix2>("a").unwrap_err();
-    /// assert!(matches!(err, Error::Limit(_)));
+    /// assert_eq!((err.kind(), err.byte_counts()), (ErrorKind::Limit, Some((16, 48))));
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn with_options(
@@ -437,7 +437,7 @@ impl<R: Read + Seek> NpzReader<R> {
     ///
     /// # Errors
     ///
-    /// None but an [`Error::Io`] of kind `OutOfMemory` if the list cannot be allocated; the
+    /// None but an [`ErrorKind::Io`](crate::ErrorKind::Io) of kind `OutOfMemory` if the list cannot be allocated; the
     /// directory was read by [`NpzReader::new`].
     ///
     /// # Examples
@@ -451,7 +451,7 @@ impl<R: Read + Seek> NpzReader<R> {
     pub fn names(&mut self) -> Result<Vec<String>, ReadNpzError> {
         let mut names = Vec::new();
         names.try_reserve_exact(self.len()).map_err(|_| {
-            Error::Io(io::Error::new(
+            Error::from(io::Error::new(
                 io::ErrorKind::OutOfMemory,
                 format!("cannot allocate the names of {} members", self.len()),
             ))
@@ -508,14 +508,14 @@ impl<R: Read + Seek> NpzReader<R> {
     ///
     /// # Errors
     ///
-    /// [`MismatchError::MissingMember`] if no member has that name (the error lists the
-    /// keys), [`MismatchError::MemberIndex`] if there is no member at that position.
+    /// [`ErrorKind::MissingMember`](crate::ErrorKind::MissingMember) if no member has that name (the error lists the
+    /// keys), [`ErrorKind::MissingMember`](crate::ErrorKind::MissingMember) if there is no member at that position.
     ///
     /// # Examples
     ///
     /// ```
     /// use ndarray::Array2;
-    /// use ndnpy::{Error, MismatchError, NpzReader};
+    /// use ndnpy::{ErrorKind, NpzReader};
     ///
     /// let mut npz = NpzReader::open("testdata/npz_stored.npz")?;
     /// let a: Array2<f64> = npz.member("a")?.read()?;
@@ -523,9 +523,10 @@ impl<R: Read + Seek> NpzReader<R> {
     /// assert_eq!(npz.member(1)?.info().key(), "fortran");
     ///
     /// let err = npz.member("b").unwrap_err();
-    /// assert!(matches!(err, Error::Mismatch(MismatchError::MissingMember { .. })));
+    /// assert_eq!(err.kind(), ErrorKind::MissingMember);
     /// let err = npz.member(6).unwrap_err();
-    /// assert!(matches!(err, Error::Mismatch(MismatchError::MemberIndex { index: 6, len: 6 })));
+    /// assert_eq!(err.kind(), ErrorKind::MissingMember);
+    /// assert_eq!(err.to_string(), "member index 6 is out of range for an archive of 6 members");
     /// # Ok::<(), ndnpy::Error>(())
     /// ```
     pub fn member<K: MemberKey>(&mut self, key: K) -> Result<NpzMember<'_, R>, ReadNpzError> {
@@ -541,7 +542,7 @@ impl<R: Read + Seek> NpzReader<R> {
 
     fn index_or_missing(&self, name: &str) -> Result<usize, Error> {
         self.dir.lookup(name).ok_or_else(|| {
-            Error::Mismatch(MismatchError::MissingMember {
+            Error::from(MismatchError::MissingMember {
                 name: name.to_owned(),
                 // The ones the message lists, not a copy of a directory of any size.
                 keys: self.keys().take(10).map(str::to_owned).collect(),
@@ -553,7 +554,7 @@ impl<R: Read + Seek> NpzReader<R> {
     pub(super) fn entry(&self, index: usize) -> Result<EntryRef<'_>, Error> {
         self.dir
             .entry(index)
-            .ok_or(Error::Mismatch(MismatchError::MemberIndex {
+            .ok_or(Error::from(MismatchError::MemberIndex {
                 index,
                 len: self.dir.len(),
             }))
@@ -599,20 +600,23 @@ impl<R: Read + Seek> NpzReader<R> {
         } = self;
         let entry = dir
             .entry(index)
-            .ok_or(Error::Mismatch(MismatchError::MemberIndex {
+            .ok_or(Error::from(MismatchError::MemberIndex {
                 index,
                 len: dir.len(),
             }))?;
+        // Every error from here on says which member it happened in.
+        let name = entry.name;
         let Located {
             data_start,
             in_scratch,
-        } = dir.locate(reader, index, scratch)?;
+        } = (dir.locate(reader, index, scratch)).map_err(|e| e.in_member(name))?;
         let src = match in_scratch {
             Some(range) => Source::Memory(&scratch[range]),
-            None => Source::from_archive(reader, data_start, entry.compressed_size, options)?,
+            None => Source::from_archive(reader, data_start, entry.compressed_size, options)
+                .map_err(|e| Error::from(e).in_member(name))?,
         };
         let mut m = MemberReader::new(src, entry);
-        let result = f(&mut m, options);
+        let result = f(&mut m, options).map_err(|e| e.in_member(name));
         *inflated = inflated.saturating_add(m.produced());
         result
     }
@@ -628,19 +632,19 @@ impl<R: Read + Seek> NpzReader<R> {
     ///
     /// # Errors
     ///
-    /// - [`MismatchError::MissingMember`] if no member is found (the error lists the keys);
-    /// - [`MismatchError::NotNpy`] if the member is not an `.npy` array (read it with
+    /// - [`ErrorKind::MissingMember`](crate::ErrorKind::MissingMember) if no member is found (the error lists the keys);
+    /// - [`ErrorKind::NotNpy`](crate::ErrorKind::NotNpy) if the member is not an `.npy` array (read it with
     ///   [`NpzMember::bytes`] or [`NpzMember::get`]);
     /// - what [`ReadNpyExt::read_npy`](crate::ReadNpyExt::read_npy) returns for its content;
-    /// - [`Error::Format`] if the member is corrupt: a malformed local header, a corrupt deflate
+    /// - a format error ([`ErrorKind::is_format`](crate::ErrorKind::is_format)) if the member is corrupt: a malformed local header, a corrupt deflate
     ///   stream, a size or CRC-32 that does not match its directory entry;
-    /// - [`Error::Io`] if reading fails.
+    /// - [`ErrorKind::Io`](crate::ErrorKind::Io) if reading fails.
     ///
     /// # Examples
     ///
     /// ```
     /// use ndarray::{array, Array2, ArrayD};
-    /// use ndnpy::{Error, MismatchError, NpzReader};
+    /// use ndnpy::{ErrorKind, NpzReader};
     ///
     /// let mut npz = NpzReader::open("testdata/npz_stored.npz")?;
     /// let f: Array2<i32> = npz.by_name("fortran")?; // stored in Fortran order
@@ -650,7 +654,7 @@ impl<R: Read + Seek> NpzReader<R> {
     /// assert_eq!(any.shape(), [2, 3]);
     ///
     /// let err = npz.by_name::<ndarray::OwnedRepr<f64>, ndarray::Ix2>("b").unwrap_err();
-    /// assert!(matches!(err, Error::Mismatch(MismatchError::MissingMember { .. })));
+    /// assert_eq!(err.kind(), ErrorKind::MissingMember);
     /// # Ok::<(), ndnpy::Error>(())
     /// ```
     pub fn by_name<S, D>(&mut self, name: &str) -> Result<ArrayBase<S, D>, ReadNpzError>
@@ -667,7 +671,7 @@ impl<R: Read + Seek> NpzReader<R> {
     ///
     /// # Errors
     ///
-    /// [`MismatchError::MemberIndex`] if there is no member `index`; otherwise as
+    /// [`ErrorKind::MissingMember`](crate::ErrorKind::MissingMember) if there is no member `index`; otherwise as
     /// [`NpzReader::by_name`].
     ///
     /// # Examples
@@ -828,9 +832,9 @@ impl<R: Read + Seek> NpzMember<'_, R> {
     ///
     /// # Errors
     ///
-    /// [`MismatchError::NotNpy`] if the member is not an `.npy` array, what
-    /// [`Header::read`](crate::Header::read) returns for its header, [`Error::Format`] for a
-    /// corrupt member, [`Error::Io`] if reading fails.
+    /// [`ErrorKind::NotNpy`](crate::ErrorKind::NotNpy) if the member is not an `.npy` array, what
+    /// [`Header::read`](crate::Header::read) returns for its header, a format error ([`ErrorKind::is_format`](crate::ErrorKind::is_format)) for a
+    /// corrupt member, [`ErrorKind::Io`](crate::ErrorKind::Io) if reading fails.
     ///
     /// # Examples
     ///
@@ -859,18 +863,18 @@ impl<R: Read + Seek> NpzMember<'_, R> {
     ///
     /// # Errors
     ///
-    /// - [`MismatchError::NotNpy`] if the member is not an `.npy` array (read it with
+    /// - [`ErrorKind::NotNpy`](crate::ErrorKind::NotNpy) if the member is not an `.npy` array (read it with
     ///   [`NpzMember::bytes`] or [`NpzMember::get`]);
     /// - what [`ReadNpyExt::read_npy`](crate::ReadNpyExt::read_npy) returns for its content;
-    /// - [`Error::Format`] if the member is corrupt: a malformed local header, a corrupt deflate
+    /// - a format error ([`ErrorKind::is_format`](crate::ErrorKind::is_format)) if the member is corrupt: a malformed local header, a corrupt deflate
     ///   stream, a size or CRC-32 that does not match its directory entry;
-    /// - [`Error::Io`] if reading fails.
+    /// - [`ErrorKind::Io`](crate::ErrorKind::Io) if reading fails.
     ///
     /// # Examples
     ///
     /// ```
     /// use ndarray::{array, Array0, Array1};
-    /// use ndnpy::{Error, MismatchError, NpzReader};
+    /// use ndnpy::{ErrorKind, NpzReader};
     ///
     /// let mut npz = NpzReader::open("testdata/npz_compressed.npz")?;
     /// let be: Array1<u16> = npz.member("big_endian")?.read()?; // swapped to this machine's order
@@ -879,7 +883,7 @@ impl<R: Read + Seek> NpzMember<'_, R> {
     /// assert_eq!(scalar[()], 3.5);
     ///
     /// let err = npz.member("a")?.read::<ndarray::OwnedRepr<i32>, ndarray::Ix2>().unwrap_err();
-    /// assert!(matches!(err, Error::Mismatch(MismatchError::DType { .. })));
+    /// assert_eq!((err.kind(), err.member()), (ErrorKind::DType, Some("a.npy")));
     /// # Ok::<(), ndnpy::Error>(())
     /// ```
     pub fn read<S, D>(&mut self) -> Result<ArrayBase<S, D>, ReadNpzError>
@@ -954,9 +958,9 @@ impl<R: Read + Seek> NpzMember<'_, R> {
     ///
     /// # Errors
     ///
-    /// [`LimitError::MemberTooLarge`](crate::LimitError::MemberTooLarge) if the member is
-    /// larger than [`ReadOptions::max_data_len`]; [`Error::Format`] if it is corrupt;
-    /// [`Error::Io`] if reading fails.
+    /// [`ErrorKind::Limit`](crate::ErrorKind::Limit) if the member is
+    /// larger than [`ReadOptions::max_data_len`]; a format error ([`ErrorKind::is_format`](crate::ErrorKind::is_format)) if it is corrupt;
+    /// [`ErrorKind::Io`](crate::ErrorKind::Io) if reading fails.
     ///
     /// # Examples
     ///
@@ -984,8 +988,8 @@ impl<R: Read + Seek> NpzMember<'_, R> {
     ///
     /// # Errors
     ///
-    /// [`Error::Format`] if the member's directory entry or local header is malformed or its
-    /// data lies outside the archive, [`Error::Io`] if reading fails.
+    /// a format error ([`ErrorKind::is_format`](crate::ErrorKind::is_format)) if the member's directory entry or local header is malformed or its
+    /// data lies outside the archive, [`ErrorKind::Io`](crate::ErrorKind::Io) if reading fails.
     ///
     /// # Examples
     ///
@@ -1065,10 +1069,10 @@ impl<'b> NpzMember<'_, Cursor<&'b [u8]>> {
     ///
     /// # Errors
     ///
-    /// [`MismatchError::CompressedMember`](crate::MismatchError::CompressedMember) for a
-    /// deflated member; [`MismatchError::MisalignedMember`](crate::MismatchError::MisalignedMember)
+    /// [`ErrorKind::CannotView`](crate::ErrorKind::CannotView) for a
+    /// deflated member; [`ErrorKind::CannotView`](crate::ErrorKind::CannotView)
     /// when its data is not aligned for `A`;
-    /// [`MismatchError::ByteOrder`](crate::MismatchError::ByteOrder) and the other errors of
+    /// [`ErrorKind::CannotView`](crate::ErrorKind::CannotView) and the other errors of
     /// [`ViewNpyExt::view_npy`]; the errors of [`NpzMember::stored_range`].
     ///
     /// # Examples
@@ -1096,20 +1100,20 @@ impl<'b> NpzMember<'_, Cursor<&'b [u8]>> {
         &mut self,
     ) -> Result<ArrayView<'b, A, D>, ReadNpzError> {
         match self.stored_slice()? {
-            Some(npy) => ArrayView::<'b, A, D>::view_npy(npy).map_err(|e| match e {
+            Some(npy) => ArrayView::<'b, A, D>::view_npy(npy).map_err(|e| match e.detail() {
                 // Say which member, and that the copying read is the way.
-                Error::Mismatch(MismatchError::Misaligned { align, offset }) => {
+                &Detail::Mismatch(MismatchError::Misaligned { align, offset }) => {
                     MismatchError::MisalignedMember {
-                        member: self.info().key().to_string(),
+                        member: self.info().name().to_string(),
                         align,
                         offset,
                     }
                     .into()
                 }
-                e => e,
+                _ => e,
             }),
             None => Err(MismatchError::CompressedMember {
-                member: self.info().key().to_string(),
+                member: self.info().name().to_string(),
             }
             .into()),
         }

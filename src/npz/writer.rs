@@ -237,7 +237,7 @@ impl NpzWriter<BufWriter<File>> {
     ///
     /// # Errors
     ///
-    /// [`Error::Io`] if the temporary file cannot be created.
+    /// [`ErrorKind::Io`](crate::ErrorKind::Io) if the temporary file cannot be created.
     ///
     /// # Examples
     ///
@@ -350,9 +350,9 @@ impl<W: Write + Seek> NpzWriter<W> {
     ///
     /// # Errors
     ///
-    /// [`UsageError::DuplicateMember`] if the archive already has a member of that name,
-    /// [`UsageError::MemberNameTooLong`] for a name over 65,535 bytes,
-    /// [`UsageError::CompressionLevel`] for a deflate level outside 1 to 9, [`Error::Io`] if
+    /// [`ErrorKind::Usage`](crate::ErrorKind::Usage) if the archive already has a member of that name,
+    /// [`ErrorKind::Usage`](crate::ErrorKind::Usage) for a name over 65,535 bytes,
+    /// [`ErrorKind::Usage`](crate::ErrorKind::Usage) for a deflate level outside 1 to 9, [`ErrorKind::Io`](crate::ErrorKind::Io) if
     /// writing fails.
     /// After an error the member is left out of the archive, which stays usable.
     ///
@@ -416,7 +416,7 @@ impl<W: Write + Seek> NpzWriter<W> {
     ///
     /// # Errors
     ///
-    /// As [`NpzWriter::add_array`]; [`UsageError::DuplicateMember`] if the key was already
+    /// As [`NpzWriter::add_array`]; [`ErrorKind::Usage`](crate::ErrorKind::Usage) if the key was already
     /// used by [`NpzWriter::add_array`] (numpy refuses that mix too).
     ///
     /// # Examples
@@ -472,7 +472,7 @@ impl<W: Write + Seek> NpzWriter<W> {
     ///
     /// # Errors
     ///
-    /// [`Error::Io`] if writing fails.
+    /// [`ErrorKind::Io`](crate::ErrorKind::Io) if writing fails.
     ///
     /// # Examples
     ///
@@ -555,7 +555,7 @@ fn needs_zip64(len: Option<u64>) -> bool {
 /// The zip crate's errors: I/O stays I/O; anything else is a request it refused.
 fn zip_error(e: ZipError) -> Error {
     match e {
-        ZipError::Io(e) => Error::Io(e),
+        ZipError::Io(e) => Error::from(e),
         e => UsageError::Archive {
             reason: e.to_string(),
         }

@@ -6,7 +6,7 @@ use super::{fields::*, matching::*};
 use crate::dtype::DType;
 use crate::element::Input;
 use crate::element::{bulk, pod};
-use crate::error::{at_record, Error, FormatError, MismatchError};
+use crate::error::{Detail, Error, FormatError, MismatchError};
 use std::io::{Read, Write};
 use std::mem::{align_of, size_of};
 
@@ -20,8 +20,8 @@ use std::mem::{align_of, size_of};
 ///
 /// # Errors
 ///
-/// As [`ReadableElement::read_vec`]: [`Error::Mismatch`] if `dtype` does not hold `T`'s
-/// fields; [`FormatError::Truncated`] if the data is short; [`FormatError::InvalidField`]
+/// As [`ReadableElement::read_vec`]: a mismatch ([`ErrorKind::is_mismatch`](crate::ErrorKind::is_mismatch)) if `dtype` does not hold `T`'s
+/// fields; [`ErrorKind::Truncated`](crate::ErrorKind::Truncated) if the data is short; [`ErrorKind::InvalidData`](crate::ErrorKind::InvalidData)
 /// for invalid bytes (with the record index and field path).
 ///
 /// # Examples
@@ -62,7 +62,7 @@ pub fn read_vec<T: RecordField, R: Read + ?Sized>(
         if itemsize == 0 {
             for i in 0..count {
                 if T::NEEDS_CHECK {
-                    T::check(&plan, &[]).map_err(|e| at_record(e, (first + i) as u64))?;
+                    T::check(&plan, &[]).map_err(|e| e.at_record((first + i) as u64))?;
                 }
                 out.push(T::decode(&plan, &[]));
             }
@@ -70,7 +70,7 @@ pub fn read_vec<T: RecordField, R: Read + ?Sized>(
         }
         if T::NEEDS_CHECK {
             for (i, rec) in chunk.chunks_exact(itemsize).enumerate() {
-                T::check(&plan, rec).map_err(|e| at_record(e, (first + i) as u64))?;
+                T::check(&plan, rec).map_err(|e| e.at_record((first + i) as u64))?;
             }
         }
         // An exact-size iterator: `extend` writes in place without a capacity check per record.
@@ -142,7 +142,7 @@ pub fn read_vec_plain<T: PlainField, R: Read + ?Sized>(
         bulk::read_plain(reader, len, input, part, |first, bytes| {
             if T::NEEDS_CHECK {
                 for (i, rec) in bytes.chunks_exact(size).enumerate() {
-                    T::check(&plan, rec).map_err(|e| at_record(e, (first + i) as u64))?;
+                    T::check(&plan, rec).map_err(|e| e.at_record((first + i) as u64))?;
                 }
             }
             Ok(())
@@ -158,8 +158,8 @@ pub fn read_vec_plain<T: PlainField, R: Read + ?Sized>(
 ///
 /// # Errors
 ///
-/// [`Error::Io`] if writing fails; [`UsageError::FieldValue`] if a value does not fit its
-/// field (with the record index and field path); [`Error::Mismatch`] if `dtype` does not hold
+/// [`ErrorKind::Io`](crate::ErrorKind::Io) if writing fails; [`ErrorKind::Usage`](crate::ErrorKind::Usage) if a value does not fit its
+/// field (with the record index and field path); a mismatch ([`ErrorKind::is_mismatch`](crate::ErrorKind::is_mismatch)) if `dtype` does not hold
 /// `T`'s fields.
 ///
 /// # Examples
@@ -224,7 +224,7 @@ where
     if itemsize == 0 {
         for (i, v) in iter.enumerate() {
             v.encode(&plan, &mut [])
-                .map_err(|e| at_record(e, i as u64))?;
+                .map_err(|e| e.at_record(i as u64))?;
         }
         return Ok(());
     }
@@ -239,7 +239,7 @@ where
             buf.resize(per_chunk * itemsize, 0u8);
         }
         let rec = &mut buf[n * itemsize..(n + 1) * itemsize];
-        v.encode(&plan, rec).map_err(|e| at_record(e, i as u64))?;
+        v.encode(&plan, rec).map_err(|e| e.at_record(i as u64))?;
         n += 1;
         if n == per_chunk {
             writer.write_all(&buf)?;
@@ -258,20 +258,20 @@ pub(crate) fn check_view<T: PlainField>(
     dtype: &DType,
     len: usize,
 ) -> Result<(), Error> {
-    T::check_layout(dtype).map_err(|e| match e {
+    T::check_layout(dtype).map_err(|e| match e.detail() {
         // Name the whole record, not just the field found in the other order.
-        Error::Mismatch(MismatchError::ByteOrder { .. }) => MismatchError::ByteOrder {
+        Detail::Mismatch(MismatchError::ByteOrder { .. }) => MismatchError::ByteOrder {
             found: dtype.clone(),
         }
         .into(),
-        other => other,
+        _ => e,
     })?;
     let size = size_of::<T>();
     pod::check_len_align(bytes, len, size, align_of::<T>())?;
     if T::NEEDS_CHECK && size > 0 {
         let plan = T::plan(dtype)?;
         for (i, rec) in bytes.chunks_exact(size).enumerate() {
-            T::check(&plan, rec).map_err(|e| at_record(e, i as u64))?;
+            T::check(&plan, rec).map_err(|e| e.at_record(i as u64))?;
         }
     }
     Ok(())
@@ -282,12 +282,12 @@ pub(crate) fn check_view<T: PlainField>(
 ///
 /// # Errors
 ///
-/// [`MismatchError::Layout`] if the file's record layout is not `T`'s (fields at other
+/// [`ErrorKind::CannotView`](crate::ErrorKind::CannotView) if the file's record layout is not `T`'s (fields at other
 /// offsets or in another order, another size, padding elsewhere);
-/// [`MismatchError::ByteOrder`] if a field is not in native byte order;
-/// [`MismatchError::Misaligned`] if `bytes` is not aligned for `T`;
-/// [`FormatError::Truncated`] / [`FormatError::TrailingBytes`] for a wrong length;
-/// [`FormatError::InvalidField`] for invalid bytes (a bool of 2).
+/// [`ErrorKind::CannotView`](crate::ErrorKind::CannotView) if a field is not in native byte order;
+/// [`ErrorKind::CannotView`](crate::ErrorKind::CannotView) if `bytes` is not aligned for `T`;
+/// [`ErrorKind::Truncated`](crate::ErrorKind::Truncated) / [`ErrorKind::TrailingBytes`](crate::ErrorKind::TrailingBytes) for a wrong length;
+/// [`ErrorKind::InvalidData`](crate::ErrorKind::InvalidData) for invalid bytes (a bool of 2).
 ///
 /// # Examples
 ///
@@ -339,7 +339,7 @@ pub fn view<'a, T: PlainField>(
 ///
 /// # Errors
 ///
-/// As [`view`]; also [`MismatchError::Layout`] if `T` has padding bytes, which a store
+/// As [`view`]; also [`ErrorKind::CannotView`](crate::ErrorKind::CannotView) if `T` has padding bytes, which a store
 /// through the view would leave uninitialised in the buffer.
 ///
 /// # Examples

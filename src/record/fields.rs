@@ -5,7 +5,7 @@ use super::*;
 use super::{matching::*, plan::*};
 use crate::dtype::{ByteOrder, DType, Scalar, ScalarKind, SubArray};
 use crate::element::{FixedBytes, FixedDType, FixedUnicode};
-use crate::error::{in_field, Error, MismatchError};
+use crate::error::{Detail, Error, MismatchError};
 
 macro_rules! number_field {
     ($($ty:ty => $kind:ident, $size:literal, $bits:ty, $from:expr, $to:expr;)*) => {$(
@@ -119,7 +119,7 @@ complex_field! {
     f64 => 16, 8;
 }
 
-/// `bool`: one byte, 0 or 1; other bytes are a [`FormatError::InvalidField`](crate::FormatError::InvalidField).
+/// `bool`: one byte, 0 or 1; other bytes are an [`ErrorKind::InvalidData`](crate::ErrorKind::InvalidData) error.
 impl RecordField for bool {
     type Plan = ScalarPlan;
     const NEEDS_CHECK: bool = true;
@@ -466,10 +466,10 @@ impl<T: RecordField, const N: usize> RecordField for [T; N] {
 
     fn plan(found: &DType) -> Result<Self::Plan, Error> {
         let elem = peel(found, N).ok_or_else(|| mismatch::<Self>(found))?;
-        let plan = T::plan(&elem).map_err(|e| match e {
+        let plan = T::plan(&elem).map_err(|e| match e.detail() {
             // Report the whole field, not the element, when its type is wrong.
-            Error::Mismatch(MismatchError::DType { .. }) => mismatch::<Self>(found),
-            other => other,
+            Detail::Mismatch(MismatchError::DType { .. }) => mismatch::<Self>(found),
+            _ => e,
         })?;
         Ok(ArrayPlan {
             stride: elem.itemsize(),
@@ -480,7 +480,7 @@ impl<T: RecordField, const N: usize> RecordField for [T; N] {
     fn check(plan: &Self::Plan, bytes: &[u8]) -> Result<(), Error> {
         for i in 0..N {
             T::check(&plan.elem, elem_bytes(bytes, i, plan.stride))
-                .map_err(|e| in_field(e, &format!("[{i}]")))?;
+                .map_err(|e| e.in_field(&format!("[{i}]")))?;
         }
         Ok(())
     }
@@ -499,7 +499,7 @@ impl<T: RecordField, const N: usize> RecordField for [T; N] {
                 .and_then(|o| out.get_mut(o..))
                 .ok_or_else(|| short_slot(have, i.saturating_mul(plan.stride)))?;
             v.encode(&plan.elem, slot)
-                .map_err(|e| in_field(e, &format!("[{i}]")))?;
+                .map_err(|e| e.in_field(&format!("[{i}]")))?;
         }
         Ok(())
     }
@@ -514,9 +514,9 @@ unsafe impl<T: PlainField, const N: usize> PlainField for [T; N] {
 
     fn check_layout(found: &DType) -> Result<(), Error> {
         let elem = peel(found, N).ok_or_else(|| mismatch::<Self>(found))?;
-        T::check_layout(&elem).map_err(|e| match e {
-            Error::Mismatch(MismatchError::DType { .. }) => mismatch::<Self>(found),
-            other => other,
+        T::check_layout(&elem).map_err(|e| match e.detail() {
+            Detail::Mismatch(MismatchError::DType { .. }) => mismatch::<Self>(found),
+            _ => e,
         })
     }
 }

@@ -3,7 +3,7 @@
 
 use super::*;
 use crate::dtype::{DType, Field, Structured};
-use crate::error::{Error, FormatError, MismatchError, UsageError};
+use crate::error::{Detail, Error, FormatError, MismatchError, UsageError};
 use std::any::type_name;
 use std::mem::size_of;
 
@@ -51,7 +51,7 @@ pub fn record_dtype(fields: Vec<(&str, DType)>) -> DType {
 ///
 /// # Errors
 ///
-/// [`MismatchError::DType`] if `found` is not a record; [`MismatchError::MissingFields`]
+/// [`ErrorKind::DType`](crate::ErrorKind::DType) if `found` is not a record; [`ErrorKind::DType`](crate::ErrorKind::DType)
 /// listing the names it lacks and the names it has.
 ///
 /// # Examples
@@ -91,7 +91,7 @@ pub fn record_of<'d, T>(found: &'d DType, names: &[&str]) -> Result<&'d Structur
 ///
 /// # Errors
 ///
-/// [`MismatchError::DType`] if `found` is not a record; [`MismatchError::Layout`] if its
+/// [`ErrorKind::DType`](crate::ErrorKind::DType) if `found` is not a record; [`ErrorKind::CannotView`](crate::ErrorKind::CannotView) if its
 /// size differs.
 ///
 /// # Examples
@@ -131,7 +131,7 @@ pub fn layout_of<T>(found: &DType) -> Result<&Structured, Error> {
 ///
 /// # Errors
 ///
-/// [`MismatchError::Layout`] if the field is missing or elsewhere; the errors of `T`'s
+/// [`ErrorKind::CannotView`](crate::ErrorKind::CannotView) if the field is missing or elsewhere; the errors of `T`'s
 /// [`PlainField::check_layout`].
 ///
 /// # Examples
@@ -168,18 +168,18 @@ pub fn layout_field<T: PlainField, R>(
             ),
         ));
     }
-    T::check_layout(&field.dtype).map_err(|e| match e {
-        Error::Mismatch(MismatchError::Layout { reason, .. }) => {
+    T::check_layout(&field.dtype).map_err(|e| match e.detail() {
+        Detail::Mismatch(MismatchError::Layout { reason, .. }) => {
             layout::<R>(&whole(), format!("in field {}: {reason}", quoted(name)))
         }
-        Error::Mismatch(MismatchError::DType { requested, found }) => layout::<R>(
+        Detail::Mismatch(MismatchError::DType { requested, found }) => layout::<R>(
             &whole(),
             format!(
                 "field {} is {found} in the file, {requested} in the Rust type",
                 quoted(name)
             ),
         ),
-        other => other,
+        _ => e,
     })
 }
 

@@ -3,7 +3,7 @@
 //! `#[derive(NpyRecord)]` (feature `derive`, on by default) turns a struct of named fields
 //! into an array element whose dtype is a numpy record, `[('a', '<i4'), ('b', '<f8')]`.
 //! Each field's type implements [`RecordField`]: the numbers, `bool`, `half::f16` and
-//! `Complex` (behind their features), fixed arrays `[T; N]` of any field type (a sub-array
+//! `Complex`, fixed arrays `[T; N]` of any field type (a sub-array
 //! field; `[[T; N]; M]` is `(M, N)`), `String` (`'<UN'`) and `Vec<u8>` (`'|SN'`) with
 //! `#[npy(len = N)]`, and other derived structs (nested records).
 //!
@@ -12,8 +12,8 @@
 //! Fields are matched **by name** (or by title), never by position: the file may hold them in
 //! any order, with padding (`('', '|V3')` from `align=True` or explicit offsets), titles, in
 //! either byte order field by field, and with fields the struct does not have (they are
-//! skipped). What the struct needs and the file lacks is a [`MismatchError::MissingFields`];
-//! a field of the wrong type is a [`MismatchError::Field`] naming the field, the file's dtype
+//! skipped). What the struct needs and the file lacks is an [`ErrorKind::DType`](crate::ErrorKind::DType) error;
+//! a field of the wrong type is an [`ErrorKind::DType`](crate::ErrorKind::DType) error naming the field, the file's dtype
 //! and the Rust type.
 //!
 //! The match is made once per read: [`RecordField::plan`] resolves every field to its offset
@@ -28,7 +28,7 @@
 //!
 //! Records are written packed, in field declaration order, as numpy's default structured
 //! dtype is: `np.save` of the array numpy loads from our file gives back our exact bytes.
-//! Strings are NUL-padded; a string longer than its field is a [`UsageError::FieldValue`].
+//! Strings are NUL-padded; a string longer than its field is an [`ErrorKind::Usage`](crate::ErrorKind::Usage) error.
 //!
 //! # Zero-copy views
 //!
@@ -37,7 +37,7 @@
 //! it [`ViewElement`](crate::ViewElement) and [`ViewMutElement`](crate::ViewMutElement): a
 //! file whose record layout equals the struct's (same fields at the same offsets, the same
 //! size, native byte order) is viewed in place, and memory-mapped. Any difference is a
-//! [`MismatchError::Layout`], [`MismatchError::ByteOrder`] or [`MismatchError::Misaligned`]
+//! [`ErrorKind::CannotView`](crate::ErrorKind::CannotView), [`ErrorKind::CannotView`](crate::ErrorKind::CannotView) or [`ErrorKind::CannotView`](crate::ErrorKind::CannotView)
 //! error. Mutable views also need a struct without padding bytes.
 //!
 //! # Example
@@ -158,8 +158,8 @@ pub trait RecordField: Sized {
     ///
     /// # Errors
     ///
-    /// [`MismatchError::DType`] (which records turn into [`MismatchError::Field`]) if `found`
-    /// cannot hold this type; [`MismatchError::MissingFields`] for a record missing fields.
+    /// [`ErrorKind::DType`](crate::ErrorKind::DType) (which records turn into [`ErrorKind::DType`](crate::ErrorKind::DType)) if `found`
+    /// cannot hold this type; [`ErrorKind::DType`](crate::ErrorKind::DType) for a record missing fields.
     fn plan(found: &DType) -> Result<Self::Plan, Error>;
 
     /// Checks that `bytes` (the field's bytes, at least `found.itemsize()` long) hold a valid
@@ -168,7 +168,7 @@ pub trait RecordField: Sized {
     ///
     /// # Errors
     ///
-    /// [`FormatError::InvalidField`](crate::FormatError::InvalidField) saying what is wrong.
+    /// [`ErrorKind::InvalidData`](crate::ErrorKind::InvalidData) saying what is wrong.
     fn check(plan: &Self::Plan, bytes: &[u8]) -> Result<(), Error> {
         let _ = (plan, bytes);
         Ok(())
@@ -182,7 +182,7 @@ pub trait RecordField: Sized {
     ///
     /// # Errors
     ///
-    /// [`UsageError::FieldValue`] if the value does not fit (a string longer than the field)
+    /// [`ErrorKind::Usage`](crate::ErrorKind::Usage) if the value does not fit (a string longer than the field)
     /// or `out` is shorter than the field.
     fn encode(&self, plan: &Self::Plan, out: &mut [u8]) -> Result<(), Error>;
 }
@@ -230,8 +230,8 @@ pub unsafe trait PlainField: RecordField {
     ///
     /// # Errors
     ///
-    /// [`MismatchError::Layout`] for a different layout, [`MismatchError::ByteOrder`] for
-    /// non-native byte order, [`MismatchError::DType`] for a different type.
+    /// [`ErrorKind::CannotView`](crate::ErrorKind::CannotView) for a different layout, [`ErrorKind::CannotView`](crate::ErrorKind::CannotView) for
+    /// non-native byte order, [`ErrorKind::DType`](crate::ErrorKind::DType) for a different type.
     fn check_layout(found: &DType) -> Result<(), Error>;
 }
 

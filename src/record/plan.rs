@@ -4,7 +4,7 @@
 use super::matching::*;
 use super::*;
 use crate::dtype::{ScalarKind, Structured};
-use crate::error::{in_field, Error};
+use crate::error::Error;
 
 /// The plan of a scalar field: whether its bytes are swapped.
 ///
@@ -103,7 +103,7 @@ impl<P> FieldPlan<P> {
     ///
     /// # Errors
     ///
-    /// [`MismatchError::MissingFields`] if there is no such field; the errors of
+    /// [`ErrorKind::DType`](crate::ErrorKind::DType) if there is no such field; the errors of
     /// [`RecordField::plan`], with `name` prefixed to the field path.
     ///
     /// # Examples
@@ -123,7 +123,7 @@ impl<P> FieldPlan<P> {
         name: &str,
     ) -> Result<Self, Error> {
         let field = find_field(record, name).ok_or_else(|| missing::<T>(record, &[name]))?;
-        let plan = T::plan(&field.dtype).map_err(|e| in_field(e, name))?;
+        let plan = T::plan(&field.dtype).map_err(|e| e.in_field(name))?;
         Ok(FieldPlan {
             offset: field.offset,
             plan,
@@ -147,7 +147,7 @@ impl<P> FieldPlan<P> {
     ///
     /// # Errors
     ///
-    /// [`FormatError::InvalidField`], with `name` prefixed to the field path.
+    /// [`ErrorKind::InvalidData`](crate::ErrorKind::InvalidData), with `name` prefixed to the field path.
     ///
     /// # Examples
     ///
@@ -165,8 +165,7 @@ impl<P> FieldPlan<P> {
         if !T::NEEDS_CHECK {
             return Ok(());
         }
-        T::check(&self.plan, record.get(self.offset..).unwrap_or(&[]))
-            .map_err(|e| in_field(e, name))
+        T::check(&self.plan, record.get(self.offset..).unwrap_or(&[])).map_err(|e| e.in_field(name))
     }
 
     /// Decodes this field of `record` (the whole record's bytes) as a `T`.
@@ -187,7 +186,7 @@ impl<P> FieldPlan<P> {
     ///
     /// # Errors
     ///
-    /// [`UsageError::FieldValue`] if the value does not fit, with `name` prefixed to the
+    /// [`ErrorKind::Usage`](crate::ErrorKind::Usage) if the value does not fit, with `name` prefixed to the
     /// field path.
     ///
     /// # Examples
@@ -214,7 +213,7 @@ impl<P> FieldPlan<P> {
             Some(slot) => value.encode(&self.plan, slot),
             None => Err(short_slot(len, self.offset)),
         }
-        .map_err(|e| in_field(e, name))
+        .map_err(|e| e.in_field(name))
     }
 }
 

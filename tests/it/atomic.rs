@@ -2,7 +2,7 @@
 //! file whole, a live map of the old file keeps working, and create_new never replaces.
 
 use ndarray::{array, Array1};
-use ndnpy::{DateTimeUnit, Datetime64, Error, NpyMmap, TimeUnit, UsageError};
+use ndnpy::{DateTimeUnit, Datetime64, Error, ErrorKind, NpyMmap, TimeUnit};
 
 use crate::common::Scratch;
 
@@ -28,15 +28,19 @@ fn failed_write_leaves_the_old_file_whole() {
     ndnpy::write_npy(&path, &array![1.0f64, 2.0, 3.0]).unwrap();
     let before = std::fs::read(&path).unwrap();
     let err = ndnpy::write_npy(&path, &failing_array()).unwrap_err();
-    assert!(
-        matches!(
-            err,
-            Error::Usage(UsageError::MixedUnits { index: 100_000, .. })
-        ),
-        "{err}"
-    );
+    assert_mixed_units_at_100_000(&err);
     assert_eq!(std::fs::read(&path).unwrap(), before);
     assert_eq!(dir.entries(), ["a.npy"], "no temporary file left behind");
+}
+
+/// `err` is the error of writing [`failing_array`]: the value at index 100,000 has another
+/// unit than the ones before it.
+fn assert_mixed_units_at_100_000(err: &Error) {
+    assert_eq!(err.kind(), ErrorKind::Usage, "{err}");
+    assert_eq!(
+        err.to_string(),
+        "value 100000 has dtype '<M8[ms]', but the array is written as '<M8[s]'"
+    );
 }
 
 #[test]
@@ -61,17 +65,15 @@ fn create_new_never_replaces_and_cleans_up_after_itself() {
     let path = dir.0.join("c.npy");
     ndnpy::create_new_npy(&path, &array![1u8]).unwrap();
     let err = ndnpy::create_new_npy(&path, &array![2u8]).unwrap_err();
-    assert!(matches!(err, Error::Io(ref e) if e.kind() == std::io::ErrorKind::AlreadyExists));
+    assert_eq!(err.kind(), ErrorKind::Io, "{err}");
+    assert_eq!(
+        err.io_error().unwrap().kind(),
+        std::io::ErrorKind::AlreadyExists
+    );
     assert_eq!(ndnpy::read_npy::<_, Array1<u8>>(&path).unwrap(), array![1]);
     let other = dir.0.join("d.npy");
     let err = ndnpy::create_new_npy(&other, &failing_array()).unwrap_err();
-    assert!(
-        matches!(
-            err,
-            Error::Usage(UsageError::MixedUnits { index: 100_000, .. })
-        ),
-        "{err}"
-    );
+    assert_mixed_units_at_100_000(&err);
     assert!(!other.exists(), "the partial file is removed");
 }
 
@@ -96,13 +98,7 @@ fn npz_create_replaces_only_on_finish() {
     // A failed member (mixed datetime units) and then a drop: still the old archive.
     let mut npz = ndnpy::NpzWriter::create(&path).unwrap();
     let err = npz.add_array("bad", &failing_array()).unwrap_err();
-    assert!(
-        matches!(
-            err,
-            Error::Usage(UsageError::MixedUnits { index: 100_000, .. })
-        ),
-        "{err}"
-    );
+    assert_mixed_units_at_100_000(&err);
     drop(npz);
     assert_eq!(std::fs::read(&path).unwrap(), before);
     assert_eq!(dir.entries(), ["a.npz"]);

@@ -2,12 +2,12 @@
 
 use ndarray::{ArrayD, IxDyn};
 use ndnpy::{
-    read_npy_dyn, DateTimeUnit, Datetime64, DynArray, DynData, Error, FixedBytes, FixedUnicode,
-    FormatError, LimitError, MismatchError, ReadNpyExt, TimeUnit, Timedelta64, UsageError,
-    ViewNpyExt, WriteNpyExt,
+    read_npy_dyn, DateTimeUnit, Datetime64, DynArray, DynData, ErrorKind, FixedBytes, FixedUnicode,
+    ReadNpyExt, TimeUnit, Timedelta64, ViewNpyExt, WriteNpyExt,
 };
 
 use crate::common::{numpy, Scratch};
+use crate::error_checks::{is_byte_order, is_dtype_mismatch};
 
 const STRINGS: [&str; 8] = [
     "",
@@ -63,10 +63,8 @@ np.save(f"{d}/s.npy", np.array(b, dtype="S20").reshape(4, 2))
     let fixed_u: ArrayD<FixedUnicode<10>> = ndnpy::read_npy(dir.path("u_be.npy")).unwrap();
     assert_eq!(fixed_u[[0, 3]].to_string().unwrap(), "整形😀");
     // Nine code units do not hold numpy's ten.
-    assert!(matches!(
-        ndnpy::read_npy::<_, ArrayD<FixedUnicode<9>>>(dir.path("u_be.npy")),
-        Err(Error::Mismatch(MismatchError::DType { .. }))
-    ));
+    let err = ndnpy::read_npy::<_, ArrayD<FixedUnicode<9>>>(dir.path("u_be.npy")).unwrap_err();
+    assert!(is_dtype_mismatch(&err), "{err:?}");
 
     // We write: numpy's choice of length, and np.save's exact bytes.
     let ours = want.clone();
@@ -112,36 +110,37 @@ fn string_errors() {
         .write_npy(&mut bytes)
         .unwrap();
     let err = ndarray::Array1::<String>::read_npy(&bytes[..]).unwrap_err();
-    assert!(
-        matches!(
-            err,
-            Error::Format(FormatError::InvalidCodePoint {
-                index: 0,
-                value: 0xD800
-            })
-        ),
-        "{err}"
+    assert_eq!(err.kind(), ErrorKind::InvalidData, "{err}");
+    assert_eq!(
+        err.to_string(),
+        "string element 0 holds code unit 0xd800, which is not a unicode scalar value"
     );
     // Too long for a fixed size.
-    assert!(matches!(
-        FixedUnicode::<2>::new("abc"),
-        Err(Error::Usage(UsageError::StringTooLong { .. }))
-    ));
+    let err = FixedUnicode::<2>::new("abc").unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::Usage);
+    assert_eq!(
+        err.to_string(),
+        "string 0 has length 3, more than the 2 its dtype holds"
+    );
     // Zero-size items claimed by the trillion: a limit, not an allocation.
     let text = "{'descr': '<U0', 'fortran_order': False, 'shape': (1000000000000,), }";
     let mut f = b"\x93NUMPY\x01\x00".to_vec();
     f.extend_from_slice(&(text.len() as u16).to_le_bytes());
     f.extend_from_slice(text.as_bytes());
-    assert!(matches!(
-        ndarray::Array1::<String>::read_npy(&f[..]),
-        Err(Error::Limit(LimitError::ArrayTooLarge { .. }))
-    ));
+    let err = ndarray::Array1::<String>::read_npy(&f[..]).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::Limit);
+    let (limit, found) = err.byte_counts().unwrap();
+    assert_eq!(
+        err.to_string(),
+        format!(
+            "array data of {found} bytes exceeds the limit of {limit} bytes \
+             (raise it with ReadOptions::max_data_len)"
+        )
+    );
     // Wrong kind.
     let u = std::fs::read("testdata/dt_U3_le.npy").unwrap();
-    assert!(matches!(
-        ndarray::Array2::<Vec<u8>>::read_npy(&u[..]),
-        Err(Error::Mismatch(MismatchError::DType { .. }))
-    ));
+    let err = ndarray::Array2::<Vec<u8>>::read_npy(&u[..]).unwrap_err();
+    assert!(is_dtype_mismatch(&err), "{err:?}");
 }
 
 #[test]
@@ -160,10 +159,8 @@ fn fixed_strings_view_in_place() {
     let buf: &mut [u8] = unsafe_bytes(&mut aligned);
     buf[..be.len()].copy_from_slice(&be);
     // Big-endian code units cannot be viewed in place (as native ones).
-    assert!(matches!(
-        ndarray::ArrayView2::<FixedUnicode<3>>::view_npy(&buf[..be.len()]),
-        Err(Error::Mismatch(MismatchError::ByteOrder { .. }))
-    ));
+    let err = ndarray::ArrayView2::<FixedUnicode<3>>::view_npy(&buf[..be.len()]).unwrap_err();
+    assert!(is_byte_order(&err), "{err:?}");
 }
 
 fn unsafe_bytes(v: &mut [u32]) -> &mut [u8] {
@@ -256,10 +253,12 @@ print(len(units))
         multiplier: 1,
     });
     let mixed = ndarray::array![Datetime64::new(1, s), Datetime64::new(1, ms)];
-    assert!(matches!(
-        mixed.write_npy(Vec::new()),
-        Err(Error::Usage(UsageError::MixedUnits { index: 1, .. }))
-    ));
+    let err = mixed.write_npy(Vec::new()).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::Usage);
+    assert_eq!(
+        err.to_string(),
+        "value 1 has dtype '<M8[ms]', but the array is written as '<M8[s]'"
+    );
 }
 
 #[cfg(feature = "chrono")]
@@ -385,10 +384,16 @@ print("ok")
             }
         }
     }
-    assert!(matches!(
-        read_npy_dyn(dir.path("pdescr.npy")).unwrap().field("nope"),
-        Err(Error::Usage(UsageError::NoSuchField { .. }))
-    ));
+    let err = read_npy_dyn(dir.path("pdescr.npy"))
+        .unwrap()
+        .field("nope")
+        .unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::Usage);
+    assert!(
+        err.to_string()
+            .starts_with("no field \"nope\"; the fields are ["),
+        "{err}"
+    );
     assert!(read_npy_dyn("testdata/example.npy")
         .unwrap()
         .field("x")

@@ -9,7 +9,7 @@
 
 use crate::common::Scratch;
 use ndarray::ArrayD;
-use ndnpy::{DynArray, Error, FixedBytes, NpzReader, NpzWriter, ReadNpyExt};
+use ndnpy::{DynArray, Error, ErrorKind, FixedBytes, NpzReader, NpzWriter, ReadNpyExt};
 use std::fs::File;
 use std::io::{BufReader, Cursor, Read};
 use std::path::Path;
@@ -284,10 +284,11 @@ fn read_member(npz: &Path, read_as: As) -> Result<(), Error> {
 fn kind(r: &Result<(), Error>) -> &'static str {
     match r {
         Ok(()) => "ok",
-        Err(Error::Format(_)) => "format",
-        Err(Error::Limit(_)) => "limit",
-        Err(Error::Io(_)) => "io",
-        Err(Error::Mismatch(_)) => "mismatch",
+        Err(e) if e.kind().is_format() => "format",
+        Err(e) if e.kind() == ErrorKind::Limit => "limit",
+        Err(e) if e.kind() == ErrorKind::Io => "io",
+        Err(e) if e.kind() == ErrorKind::OutOfMemory => "out of memory",
+        Err(e) if e.kind().is_mismatch() => "mismatch",
         Err(_) => "other",
     }
 }

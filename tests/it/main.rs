@@ -11,6 +11,7 @@
 
 #[path = "../common/mod.rs"]
 mod common;
+mod error_checks;
 
 #[cfg(target_os = "linux")]
 mod appender_io_errors;

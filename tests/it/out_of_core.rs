@@ -6,8 +6,8 @@ use ndarray::{
     Dimension, ShapeBuilder,
 };
 use ndnpy::{
-    ByteOrder, Error, FormatError, MismatchError, NpyAppender, NpyMmap, NpyMmapMut, NpyReader,
-    NpyWriter, ReadNpyExt, UsageError, ViewMutNpyExt, ViewNpyExt, WriteNpyExt, WriteOptions,
+    ByteOrder, Error, ErrorKind, NpyAppender, NpyMmap, NpyMmapMut, NpyReader, NpyWriter,
+    ReadNpyExt, ViewMutNpyExt, ViewNpyExt, WriteNpyExt, WriteOptions,
 };
 use std::path::{Path, PathBuf};
 
@@ -18,6 +18,24 @@ fn testdata(name: &str) -> PathBuf {
 }
 
 use crate::common::{numpy, Scratch};
+use crate::error_checks::{is_byte_order, is_dtype_mismatch};
+
+/// Whether `err` is a usage error whose message is `message`.
+fn usage(err: &Error, message: &str) -> bool {
+    err.kind() == ErrorKind::Usage && err.to_string() == message
+}
+
+/// Whether `err` is an index or range out of bounds (its message gives both).
+fn out_of_bounds(err: &Error) -> bool {
+    err.kind() == ErrorKind::Usage && err.to_string().contains(" is out of bounds for length ")
+}
+
+/// Whether `err` is a block of the wrong shape (its message gives both shapes).
+fn block_shape(err: &Error) -> bool {
+    err.kind() == ErrorKind::Usage && err.to_string().starts_with("block of shape ")
+}
+
+const NO_GROWTH_AXIS: &str = "a 0-d array has no axis to read or write in steps";
 
 /// A copy of `bytes` at an address that is `offset` past a 64-byte boundary.
 fn at_offset(bytes: &[u8], offset: usize) -> (Vec<u64>, usize) {
@@ -84,36 +102,34 @@ fn view_errors_are_distinct() {
     let good = &all[start..start + le.len()];
     assert!(ArrayView1::<f64>::view_npy(good).is_ok());
     // Too short, and too long.
-    assert!(matches!(
-        ArrayView1::<f64>::view_npy(&good[..good.len() - 1]),
-        Err(Error::Format(FormatError::Truncated {
-            part: "array data",
-            expected: 40,
-            found: 39
-        }))
-    ));
-    assert!(matches!(
-        ArrayView1::<f64>::view_npy(&all[start..start + le.len() + 3]),
-        Err(Error::Format(FormatError::TrailingBytes {
-            expected: 40,
-            found: 43
-        }))
-    ));
+    let err = ArrayView1::<f64>::view_npy(&good[..good.len() - 1]).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::Truncated);
+    assert_eq!(err.byte_counts(), Some((40, 39)));
+    assert_eq!(
+        err.to_string(),
+        "file ends in the array data: expected 40 bytes, found 39"
+    );
+    let err = ArrayView1::<f64>::view_npy(&all[start..start + le.len() + 3]).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::TrailingBytes);
+    assert_eq!(err.byte_counts(), Some((40, 43)));
     // Big-endian data cannot be viewed in place.
     let be = std::fs::read(testdata("f8_be_c_5.npy")).unwrap();
     let (mut backing_be, start_be) = at_offset(&be, 0);
     let be_buf = &bytemuck_bytes(&mut backing_be)[start_be..start_be + be.len()];
-    assert!(matches!(
-        ArrayView1::<f64>::view_npy(be_buf),
-        Err(Error::Mismatch(MismatchError::ByteOrder { .. }))
-    ));
+    let err = ArrayView1::<f64>::view_npy(be_buf).unwrap_err();
+    assert!(is_byte_order(&err), "{err:?}");
     // Misaligned data, at every offset that breaks f64 alignment.
     for off in 1..8 {
         let (mut b, s) = at_offset(&le, off);
         let buf = &bytemuck_bytes(&mut b)[s..s + le.len()];
-        assert!(
-            matches!(ArrayView1::<f64>::view_npy(buf), Err(Error::Mismatch(MismatchError::Misaligned { align: 8, offset })) if offset == off),
-            "offset {off}"
+        let err = ArrayView1::<f64>::view_npy(buf).unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::CannotView, "offset {off}");
+        assert_eq!(
+            err.to_string(),
+            format!(
+                "cannot view the data in place: it is {off} bytes past a 8-byte boundary \
+                 (read it with ReadNpyExt, which copies)"
+            )
         );
         // u8 views do not care about alignment.
         let u = std::fs::read(testdata("u1_na_c_5.npy")).unwrap();
@@ -121,34 +137,23 @@ fn view_errors_are_distinct() {
         assert!(ArrayView1::<u8>::view_npy(&bytemuck_bytes(&mut b)[s..s + u.len()]).is_ok());
     }
     // Wrong type and wrong dimension.
-    assert!(matches!(
-        ArrayView1::<f32>::view_npy(good),
-        Err(Error::Mismatch(MismatchError::DType { .. }))
-    ));
-    assert!(matches!(
-        ArrayView2::<f64>::view_npy(good),
-        Err(Error::Mismatch(MismatchError::Ndim { .. }))
-    ));
+    let err = ArrayView1::<f32>::view_npy(good).unwrap_err();
+    assert!(is_dtype_mismatch(&err), "{err:?}");
+    let err = ArrayView2::<f64>::view_npy(good).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::Ndim);
     // Bool bytes other than 0 and 1.
     let mut bools = Vec::new();
     ndarray::array![true, false, true]
         .write_npy(&mut bools)
         .unwrap();
     bools[129] = 7;
-    assert!(matches!(
-        ArrayView1::<bool>::view_npy(&bools),
-        Err(Error::Format(FormatError::InvalidBool {
-            index: 1,
-            value: 7
-        }))
-    ));
-    assert!(matches!(
-        ArrayViewMut1::<bool>::view_mut_npy(&mut bools),
-        Err(Error::Format(FormatError::InvalidBool {
-            index: 1,
-            value: 7
-        }))
-    ));
+    let bad_bool = "bool element 1 is byte 0x07; expected 0x00 or 0x01";
+    let err = ArrayView1::<bool>::view_npy(&bools).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::InvalidData);
+    assert_eq!(err.to_string(), bad_bool);
+    let err = ArrayViewMut1::<bool>::view_mut_npy(&mut bools).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::InvalidData);
+    assert_eq!(err.to_string(), bad_bool);
     // Empty arrays view fine even from an odd address.
     let mut empty = vec![0u8];
     Array1::<f64>::zeros(0).write_npy(&mut empty).unwrap();
@@ -238,7 +243,7 @@ print("ok")
     std::fs::write(dir.path("short.npy"), &bytes[..bytes.len() - 8]).unwrap();
     // SAFETY: as above.
     let err = unsafe { NpyMmap::open(dir.path("short.npy")) }.unwrap_err();
-    assert!(matches!(err, Error::Format(FormatError::Truncated { .. })));
+    assert_eq!(err.kind(), ErrorKind::Truncated, "{err}");
 }
 
 #[test]
@@ -293,14 +298,10 @@ fn partial_reads_match_slices_of_full_reads() {
         }
         #[allow(clippy::reversed_empty_ranges)]
         let bad = 2..1;
-        assert!(matches!(
-            r.read_rows::<i32, ndarray::IxDyn>(bad),
-            Err(Error::Usage(UsageError::OutOfBounds { .. }))
-        ));
-        assert!(matches!(
-            r.read_rows::<i32, ndarray::IxDyn>(0..len + 1),
-            Err(Error::Usage(UsageError::OutOfBounds { .. }))
-        ));
+        let err = r.read_rows::<i32, ndarray::IxDyn>(bad).unwrap_err();
+        assert!(out_of_bounds(&err), "{err:?}");
+        let err = r.read_rows::<i32, ndarray::IxDyn>(0..len + 1).unwrap_err();
+        assert!(out_of_bounds(&err), "{err:?}");
         for (idx, &v) in full.indexed_iter() {
             assert_eq!(
                 r.read_element::<i32>(idx.slice()).unwrap(),
@@ -312,22 +313,15 @@ fn partial_reads_match_slices_of_full_reads() {
         bad_index[0] = full.shape()[0];
         // Past the end of the first axis, and an index of the wrong length.
         for bad in [&bad_index[..], &[]] {
-            assert!(
-                matches!(
-                    r.read_element::<i32>(bad),
-                    Err(Error::Usage(UsageError::OutOfBounds { .. }))
-                ),
-                "{name} {bad:?}"
-            );
+            let err = r.read_element::<i32>(bad).unwrap_err();
+            assert!(out_of_bounds(&err), "{name} {bad:?}: {err:?}");
         }
     }
     let mut zero_d =
         NpyReader::new(std::fs::File::open(testdata("f8_le_0d.npy")).unwrap()).unwrap();
     assert!(zero_d.read_element::<f64>(&[]).unwrap().is_nan());
-    assert!(matches!(
-        zero_d.read_rows::<f64, ndarray::IxDyn>(0..0),
-        Err(Error::Usage(UsageError::NoGrowthAxis))
-    ));
+    let err = zero_d.read_rows::<f64, ndarray::IxDyn>(0..0).unwrap_err();
+    assert!(usage(&err, NO_GROWTH_AXIS), "{err:?}");
 }
 
 #[test]
@@ -349,10 +343,8 @@ fn appender_grows_c_and_fortran_files_numpy_loads() {
     app.append(&ndarray::array![7.0, 8.0, 9.0]).unwrap();
     want.push_row(ndarray::array![7.0, 8.0, 9.0].view())
         .unwrap();
-    assert!(matches!(
-        app.append(&ndarray::array![[1.0, 2.0]]),
-        Err(Error::Usage(UsageError::BlockShape { .. }))
-    ));
+    let err = app.append(&ndarray::array![[1.0, 2.0]]).unwrap_err();
+    assert!(block_shape(&err), "{err:?}");
     assert_eq!(app.shape(), want.shape());
     assert_eq!(
         ndnpy::read_npy::<_, Array2<f64>>(dir.path("c.npy")).unwrap(),
@@ -372,14 +364,10 @@ fn appender_grows_c_and_fortran_files_numpy_loads() {
     for i in 0..120 {
         app.append(&Array3::<i32>::from_elem((1, 3, 4), i)).unwrap();
     }
-    assert!(matches!(
-        NpyAppender::<f32>::open(dir.path("be.npy")),
-        Err(Error::Mismatch(_))
-    ));
-    assert!(matches!(
-        NpyAppender::<f32>::open(testdata("f4_le_0d.npy")),
-        Err(Error::Usage(UsageError::NoGrowthAxis))
-    ));
+    let err = NpyAppender::<f32>::open(dir.path("be.npy")).unwrap_err();
+    assert!(err.kind().is_mismatch(), "{err:?}");
+    let err = NpyAppender::<f32>::open(testdata("f4_le_0d.npy")).unwrap_err();
+    assert!(usage(&err, NO_GROWTH_AXIS), "{err:?}");
 
     let out = numpy(
         &dir.0,
@@ -526,22 +514,16 @@ fn streaming_writer_checks_counts_and_matches_write_npy() {
     // Too many, too few, wrong shape.
     let mut w = NpyWriter::<_, u8>::new(Vec::new(), (2, 2)).unwrap();
     w.write_slice(&[1, 2, 3]).unwrap();
-    assert!(matches!(
-        w.write_slice(&[4, 5]),
-        Err(Error::Usage(UsageError::ElementCount {
-            expected: 4,
-            written: 5
-        }))
-    ));
-    assert!(matches!(
-        w.write_block(&ndarray::array![1u8, 2, 3]),
-        Err(Error::Usage(UsageError::BlockShape { .. }))
-    ));
-    assert!(matches!(
-        w.finish(),
-        Err(Error::Usage(UsageError::ElementCount {
-            expected: 4,
-            written: 3
-        }))
-    ));
+    let err = w.write_slice(&[4, 5]).unwrap_err();
+    assert!(
+        usage(&err, "the array has 4 elements; 5 were written"),
+        "{err:?}"
+    );
+    let err = w.write_block(&ndarray::array![1u8, 2, 3]).unwrap_err();
+    assert!(block_shape(&err), "{err:?}");
+    let err = w.finish().unwrap_err();
+    assert!(
+        usage(&err, "the array has 4 elements; 3 were written"),
+        "{err:?}"
+    );
 }

@@ -6,7 +6,7 @@
 
 use crate::common::{numpy, Scratch};
 use ndarray::{Array2, ArrayD};
-use ndnpy::{Error, FormatError, NpzReader, ReadOptions};
+use ndnpy::{ErrorKind, NpzReader, ReadOptions};
 
 /// 3 x 1,000,003 f64 (24 MB): over the 16 MiB at which reads are split, and not a multiple of
 /// the 2 MiB part boundary.
@@ -79,9 +79,20 @@ fn large_stored_members_are_read_whole_and_checked() {
             .map(|a: ArrayD<f64>| a.len());
         for (err, how) in [(from_file, "file"), (from_memory, "memory")] {
             let err = err.unwrap_err();
-            assert!(
-                matches!(err, Error::Format(FormatError::MemberChecksum { .. })),
+            assert_eq!(
+                err.kind(),
+                ErrorKind::Archive,
                 "value {i} flipped, read from {how}: {err:?}"
+            );
+            assert_eq!(
+                err.member(),
+                Some("a.npy"),
+                "value {i} flipped, read from {how}"
+            );
+            assert!(
+                err.to_string()
+                    .starts_with("archive member \"a.npy\" fails its CRC-32 check: expected "),
+                "value {i} flipped, read from {how}: {err}"
             );
         }
     }

@@ -6,7 +6,7 @@
 //! rather than a hang.
 
 use ndarray::{Array2, ArrayView2, Ix2};
-use ndnpy::{Error, NpyAppender, NpyMmap, WriteNpyExt};
+use ndnpy::{ErrorKind, NpyAppender, NpyMmap, WriteNpyExt};
 use std::ffi::CString;
 use std::os::unix::ffi::OsStrExt;
 use std::path::Path;
@@ -150,7 +150,8 @@ fn a_memory_map_of_a_pipe_or_a_directory_is_a_clear_error() {
         }
     });
     for e in errs {
-        let Error::Io(io) = e else { panic!("{e:?}") };
+        assert_eq!(e.kind(), ErrorKind::Io, "{e:?}");
+        let io = e.io_error().unwrap();
         assert_eq!(io.kind(), std::io::ErrorKind::InvalidInput, "{io}");
         assert!(io.to_string().contains("not a regular file"), "{io}");
     }
