@@ -6,7 +6,8 @@
 //! for:
 //!
 //! - `bool`, `i8`..`i64`, `u8`..`u64`, `f32`, `f64`, `half::f16` and `num_complex::Complex`
-//!   of `f32`/`f64`: `primitive`;
+//!   of `f32`/`f64`: `primitive`, from the table of scalar types in `scalars` (which also
+//!   gives their record fields and `DynData` variants);
 //! - `String` and `&str` (`U`), `Vec<u8>` (`S`), and the fixed-size [`FixedUnicode`] and
 //!   [`FixedBytes`], which can be viewed in place: `string`;
 //! - [`Datetime64`] and [`Timedelta64`], which carry their unit: `datetime`;
@@ -17,6 +18,7 @@ mod datetime;
 pub(crate) mod pod;
 mod primitive;
 mod reserve;
+pub(crate) mod scalars;
 mod string;
 
 /// Seals the element traits: they are implemented by this crate's element types and by

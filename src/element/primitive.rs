@@ -1,4 +1,5 @@
-//! The numeric types and `bool`: one row per Rust type with the dtype it reads and writes.
+//! The element impls of the numeric types and `bool`, generated from the table of scalar types
+//! (`scalars`): one row per Rust type with the dtype it reads and writes.
 //!
 //! A type reads its dtype in either byte order (`<`, `>`, and the lenient `=`, `|`, no prefix,
 //! which the descr parser resolves) and writes native order unless asked otherwise.
@@ -77,18 +78,123 @@ fn native(kind: ScalarKind, size: usize) -> DType {
     }
 }
 
-macro_rules! primitive {
-    ($($ty:ty => $kind:ident, $size:literal, $swap:literal, $name:literal;)*) => {$(
-        const _: () = assert!(std::mem::size_of::<$ty>() == $size);
+/// Whether `unit` divides `size` (`Pod::SWAP` must divide the type's size).
+const fn divides(unit: usize, size: usize) -> bool {
+    unit != 0 && size % unit == 0
+}
 
-        // SAFETY: the listed types are integers, IEEE floats, or #[repr(C)]/#[repr(transparent)]
-        // wrappers of them (Complex, f16): every bit pattern is valid and there is no padding
-        // (the size is asserted above); `$swap` is the width of their scalar parts.
-        unsafe impl Pod for $ty {
-            const SWAP: usize = $swap;
+macro_rules! primitive {
+    ($($ty:ty => $variant:ident $doc:literal, $kind:ident $size:literal, $unit:ty, $name:literal;)*) => {$(
+        const _: () = assert!(std::mem::size_of::<$ty>() == $size);
+        impl super::Sealed for $ty {}
+        primitive!(@kind $kind, $ty, $size, $unit, $name);
+    )*};
+
+    // `bool` is read through `u8` and checked: numpy writes 0 and 1 only, and any other byte
+    // would be an invalid Rust `bool`.
+    (@kind Bool, $ty:ty, $size:literal, $unit:ty, $name:literal) => {
+        // The code below is for `bool` and no other type: this is `bool`.
+        const _: fn($ty) -> bool = |b| b;
+
+        impl ReadableElement for bool {
+            fn read_vec<R: Read + ?Sized>(
+                reader: &mut R,
+                dtype: &DType,
+                len: usize,
+                input: Input,
+            ) -> Result<Vec<Self>, Error> {
+                scalar_order(dtype, ScalarKind::Bool, $size, $name)?;
+                let bytes: Vec<u8> = bulk::read_vec(reader, len, input)?;
+                check_bools(&bytes)?;
+                let mut bytes = std::mem::ManuallyDrop::new(bytes);
+                // SAFETY: bool and u8 have the same size and alignment, so the allocation's
+                // layout is unchanged; every byte was checked above to be 0 or 1, the valid
+                // bools.
+                Ok(unsafe {
+                    Vec::from_raw_parts(
+                        bytes.as_mut_ptr().cast::<bool>(),
+                        bytes.len(),
+                        bytes.capacity(),
+                    )
+                })
+            }
         }
 
-        impl super::Sealed for $ty {}
+        impl ViewElement for bool {
+            fn bytes_as_slice<'a>(
+                bytes: &'a [u8],
+                dtype: &DType,
+                len: usize,
+            ) -> Result<&'a [Self], Error> {
+                native_order(dtype, ScalarKind::Bool, $size, $name)?;
+                let bytes: &[u8] = pod::cast_slice(bytes, len)?;
+                check_bools(bytes)?;
+                // SAFETY: bool has the size and alignment of u8 and every byte is 0 or 1
+                // (checked).
+                Ok(unsafe { std::slice::from_raw_parts(bytes.as_ptr().cast::<bool>(), len) })
+            }
+        }
+
+        impl ViewMutElement for bool {
+            fn bytes_as_mut_slice<'a>(
+                bytes: &'a mut [u8],
+                dtype: &DType,
+                len: usize,
+            ) -> Result<&'a mut [Self], Error> {
+                native_order(dtype, ScalarKind::Bool, $size, $name)?;
+                let bytes: &mut [u8] = pod::cast_slice_mut(bytes, len)?;
+                check_bools(bytes)?;
+                // SAFETY: as for the shared view; writes through `&mut bool` store only 0 or 1.
+                Ok(unsafe {
+                    std::slice::from_raw_parts_mut(bytes.as_mut_ptr().cast::<bool>(), len)
+                })
+            }
+        }
+
+        impl FixedDType for bool {
+            fn dtype() -> DType {
+                native(ScalarKind::Bool, $size)
+            }
+        }
+
+        impl WritableElement for bool {
+            fn dtype_of<'a, I: Iterator<Item = &'a Self>>(_: I) -> DType {
+                <bool as FixedDType>::dtype()
+            }
+
+            fn write_slice<W: Write + ?Sized>(
+                slice: &[Self],
+                writer: &mut W,
+                _dtype: &DType,
+            ) -> Result<(), Error> {
+                // SAFETY: a bool is one byte holding 0 or 1.
+                let bytes = unsafe {
+                    std::slice::from_raw_parts(slice.as_ptr().cast::<u8>(), slice.len())
+                };
+                writer.write_all(bytes)?;
+                Ok(())
+            }
+
+            fn write_iter<'a, W: Write + ?Sized, I: Iterator<Item = &'a Self>>(
+                iter: I,
+                writer: &mut W,
+                _dtype: &DType,
+            ) -> Result<(), Error> {
+                bulk::write_iter(iter.map(|b| if *b { &1u8 } else { &0u8 }), writer, false)
+            }
+        }
+    };
+
+    // Every other kind is plain data, moved as bytes.
+    (@kind $kind:ident, $ty:ty, $size:literal, $unit:ty, $name:literal) => {
+        // SAFETY: the table admits only integers, IEEE floats, or #[repr(C)]/#[repr(transparent)]
+        // wrappers of them (Complex, f16) for kinds other than `Bool`: every bit pattern is
+        // valid and there is no padding (the size is asserted above); `$unit` is a scalar part,
+        // whose width divides the size (a slice of them is the value's bytes).
+        unsafe impl Pod for $ty {
+            const SWAP: usize = std::mem::size_of::<$unit>();
+        }
+        const _: () = assert!(divides(<$ty as Pod>::SWAP, $size));
 
         impl ReadableElement for $ty {
             fn read_vec<R: Read + ?Sized>(
@@ -100,7 +206,7 @@ macro_rules! primitive {
                 let order = scalar_order(dtype, ScalarKind::$kind, $size, $name)?;
                 let mut v: Vec<$ty> = bulk::read_vec(reader, len, input)?;
                 if order.needs_swap() {
-                    pod::swap_in_place(pod::as_bytes_mut(&mut v), $swap);
+                    pod::swap_in_place(pod::as_bytes_mut(&mut v), <$ty as Pod>::SWAP);
                 }
                 Ok(v)
             }
@@ -163,109 +269,7 @@ macro_rules! primitive {
                 bulk::write_view(view, writer, needs_swap(dtype))
             }
         }
-    )*};
+    };
 }
 
-primitive! {
-    i8 => Int, 1, 1, "i8 (dtype '|i1')";
-    u8 => UInt, 1, 1, "u8 (dtype '|u1')";
-    i16 => Int, 2, 2, "i16 (dtype '<i2' or '>i2')";
-    u16 => UInt, 2, 2, "u16 (dtype '<u2' or '>u2')";
-    i32 => Int, 4, 4, "i32 (dtype '<i4' or '>i4')";
-    u32 => UInt, 4, 4, "u32 (dtype '<u4' or '>u4')";
-    i64 => Int, 8, 8, "i64 (dtype '<i8' or '>i8')";
-    u64 => UInt, 8, 8, "u64 (dtype '<u8' or '>u8')";
-    f32 => Float, 4, 4, "f32 (dtype '<f4' or '>f4')";
-    f64 => Float, 8, 8, "f64 (dtype '<f8' or '>f8')";
-}
-
-primitive! {
-    half::f16 => Float, 2, 2, "half::f16 (dtype '<f2' or '>f2')";
-}
-
-primitive! {
-    num_complex::Complex<f32> => Complex, 8, 4, "Complex<f32> (dtype '<c8' or '>c8')";
-    num_complex::Complex<f64> => Complex, 16, 8, "Complex<f64> (dtype '<c16' or '>c16')";
-}
-
-/// `bool` is read through `u8` and checked: numpy writes 0 and 1 only, and any other byte
-/// would be an invalid Rust `bool`.
-impl super::Sealed for bool {}
-
-impl ReadableElement for bool {
-    fn read_vec<R: Read + ?Sized>(
-        reader: &mut R,
-        dtype: &DType,
-        len: usize,
-        input: Input,
-    ) -> Result<Vec<Self>, Error> {
-        scalar_order(dtype, ScalarKind::Bool, 1, "bool (dtype '|b1')")?;
-        let bytes: Vec<u8> = bulk::read_vec(reader, len, input)?;
-        check_bools(&bytes)?;
-        let mut bytes = std::mem::ManuallyDrop::new(bytes);
-        // SAFETY: bool and u8 have the same size and alignment, so the allocation's layout is
-        // unchanged; every byte was checked above to be 0 or 1, the valid bools.
-        Ok(unsafe {
-            Vec::from_raw_parts(
-                bytes.as_mut_ptr().cast::<bool>(),
-                bytes.len(),
-                bytes.capacity(),
-            )
-        })
-    }
-}
-
-impl ViewElement for bool {
-    fn bytes_as_slice<'a>(bytes: &'a [u8], dtype: &DType, len: usize) -> Result<&'a [Self], Error> {
-        native_order(dtype, ScalarKind::Bool, 1, "bool (dtype '|b1')")?;
-        let bytes: &[u8] = pod::cast_slice(bytes, len)?;
-        check_bools(bytes)?;
-        // SAFETY: bool has the size and alignment of u8 and every byte is 0 or 1 (checked).
-        Ok(unsafe { std::slice::from_raw_parts(bytes.as_ptr().cast::<bool>(), len) })
-    }
-}
-
-impl ViewMutElement for bool {
-    fn bytes_as_mut_slice<'a>(
-        bytes: &'a mut [u8],
-        dtype: &DType,
-        len: usize,
-    ) -> Result<&'a mut [Self], Error> {
-        native_order(dtype, ScalarKind::Bool, 1, "bool (dtype '|b1')")?;
-        let bytes: &mut [u8] = pod::cast_slice_mut(bytes, len)?;
-        check_bools(bytes)?;
-        // SAFETY: as for the shared view; writes through `&mut bool` store only 0 or 1.
-        Ok(unsafe { std::slice::from_raw_parts_mut(bytes.as_mut_ptr().cast::<bool>(), len) })
-    }
-}
-
-impl FixedDType for bool {
-    fn dtype() -> DType {
-        native(ScalarKind::Bool, 1)
-    }
-}
-
-impl WritableElement for bool {
-    fn dtype_of<'a, I: Iterator<Item = &'a Self>>(_: I) -> DType {
-        <bool as FixedDType>::dtype()
-    }
-
-    fn write_slice<W: Write + ?Sized>(
-        slice: &[Self],
-        writer: &mut W,
-        _dtype: &DType,
-    ) -> Result<(), Error> {
-        // SAFETY: a bool is one byte holding 0 or 1.
-        let bytes = unsafe { std::slice::from_raw_parts(slice.as_ptr().cast::<u8>(), slice.len()) };
-        writer.write_all(bytes)?;
-        Ok(())
-    }
-
-    fn write_iter<'a, W: Write + ?Sized, I: Iterator<Item = &'a Self>>(
-        iter: I,
-        writer: &mut W,
-        _dtype: &DType,
-    ) -> Result<(), Error> {
-        bulk::write_iter(iter.map(|b| if *b { &1u8 } else { &0u8 }), writer, false)
-    }
-}
+super::scalars::for_each_scalar!(primitive);

@@ -1,5 +1,5 @@
-//! `RecordField` (and `PlainField`) for the built-in field types: numbers, `bool`, strings,
-//! fixed-size strings and arrays.
+//! `RecordField` (and `PlainField`) for the built-in field types: numbers and `bool` (from the
+//! table of scalar types, `element::scalars`), strings, fixed-size strings and arrays.
 
 use super::*;
 use super::{matching::*, plan::*};
@@ -7,8 +7,111 @@ use crate::dtype::{ByteOrder, DType, Scalar, ScalarKind, SubArray};
 use crate::element::{FixedBytes, FixedDType, FixedUnicode};
 use crate::error::{Detail, Error, MismatchError};
 
-macro_rules! number_field {
-    ($($ty:ty => $kind:ident, $size:literal, $bits:ty, $from:expr, $to:expr;)*) => {$(
+/// `RecordField` and `PlainField` for each row of the table of scalar types; how a row is
+/// decoded follows from its kind.
+macro_rules! scalar_field {
+    ($($ty:ty => $variant:ident $doc:literal, $kind:ident $size:literal, $unit:ty, $name:literal;)*) => {$(
+        scalar_field!(@kind $kind, $ty, $size, $unit);
+    )*};
+
+    (@kind Bool, $ty:ty, $size:literal, $unit:ty) => {
+        // The code below is for `bool` and no other type: this is `bool`.
+        const _: fn($ty) -> bool = |b| b;
+
+        /// `bool`: one byte, 0 or 1; other bytes are an [`ErrorKind::InvalidData`](crate::ErrorKind::InvalidData) error.
+        impl RecordField for bool {
+            type Plan = ScalarPlan;
+            const NEEDS_CHECK: bool = true;
+
+            fn npy_dtype(_len: Option<usize>) -> DType {
+                <bool as FixedDType>::dtype()
+            }
+
+            fn plan(found: &DType) -> Result<ScalarPlan, Error> {
+                scalar_plan::<bool>(found, ScalarKind::Bool, $size)
+            }
+
+            #[inline(always)]
+            fn check(_plan: &ScalarPlan, bytes: &[u8]) -> Result<(), Error> {
+                match bytes.first() {
+                    Some(0 | 1) => Ok(()),
+                    Some(b) => Err(invalid(format!(
+                        "byte {b:#04x} is not a bool; expected 0x00 or 0x01"
+                    ))),
+                    None => Err(invalid("no byte for a bool".into())),
+                }
+            }
+
+            #[inline(always)]
+            fn decode(_plan: &ScalarPlan, bytes: &[u8]) -> Self {
+                matches!(bytes.first(), Some(&b) if b != 0)
+            }
+
+            #[inline(always)]
+            fn encode(&self, _plan: &ScalarPlan, out: &mut [u8]) -> Result<(), Error> {
+                put(out, &[u8::from(*self)])
+            }
+        }
+
+        // SAFETY: a bool is one byte, valid when 0 or 1, which `RecordField::check` verifies
+        // (and zero is `false`); `check_layout` accepts only `|b1`, one byte.
+        unsafe impl PlainField for bool {
+            const HAS_PADDING: bool = false;
+
+            fn check_layout(found: &DType) -> Result<(), Error> {
+                native_scalar::<bool>(found, ScalarKind::Bool, $size)
+            }
+        }
+    };
+
+    (@kind Complex, $ty:ty, $size:literal, $unit:ty) => {
+        /// A complex number: two floats, each swapped on its own.
+        impl RecordField for $ty {
+            type Plan = ScalarPlan;
+
+            fn npy_dtype(_len: Option<usize>) -> DType {
+                <Self as FixedDType>::dtype()
+            }
+
+            fn plan(found: &DType) -> Result<ScalarPlan, Error> {
+                scalar_plan::<Self>(found, ScalarKind::Complex, $size)
+            }
+
+            #[inline(always)]
+            fn decode(plan: &ScalarPlan, bytes: &[u8]) -> Self {
+                const HALF: usize = std::mem::size_of::<$unit>();
+                let re = <$unit>::decode(plan, bytes);
+                let im = <$unit>::decode(plan, bytes.get(HALF..).unwrap_or(&[]));
+                num_complex::Complex::new(re, im)
+            }
+
+            #[inline(always)]
+            fn encode(&self, plan: &ScalarPlan, out: &mut [u8]) -> Result<(), Error> {
+                const HALF: usize = std::mem::size_of::<$unit>();
+                self.re.encode(plan, out)?;
+                let have = out.len();
+                match out.get_mut(HALF..) {
+                    Some(rest) => self.im.encode(plan, rest),
+                    None => Err(short_slot(have, $size)),
+                }
+            }
+        }
+
+        // SAFETY: `Complex` is #[repr(C)] { re, im } of two floats: every bit pattern is
+        // valid, no padding, no interior mutability; `check_layout` accepts only the native
+        // complex dtype of this size, which is `size_of::<$ty>()` (asserted in the element
+        // impls).
+        unsafe impl PlainField for $ty {
+            const HAS_PADDING: bool = false;
+
+            fn check_layout(found: &DType) -> Result<(), Error> {
+                native_scalar::<Self>(found, ScalarKind::Complex, $size)
+            }
+        }
+    };
+
+    // A number: one load of its bits and, for the other byte order, one `bswap`.
+    (@kind $kind:ident, $ty:ty, $size:literal, $unit:ty) => {
         impl RecordField for $ty {
             type Plan = ScalarPlan;
 
@@ -22,17 +125,14 @@ macro_rules! number_field {
 
             #[inline(always)]
             fn decode(plan: &ScalarPlan, bytes: &[u8]) -> Self {
-                // One load and, for the other byte order, one `bswap`.
-                let bits = <$bits>::from_ne_bytes(head::<$size>(bytes));
+                let bits = <$unit>::from_ne_bytes(head::<$size>(bytes));
                 let bits = if plan.swap { bits.swap_bytes() } else { bits };
-                let from: fn($bits) -> $ty = $from;
-                from(bits)
+                scalar_field!(@from $kind, $ty, bits)
             }
 
             #[inline(always)]
             fn encode(&self, plan: &ScalarPlan, out: &mut [u8]) -> Result<(), Error> {
-                let to: fn(&$ty) -> $bits = $to;
-                let bits = to(self);
+                let bits: $unit = scalar_field!(@to $kind, $unit, self);
                 let bits = if plan.swap { bits.swap_bytes() } else { bits };
                 put(out, &bits.to_ne_bytes())
             }
@@ -49,120 +149,18 @@ macro_rules! number_field {
                 native_scalar::<$ty>(found, ScalarKind::$kind, $size)
             }
         }
-    )*};
+    };
+
+    // A number from its bits, and its bits.
+    (@from Int, $ty:ty, $bits:ident) => { $bits as $ty };
+    (@from UInt, $ty:ty, $bits:ident) => { $bits };
+    (@from Float, $ty:ty, $bits:ident) => { <$ty>::from_bits($bits) };
+    (@to Int, $unit:ty, $x:ident) => { *$x as $unit };
+    (@to UInt, $unit:ty, $x:ident) => { *$x };
+    (@to Float, $unit:ty, $x:ident) => { $x.to_bits() };
 }
 
-number_field! {
-    i8 => Int, 1, u8, |b| b as i8, |x| *x as u8;
-    u8 => UInt, 1, u8, |b| b, |x| *x;
-    i16 => Int, 2, u16, |b| b as i16, |x| *x as u16;
-    u16 => UInt, 2, u16, |b| b, |x| *x;
-    i32 => Int, 4, u32, |b| b as i32, |x| *x as u32;
-    u32 => UInt, 4, u32, |b| b, |x| *x;
-    i64 => Int, 8, u64, |b| b as i64, |x| *x as u64;
-    u64 => UInt, 8, u64, |b| b, |x| *x;
-    f32 => Float, 4, u32, f32::from_bits, |x| x.to_bits();
-    f64 => Float, 8, u64, f64::from_bits, |x| x.to_bits();
-}
-
-number_field! {
-    half::f16 => Float, 2, u16, half::f16::from_bits, |x| x.to_bits();
-}
-
-macro_rules! complex_field {
-    ($($float:ty => $size:literal, $half:literal;)*) => {$(
-        /// A complex number: two floats, each swapped on its own.
-        impl RecordField for num_complex::Complex<$float> {
-            type Plan = ScalarPlan;
-
-            fn npy_dtype(_len: Option<usize>) -> DType {
-                <Self as FixedDType>::dtype()
-            }
-
-            fn plan(found: &DType) -> Result<ScalarPlan, Error> {
-                scalar_plan::<Self>(found, ScalarKind::Complex, $size)
-            }
-
-            #[inline(always)]
-            fn decode(plan: &ScalarPlan, bytes: &[u8]) -> Self {
-                let re = <$float>::decode(plan, bytes);
-                let im = <$float>::decode(plan, bytes.get($half..).unwrap_or(&[]));
-                num_complex::Complex::new(re, im)
-            }
-
-            #[inline(always)]
-            fn encode(&self, plan: &ScalarPlan, out: &mut [u8]) -> Result<(), Error> {
-                self.re.encode(plan, out)?;
-                let have = out.len();
-                match out.get_mut($half..) {
-                    Some(rest) => self.im.encode(plan, rest),
-                    None => Err(short_slot(have, $size)),
-                }
-            }
-        }
-
-        // SAFETY: `Complex` is #[repr(C)] { re, im } of two floats: every bit pattern is
-        // valid, no padding, no interior mutability; `check_layout` accepts only the native
-        // complex dtype of this size, which is `size_of::<Complex<$float>>()`.
-        unsafe impl PlainField for num_complex::Complex<$float> {
-            const HAS_PADDING: bool = false;
-
-            fn check_layout(found: &DType) -> Result<(), Error> {
-                native_scalar::<Self>(found, ScalarKind::Complex, $size)
-            }
-        }
-    )*};
-}
-
-complex_field! {
-    f32 => 8, 4;
-    f64 => 16, 8;
-}
-
-/// `bool`: one byte, 0 or 1; other bytes are an [`ErrorKind::InvalidData`](crate::ErrorKind::InvalidData) error.
-impl RecordField for bool {
-    type Plan = ScalarPlan;
-    const NEEDS_CHECK: bool = true;
-
-    fn npy_dtype(_len: Option<usize>) -> DType {
-        <bool as FixedDType>::dtype()
-    }
-
-    fn plan(found: &DType) -> Result<ScalarPlan, Error> {
-        scalar_plan::<bool>(found, ScalarKind::Bool, 1)
-    }
-
-    #[inline(always)]
-    fn check(_plan: &ScalarPlan, bytes: &[u8]) -> Result<(), Error> {
-        match bytes.first() {
-            Some(0 | 1) => Ok(()),
-            Some(b) => Err(invalid(format!(
-                "byte {b:#04x} is not a bool; expected 0x00 or 0x01"
-            ))),
-            None => Err(invalid("no byte for a bool".into())),
-        }
-    }
-
-    #[inline(always)]
-    fn decode(_plan: &ScalarPlan, bytes: &[u8]) -> Self {
-        matches!(bytes.first(), Some(&b) if b != 0)
-    }
-
-    #[inline(always)]
-    fn encode(&self, _plan: &ScalarPlan, out: &mut [u8]) -> Result<(), Error> {
-        put(out, &[u8::from(*self)])
-    }
-}
-
-// SAFETY: a bool is one byte, valid when 0 or 1, which `RecordField::check` verifies (and
-// zero is `false`); `check_layout` accepts only `|b1`, one byte.
-unsafe impl PlainField for bool {
-    const HAS_PADDING: bool = false;
-
-    fn check_layout(found: &DType) -> Result<(), Error> {
-        native_scalar::<bool>(found, ScalarKind::Bool, 1)
-    }
-}
+crate::element::scalars::for_each_scalar!(scalar_field);
 
 /// A text dtype of `len` units of `kind` (`Bytes` or `Unicode`) in native order.
 pub(crate) fn text_dtype(kind: ScalarKind, len: Option<usize>, unit: usize) -> DType {
