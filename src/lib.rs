@@ -56,6 +56,9 @@
 //!   struct of named fields an element whose dtype is a numpy record: numbers, `bool`,
 //!   strings, fixed arrays (sub-arrays) and nested records as fields, matched by name when
 //!   reading, written as `np.save` writes them; `#[repr(C)]` structs are also viewed in place.
+//!   A datetime or timedelta field declares its unit in its type, [`DatetimeIn<unit::Days>`]
+//!   for `datetime64[D]` ([`TimedeltaIn`], the units in [`unit`](mod@unit)), and reads any unit that
+//!   converts to it exactly.
 //!   The traits are in [`record`]: [`RecordField`] for field types, [`PlainField`] for
 //!   zero-copy ones, [`NpyRecord`](trait@NpyRecord) for the derived structs; what the derive's
 //!   generated code calls is hidden (`record::derive_runtime`), not API.
@@ -113,7 +116,7 @@
 //! # Limitations
 //!
 //! - Long doubles (`<f16`, `<f12`) are raw bytes (through [`DynArray`]): their format depends
-//!   on the platform that wrote them. Record fields cannot be datetimes yet.
+//!   on the platform that wrote them.
 //! - Object arrays (`|O`) hold pickled Python objects and are refused with a clear error.
 //! - The header parser accepts the Python-literal subset numpy writes and has written (see
 //!   [`DType::from_descr`] and the `literal` grammar in the source), not all of
@@ -159,6 +162,7 @@ mod pyrepr;
 mod read;
 pub mod record;
 mod sys;
+pub mod unit;
 mod view;
 mod write;
 
@@ -167,8 +171,8 @@ pub use crate::dtype::{
 };
 pub use crate::dynamic::{read_npy_dyn, DynArray, DynData, DynElement, RawData};
 pub use crate::element::{
-    Datetime64, FixedBytes, FixedDType, FixedUnicode, Input, ReadableElement, Timedelta64,
-    ViewElement, ViewMutElement, WritableElement, NAT,
+    Datetime64, DatetimeIn, FixedBytes, FixedDType, FixedUnicode, Input, ReadableElement,
+    Timedelta64, TimedeltaIn, ViewElement, ViewMutElement, WritableElement, NAT,
 };
 pub use crate::error::{Error, ErrorKind, ReadNpyError, WriteNpyError};
 pub use crate::header::{Header, HeaderInfo, ReadOptions, Version, MAGIC};

@@ -15,8 +15,11 @@ use syn::{parse_macro_input, Data, DeriveInput, Fields, GenericParam, LitInt, Li
 /// viewable in place.
 ///
 /// Every field type must implement `ndnpy::RecordField`: numbers, `bool`, `half::f16`,
-/// `Complex`, `[T; N]` (a sub-array), `String` and `Vec<u8>` with a length, and other derived
-/// structs (nested records).
+/// `Complex`, `[T; N]` (a sub-array), `String` and `Vec<u8>` with a length, `FixedBytes`,
+/// `FixedUnicode`, datetimes and timedeltas with their unit in the type
+/// (`ndnpy::DatetimeIn<ndnpy::unit::Days>` is `datetime64[D]`), and other derived structs
+/// (nested records). A type parameter of the struct is bounded by `RecordField`, so it stands
+/// for a field's whole type, not for a unit.
 ///
 /// # Attributes
 ///

@@ -30,7 +30,8 @@ pub(crate) mod sealed {
 }
 use sealed::Sealed;
 
-pub use datetime::{Datetime64, Timedelta64, NAT};
+pub(crate) use datetime::{convert, convertible, Lost};
+pub use datetime::{Datetime64, DatetimeIn, Timedelta64, TimedeltaIn, NAT};
 pub use string::{FixedBytes, FixedUnicode};
 
 use crate::dtype::DType;

@@ -3,9 +3,11 @@
 
 use super::*;
 use super::{matching::*, plan::*};
-use crate::dtype::{ByteOrder, DType, Scalar, ScalarKind, SubArray};
-use crate::element::{FixedBytes, FixedDType, FixedUnicode};
+use crate::dtype::{ByteOrder, DType, DateTimeUnit, Scalar, ScalarKind, SubArray};
+use crate::element::{convert, convertible, Lost, NAT};
+use crate::element::{DatetimeIn, FixedBytes, FixedDType, FixedUnicode, TimedeltaIn};
 use crate::error::{Detail, Error, MismatchError};
+use crate::unit::Unit;
 
 /// `RecordField` and `PlainField` for each row of the table of scalar types; how a row is
 /// decoded follows from its kind.
@@ -404,6 +406,154 @@ unsafe impl<const N: usize> PlainField for FixedUnicode<N> {
         native_scalar::<Self>(found, ScalarKind::Unicode, 4 * N)
     }
 }
+
+/// `[25ms]`, `[D]`, `[generic]`: a unit as numpy writes it in a dtype.
+fn unit_text(unit: Option<DateTimeUnit>) -> String {
+    match unit {
+        None => "[generic]".into(),
+        Some(u) if u.multiplier == 1 => format!("[{}]", u.unit.code()),
+        Some(u) => format!("[{}{}]", u.multiplier, u.unit.code()),
+    }
+}
+
+/// Why `value` of `from` cannot be stored in `to`.
+fn lost_reason(lost: Lost, value: i64, from: Option<DateTimeUnit>, to: DateTimeUnit) -> String {
+    let (from, to) = (unit_text(from), unit_text(Some(to)));
+    match lost {
+        Lost::Inexact => format!(
+            "{value} ticks of {from} are not a whole number of {to}, and converting would lose \
+             the rest"
+        ),
+        Lost::Overflow => format!("{value} ticks of {from} overflow 64 bits in {to}"),
+    }
+}
+
+/// `DatetimeIn<U>` and `TimedeltaIn<U>`: a time field whose unit is the type's, converted
+/// exactly from and to the file's unit (see the types' docs for the rules).
+macro_rules! unit_time_field {
+    ($name:ident, $kind:ident, $calendar:literal, $reads:ident, $views:ident) => {
+        impl<U: Unit> RecordField for $name<U> {
+            type Plan = TimePlan;
+            const NEEDS_CHECK: bool = true;
+
+            fn npy_dtype(_len: Option<usize>) -> DType {
+                match Scalar::new(ScalarKind::$kind, ByteOrder::NATIVE, 8, Some(U::DTYPE_UNIT)) {
+                    Ok(s) => DType::Scalar(s),
+                    Err(e) => panic!("invalid time dtype: {e}"),
+                }
+            }
+
+            fn plan(found: &DType) -> Result<TimePlan, Error> {
+                match found {
+                    DType::Scalar(s)
+                        if s.kind() == ScalarKind::$kind
+                            && s.size() == 8
+                            && convertible(s.unit(), U::UNIT, $calendar) =>
+                    {
+                        Ok(TimePlan {
+                            file: s.unit(),
+                            want: U::DTYPE_UNIT,
+                            swap: s.byte_order().needs_swap(),
+                        })
+                    }
+                    _ => Err(MismatchError::DType {
+                        requested: U::$reads,
+                        found: found.clone(),
+                    }
+                    .into()),
+                }
+            }
+
+            #[inline]
+            fn check(plan: &TimePlan, bytes: &[u8]) -> Result<(), Error> {
+                let v = time_bits(plan, bytes);
+                match convert(v, plan.file, plan.want, $calendar) {
+                    Ok(_) => Ok(()),
+                    Err(lost) => Err(invalid(lost_reason(lost, v, plan.file, plan.want))),
+                }
+            }
+
+            #[inline]
+            fn decode(plan: &TimePlan, bytes: &[u8]) -> Self {
+                let v = time_bits(plan, bytes);
+                Self::new(convert(v, plan.file, plan.want, $calendar).unwrap_or(NAT))
+            }
+
+            fn encode(&self, plan: &TimePlan, out: &mut [u8]) -> Result<(), Error> {
+                let v = match plan.file {
+                    _ if self.is_nat() => NAT,
+                    None => {
+                        return Err(unfit(format!(
+                            "{} ticks of {} cannot be stored in a field of the generic unit",
+                            self.value,
+                            unit_text(Some(plan.want))
+                        )))
+                    }
+                    Some(file) => {
+                        convert(self.value, Some(plan.want), file, $calendar).map_err(|lost| {
+                            unfit(lost_reason(lost, self.value, Some(plan.want), file))
+                        })?
+                    }
+                };
+                let v = if plan.swap { v.swap_bytes() } else { v };
+                put(out, &v.to_ne_bytes())
+            }
+        }
+
+        // SAFETY: the type is #[repr(transparent)] over an i64 (the other field is a
+        // zero-sized PhantomData): 8 bytes, every bit pattern valid, no padding, no interior
+        // mutability; `check_layout` accepts only the native-order 8-byte dtype of this kind
+        // in exactly the unit `U` (so no conversion is due and `check` accepts every value).
+        unsafe impl<U: Unit> PlainField for $name<U> {
+            const HAS_PADDING: bool = false;
+
+            fn check_layout(found: &DType) -> Result<(), Error> {
+                match found {
+                    DType::Scalar(s)
+                        if s.kind() == ScalarKind::$kind
+                            && s.size() == 8
+                            && s.unit() == Some(U::DTYPE_UNIT) =>
+                    {
+                        if s.byte_order().needs_swap() {
+                            return Err(MismatchError::ByteOrder {
+                                found: found.clone(),
+                            }
+                            .into());
+                        }
+                        Ok(())
+                    }
+                    _ => Err(MismatchError::DType {
+                        requested: U::$views,
+                        found: found.clone(),
+                    }
+                    .into()),
+                }
+            }
+        }
+    };
+}
+
+/// The raw count of a time field, in native order.
+#[inline(always)]
+fn time_bits(plan: &TimePlan, bytes: &[u8]) -> i64 {
+    let v = i64::from_ne_bytes(head(bytes));
+    if plan.swap {
+        v.swap_bytes()
+    } else {
+        v
+    }
+}
+
+const _: () = assert!(std::mem::size_of::<DatetimeIn<crate::unit::Days>>() == 8);
+const _: () = assert!(std::mem::size_of::<TimedeltaIn<crate::unit::Days>>() == 8);
+unit_time_field!(DatetimeIn, Datetime, true, DATETIME_READS, DATETIME_VIEWS);
+unit_time_field!(
+    TimedeltaIn,
+    Timedelta,
+    false,
+    TIMEDELTA_READS,
+    TIMEDELTA_VIEWS
+);
 
 /// The dtype of `n` elements of `elem`: one more outer dimension for a sub-array element, as
 /// numpy writes `('y', '<f8', (2, 2))`.

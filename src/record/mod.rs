@@ -5,7 +5,10 @@
 //! Each field's type implements [`RecordField`]: the numbers, `bool`, `half::f16` and
 //! `Complex`, fixed arrays `[T; N]` of any field type (a sub-array
 //! field; `[[T; N]; M]` is `(M, N)`), `String` (`'<UN'`) and `Vec<u8>` (`'|SN'`) with
-//! `#[npy(len = N)]`, and other derived structs (nested records).
+//! `#[npy(len = N)]`, datetimes and timedeltas whose unit is in their type
+//! ([`DatetimeIn<unit::Days>`](crate::DatetimeIn) is `'<M8[D]'`,
+//! [`TimedeltaIn`](crate::TimedeltaIn); read from any unit that converts exactly), and other
+//! derived structs (nested records).
 //!
 //! # Reading
 //!
@@ -33,7 +36,7 @@
 //! # Zero-copy views
 //!
 //! A `#[repr(C)]` (or `#[repr(C, packed)]`) struct whose fields are all plain data (numbers,
-//! `bool`, arrays and `#[repr(C)]` records of them) also implements [`PlainField`], and with
+//! `bool`, fixed-size strings, datetimes with a unit, arrays and `#[repr(C)]` records of them) also implements [`PlainField`], and with
 //! it [`ViewElement`](crate::ViewElement) and [`ViewMutElement`](crate::ViewMutElement): a
 //! file whose record layout equals the struct's (same fields at the same offsets, the same
 //! size, native byte order) is viewed in place, and memory-mapped. Any difference is a
@@ -88,7 +91,7 @@ mod plan;
 #[cfg(all(test, feature = "derive"))]
 mod tests;
 
-pub use plan::{ArrayPlan, ScalarPlan, TextPlan};
+pub use plan::{ArrayPlan, ScalarPlan, TextPlan, TimePlan};
 
 /// The runtime of `#[derive(NpyRecord)]`: what the generated code calls. Not for other use;
 /// it may change in any release.
@@ -111,9 +114,26 @@ pub mod derive_runtime {
 ///
 /// Implemented for `bool`, `i8`..`i64`, `u8`..`u64`, `f32`, `f64`, `half::f16`,
 /// `Complex<f32>`/`Complex<f64>`, `String` and `Vec<u8>`
-/// (with a length), `[T; N]` for every `T: RecordField`, and every
+/// (with a length), [`FixedBytes`](crate::FixedBytes), [`FixedUnicode`](crate::FixedUnicode),
+/// [`DatetimeIn`](crate::DatetimeIn), [`TimedeltaIn`](crate::TimedeltaIn),
+/// `[T; N]` for every `T: RecordField`, and every
 /// `#[derive(NpyRecord)]` struct. Implement it for your own field types (a newtype can
 /// delegate to its inner type's implementation).
+///
+/// A datetime or timedelta field declares its unit in its type:
+/// [`DatetimeIn<unit::Days>`](crate::DatetimeIn) is `datetime64[D]`,
+/// [`TimedeltaIn<unit::Seconds>`](crate::TimedeltaIn) is `timedelta64[s]`.
+/// [`Datetime64`](crate::Datetime64) and [`Timedelta64`](crate::Timedelta64) carry a unit in
+/// each value, so no field dtype can be written for them, and they are not `RecordField`s;
+/// the compiler says so, and what to write instead:
+///
+/// ```compile_fail,E0277
+/// #[derive(ndnpy::NpyRecord)]
+/// struct Quote {
+///     date: ndnpy::Datetime64, // error: `Datetime64` cannot be a field of a numpy record
+///     close: f64,
+/// }
+/// ```
 ///
 /// # Examples
 ///
@@ -128,6 +148,17 @@ pub mod derive_runtime {
 /// assert_eq!(<[f32; 3]>::npy_dtype(None).descr(), format!("('{}f4', (3,))", ndnpy::ByteOrder::NATIVE.as_char()));
 /// # Ok::<(), ndnpy::Error>(())
 /// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be a field of a numpy record",
+    label = "not a `RecordField`",
+    note = "record fields are numbers, `bool`, `half::f16`, `Complex`, `[T; N]`, `String` and \
+            `Vec<u8>` with `#[npy(len = N)]`, `FixedBytes`, `FixedUnicode`, \
+            `#[derive(NpyRecord)]` structs, and datetimes and timedeltas with a unit",
+    note = "a datetime or timedelta field declares its unit in its type: \
+            `ndnpy::DatetimeIn<ndnpy::unit::Days>` is numpy's `datetime64[D]`, \
+            `ndnpy::TimedeltaIn<ndnpy::unit::Seconds>` is `timedelta64[s]`; `Datetime64` and \
+            `Timedelta64` hold a unit in each value, so they cannot be fields"
+)]
 pub trait RecordField: Sized {
     /// What [`plan`](RecordField::plan) resolves once per read or write: for a number, whether
     /// to swap bytes; for a string, its length in the file; for a record, every field's
@@ -191,7 +222,8 @@ pub trait RecordField: Sized {
 /// layout can be viewed in place as `&[Self]`.
 ///
 /// Implemented for the numbers, `bool` (bytes are checked to be 0 or 1), `half::f16`,
-/// `Complex`, `[T; N]` of plain types, and `#[derive(NpyRecord)]` structs declared
+/// `Complex`, `FixedBytes`, `FixedUnicode`, `DatetimeIn` and `TimedeltaIn` (viewed when the
+/// file's unit is the declared one), `[T; N]` of plain types, and `#[derive(NpyRecord)]` structs declared
 /// `#[repr(C)]` (or `#[repr(C, packed)]`) whose fields are all `PlainField`.
 ///
 /// # Safety

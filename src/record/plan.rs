@@ -37,6 +37,29 @@ pub struct TextPlan {
     pub(crate) swap: bool,
 }
 
+/// The plan of a datetime or timedelta field with a declared unit
+/// ([`DatetimeIn`](crate::DatetimeIn), [`TimedeltaIn`](crate::TimedeltaIn)): the field's
+/// unit in the file, which values are converted from and to, and its byte order.
+///
+/// # Examples
+///
+/// ```
+/// use ndnpy::{unit, DType, DatetimeIn, RecordField};
+/// type Day = DatetimeIn<unit::Days>;
+/// let plan = Day::plan(&DType::from_descr("'<M8[h]'")?)?;
+/// assert_eq!(Day::decode(&plan, &48i64.to_le_bytes()), Day::new(2));
+/// assert!(Day::check(&plan, &47i64.to_le_bytes()).is_err()); // not a whole day
+/// # Ok::<(), ndnpy::Error>(())
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TimePlan {
+    /// The field's unit in the file (`None`: numpy's generic unit).
+    pub(crate) file: Option<crate::dtype::DateTimeUnit>,
+    /// The declared unit.
+    pub(crate) want: crate::dtype::DateTimeUnit,
+    pub(crate) swap: bool,
+}
+
 /// The plan of a sub-array field `[T; N]`: the plan of its elements and their stride.
 ///
 /// # Examples

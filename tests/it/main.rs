@@ -38,6 +38,8 @@ mod out_of_core;
 mod parallel_read;
 #[cfg(all(feature = "mmap", unix))]
 mod read_while_growing;
+#[cfg(all(feature = "derive", feature = "npz"))]
+mod record_times;
 #[cfg(all(feature = "derive", feature = "mmap"))]
 mod records;
 mod roundtrip;
