@@ -17,8 +17,10 @@ use crate::pyrepr::repr_str;
 
 impl Scalar {
     /// A scalar of `kind` and `size` bytes in `order`. The order is normalised to
-    /// [`ByteOrder::NotApplicable`] where numpy writes `|` (one-byte numbers, bytes, void,
-    /// objects), and a `NotApplicable` order on a multi-byte type becomes native.
+    /// [`ByteOrder::NotApplicable`] where numpy writes `|` (one-byte numbers, bytes,
+    /// objects), and a `NotApplicable` order on a multi-byte type becomes native. A void
+    /// keeps the order it is given: numpy writes `'|V2'`, but `np.save` of an ml_dtypes
+    /// `bfloat16` array writes `'<V2'`, and both are written back as they were read.
     ///
     /// # Errors
     ///
@@ -70,6 +72,10 @@ impl Scalar {
             ));
         }
         let order = match (kind.has_order(size), order) {
+            // numpy drops a void's byte order, but ml_dtypes' types (bfloat16, the float8s)
+            // are voids saved with one (`np.save` writes `'<V2'`): it is kept, so that such
+            // files are written back byte for byte, and `half::bf16` knows its bytes' order.
+            _ if kind == ScalarKind::Void => order,
             (false, _) => ByteOrder::NotApplicable,
             (true, ByteOrder::NotApplicable) => ByteOrder::NATIVE,
             (true, o) => o,

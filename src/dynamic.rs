@@ -9,13 +9,14 @@
 
 use crate::dtype::{DType, ScalarKind};
 use crate::element::Input;
+use crate::element::ViewElement;
 use crate::element::{bulk, Datetime64, Timedelta64};
 use crate::encode::write_with_dtype;
-use crate::error::{Error, MismatchError, UsageError};
+use crate::error::{Error, FormatError, MismatchError, UsageError};
 use crate::header::{Header, HeaderInfo, ReadOptions};
 use crate::layout::fortran_order_of;
 use crate::read::read_body;
-use ndarray::{ArrayD, ShapeBuilder};
+use ndarray::{ArrayD, ArrayViewD, IxDyn, ShapeBuilder};
 use std::fs::File;
 use std::io::{Read, Write};
 use std::path::Path;
@@ -393,6 +394,51 @@ impl DynArray {
             }
             .into()
         })
+    }
+
+    /// A zero-copy view of a raw array's bytes as `T`: the explicit reinterpretation of what
+    /// numpy stores without a type of its own. A `'<V2'` array that ml_dtypes saved is
+    /// `half::bf16` only when the caller says so, here; records are viewed as a `#[repr(C)]`
+    /// derived struct. `T` checks the dtype as a view of a file does (a bf16 needs a
+    /// two-byte void in native order, a record the struct's exact layout).
+    ///
+    /// # Errors
+    ///
+    /// [`ErrorKind::DType`](crate::ErrorKind::DType) if the array is not kept as raw bytes
+    /// ([`DynData::Raw`]; typed arrays are [`as_array`](DynArray::as_array)'s) or its dtype
+    /// is not `T`'s; [`ErrorKind::CannotView`](crate::ErrorKind::CannotView) if the bytes are
+    /// in the other byte order or not aligned for `T`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use half::bf16;
+    /// // np.save(f, np.array([1.5, -2.0, np.inf, np.nan], dtype=ml_dtypes.bfloat16))
+    /// let a = ndnpy::read_npy_dyn("testdata/bf16_c_4.npy")?;
+    /// assert_eq!(a.dtype().descr(), "'<V2'");
+    /// let v = a.view_as::<bf16>()?;
+    /// assert_eq!(v[1], bf16::from_f32(-2.0));
+    /// assert!(a.view_as::<half::f16>().is_err()); // a void is not an f16
+    /// # Ok::<(), ndnpy::Error>(())
+    /// ```
+    pub fn view_as<T: ViewElement>(&self) -> Result<ArrayViewD<'_, T>, Error> {
+        let DynData::Raw(raw) = &self.data else {
+            return Err(MismatchError::DType {
+                requested: "a view of raw bytes (DynData::Raw); typed arrays are as_array's",
+                found: self.dtype.clone(),
+            }
+            .into());
+        };
+        let overflow = || FormatError::ShapeOverflow {
+            shape: raw.shape.clone(),
+            itemsize: self.dtype.itemsize(),
+        };
+        let len = (raw.shape.iter())
+            .try_fold(1usize, |n, &d| n.checked_mul(d))
+            .ok_or_else(overflow)?;
+        let slice = T::bytes_as_slice(&raw.bytes, &self.dtype, len)?;
+        let dim = IxDyn(&raw.shape).set_f(raw.fortran_order);
+        Ok(ArrayViewD::from_shape(dim, slice).map_err(|_| overflow())?)
     }
 
     /// The field `name` of a record array, as its own array (numpy's `arr['name']`). A

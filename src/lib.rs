@@ -48,7 +48,11 @@
 //!   (whatever the features), strings (`String` and `&str` for
 //!   `U`, `Vec<u8>` for `S`, fixed-size [`FixedUnicode`] and [`FixedBytes`]), and
 //!   [`Datetime64`] / [`Timedelta64`], which carry their unit (chrono conversions with feature
-//!   `chrono`). [`FixedDType`] marks the types whose dtype does not depend on the values.
+//!   `chrono`), and `half::bf16` for the bfloat16 arrays JAX and ml_dtypes save: numpy stores
+//!   them as two-byte voids (`'<V2'`), so they are bf16 only when read, viewed or
+//!   ([`DynArray::view_as`]) reinterpreted as `bf16`, and written as `np.save` writes them
+//!   (in native order: numpy drops a void's byte order, so ml_dtypes would read the bytes of
+//!   a `'>V2'` file as native; this crate reads either order). [`FixedDType`] marks the types whose dtype does not depend on the values.
 //! - **Dtypes known at run time**: [`read_npy_dyn`] and [`DynArray`] read any non-object file
 //!   into typed arrays or raw bytes (records, void, long double), take record fields out by
 //!   name, and write back the same bytes.
@@ -116,7 +120,8 @@
 //! # Limitations
 //!
 //! - Long doubles (`<f16`, `<f12`) are raw bytes (through [`DynArray`]): their format depends
-//!   on the platform that wrote them.
+//!   on the platform that wrote them. So are ml_dtypes' float8 and float4 arrays (`'<V1'`:
+//!   [`RawData::bytes`] holds their bits); no element type reads them.
 //! - Object arrays (`|O`) hold pickled Python objects and are refused with a clear error.
 //! - The header parser accepts the Python-literal subset numpy writes and has written (see
 //!   [`DType::from_descr`] and the `literal` grammar in the source), not all of

@@ -15,6 +15,7 @@ use syn::{parse_macro_input, Data, DeriveInput, Fields, GenericParam, LitInt, Li
 /// viewable in place.
 ///
 /// Every field type must implement `ndnpy::RecordField`: numbers, `bool`, `half::f16`,
+/// `half::bf16`,
 /// `Complex`, `[T; N]` (a sub-array), `String` and `Vec<u8>` with a length, `FixedBytes`,
 /// `FixedUnicode`, datetimes and timedeltas with their unit in the type
 /// (`ndnpy::DatetimeIn<ndnpy::unit::Days>` is `datetime64[D]`), and other derived structs

@@ -8,9 +8,12 @@
 //! - `bool`, `i8`..`i64`, `u8`..`u64`, `f32`, `f64`, `half::f16` and `num_complex::Complex`
 //!   of `f32`/`f64`: `primitive`, from the table of scalar types in `scalars` (which also
 //!   gives their record fields and `DynData` variants);
+//! - `half::bf16`, ml_dtypes' bfloat16, which numpy stores as a two-byte void (`'<V2'`):
+//!   `primitive`, written out (it reads only a void, and has no `DynData` variant);
 //! - `String` and `&str` (`U`), `Vec<u8>` (`S`), and the fixed-size [`FixedUnicode`] and
 //!   [`FixedBytes`], which can be viewed in place: `string`;
-//! - [`Datetime64`] and [`Timedelta64`], which carry their unit: `datetime`;
+//! - [`Datetime64`] and [`Timedelta64`], which carry their unit, and the record fields
+//!   [`DatetimeIn`] and [`TimedeltaIn`], whose unit is their type's: `datetime`;
 //! - structs that derive `NpyRecord` (records): in the crate's `record` module.
 
 pub(crate) mod bulk;
@@ -32,6 +35,7 @@ use sealed::Sealed;
 
 pub(crate) use datetime::{convert, convertible, Lost};
 pub use datetime::{Datetime64, DatetimeIn, Timedelta64, TimedeltaIn, NAT};
+pub(crate) use primitive::bf16_order;
 pub use string::{FixedBytes, FixedUnicode};
 
 use crate::dtype::DType;

@@ -25,6 +25,7 @@ mod hostile_alloc;
 mod hostile_npz;
 mod layouts;
 mod malformed;
+mod ml_dtypes;
 #[cfg(feature = "npz")]
 mod npz;
 #[cfg(feature = "npz")]
