@@ -1,11 +1,11 @@
 //! Arrays whose dtype is known only at run time.
 //!
-//! [`read_npy_dyn`] and [`DynArray::read_npy`] read any `.npy` file that does not hold
-//! Python objects: numbers, bool, strings and datetimes become typed `ndarray` arrays
-//! ([`DynData`]); records, void, long doubles and sub-arrays are kept as raw bytes with their
-//! dtype ([`RawData`]), from which record fields can be taken out by name
-//! ([`DynArray::field`], numpy's `arr['x']`). Every `DynArray` keeps the file's dtype, so
-//! writing it back gives the same bytes.
+//! [`read_npy_dyn`] and [`DynArray::read_npy`] read any `.npy` file: numbers, bool, strings
+//! and datetimes become typed `ndarray` arrays ([`DynData`]); records, void, long doubles and
+//! sub-arrays are kept as raw bytes with their dtype ([`RawData`]), from which record fields
+//! can be taken out by name ([`DynArray::field`], numpy's `arr['x']`); object arrays (`|O`)
+//! are read from their pickle, without running it, into [`PyValue`]s (`object`). Every
+//! `DynArray` keeps the file's dtype, so writing it back gives the same bytes.
 
 use crate::dtype::{DType, ScalarKind};
 use crate::element::Input;
@@ -14,6 +14,7 @@ use crate::encode::write_with_dtype;
 use crate::error::{Error, MismatchError, UsageError};
 use crate::header::{Header, HeaderInfo, ReadOptions};
 use crate::layout::fortran_order_of;
+use crate::object::{is_object, PyValue};
 use crate::read::read_body;
 use ndarray::{ArrayD, ShapeBuilder};
 use std::fs::File;
@@ -62,6 +63,9 @@ pub enum DynData {
     Timedelta(ArrayD<Timedelta64>),
     /// Anything else (records, `|Vn`, long doubles, sub-arrays): the bytes as stored.
     Raw(RawData),
+    /// `|O`: Python objects, one [`PyValue`] per element, read from the array's pickle
+    /// without running any code (see [`PyValue`] for what each Python type becomes).
+    Object(ArrayD<PyValue>),
 }
 
 /// An array kept as its stored bytes: records, void, long doubles and sub-array dtypes.
@@ -100,8 +104,12 @@ pub struct DynArray {
 ///
 /// # Errors
 ///
-/// As [`read_npy`](crate::read_npy); [`MismatchError::DType`] for object arrays (pickled
-/// Python objects), which cannot be read.
+/// As [`read_npy`](crate::read_npy); for object arrays, the errors of their pickle
+/// ([`FormatError::Pickle`](crate::FormatError::Pickle),
+/// [`MismatchError::PickleGlobal`], [`MismatchError::PickleUnsupported`],
+/// [`LimitError::PickleTooDeep`](crate::LimitError::PickleTooDeep),
+/// [`LimitError::PickleExpansion`](crate::LimitError::PickleExpansion));
+/// [`MismatchError::DType`] for records holding objects, which are not read.
 ///
 /// # Examples
 ///
@@ -208,6 +216,7 @@ macro_rules! dyn_element {
                             writer.write_all(&raw.bytes)?;
                             Ok(())
                         }
+                        DynData::Object(a) => crate::object::write_object(a, writer),
                     }
                 })
             }
@@ -225,6 +234,7 @@ macro_rules! dyn_element {
                         DynData::$variant(a) => a.shape(),
                     )*
                     DynData::Raw(raw) => &raw.shape,
+                    DynData::Object(a) => a.shape(),
                 }
             }
 
@@ -241,6 +251,7 @@ macro_rules! dyn_element {
                         DynData::$variant(a) => fortran_order_of(a),
                     )*
                     DynData::Raw(raw) => raw.fortran_order,
+                    DynData::Object(a) => fortran_order_of(a),
                 }
             }
         }
@@ -318,7 +329,7 @@ impl DynArray {
     /// # Errors
     ///
     /// As [`ReadNpyExt::read_npy`](crate::ReadNpyExt::read_npy), without dtype or dimension
-    /// mismatches, except for object arrays (pickled), which give [`MismatchError::DType`].
+    /// mismatches; object arrays as [`read_npy_dyn`] says.
     ///
     /// # Examples
     ///
@@ -352,6 +363,9 @@ impl DynArray {
         opts: &ReadOptions,
     ) -> Result<DynArray, Error> {
         crate::read::read_through(&mut reader, opts, |r, info, available| {
+            if is_object(&info.header.dtype) {
+                return crate::object::read_object(r, info, Input::new(available), opts);
+            }
             DynArray::read_body(r, info, Input::new(available))
         })
     }
@@ -366,7 +380,40 @@ impl DynArray {
     ) -> Result<DynArray, Error> {
         let info = Header::read(reader, opts)?;
         let input = crate::read::after_header(whole, &info);
+        if is_object(&info.header.dtype) {
+            return crate::object::read_object(reader, info, input, opts);
+        }
         DynArray::read_body(reader, info, input)
+    }
+
+    /// An array of `dtype` and `data` (the caller keeps them consistent).
+    pub(crate) fn from_parts(dtype: DType, data: DynData) -> DynArray {
+        DynArray { dtype, data }
+    }
+
+    /// An array of `dtype` from its bytes (`itemsize` per element, in the dtype's byte order
+    /// and in C or Fortran order); `dtype` must not hold objects.
+    pub(crate) fn from_raw(
+        dtype: DType,
+        shape: Vec<usize>,
+        fortran_order: bool,
+        bytes: Vec<u8>,
+    ) -> Result<DynArray, Error> {
+        let header = Header {
+            dtype,
+            fortran_order,
+            shape,
+        };
+        let (num_elements, data_len) = header.sizes()?;
+        let info = HeaderInfo {
+            header,
+            version: crate::Version::V1_0,
+            data_offset: 0,
+            num_elements,
+            data_len,
+        };
+        let len = bytes.len() as u64;
+        DynArray::read_body(&mut &bytes[..], info, Input::new(Some(len)))
     }
 
     /// The dtype as stored (byte order and string lengths included).

@@ -269,6 +269,15 @@ pub enum FormatError {
         /// The feature, for example `"compression method 12 (bzip2)"`.
         feature: String,
     },
+    /// The pickle of an object (`|O`) array is malformed: an unknown opcode, a stack or memo
+    /// misuse, an argument of the wrong type, array data of the wrong length.
+    Pickle {
+        /// The byte offset of the opcode at fault, from the pickle's first byte (the first
+        /// data byte of the array).
+        offset: u64,
+        /// What is wrong (at most 200 characters of input quoted).
+        reason: String,
+    },
 }
 
 impl fmt::Display for FormatError {
@@ -410,6 +419,9 @@ impl fmt::Display for FormatError {
                  (it reads stored and deflated members, as numpy writes them)",
                 name(member)
             ),
+            FormatError::Pickle { offset, reason } => {
+                write!(f, "malformed pickle at byte {offset}: {}", Capped(reason))
+            }
         }
     }
 }
@@ -519,6 +531,33 @@ pub enum MismatchError {
         member: String,
         /// Its first bytes (at most six).
         found: Vec<u8>,
+    },
+    /// An object array's pickle names a global (a function or class) other than the ones
+    /// that describe data; ndnpy never calls code from a file.
+    PickleGlobal {
+        /// The module, as the pickle names it (at most 200 characters).
+        module: String,
+        /// The name in the module (at most 200 characters).
+        name: String,
+    },
+    /// An object array's pickle is valid but holds something ndnpy does not rebuild: an
+    /// ndarray subclass, records holding objects, a cycle, a dtype object as a value.
+    PickleUnsupported {
+        /// The byte offset of the opcode at fault from the pickle's first byte (the pickle's
+        /// length when found while building the values).
+        offset: u64,
+        /// What it is.
+        what: String,
+    },
+    /// An element of an object array is not of the Python type a typed conversion needs
+    /// (`DynArray::into_strings` of an array holding an int).
+    ObjectValue {
+        /// The element's index in logical (C) order.
+        index: usize,
+        /// The Rust type requested.
+        requested: &'static str,
+        /// The Python type found.
+        found: &'static str,
     },
 }
 
@@ -651,6 +690,26 @@ impl fmt::Display for MismatchError {
                 name(member),
                 found.escape_ascii()
             ),
+            MismatchError::PickleGlobal { module, name } => write!(
+                f,
+                "the pickle calls {}.{}, which ndnpy does not run: it rebuilds numpy arrays, \
+                 dtypes and scalars and Python data, and never calls code from a file",
+                Capped(module),
+                Capped(name)
+            ),
+            MismatchError::PickleUnsupported { offset, what } => write!(
+                f,
+                "the pickle holds {} (at byte {offset}), which ndnpy does not rebuild",
+                Capped(what)
+            ),
+            MismatchError::ObjectValue {
+                index,
+                requested,
+                found,
+            } => write!(
+                f,
+                "object element {index} is a Python {found}, which cannot be read as {requested}"
+            ),
         }
     }
 }
@@ -702,6 +761,21 @@ pub enum LimitError {
         /// declared size.
         found: u64,
     },
+    /// An object array's values nest deeper than
+    /// [`ReadOptions::max_pickle_depth`](crate::ReadOptions::max_pickle_depth).
+    PickleTooDeep {
+        /// The limit.
+        limit: usize,
+    },
+    /// An object array's pickle decodes to more bytes of values than its length allows: 64
+    /// bytes per pickle byte plus 64 MiB (a value the pickle shares through its memo is
+    /// counted at each place it appears).
+    PickleExpansion {
+        /// The pickle's length so far, in bytes.
+        pickle_len: u64,
+        /// The limit in bytes.
+        limit: u64,
+    },
 }
 
 impl fmt::Display for LimitError {
@@ -742,6 +816,16 @@ impl fmt::Display for LimitError {
                  {found}, over the limit of {limit} (raise it with \
                  ReadOptions::max_inflated_len)",
                 name(member)
+            ),
+            LimitError::PickleTooDeep { limit } => write!(
+                f,
+                "the pickled values nest deeper than the limit of {limit} levels \
+                 (raise it with ReadOptions::max_pickle_depth)"
+            ),
+            LimitError::PickleExpansion { pickle_len, limit } => write!(
+                f,
+                "the pickle of {pickle_len} bytes decodes to more than {limit} bytes of values \
+                 (64 per pickle byte plus 64 MiB; shared values count where they repeat)"
             ),
         }
     }
