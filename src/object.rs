@@ -9,6 +9,10 @@
 //! global is refused with [`MismatchError::PickleGlobal`] naming it. What each Python value
 //! becomes is listed on [`PyValue`].
 //!
+//! [`DynArray::write_npy`] writes an object array as `np.save` does (protocol 4, framed and
+//! memoized as Python's pickler does; see [`DynArray::from_objects`] for where the bytes can
+//! differ), and [`DynArray::from_objects`] makes one from values.
+//!
 //! Limits: the values nest at most [`ReadOptions::max_pickle_depth`] levels (default 256);
 //! every length in the pickle is checked against the bytes present; the values built take
 //! at most 64 bytes per pickle byte plus 64 MiB, shared values (the memo) counted where they
@@ -22,6 +26,7 @@ use crate::dynamic::{DynArray, DynData, DynElement};
 use crate::element::Input;
 use crate::error::{Error, FormatError, MismatchError};
 use crate::header::{HeaderInfo, ReadOptions};
+use crate::pickle::write::Pickler;
 use crate::pickle::{self, ArrayMeta, Leaf, Limits, Seq, Sink};
 use ndarray::{ArrayD, IxDyn, ShapeBuilder};
 use std::io::Read;
@@ -381,6 +386,32 @@ fn try_map<B>(
 }
 
 impl DynArray {
+    /// An object array (`'|O'`) of `values`, which [`DynArray::write_npy`] writes as `np.save`
+    /// does: the values pickled with protocol 4, loaded by `np.load(...,
+    /// allow_pickle=True)` as equal objects. Strings, ints, floats, `None`, lists, tuples,
+    /// dicts and float arrays are written byte for byte as `np.save` writes them when the
+    /// Python objects were distinct; where Python's objects were one object referred to twice
+    /// (an interned string of several characters, a dict key repeated across dicts), numpy
+    /// writes a memo reference and ndnpy the value again. `StringDType` arrays are written as
+    /// object arrays; nested arrays are rebuilt by numpy in native byte order.
+    ///
+    /// # Examples
+    ///
+    /// Write an `Array<String>` as an object array (numpy's label arrays):
+    ///
+    /// ```
+    /// use ndnpy::{DynArray, PyValue};
+    /// let labels = ndarray::array!["cat".to_string(), "dog".to_string()].into_dyn();
+    /// let a = DynArray::from_objects(labels.mapv(PyValue::Str));
+    /// let mut bytes = Vec::new();
+    /// a.write_npy(&mut bytes)?;
+    /// assert_eq!(DynArray::read_npy(&bytes[..])?.into_strings()?, labels);
+    /// # Ok::<(), ndnpy::Error>(())
+    /// ```
+    pub fn from_objects(values: ArrayD<PyValue>) -> DynArray {
+        DynArray::from_parts(pickle::object_dtype(), DynData::Object(values))
+    }
+
     /// The single value of a 0-d object array: what numpy's `np.load(...,
     /// allow_pickle=True).item()` gives, as for a dict saved with `np.save("meta.npy",
     /// {...})`.
@@ -488,14 +519,270 @@ impl DynArray {
     }
 }
 
-/// Writes an object array: its header and its pickle.
+/// The deepest nesting of values written (the array being level 1).
+const WRITE_MAX_DEPTH: usize = pickle::MAX_DEPTH;
+
+/// Writes an object array as `np.save` does: its header, then the array pickled with
+/// protocol 4 (see `pickle::write` for what is byte for byte Python's).
 pub(crate) fn write_object(
     a: &ArrayD<PyValue>,
     writer: &mut dyn std::io::Write,
 ) -> Result<(), Error> {
-    let _ = (a, writer);
-    Err(crate::error::UsageError::Archive {
-        reason: "writing object arrays is not implemented".into(),
+    let header = crate::header::Header {
+        dtype: pickle::object_dtype(),
+        fortran_order: crate::layout::fortran_order_of(a),
+        shape: a.shape().to_vec(),
+    };
+    writer.write_all(&header.to_bytes()?)?;
+    let mut p = Pickler::new();
+    write_object_array(&mut p, a, 1)?;
+    writer.write_all(&p.finish())?;
+    Ok(())
+}
+
+/// `_reconstruct(ndarray, (0,), b'b')` and the array's state, `data` writing its payload.
+fn write_reconstruct(
+    p: &mut Pickler,
+    dtype: &DType,
+    shape: &[usize],
+    fortran_order: bool,
+    data: impl FnOnce(&mut Pickler) -> Result<(), Error>,
+) -> Result<(), Error> {
+    p.global("numpy._core.multiarray", "_reconstruct");
+    p.global("numpy", "ndarray");
+    p.int(0);
+    p.tuple(1);
+    p.bytes(b"b");
+    p.tuple(3);
+    p.op(b'R');
+    p.memoize();
+    p.mark();
+    p.int(1);
+    p.shape(shape);
+    p.dtype(dtype)?;
+    p.bool(fortran_order);
+    data(p)?;
+    p.tuple(5);
+    p.op(b'b');
+    p.end_value();
+    Ok(())
+}
+
+fn write_object_array(p: &mut Pickler, a: &ArrayD<PyValue>, depth: usize) -> Result<(), Error> {
+    let fortran = crate::layout::fortran_order_of(a);
+    write_reconstruct(p, &pickle::object_dtype(), a.shape(), fortran, |p| {
+        // The items in C (logical) order, as a list.
+        write_seq(p, Seq::List, a.len(), a.iter(), depth + 1)
+    })
+}
+
+/// A list or set (`EMPTY_*`, `MEMOIZE`, batches of `APPENDS`/`ADDITEMS`; one item of a list
+/// is an `APPEND`), or a tuple or frozenset (`MARK`, items, `TUPLE`/`FROZENSET`).
+fn write_seq<'a>(
+    p: &mut Pickler,
+    kind: Seq,
+    len: usize,
+    items: impl Iterator<Item = &'a PyValue>,
+    depth: usize,
+) -> Result<(), Error> {
+    match kind {
+        Seq::Tuple => {
+            if len > 3 {
+                p.mark();
+            }
+            for v in items {
+                write_value(p, v, depth)?;
+            }
+            p.tuple(len);
+            return Ok(());
+        }
+        Seq::FrozenSet => {
+            p.mark();
+            for v in items {
+                write_value(p, v, depth)?;
+            }
+            p.op(0x91);
+            p.memoize();
+            p.end_value();
+            return Ok(());
+        }
+        Seq::List | Seq::Set => {}
     }
-    .into())
+    let (empty, add) = if kind == Seq::List {
+        (b']', b'e')
+    } else {
+        (0x8f, 0x90)
+    };
+    p.op(empty);
+    p.memoize();
+    let mut items = items.peekable();
+    if kind == Seq::List && len == 1 {
+        if let Some(v) = items.next() {
+            write_value(p, v, depth)?;
+        }
+        p.op(b'a');
+    } else {
+        while items.peek().is_some() {
+            p.mark();
+            for v in items.by_ref().take(pickle::write::BATCH) {
+                write_value(p, v, depth)?;
+            }
+            p.op(add);
+        }
+    }
+    p.end_value();
+    Ok(())
+}
+
+/// An array's bytes as `DynArray::write_npy` writes them, without the header.
+fn raw_bytes(a: &DynArray) -> Result<Vec<u8>, Error> {
+    let mut out = Vec::new();
+    a.write_npy(&mut out)?;
+    let info = crate::header::Header::read(
+        &mut &out[..],
+        &ReadOptions::new().max_header_len(usize::MAX),
+    )?;
+    Ok(out.split_off(info.data_offset as usize))
+}
+
+fn write_value(p: &mut Pickler, v: &PyValue, depth: usize) -> Result<(), Error> {
+    match v {
+        PyValue::None => p.none(),
+        PyValue::Bool(b) => p.bool(*b),
+        PyValue::Int(i) => p.int(*i),
+        PyValue::BigInt(b) if b.is_empty() => p.int(0),
+        PyValue::BigInt(b) => p.long(b),
+        PyValue::Float(f) => p.float(*f),
+        PyValue::Complex(c) => {
+            p.global("builtins", "complex");
+            p.float(c.re);
+            p.float(c.im);
+            p.tuple(2);
+            p.op(b'R');
+            p.memoize();
+            p.end_value();
+        }
+        PyValue::Str(s) => {
+            let first = s.chars().next().map(u32::from);
+            p.str(s.as_bytes(), first, s.chars().count());
+        }
+        PyValue::CodePoints(points) => {
+            let mut utf8 = Vec::with_capacity(points.len());
+            for &c in points {
+                if c > 0x10ffff {
+                    return Err(crate::error::UsageError::Archive {
+                        reason: format!("code point {c:#x} is beyond U+10FFFF"),
+                    }
+                    .into());
+                }
+                push_wtf8(&mut utf8, c);
+            }
+            p.str(&utf8, points.first().copied(), points.len());
+        }
+        PyValue::Bytes(b) => p.bytes(b),
+        PyValue::ByteArray(b) => {
+            p.global("builtins", "bytearray");
+            p.bytes(b);
+            p.tuple(1);
+            p.op(b'R');
+            p.memoize();
+            p.end_value();
+        }
+        PyValue::List(items)
+        | PyValue::Tuple(items)
+        | PyValue::Set(items)
+        | PyValue::FrozenSet(items) => {
+            if depth > WRITE_MAX_DEPTH {
+                return Err(too_deep());
+            }
+            let kind = match v {
+                PyValue::List(_) => Seq::List,
+                PyValue::Tuple(_) => Seq::Tuple,
+                PyValue::Set(_) => Seq::Set,
+                _ => Seq::FrozenSet,
+            };
+            write_seq(p, kind, items.len(), items.iter(), depth + 1)?;
+        }
+        PyValue::Dict(pairs) => {
+            if depth > WRITE_MAX_DEPTH {
+                return Err(too_deep());
+            }
+            p.op(b'}');
+            p.memoize();
+            if pairs.len() == 1 {
+                write_value(p, &pairs[0].0, depth + 1)?;
+                write_value(p, &pairs[0].1, depth + 1)?;
+                p.op(b's');
+            } else {
+                for batch in pairs.chunks(pickle::write::BATCH) {
+                    p.mark();
+                    for (k, x) in batch {
+                        write_value(p, k, depth + 1)?;
+                        write_value(p, x, depth + 1)?;
+                    }
+                    p.op(b'u');
+                }
+            }
+            p.end_value();
+        }
+        PyValue::Array(a) => {
+            if depth > WRITE_MAX_DEPTH {
+                return Err(too_deep());
+            }
+            match a.data() {
+                DynData::Object(o) => write_object_array(p, o, depth)?,
+                _ => {
+                    let bytes = raw_bytes(a)?;
+                    let (dtype, shape) = (a.dtype(), a.shape());
+                    write_reconstruct(p, dtype, shape, a.is_fortran_order(), |p| {
+                        p.bytes(&bytes);
+                        Ok(())
+                    })?;
+                }
+            }
+        }
+        PyValue::Scalar(a) => {
+            if !a.shape().is_empty() || matches!(a.data(), DynData::Object(_)) {
+                return Err(crate::error::UsageError::Archive {
+                    reason: "a numpy scalar must be a 0-d array of a dtype without objects".into(),
+                }
+                .into());
+            }
+            let bytes = raw_bytes(a)?;
+            p.global("numpy._core.multiarray", "scalar");
+            p.dtype(a.dtype())?;
+            p.bytes(&bytes);
+            p.tuple(2);
+            p.op(b'R');
+            p.memoize();
+            p.end_value();
+        }
+    }
+    Ok(())
+}
+
+fn too_deep() -> Error {
+    crate::error::UsageError::Archive {
+        reason: format!("values nest deeper than {WRITE_MAX_DEPTH} levels"),
+    }
+    .into()
+}
+
+/// A code point as UTF-8, surrogates included (Python's `surrogatepass`).
+fn push_wtf8(out: &mut Vec<u8>, c: u32) {
+    match c {
+        0..=0x7f => out.push(c as u8),
+        0x80..=0x7ff => out.extend([0xc0 | (c >> 6) as u8, 0x80 | (c & 0x3f) as u8]),
+        0x800..=0xffff => out.extend([
+            0xe0 | (c >> 12) as u8,
+            0x80 | ((c >> 6) & 0x3f) as u8,
+            0x80 | (c & 0x3f) as u8,
+        ]),
+        _ => out.extend([
+            0xf0 | (c >> 18) as u8,
+            0x80 | ((c >> 12) & 0x3f) as u8,
+            0x80 | ((c >> 6) & 0x3f) as u8,
+            0x80 | (c & 0x3f) as u8,
+        ]),
+    }
 }

@@ -31,6 +31,7 @@ mod machine;
 mod numpy;
 mod source;
 mod tree;
+pub(crate) mod write;
 
 pub(crate) use numpy::object_dtype;
 

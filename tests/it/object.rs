@@ -2,6 +2,7 @@
 //! with what numpy loads from it, the typed conveniences, the globals refused, and hostile
 //! pickles (depth, cycles, memo bombs, huge lengths, truncations), each a typed error.
 
+use ndarray::ShapeBuilder;
 use ndnpy::{
     read_npy_dyn, DynArray, DynData, Error, FormatError, LimitError, MismatchError, PyValue,
     ReadOptions,
@@ -567,4 +568,231 @@ fn flipped_bytes_never_panic() {
         }
         let _ = read(&b);
     }
+}
+
+// ---- writing -------------------------------------------------------------------------------
+
+/// Fixtures whose contents (str, int, float, None, list, dict, tuples, nested float arrays)
+/// ndnpy writes byte for byte as np.save did.
+const BYTE_EXACT: [&str; 5] = [
+    "meta.npy",
+    "labels.npy",
+    "ragged_f8.npy",
+    "fortran.npy",
+    "nested.npy",
+];
+
+#[test]
+fn writes_np_save_bytes_for_plain_python_data() {
+    for name in BYTE_EXACT {
+        let bytes = std::fs::read(fixture(name)).unwrap();
+        let a = DynArray::read_npy(&bytes[..]).unwrap();
+        let mut out = Vec::new();
+        a.write_npy(&mut out).unwrap();
+        assert!(out == bytes, "{name}: written bytes differ from np.save's");
+    }
+    let bytes = std::fs::read("testdata/dt_object.npy").unwrap();
+    let mut out = Vec::new();
+    DynArray::read_npy(&bytes[..])
+        .unwrap()
+        .write_npy(&mut out)
+        .unwrap();
+    assert_eq!(out, bytes);
+}
+
+#[test]
+fn what_is_written_loads_in_numpy_as_equal_objects() {
+    let dir = crate::common::scratch_dir("object-write");
+    let mut names = Vec::new();
+    for name in LOADABLE {
+        let a = read_npy_dyn(fixture(name)).unwrap();
+        let out = dir.join(name);
+        let mut bytes = Vec::new();
+        a.write_npy(&mut bytes).unwrap();
+        std::fs::write(&out, &bytes).unwrap();
+        names.push((name, out, canon_array(&a)));
+    }
+    let output = std::process::Command::new("python3")
+        .arg(fixture("generate.py"))
+        .args(names.iter().map(|n| &n.1))
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let lines = String::from_utf8(output.stdout).unwrap();
+    let originals = numpy_canon(&LOADABLE);
+    for (((name, _, ours), theirs), original) in names.iter().zip(lines.lines()).zip(&originals) {
+        // What numpy loads from ndnpy's file is what it loads from the original...
+        if *name != "kinds_p5.npy" {
+            assert_eq!(
+                theirs, original,
+                "{name}: numpy loads other values from ndnpy's file"
+            );
+        }
+        // ...and what ndnpy read (protocol 5's in-band arrays keep a big-endian dtype, which
+        // numpy's _reconstruct, the way ndnpy writes them, loads in native order).
+        let back = canon_array(&read_npy_dyn(dir.join(name)).unwrap());
+        assert_eq!(
+            &back, theirs,
+            "{name}: numpy loads other values than ndnpy reads back"
+        );
+        if *name != "kinds_p5.npy" {
+            assert_eq!(ours, theirs, "{name}");
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn large_pickles_are_framed_as_python_frames_them() {
+    let dir = crate::common::scratch_dir("object-frames");
+    crate::common::numpy(
+        &dir,
+        r#"
+import os
+def obj(items):
+    a = np.empty(len(items), dtype=object)
+    for i, x in enumerate(items):
+        a[i] = x
+    return a
+# Many small values: frames close at value boundaries past 64 KiB; batches of 1000.
+np.save(os.path.join(d, "many.npy"), obj(["s%d" % i for i in range(30000)] + list(range(2500))))
+# Payloads of 64 KiB and more go outside frames.
+np.save(os.path.join(d, "big.npy"), obj(["x" * 70000, b"y" * 65536, "z", np.arange(9000.0), [1.5] * 3000]))
+np.save(os.path.join(d, "dicts.npy"), obj([{("k%d" % i): i for i in range(2500)}, {}, {"one": None}]))
+"#,
+    );
+    for name in ["many.npy", "big.npy", "dicts.npy"] {
+        let bytes = std::fs::read(dir.join(name)).unwrap();
+        let a = DynArray::read_npy(&bytes[..]).unwrap();
+        let mut out = Vec::new();
+        a.write_npy(&mut out).unwrap();
+        assert!(out == bytes, "{name}: written bytes differ from np.save's");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+// ---- property tests ------------------------------------------------------------------------
+
+use proptest::prelude::*;
+
+/// Python values nested up to 4 levels: the kinds ndnpy writes.
+fn values() -> impl Strategy<Value = PyValue> {
+    let leaf = prop_oneof![
+        Just(PyValue::None),
+        any::<bool>().prop_map(PyValue::Bool),
+        any::<i64>().prop_map(PyValue::Int),
+        (-300i64..300).prop_map(PyValue::Int),
+        prop::num::f64::ANY.prop_map(PyValue::Float),
+        prop::string::string_regex("\\PC{0,5}")
+            .unwrap()
+            .prop_map(PyValue::Str),
+        prop::collection::vec(any::<u8>(), 0..4).prop_map(PyValue::Bytes),
+        prop::collection::vec(any::<u8>(), 0..4).prop_map(PyValue::ByteArray),
+        (any::<f64>(), any::<f64>())
+            .prop_map(|(re, im)| PyValue::Complex(num_complex::Complex::new(re, im))),
+        // ints beyond i64 (minimal two's complement)
+        (any::<u64>(), 1u8..3).prop_map(|(v, hi)| PyValue::BigInt(vec![
+            v as u8,
+            (v >> 8) as u8,
+            (v >> 16) as u8,
+            (v >> 24) as u8,
+            (v >> 32) as u8,
+            (v >> 40) as u8,
+            (v >> 48) as u8,
+            (v >> 56) as u8,
+            hi,
+        ])),
+        prop::collection::vec(any::<f64>(), 0..5).prop_map(|v| {
+            let a = ndarray::Array1::from(v).into_dyn();
+            let mut bytes = Vec::new();
+            ndnpy::WriteNpyExt::write_npy(&a, &mut bytes).unwrap();
+            PyValue::Array(Box::new(DynArray::read_npy(&bytes[..]).unwrap()))
+        }),
+    ];
+    leaf.prop_recursive(4, 48, 6, |inner| {
+        prop_oneof![
+            prop::collection::vec(inner.clone(), 0..6).prop_map(PyValue::List),
+            prop::collection::vec(inner.clone(), 0..6).prop_map(PyValue::Tuple),
+            // Set items and dict keys are hashable and distinct, as in Python.
+            prop::collection::btree_set("[a-z]{0,3}", 0..4)
+                .prop_map(|s| PyValue::Set(s.into_iter().map(PyValue::Str).collect())),
+            prop::collection::btree_set(any::<i16>(), 0..4).prop_map(|s| PyValue::FrozenSet(
+                s.into_iter().map(|i| PyValue::Int(i.into())).collect()
+            )),
+            prop::collection::btree_map("[a-z]{0,3}", inner, 0..5).prop_map(|m| {
+                PyValue::Dict(m.into_iter().map(|(k, v)| (PyValue::Str(k), v)).collect())
+            }),
+        ]
+    })
+}
+
+/// Equality with NaN equal to itself (by bits), for floats anywhere in the tree.
+fn same(a: &PyValue, b: &PyValue) -> bool {
+    canon(a) == canon(b)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+
+    #[test]
+    fn object_arrays_round_trip(values in prop::collection::vec(values(), 0..6), fortran in any::<bool>()) {
+        let n = values.len();
+        let a = if fortran && n % 2 == 0 && n > 0 {
+            ndarray::Array::from_shape_vec(ndarray::IxDyn(&[2, n / 2]).f(), values).unwrap()
+        } else {
+            ndarray::Array::from_shape_vec(ndarray::IxDyn(&[n]), values).unwrap()
+        };
+        let array = DynArray::from_objects(a.clone());
+        let mut bytes = Vec::new();
+        array.write_npy(&mut bytes).unwrap();
+        let back = DynArray::read_npy(&bytes[..]).unwrap();
+        prop_assert_eq!(back.is_fortran_order(), array.is_fortran_order());
+        let got = back.as_array::<PyValue>().unwrap();
+        prop_assert_eq!(got.shape(), a.shape());
+        for (x, y) in got.iter().zip(a.iter()) {
+            prop_assert!(same(x, y), "{:?} != {:?}", x, y);
+        }
+    }
+}
+
+#[test]
+fn generated_values_load_in_numpy_as_ndnpy_reads_them() {
+    use proptest::strategy::ValueTree;
+    let mut runner = proptest::test_runner::TestRunner::deterministic();
+    let dir = crate::common::scratch_dir("object-prop");
+    let mut files = Vec::new();
+    for i in 0..24 {
+        let v = prop::collection::vec(values(), 1..5)
+            .new_tree(&mut runner)
+            .unwrap()
+            .current();
+        let n = v.len();
+        let a = DynArray::from_objects(
+            ndarray::Array::from_shape_vec(ndarray::IxDyn(&[n]), v).unwrap(),
+        );
+        let path = dir.join(format!("g{i}.npy"));
+        let mut bytes = Vec::new();
+        a.write_npy(&mut bytes).unwrap();
+        std::fs::write(&path, &bytes).unwrap();
+        files.push((path, canon_array(&a)));
+    }
+    let out = std::process::Command::new("python3")
+        .arg(fixture("generate.py"))
+        .args(files.iter().map(|f| &f.0))
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let lines = String::from_utf8(out.stdout).unwrap();
+    for ((path, ours), theirs) in files.iter().zip(lines.lines()) {
+        assert_eq!(ours, theirs, "{}", path.display());
+    }
+    let _ = std::fs::remove_dir_all(&dir);
 }
