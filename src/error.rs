@@ -932,6 +932,13 @@ pub enum UsageError {
         /// Its reason.
         reason: String,
     },
+    /// An object array holds a value that cannot be pickled as numpy would load it (a
+    /// numpy scalar that is not 0-d, a code point beyond U+10FFFF, values nested deeper than
+    /// 1000 levels).
+    ObjectValue {
+        /// What cannot be written.
+        reason: String,
+    },
 }
 
 impl fmt::Display for UsageError {
@@ -1032,6 +1039,9 @@ impl fmt::Display for UsageError {
                 "deflate compression level {level} is out of range: expected 1 to 9"
             ),
             UsageError::Archive { reason } => write!(f, "cannot write the archive: {reason}"),
+            UsageError::ObjectValue { reason } => {
+                write!(f, "cannot write the object array: {}", Capped(reason))
+            }
         }
     }
 }

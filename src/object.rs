@@ -535,18 +535,58 @@ pub(crate) fn write_object(
     };
     writer.write_all(&header.to_bytes()?)?;
     let mut p = Pickler::new();
-    write_object_array(&mut p, a, 1)?;
+    write_tree(&mut p, Act::ObjectArray(a, 1))?;
     writer.write_all(&p.finish())?;
     Ok(())
 }
 
-/// `_reconstruct(ndarray, (0,), b'b')` and the array's state, `data` writing its payload.
-fn write_reconstruct(
+/// One step of writing a tree of values: the loop of `write_tree` runs them from a stack, so
+/// that nesting costs heap, not call stack.
+enum Act<'a> {
+    Value(&'a PyValue, usize),
+    ObjectArray(&'a ArrayD<PyValue>, usize),
+    Op(u8),
+    Memoize,
+    Mark,
+    Tuple(usize),
+    End,
+}
+
+fn write_tree(p: &mut Pickler, first: Act<'_>) -> Result<(), Error> {
+    let mut stack = vec![first];
+    let mut acts = Vec::new();
+    while let Some(act) = stack.pop() {
+        match act {
+            Act::Op(op) => p.op(op),
+            Act::Memoize => {
+                p.memoize();
+            }
+            Act::Mark => p.mark(),
+            Act::Tuple(n) => p.tuple(n),
+            Act::End => p.end_value(),
+            Act::ObjectArray(a, depth) => {
+                if depth > WRITE_MAX_DEPTH {
+                    return Err(too_deep());
+                }
+                let fortran = crate::layout::fortran_order_of(a);
+                reconstruct_head(p, &pickle::object_dtype(), a.shape(), fortran)?;
+                // The items in C (logical) order, as a list.
+                seq(&mut acts, Seq::List, a.iter(), a.len(), depth + 1);
+                acts.extend([Act::Tuple(5), Act::Op(b'b'), Act::End]);
+            }
+            Act::Value(v, depth) => write_value(p, v, depth, &mut acts)?,
+        }
+        stack.extend(acts.drain(..).rev());
+    }
+    Ok(())
+}
+
+/// `_reconstruct(ndarray, (0,), b'b')` and the array's state up to its data.
+fn reconstruct_head(
     p: &mut Pickler,
     dtype: &DType,
     shape: &[usize],
     fortran_order: bool,
-    data: impl FnOnce(&mut Pickler) -> Result<(), Error>,
 ) -> Result<(), Error> {
     p.global("numpy._core.multiarray", "_reconstruct");
     p.global("numpy", "ndarray");
@@ -561,91 +601,84 @@ fn write_reconstruct(
     p.shape(shape);
     p.dtype(dtype)?;
     p.bool(fortran_order);
-    data(p)?;
-    p.tuple(5);
-    p.op(b'b');
-    p.end_value();
     Ok(())
 }
 
-fn write_object_array(p: &mut Pickler, a: &ArrayD<PyValue>, depth: usize) -> Result<(), Error> {
-    let fortran = crate::layout::fortran_order_of(a);
-    write_reconstruct(p, &pickle::object_dtype(), a.shape(), fortran, |p| {
-        // The items in C (logical) order, as a list.
-        write_seq(p, Seq::List, a.len(), a.iter(), depth + 1)
-    })
-}
-
-/// A list or set (`EMPTY_*`, `MEMOIZE`, batches of `APPENDS`/`ADDITEMS`; one item of a list
-/// is an `APPEND`), or a tuple or frozenset (`MARK`, items, `TUPLE`/`FROZENSET`).
-fn write_seq<'a>(
-    p: &mut Pickler,
+/// The steps of a list or set (`EMPTY_*`, `MEMOIZE`, batches of `APPENDS`/`ADDITEMS`; one
+/// item of a list is an `APPEND`), or a tuple or frozenset (`MARK`, items,
+/// `TUPLE`/`FROZENSET`), as Python's pickler writes them.
+fn seq<'a>(
+    acts: &mut Vec<Act<'a>>,
     kind: Seq,
-    len: usize,
     items: impl Iterator<Item = &'a PyValue>,
+    len: usize,
     depth: usize,
-) -> Result<(), Error> {
+) {
+    let values = items.map(|v| Act::Value(v, depth));
     match kind {
         Seq::Tuple => {
             if len > 3 {
-                p.mark();
+                acts.push(Act::Mark);
             }
-            for v in items {
-                write_value(p, v, depth)?;
-            }
-            p.tuple(len);
-            return Ok(());
+            acts.extend(values);
+            acts.push(Act::Tuple(len));
         }
         Seq::FrozenSet => {
-            p.mark();
-            for v in items {
-                write_value(p, v, depth)?;
-            }
-            p.op(0x91);
-            p.memoize();
-            p.end_value();
-            return Ok(());
+            acts.push(Act::Mark);
+            acts.extend(values);
+            acts.extend([Act::Op(0x91), Act::Memoize, Act::End]);
         }
-        Seq::List | Seq::Set => {}
-    }
-    let (empty, add) = if kind == Seq::List {
-        (b']', b'e')
-    } else {
-        (0x8f, 0x90)
-    };
-    p.op(empty);
-    p.memoize();
-    let mut items = items.peekable();
-    if kind == Seq::List && len == 1 {
-        if let Some(v) = items.next() {
-            write_value(p, v, depth)?;
-        }
-        p.op(b'a');
-    } else {
-        while items.peek().is_some() {
-            p.mark();
-            for v in items.by_ref().take(pickle::write::BATCH) {
-                write_value(p, v, depth)?;
+        Seq::List | Seq::Set => {
+            let (empty, add) = if kind == Seq::List {
+                (b']', b'e')
+            } else {
+                (0x8f, 0x90)
+            };
+            acts.extend([Act::Op(empty), Act::Memoize]);
+            if kind == Seq::List && len == 1 {
+                acts.extend(values);
+                acts.push(Act::Op(b'a'));
+            } else {
+                let mut values = values.peekable();
+                while values.peek().is_some() {
+                    acts.push(Act::Mark);
+                    acts.extend(values.by_ref().take(pickle::write::BATCH));
+                    acts.push(Act::Op(add));
+                }
             }
-            p.op(add);
+            acts.push(Act::End);
         }
     }
-    p.end_value();
-    Ok(())
 }
 
 /// An array's bytes as `DynArray::write_npy` writes them, without the header.
 fn raw_bytes(a: &DynArray) -> Result<Vec<u8>, Error> {
     let mut out = Vec::new();
     a.write_npy(&mut out)?;
-    let info = crate::header::Header::read(
-        &mut &out[..],
-        &ReadOptions::new().max_header_len(usize::MAX),
-    )?;
+    let opts = ReadOptions::new().max_header_len(usize::MAX);
+    let info = crate::header::Header::read(&mut &out[..], &opts)?;
     Ok(out.split_off(info.data_offset as usize))
 }
 
-fn write_value(p: &mut Pickler, v: &PyValue, depth: usize) -> Result<(), Error> {
+/// Writes a value without children at once; pushes the steps of a container onto `acts`.
+fn write_value<'a>(
+    p: &mut Pickler,
+    v: &'a PyValue,
+    depth: usize,
+    acts: &mut Vec<Act<'a>>,
+) -> Result<(), Error> {
+    let container = matches!(
+        v,
+        PyValue::List(_)
+            | PyValue::Tuple(_)
+            | PyValue::Set(_)
+            | PyValue::FrozenSet(_)
+            | PyValue::Dict(_)
+            | PyValue::Array(_)
+    );
+    if container && depth > WRITE_MAX_DEPTH {
+        return Err(too_deep());
+    }
     match v {
         PyValue::None => p.none(),
         PyValue::Bool(b) => p.bool(*b),
@@ -670,7 +703,7 @@ fn write_value(p: &mut Pickler, v: &PyValue, depth: usize) -> Result<(), Error> 
             let mut utf8 = Vec::with_capacity(points.len());
             for &c in points {
                 if c > 0x10ffff {
-                    return Err(crate::error::UsageError::Archive {
+                    return Err(crate::error::UsageError::ObjectValue {
                         reason: format!("code point {c:#x} is beyond U+10FFFF"),
                     }
                     .into());
@@ -688,62 +721,43 @@ fn write_value(p: &mut Pickler, v: &PyValue, depth: usize) -> Result<(), Error> 
             p.memoize();
             p.end_value();
         }
-        PyValue::List(items)
-        | PyValue::Tuple(items)
-        | PyValue::Set(items)
-        | PyValue::FrozenSet(items) => {
-            if depth > WRITE_MAX_DEPTH {
-                return Err(too_deep());
-            }
-            let kind = match v {
-                PyValue::List(_) => Seq::List,
-                PyValue::Tuple(_) => Seq::Tuple,
-                PyValue::Set(_) => Seq::Set,
-                _ => Seq::FrozenSet,
-            };
-            write_seq(p, kind, items.len(), items.iter(), depth + 1)?;
+        PyValue::List(items) => seq(acts, Seq::List, items.iter(), items.len(), depth + 1),
+        PyValue::Tuple(items) => seq(acts, Seq::Tuple, items.iter(), items.len(), depth + 1),
+        PyValue::Set(items) => seq(acts, Seq::Set, items.iter(), items.len(), depth + 1),
+        PyValue::FrozenSet(items) => {
+            seq(acts, Seq::FrozenSet, items.iter(), items.len(), depth + 1)
         }
         PyValue::Dict(pairs) => {
-            if depth > WRITE_MAX_DEPTH {
-                return Err(too_deep());
-            }
-            p.op(b'}');
-            p.memoize();
+            acts.extend([Act::Op(b'}'), Act::Memoize]);
+            let item = |(k, x): &'a (PyValue, PyValue)| {
+                [Act::Value(k, depth + 1), Act::Value(x, depth + 1)]
+            };
             if pairs.len() == 1 {
-                write_value(p, &pairs[0].0, depth + 1)?;
-                write_value(p, &pairs[0].1, depth + 1)?;
-                p.op(b's');
+                acts.extend(item(&pairs[0]));
+                acts.push(Act::Op(b's'));
             } else {
                 for batch in pairs.chunks(pickle::write::BATCH) {
-                    p.mark();
-                    for (k, x) in batch {
-                        write_value(p, k, depth + 1)?;
-                        write_value(p, x, depth + 1)?;
-                    }
-                    p.op(b'u');
+                    acts.push(Act::Mark);
+                    acts.extend(batch.iter().flat_map(item));
+                    acts.push(Act::Op(b'u'));
                 }
             }
-            p.end_value();
+            acts.push(Act::End);
         }
-        PyValue::Array(a) => {
-            if depth > WRITE_MAX_DEPTH {
-                return Err(too_deep());
+        PyValue::Array(a) => match a.data() {
+            DynData::Object(o) => acts.push(Act::ObjectArray(o, depth)),
+            _ => {
+                let bytes = raw_bytes(a)?;
+                reconstruct_head(p, a.dtype(), a.shape(), a.is_fortran_order())?;
+                p.bytes(&bytes);
+                p.tuple(5);
+                p.op(b'b');
+                p.end_value();
             }
-            match a.data() {
-                DynData::Object(o) => write_object_array(p, o, depth)?,
-                _ => {
-                    let bytes = raw_bytes(a)?;
-                    let (dtype, shape) = (a.dtype(), a.shape());
-                    write_reconstruct(p, dtype, shape, a.is_fortran_order(), |p| {
-                        p.bytes(&bytes);
-                        Ok(())
-                    })?;
-                }
-            }
-        }
+        },
         PyValue::Scalar(a) => {
             if !a.shape().is_empty() || matches!(a.data(), DynData::Object(_)) {
-                return Err(crate::error::UsageError::Archive {
+                return Err(crate::error::UsageError::ObjectValue {
                     reason: "a numpy scalar must be a 0-d array of a dtype without objects".into(),
                 }
                 .into());
@@ -762,7 +776,7 @@ fn write_value(p: &mut Pickler, v: &PyValue, depth: usize) -> Result<(), Error> 
 }
 
 fn too_deep() -> Error {
-    crate::error::UsageError::Archive {
+    crate::error::UsageError::ObjectValue {
         reason: format!("values nest deeper than {WRITE_MAX_DEPTH} levels"),
     }
     .into()

@@ -81,7 +81,7 @@ pub(super) struct Machine {
     marks: Vec<usize>,
     memo: HashMap<u64, Id>,
     /// Bytes charged so far against the expansion limit (dtype copies).
-    pub(super) spent: u64,
+    pub(super) spent: std::cell::Cell<u64>,
     /// The offset of the opcode being run, for errors.
     pub(super) at: u64,
     /// The protocol declared by `PROTO` (0 if none).
@@ -99,7 +99,7 @@ pub(super) fn run<R: Read + ?Sized>(src: &mut Source<'_, R>) -> Result<(Vec<Obj>
         stack: Vec::new(),
         marks: Vec::new(),
         memo: HashMap::new(),
-        spent: 0,
+        spent: std::cell::Cell::new(0),
         at: 0,
         proto: 0,
     };
@@ -108,7 +108,7 @@ pub(super) fn run<R: Read + ?Sized>(src: &mut Source<'_, R>) -> Result<(Vec<Obj>
         let op = src.byte()?;
         if op == b'.' {
             let root = m.pop(src)?;
-            return Ok((m.arena, root, m.spent));
+            return Ok((m.arena, root, m.spent.get()));
         }
         m.step(op, src)?;
     }
@@ -453,10 +453,13 @@ impl Machine {
             b'R' => {
                 let args = self.pop(src)?;
                 let callable = self.pop(src)?;
-                let Obj::Tuple(args) = &self.arena[args] else {
-                    return Err(self.bad(src, "REDUCE arguments are not a tuple"));
+                // Every global resolved takes at most 4 arguments: more are refused before
+                // they are copied (the same huge tuple can be handed to many REDUCEs).
+                let args = match &self.arena[args] {
+                    Obj::Tuple(a) if a.len() <= 4 => a.clone(),
+                    Obj::Tuple(_) => return Err(self.bad(src, "REDUCE with too many arguments")),
+                    _ => return Err(self.bad(src, "REDUCE arguments are not a tuple")),
                 };
-                let args = args.clone();
                 let Obj::Global(g) = &self.arena[callable] else {
                     return Err(self.bad(src, "REDUCE of an object that is not a global"));
                 };

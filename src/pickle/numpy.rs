@@ -101,9 +101,11 @@ fn float_of(m: &Machine, id: Id) -> Option<f64> {
     }
 }
 
-fn tuple_of(m: &Machine, id: Id) -> Option<Vec<Id>> {
+/// The items of a tuple of at most `max` items (checked before they are copied: a pickle can
+/// hand the same huge tuple to many opcodes).
+fn tuple_of(m: &Machine, id: Id, max: usize) -> Option<Vec<Id>> {
     match &m.arena[id] {
-        Obj::Tuple(t) => Some(t.clone()),
+        Obj::Tuple(t) if t.len() <= max => Some(t.clone()),
         _ => None,
     }
 }
@@ -127,7 +129,8 @@ fn raw_len(m: &Machine, id: Id) -> Option<usize> {
 /// negative, and the element count times `itemsize` within `isize`.
 fn shape_of(m: &Machine, id: Id, itemsize: usize) -> Option<(Vec<usize>, usize)> {
     let dims: Vec<Id> = match &m.arena[id] {
-        Obj::Tuple(t) | Obj::List(t) => t.clone(),
+        Obj::Tuple(t) | Obj::List(t) if t.len() <= MAX_DIMS => t.clone(),
+        Obj::Tuple(_) | Obj::List(_) => return None,
         Obj::Int(_) => vec![id],
         _ => return None,
     };
@@ -145,11 +148,11 @@ fn shape_of(m: &Machine, id: Id, itemsize: usize) -> Option<(Vec<usize>, usize)>
     Some((shape, count))
 }
 
-/// Charges `bytes` of copies against the expansion limit.
-fn charge<R: Read + ?Sized>(m: &mut Machine, bytes: u64, src: &Source<'_, R>) -> Result<(), Error> {
-    m.spent = m.spent.saturating_add(bytes);
+/// Charges `bytes` of copies (or work) against the expansion limit.
+fn charge<R: Read + ?Sized>(m: &Machine, bytes: u64, src: &Source<'_, R>) -> Result<(), Error> {
+    m.spent.set(m.spent.get().saturating_add(bytes));
     let limit = super::expansion_limit(src.offset);
-    if m.spent > limit {
+    if m.spent.get() > limit {
         return Err(LimitError::PickleExpansion {
             pickle_len: src.offset,
             limit,
@@ -183,7 +186,12 @@ pub(super) fn call<R: Read + ?Sized>(
             }
         }
         Global::DTypeClass => {
-            let text = args.first().and_then(|&a| m.text_of(a));
+            let short = args.first().is_some_and(|&a| match &m.arena[a] {
+                Obj::Str(s) => s.len() <= 32,
+                Obj::Py2Str(b) => b.len() <= 32,
+                _ => false,
+            });
+            let text = args.first().filter(|_| short).and_then(|&a| m.text_of(a));
             match text {
                 Some(t) if args.len() <= 3 && t.len() <= 32 => Obj::DTypeNew(t),
                 _ => return Err(bad_args(m, "numpy.dtype")),
@@ -207,6 +215,18 @@ pub(super) fn call<R: Read + ?Sized>(
                     "a record scalar holding objects".into(),
                 ));
             }
+            let len = match &m.arena[*data] {
+                Obj::Bytes(b) | Obj::Py2Str(b) | Obj::ByteArray(b) => b.len(),
+                Obj::Str(s) => s.chars().count(),
+                _ => return Err(bad_args(m, "numpy scalar")),
+            };
+            if len != dtype.itemsize() {
+                return Err(m.bad(
+                    src,
+                    format_args!("a numpy scalar of dtype {dtype} has {len} bytes"),
+                ));
+            }
+            charge(m, len as u64, src)?;
             let bytes = match &m.arena[*data] {
                 Obj::Bytes(b) | Obj::Py2Str(b) | Obj::ByteArray(b) => b.clone(),
                 Obj::Str(s) => latin1(s).ok_or_else(|| bad_args(m, "numpy scalar"))?,
@@ -316,6 +336,12 @@ pub(super) fn call<R: Read + ?Sized>(
             if !is_latin1_name(m.text_of(*enc).as_deref()) {
                 return Err(bad_args(m, "_codecs.encode"));
             }
+            let len = match &m.arena[*s] {
+                Obj::Str(s) => s.len(),
+                Obj::Py2Str(b) => b.len(),
+                _ => return Err(bad_args(m, "_codecs.encode")),
+            };
+            charge(m, len as u64, src)?;
             match &m.arena[*s] {
                 Obj::Str(s) => Obj::Bytes(latin1(s).ok_or_else(|| bad_args(m, "_codecs.encode"))?),
                 Obj::Py2Str(b) => Obj::Bytes(b.clone()),
@@ -396,7 +422,7 @@ fn build_array<R: Read + ?Sized>(
     src: &Source<'_, R>,
 ) -> Result<super::machine::ArrayObj, Error> {
     let bad = |why: &str| m.bad(src, format_args!("bad ndarray state: {why}"));
-    let items = tuple_of(m, state).ok_or_else(|| bad("not a tuple"))?;
+    let items = tuple_of(m, state, 5).ok_or_else(|| bad("not a tuple of 4 or 5 items"))?;
     let [shape, dtype, fortran, data] = match items[..] {
         [version, shape, dtype, fortran, data] => {
             if int_of(m, version) != Some(1) {
@@ -477,7 +503,7 @@ fn build_dtype<R: Read + ?Sized>(
     src: &Source<'_, R>,
 ) -> Result<(DType, usize, u64), Error> {
     let bad = |why: &str| m.bad(src, format_args!("bad dtype state for {typestr:?}: {why}"));
-    let items = tuple_of(m, state).ok_or_else(|| bad("not a tuple"))?;
+    let items = tuple_of(m, state, 9).ok_or_else(|| bad("not a tuple of 8 or 9 items"))?;
     let version = items.first().and_then(|&v| int_of(m, v));
     match (version, items.len()) {
         (Some(3), 8) | (Some(4), 9) => {}
@@ -514,10 +540,13 @@ fn build_dtype<R: Read + ?Sized>(
     };
     // Records.
     if !matches!(m.arena[names], Obj::None) {
-        let names = tuple_of(m, names).ok_or_else(|| bad("names is not a tuple"))?;
+        let names = tuple_of(m, names, usize::MAX).ok_or_else(|| bad("names is not a tuple"))?;
         let Obj::Dict(entries) = &m.arena[fields] else {
             return Err(bad("fields is not a dict"));
         };
+        // The work of this BUILD is charged: the same huge names and fields can be handed to
+        // many dtypes.
+        charge(m, (names.len() as u64 + entries.len() as u64) * 16, src)?;
         let mut by_name: HashMap<String, Id> = HashMap::with_capacity(entries.len());
         for &(k, v) in entries {
             if let Some(k) = m.text_of(k) {
@@ -532,7 +561,7 @@ fn build_dtype<R: Read + ?Sized>(
                 .ok_or_else(|| bad("a field name is not a str"))?;
             let entry = by_name
                 .get(&name)
-                .and_then(|&e| tuple_of(m, e))
+                .and_then(|&e| tuple_of(m, e, 3))
                 .ok_or_else(|| bad("a name has no field"))?;
             let (dt, offset, title) = match entry[..] {
                 [dt, off] => (dt, off, None),
@@ -568,7 +597,7 @@ fn build_dtype<R: Read + ?Sized>(
     }
     // Sub-arrays.
     if !matches!(m.arena[subarray], Obj::None) {
-        let pair = tuple_of(m, subarray).ok_or_else(|| bad("subarray is not a tuple"))?;
+        let pair = tuple_of(m, subarray, 2).ok_or_else(|| bad("subarray is not a pair"))?;
         let [base, shape] = pair[..] else {
             return Err(bad("subarray is not (dtype, shape)"));
         };
@@ -632,9 +661,9 @@ fn checked_depth<R: Read + ?Sized>(
 /// A datetime dtype's unit from `(metadata, (unit, num, den, events))`; `None` inside for
 /// the generic unit.
 fn datetime_unit(m: &Machine, id: Id) -> Option<Option<DateTimeUnit>> {
-    let outer = tuple_of(m, id)?;
+    let outer = tuple_of(m, id, 2)?;
     let [_, info] = outer[..] else { return None };
-    let info = tuple_of(m, info)?;
+    let info = tuple_of(m, info, 4)?;
     let [unit, num, ..] = info[..] else {
         return None;
     };

@@ -796,3 +796,51 @@ fn generated_values_load_in_numpy_as_ndnpy_reads_them() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn messages_quote_at_most_200_characters_of_a_hostile_name() {
+    let module = "m".repeat(10_000);
+    let mut items = vec![b'c'];
+    items.extend_from_slice(module.as_bytes());
+    items.extend_from_slice(b"\nname\n");
+    let err = read(&object_npy(1, &items)).unwrap_err();
+    let Error::Mismatch(MismatchError::PickleGlobal { module, .. }) = &err else {
+        panic!("{err}")
+    };
+    assert!(module.chars().count() < 260, "{}", module.len());
+    assert!(err.to_string().len() < 600, "{}", err.to_string().len());
+}
+
+#[test]
+fn values_that_cannot_be_pickled_are_usage_errors() {
+    let bad = [
+        PyValue::CodePoints(vec![0x11_0000]),
+        PyValue::Scalar(Box::new(read_npy_dyn("testdata/example.npy").unwrap())),
+    ];
+    for v in bad {
+        let a = DynArray::from_objects(ndarray::arr0(v).into_dyn());
+        let err = a.write_npy(Vec::new()).unwrap_err();
+        assert!(
+            matches!(err, Error::Usage(ndnpy::UsageError::ObjectValue { .. })),
+            "{err}"
+        );
+    }
+    // Nesting: the array and 999 levels of lists (1000 levels) are written, and read back
+    // with the limit raised; one more level is refused.
+    let mut v = PyValue::None;
+    for _ in 0..999 {
+        v = PyValue::List(vec![v]);
+    }
+    let a = DynArray::from_objects(ndarray::arr1(&[v.clone()]).into_dyn());
+    let mut bytes = Vec::new();
+    a.write_npy(&mut bytes).unwrap();
+    let opts = ReadOptions::new().max_pickle_depth(1000);
+    let back = DynArray::read_npy_with_options(&bytes[..], &opts).unwrap();
+    assert_eq!(back, a);
+    let deeper = DynArray::from_objects(ndarray::arr1(&[PyValue::List(vec![v])]).into_dyn());
+    let err = deeper.write_npy(Vec::new()).unwrap_err();
+    assert!(
+        matches!(err, Error::Usage(ndnpy::UsageError::ObjectValue { .. })),
+        "{err}"
+    );
+}
