@@ -768,7 +768,7 @@ pub enum LimitError {
         limit: usize,
     },
     /// An object array's pickle decodes to more bytes of values than its length allows: 64
-    /// bytes per pickle byte plus 64 MiB (a value the pickle shares through its memo is
+    /// bytes per pickle byte plus 16 MiB (a value the pickle shares through its memo is
     /// counted at each place it appears).
     PickleExpansion {
         /// The pickle's length so far, in bytes.
@@ -825,7 +825,7 @@ impl fmt::Display for LimitError {
             LimitError::PickleExpansion { pickle_len, limit } => write!(
                 f,
                 "the pickle of {pickle_len} bytes decodes to more than {limit} bytes of values \
-                 (64 per pickle byte plus 64 MiB; shared values count where they repeat)"
+                 (64 per pickle byte plus 16 MiB; shared values count where they repeat)"
             ),
         }
     }

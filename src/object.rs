@@ -15,9 +15,13 @@
 //!
 //! Limits: the values nest at most [`ReadOptions::max_pickle_depth`] levels (default 256);
 //! every length in the pickle is checked against the bytes present; the values built take
-//! at most 64 bytes per pickle byte plus 64 MiB, shared values (the memo) counted where they
+//! at most 64 bytes per pickle byte plus 16 MiB, shared values (the memo) counted where they
 //! repeat ([`LimitError::PickleExpansion`](crate::LimitError::PickleExpansion)); a container
-//! that contains itself is refused ([`MismatchError::PickleUnsupported`]).
+//! that contains itself is refused ([`MismatchError::PickleUnsupported`]). While it runs, the
+//! pickle machine holds one object of at most 48 bytes per opcode and one stack or memo slot
+//! of 8 to 24 bytes, so reading a pickle of `n` bytes holds at most about `120 n` bytes plus
+//! 16 MiB (an object array is the one input whose memory is not bounded by its length plus a
+//! constant: a list of a million `None`s is a million one-byte opcodes).
 //!
 //! [`ReadOptions::max_pickle_depth`]: crate::ReadOptions::max_pickle_depth
 

@@ -47,7 +47,7 @@ pub(super) enum Obj {
     StringDType,
     /// `_reconstruct(ndarray, (0,), b'b')` before its `BUILD`.
     ArrayNew,
-    Array(ArrayObj),
+    Array(Box<ArrayObj>),
     Scalar(Rc<DType>, u64, Vec<u8>),
     /// Moved out into the tree.
     Taken,
@@ -803,6 +803,16 @@ fn unquote(line: &[u8]) -> Option<Vec<u8>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn objects_are_small() {
+        // The arena holds one per opcode: its size bounds a pickle's memory per byte.
+        assert!(
+            std::mem::size_of::<Obj>() <= 48,
+            "{}",
+            std::mem::size_of::<Obj>()
+        );
+    }
 
     #[test]
     fn ints_from_le_are_minimal() {

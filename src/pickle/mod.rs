@@ -46,7 +46,7 @@ pub(crate) const MAX_DEPTH: usize = 1000;
 /// Values built from a pickle take at most this many bytes per pickle byte...
 pub(crate) const EXPANSION: u64 = 64;
 /// ...plus this many.
-pub(crate) const EXPANSION_BASE: u64 = 64 << 20;
+pub(crate) const EXPANSION_BASE: u64 = 16 << 20;
 
 /// The most bytes of values (their nodes, text, bytes and array data) a pickle of `len` bytes
 /// may decode to.

@@ -266,7 +266,7 @@ pub(super) fn call<R: Read + ?Sized>(
             }
             check_raw(m, *buf, count * itemsize, src)?;
             charge(m, nodes * 64, src)?;
-            Obj::Array(super::machine::ArrayObj {
+            Obj::Array(Box::new(super::machine::ArrayObj {
                 dtype,
                 dtype_nodes: nodes,
                 string_dtype: false,
@@ -274,7 +274,7 @@ pub(super) fn call<R: Read + ?Sized>(
                 fortran_order,
                 to_native: false,
                 data: Payload::Raw(*buf),
-            })
+            }))
         }
         Global::StringDType => {
             // _convert_to_stringdtype_kwargs(coerce, na_object=...): the NA object, if any,
@@ -404,7 +404,7 @@ pub(super) fn build<R: Read + ?Sized>(
         }
         Obj::ArrayNew => {
             let array = build_array(m, state, src)?;
-            m.arena[target] = Obj::Array(array);
+            m.arena[target] = Obj::Array(Box::new(array));
             Ok(())
         }
         _ => Err(m.bad(

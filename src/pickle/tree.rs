@@ -204,7 +204,7 @@ impl Walker {
             Obj::FrozenSet(v) => Obj::FrozenSet(v.clone()),
             Obj::Dict(v) => Obj::Dict(v.clone()),
             Obj::Scalar(d, n, b) => Obj::Scalar(d.clone(), *n, b.clone()),
-            Obj::Array(a) => Obj::Array(super::machine::ArrayObj {
+            Obj::Array(a) => Obj::Array(Box::new(super::machine::ArrayObj {
                 dtype: a.dtype.clone(),
                 dtype_nodes: a.dtype_nodes,
                 string_dtype: a.string_dtype,
@@ -215,7 +215,7 @@ impl Walker {
                     Payload::Raw(i) => Payload::Raw(i),
                     Payload::Items(i) => Payload::Items(i),
                 },
-            }),
+            })),
             // Not values: reported by `value`.
             Obj::Global(g) => Obj::Global(*g),
             Obj::DTypeNew(_) => Obj::DTypeNew(String::new()),
