@@ -141,3 +141,87 @@ pub(crate) fn load<R: Read + ?Sized, S: Sink>(
     let len = source.offset;
     tree::build(arena, root, limits, expansion_limit(len), len, spent, sink)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Builds values as text, to look at the tree a pickle gives.
+    struct Text;
+
+    impl Sink for Text {
+        type Value = String;
+        fn leaf(&mut self, leaf: Leaf) -> Result<String, Error> {
+            Ok(match leaf {
+                Leaf::Str(s) => format!("{s:?}"),
+                Leaf::Bytes(b) => format!("b{:?}", String::from_utf8_lossy(&b)),
+                other => format!("{other:?}"),
+            })
+        }
+        fn seq(&mut self, kind: Seq, items: Vec<String>) -> Result<String, Error> {
+            Ok(format!("{kind:?}[{}]", items.join(", ")))
+        }
+        fn dict(&mut self, pairs: Vec<(String, String)>) -> Result<String, Error> {
+            let pairs: Vec<String> = pairs.iter().map(|(k, v)| format!("{k}: {v}")).collect();
+            Ok(format!("{{{}}}", pairs.join(", ")))
+        }
+        fn object_array(&mut self, meta: ArrayMeta, items: Vec<String>) -> Result<String, Error> {
+            Ok(format!("array{:?}[{}]", meta.shape, items.join(", ")))
+        }
+    }
+
+    fn load_text(pickle: &[u8]) -> Result<String, Error> {
+        let limits = Limits { max_depth: 16 };
+        let mut r = pickle;
+        let text = load(&mut r, Some(pickle.len() as u64), limits, &mut Text)?;
+        assert!(r.is_empty(), "the pickle is read to its STOP");
+        Ok(text)
+    }
+
+    const EXPECTED: &str = "List[Int(1), BigInt([0, 0, 0, 0, 0, 0, 0, 0, 192]), Float(1.5), \
+        CodePoints([233, 55296]), None, Tuple[Bool(true), b\"x\"], {\"k\": Set[Int(1), Int(2)]}]";
+
+    #[test]
+    fn protocol_0_text_opcodes() {
+        // pickle.dumps([1, -2**70, 1.5, 'é\ud800', None, (True, b'x'), {'k': {1, 2}}],
+        // protocol=0)
+        let p0 = b"(lp0\nI1\naL-1180591620717411303424L\naF1.5\naV\xe9\\ud800\np1\naNa(I01\n\
+            c_codecs\nencode\np2\n(Vx\np3\nVlatin1\np4\ntp5\nRp6\ntp7\na(dp8\nVk\np9\n\
+            c__builtin__\nset\np10\n((lp11\nI1\naI2\natp12\nRp13\nsa.";
+        assert_eq!(load_text(p0).unwrap(), EXPECTED);
+    }
+
+    #[test]
+    fn protocol_1_binary_opcodes() {
+        // The same with protocol=1.
+        let p1 = b"]q\x00(K\x01L-1180591620717411303424L\nG?\xf8\x00\x00\x00\x00\x00\x00\
+            X\x05\x00\x00\x00\xc3\xa9\xed\xa0\x80q\x01N(I01\nc_codecs\nencode\nq\x02\
+            (X\x01\x00\x00\x00xq\x03X\x06\x00\x00\x00latin1q\x04tq\x05Rq\x06tq\x07}q\x08\
+            X\x01\x00\x00\x00kq\tc__builtin__\nset\nq\n(]q\x0b(K\x01K\x02etq\x0cRq\rse.";
+        assert_eq!(load_text(p1).unwrap(), EXPECTED);
+    }
+
+    #[test]
+    fn shared_values_are_built_at_each_place_and_cycles_refused() {
+        // [s, s, l, l] with s a str and l a list, through the memo.
+        let shared = b"\x80\x04](\x8c\x01s\x94h\x00]\x94K\x07ah\x01e.";
+        assert_eq!(
+            load_text(shared).unwrap(),
+            "List[\"s\", \"s\", List[Int(7)], List[Int(7)]]"
+        );
+        let cycle = b"\x80\x04]\x94h\x00a.";
+        assert!(matches!(
+            load_text(cycle),
+            Err(Error::Mismatch(
+                crate::error::MismatchError::PickleUnsupported { .. }
+            ))
+        ));
+        let deep = [&[0x80, 4][..], &[b']'; 40], &[b'a'; 39], b"."].concat();
+        assert!(matches!(
+            load_text(&deep),
+            Err(Error::Limit(crate::error::LimitError::PickleTooDeep {
+                limit: 16
+            }))
+        ));
+    }
+}
