@@ -397,7 +397,8 @@ impl DynArray {
     /// Python objects were distinct; where Python's objects were one object referred to twice
     /// (an interned string of several characters, a dict key repeated across dicts), numpy
     /// writes a memo reference and ndnpy the value again. `StringDType` arrays are written as
-    /// object arrays; nested arrays are rebuilt by numpy in native byte order.
+    /// object arrays; nested arrays of non-native scalar dtypes are written in native order,
+    /// the order numpy gives them when it loads them.
     ///
     /// # Examples
     ///
@@ -750,7 +751,18 @@ fn write_value<'a>(
         }
         PyValue::Array(a) => match a.data() {
             DynData::Object(o) => acts.push(Act::ObjectArray(o, depth)),
-            _ => {
+            data => {
+                // In native byte order, the order numpy gives it when it loads it (and ndnpy
+                // when it reads it back), so that what is written reads back the same.
+                let swapped = matches!(a.dtype(), DType::Scalar(s) if s.byte_order().needs_swap());
+                let native;
+                let a = if swapped && !matches!(data, DynData::Raw(_)) {
+                    let dtype = a.dtype().with_byte_order(crate::dtype::ByteOrder::NATIVE);
+                    native = DynArray::from_parts(dtype, data.clone());
+                    &native
+                } else {
+                    &**a
+                };
                 let bytes = raw_bytes(a)?;
                 reconstruct_head(p, a.dtype(), a.shape(), a.is_fortran_order())?;
                 p.bytes(&bytes);
