@@ -13,7 +13,7 @@ seconds=${1:-600}
 shift || true
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
-    targets=(header descr read_typed read_dyn view roundtrip npz mmap record read_rows appender)
+    targets=(header descr read_typed read_dyn view roundtrip npz mmap record read_rows appender pickle)
 fi
 # Seeds: the fixtures up to 4 KiB (inputs are capped at 4 KiB so each run stays fast; the
 # large-header cases are covered by tests/it/malformed.rs).
@@ -24,7 +24,19 @@ find ../testdata -name '*.npz' -size -4097c -exec cp -n {} corpus/npz/ \;
 for t in header read_typed read_dyn view mmap record read_rows appender; do
     find ../testdata -name '*.npy' -size -4097c -exec cp -n {} "corpus/$t/" \;
 done
-mkdir -p corpus/descr
+mkdir -p corpus/descr corpus/pickle
+# The pickle target takes a shape byte and a pickle: each object fixture's data after its
+# 128-byte header, with the shape byte that matches it.
+for f in ../testdata/object/*.npy; do
+    python3 - "$f" "corpus/pickle/$(basename "$f")" <<'PY' || true
+import sys, ast
+raw = open(sys.argv[1], "rb").read()
+n = 10 + int.from_bytes(raw[8:10], "little")
+shape = ast.literal_eval(raw[10:n].decode("latin1"))["shape"]
+if len(shape) == 1 and shape[0] < 64:
+    open(sys.argv[2], "wb").write(bytes([shape[0]]) + raw[n:])
+PY
+done
 for f in $(find ../testdata -name '*.npy' -size -4097c); do
     # The descr text of each fixture's header, as a seed for the descr parser.
     python3 - "$f" > "corpus/descr/$(basename "$f").txt" 2>/dev/null <<'PY' || true

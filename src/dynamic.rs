@@ -1,11 +1,11 @@
 //! Arrays whose dtype is known only at run time.
 //!
-//! [`read_npy_dyn`] and [`DynArray::read_npy`] read any `.npy` file that does not hold
-//! Python objects: numbers, bool, strings and datetimes become typed `ndarray` arrays
-//! ([`DynData`]); records, void, long doubles and sub-arrays are kept as raw bytes with their
-//! dtype ([`RawData`]), from which record fields can be taken out by name
-//! ([`DynArray::field`], numpy's `arr['x']`). Every `DynArray` keeps the file's dtype, so
-//! writing it back gives the same bytes.
+//! [`read_npy_dyn`] and [`DynArray::read_npy`] read any `.npy` file: numbers, bool, strings
+//! and datetimes become typed `ndarray` arrays ([`DynData`]); records, void, long doubles and
+//! sub-arrays are kept as raw bytes with their dtype ([`RawData`]), from which record fields
+//! can be taken out by name ([`DynArray::field`], numpy's `arr['x']`); object arrays (`|O`)
+//! are read from their pickle, without running it, into [`PyValue`]s (`object`). Every
+//! `DynArray` keeps the file's dtype, so writing it back gives the same bytes.
 
 use crate::dtype::{DType, ScalarKind};
 use crate::element::Input;
@@ -15,6 +15,7 @@ use crate::encode::write_with_dtype;
 use crate::error::{Error, FormatError, MismatchError, UsageError};
 use crate::header::{Header, HeaderInfo, ReadOptions};
 use crate::layout::fortran_order_of;
+use crate::object::{is_object, PyValue};
 use crate::read::read_body;
 use ndarray::{ArrayD, ArrayViewD, IxDyn, ShapeBuilder};
 use std::fs::File;
@@ -60,8 +61,12 @@ pub struct DynArray {
 ///
 /// # Errors
 ///
-/// As [`read_npy`](crate::read_npy); [`ErrorKind::DType`](crate::ErrorKind::DType) for object arrays (pickled
-/// Python objects), which cannot be read.
+/// As [`read_npy`](crate::read_npy); for object arrays, the errors of their pickle: a
+/// malformed pickle is [`ErrorKind::InvalidData`](crate::ErrorKind::InvalidData) (with the
+/// pickle's [`offset`](crate::Error::offset)); a global other than numpy's and Python's data
+/// types, a cycle or a record holding objects is [`ErrorKind::DType`](crate::ErrorKind::DType);
+/// nesting deeper than [`ReadOptions::max_pickle_depth`] or values too large for the pickle's
+/// length is [`ErrorKind::Limit`](crate::ErrorKind::Limit).
 ///
 /// # Examples
 ///
@@ -168,6 +173,7 @@ macro_rules! dyn_data {
                             writer.write_all(&raw.bytes)?;
                             Ok(())
                         }
+                        DynData::Object(a) => crate::object::write_object(a, writer),
                     }
                 })
             }
@@ -184,6 +190,7 @@ macro_rules! dyn_data {
                         DynData::$variant(a) => a.shape(),
                     )*
                     DynData::Raw(raw) => &raw.shape,
+                    DynData::Object(a) => a.shape(),
                 }
             }
 
@@ -199,6 +206,7 @@ macro_rules! dyn_data {
                         DynData::$variant(a) => fortran_order_of(a),
                     )*
                     DynData::Raw(raw) => raw.fortran_order,
+                    DynData::Object(a) => fortran_order_of(a),
                 }
             }
         }
@@ -231,6 +239,9 @@ macro_rules! dyn_data {
             Timedelta(ArrayD<Timedelta64>),
             /// Anything else (records, `|Vn`, long doubles, sub-arrays): the bytes as stored.
             Raw(RawData),
+            /// `|O`: Python objects, one [`PyValue`] per element, read from the array's pickle
+            /// without running any code (see [`PyValue`] for what each Python type becomes).
+            Object(ArrayD<PyValue>),
         }
 
         /// The variant `dtype` reads into.
@@ -274,7 +285,7 @@ impl DynArray {
     /// # Errors
     ///
     /// As [`ReadNpyExt::read_npy`](crate::ReadNpyExt::read_npy), without dtype or dimension
-    /// mismatches, except for object arrays (pickled), which give [`ErrorKind::DType`](crate::ErrorKind::DType).
+    /// mismatches; object arrays as [`read_npy_dyn`] says.
     ///
     /// # Examples
     ///
@@ -308,6 +319,9 @@ impl DynArray {
         opts: &ReadOptions,
     ) -> Result<DynArray, Error> {
         crate::read::read_through(&mut reader, opts, |r, info, available| {
+            if is_object(&info.header.dtype) {
+                return crate::object::read_object(r, info, Input::new(available), opts);
+            }
             DynArray::read_body(r, info, Input::new(available))
         })
     }
@@ -322,7 +336,40 @@ impl DynArray {
     ) -> Result<DynArray, Error> {
         let info = Header::read(reader, opts)?;
         let input = crate::read::after_header(whole, &info);
+        if is_object(&info.header.dtype) {
+            return crate::object::read_object(reader, info, input, opts);
+        }
         DynArray::read_body(reader, info, input)
+    }
+
+    /// An array of `dtype` and `data` (the caller keeps them consistent).
+    pub(crate) fn from_parts(dtype: DType, data: DynData) -> DynArray {
+        DynArray { dtype, data }
+    }
+
+    /// An array of `dtype` from its bytes (`itemsize` per element, in the dtype's byte order
+    /// and in C or Fortran order); `dtype` must not hold objects.
+    pub(crate) fn from_raw(
+        dtype: DType,
+        shape: Vec<usize>,
+        fortran_order: bool,
+        bytes: Vec<u8>,
+    ) -> Result<DynArray, Error> {
+        let header = Header {
+            dtype,
+            fortran_order,
+            shape,
+        };
+        let (num_elements, data_len) = header.sizes()?;
+        let info = HeaderInfo {
+            header,
+            version: crate::Version::V1_0,
+            data_offset: 0,
+            num_elements,
+            data_len,
+        };
+        let len = bytes.len() as u64;
+        DynArray::read_body(&mut &bytes[..], info, Input::new(Some(len)))
     }
 
     /// The dtype as stored (byte order and string lengths included).

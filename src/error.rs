@@ -104,13 +104,17 @@ pub enum ErrorKind {
     TrailingBytes,
     /// An element's bytes are not a valid value of its type: a `bool` byte other than 0 and 1,
     /// a code point that is not a unicode scalar value, a record field's value
-    /// ([`Error::record_index`] and [`Error::field`] say which).
+    /// ([`Error::record_index`] and [`Error::field`] say which), an object array's malformed
+    /// pickle ([`Error::offset`] says where).
     InvalidData,
     /// The `.npz` (ZIP) archive is malformed or cut short, or a member is corrupt (fails its
     /// size or CRC-32 check, or uses a compression method ndnpy does not read).
     Archive,
     /// The file's dtype cannot be read as (or a value cannot be written as) the requested
     /// type: [`Error::dtype`] is the file's; for a record, [`Error::field`] is the field's path.
+    /// For object arrays: a pickle that calls anything but numpy's and Python's data types
+    /// (the message names it), holds what ndnpy does not rebuild (a cycle, records holding
+    /// objects), or an element of another Python type than a typed conversion needs.
     DType,
     /// The file's number of dimensions differs from the requested array type's:
     /// [`Error::shape`] is the file's shape.
@@ -212,7 +216,8 @@ impl Error {
                 FormatError::TrailingBytes { .. } => ErrorKind::TrailingBytes,
                 FormatError::InvalidCodePoint { .. }
                 | FormatError::InvalidBool { .. }
-                | FormatError::InvalidField { .. } => ErrorKind::InvalidData,
+                | FormatError::InvalidField { .. }
+                | FormatError::Pickle { .. } => ErrorKind::InvalidData,
                 FormatError::NotZip { .. }
                 | FormatError::Zip { .. }
                 | FormatError::CorruptMember { .. }
@@ -235,7 +240,10 @@ impl Error {
             Detail::Mismatch(e) => match e {
                 MismatchError::DType { .. }
                 | MismatchError::Field { .. }
-                | MismatchError::MissingFields { .. } => ErrorKind::DType,
+                | MismatchError::MissingFields { .. }
+                | MismatchError::PickleGlobal { .. }
+                | MismatchError::PickleUnsupported { .. }
+                | MismatchError::ObjectValue { .. } => ErrorKind::DType,
                 MismatchError::Ndim { .. } => ErrorKind::Ndim,
                 MismatchError::CompressedMember { .. }
                 | MismatchError::ByteOrder { .. }
@@ -359,7 +367,8 @@ impl Error {
     }
 
     /// The byte offset the error points at: in the `.npy` header's text for a header syntax
-    /// or encoding error, in the archive for a malformed ZIP structure.
+    /// or encoding error, in the archive for a malformed ZIP structure, in an object array's
+    /// pickle (from its first byte) for a malformed or unsupported pickle.
     ///
     /// # Examples
     ///
@@ -376,7 +385,10 @@ impl Error {
             Detail::Format(
                 FormatError::HeaderEncoding { offset } | FormatError::HeaderSyntax { offset, .. },
             ) => Some(*offset as u64),
-            Detail::Format(FormatError::Zip { offset, .. }) => Some(*offset),
+            Detail::Format(
+                FormatError::Zip { offset, .. } | FormatError::Pickle { offset, .. },
+            )
+            | Detail::Mismatch(MismatchError::PickleUnsupported { offset, .. }) => Some(*offset),
             _ => None,
         }
     }
@@ -807,6 +819,15 @@ pub(crate) enum FormatError {
         /// The feature, for example `"compression method 12 (bzip2)"`.
         feature: String,
     },
+    /// The pickle of an object (`|O`) array is malformed: an unknown opcode, a stack or memo
+    /// misuse, an argument of the wrong type, array data of the wrong length.
+    Pickle {
+        /// The byte offset of the opcode at fault, from the pickle's first byte (the first
+        /// data byte of the array).
+        offset: u64,
+        /// What is wrong (at most 200 characters of input quoted).
+        reason: String,
+    },
 }
 
 impl fmt::Display for FormatError {
@@ -947,6 +968,9 @@ impl fmt::Display for FormatError {
                  (it reads stored and deflated members, as numpy writes them)",
                 name(member)
             ),
+            FormatError::Pickle { offset, reason } => {
+                write!(f, "malformed pickle at byte {offset}: {}", Capped(reason))
+            }
         }
     }
 }
@@ -1058,6 +1082,33 @@ pub(crate) enum MismatchError {
         /// Its first bytes (at most six).
         found: Vec<u8>,
     },
+    /// An object array's pickle names a global (a function or class) other than the ones
+    /// that describe data; ndnpy never calls code from a file.
+    PickleGlobal {
+        /// The module, as the pickle names it (at most 200 characters).
+        module: String,
+        /// The name in the module (at most 200 characters).
+        name: String,
+    },
+    /// An object array's pickle is valid but holds something ndnpy does not rebuild: an
+    /// ndarray subclass, records holding objects, a cycle, a dtype object as a value.
+    PickleUnsupported {
+        /// The byte offset of the opcode at fault from the pickle's first byte (the pickle's
+        /// length when found while building the values).
+        offset: u64,
+        /// What it is.
+        what: String,
+    },
+    /// An element of an object array is not of the Python type a typed conversion needs
+    /// (`DynArray::into_strings` of an array holding an int).
+    ObjectValue {
+        /// The element's index in logical (C) order.
+        index: usize,
+        /// The Rust type requested.
+        requested: &'static str,
+        /// The Python type found.
+        found: &'static str,
+    },
 }
 
 impl fmt::Display for MismatchError {
@@ -1066,7 +1117,8 @@ impl fmt::Display for MismatchError {
             MismatchError::DType { requested, found } if found.has_object() => write!(
                 f,
                 "the file holds pickled Python objects (dtype {}), which cannot be read \
-                 as {requested}",
+                 as {requested} (read it with read_npy_dyn, which reads the pickle as \
+                 PyValues without running it)",
                 Capped(found)
             ),
             MismatchError::DType { requested, found } => {
@@ -1189,6 +1241,26 @@ impl fmt::Display for MismatchError {
                 name(member),
                 found.escape_ascii()
             ),
+            MismatchError::PickleGlobal { module, name } => write!(
+                f,
+                "the pickle calls {}.{}, which ndnpy does not run: it rebuilds numpy arrays, \
+                 dtypes and scalars and Python data, and never calls code from a file",
+                Capped(module),
+                Capped(name)
+            ),
+            MismatchError::PickleUnsupported { offset, what } => write!(
+                f,
+                "the pickle holds {} (at byte {offset}), which ndnpy does not rebuild",
+                Capped(what)
+            ),
+            MismatchError::ObjectValue {
+                index,
+                requested,
+                found,
+            } => write!(
+                f,
+                "object element {index} is a Python {found}, which cannot be read as {requested}"
+            ),
         }
     }
 }
@@ -1241,6 +1313,21 @@ pub(crate) enum LimitError {
         /// declared size.
         found: u64,
     },
+    /// An object array's values nest deeper than
+    /// [`ReadOptions::max_pickle_depth`](crate::ReadOptions::max_pickle_depth).
+    PickleTooDeep {
+        /// The limit.
+        limit: usize,
+    },
+    /// An object array's pickle decodes to more bytes of values than its length allows: 64
+    /// bytes per pickle byte plus 16 MiB (a value the pickle shares through its memo is
+    /// counted at each place it appears).
+    PickleExpansion {
+        /// The pickle's length so far, in bytes.
+        pickle_len: u64,
+        /// The limit in bytes.
+        limit: u64,
+    },
 }
 
 impl fmt::Display for LimitError {
@@ -1281,6 +1368,16 @@ impl fmt::Display for LimitError {
                  {found}, over the limit of {limit} (raise it with \
                  ReadOptions::max_inflated_len)",
                 name(member)
+            ),
+            LimitError::PickleTooDeep { limit } => write!(
+                f,
+                "the pickled values nest deeper than the limit of {limit} levels \
+                 (raise it with ReadOptions::max_pickle_depth)"
+            ),
+            LimitError::PickleExpansion { pickle_len, limit } => write!(
+                f,
+                "the pickle of {pickle_len} bytes decodes to more than {limit} bytes of values \
+                 (64 per pickle byte plus 16 MiB; shared values count where they repeat)"
             ),
         }
     }
@@ -1395,6 +1492,13 @@ pub(crate) enum UsageError {
         /// Its reason.
         reason: String,
     },
+    /// An object array holds a value that cannot be pickled as numpy would load it (a
+    /// numpy scalar that is not 0-d, a code point beyond U+10FFFF, values nested deeper than
+    /// 1000 levels).
+    ObjectValue {
+        /// What cannot be written.
+        reason: String,
+    },
 }
 
 impl fmt::Display for UsageError {
@@ -1499,6 +1603,9 @@ impl fmt::Display for UsageError {
                 "deflate compression level {level} is out of range: expected 1 to 9"
             ),
             UsageError::Archive { reason } => write!(f, "cannot write the archive: {reason}"),
+            UsageError::ObjectValue { reason } => {
+                write!(f, "cannot write the object array: {}", Capped(reason))
+            }
         }
     }
 }

@@ -84,6 +84,9 @@ pub struct ReadOptions {
     /// The most bytes read out of an `.npz` archive's members in all, if any
     /// ([`ReadOptions::max_inflated_len`]).
     pub max_inflated_len: Option<u64>,
+    /// The deepest nesting of the values pickled in an object array
+    /// ([`ReadOptions::max_pickle_depth`]).
+    pub max_pickle_depth: usize,
 }
 
 impl Default for ReadOptions {
@@ -112,6 +115,7 @@ impl ReadOptions {
                 1
             },
             max_inflated_len: None,
+            max_pickle_depth: 256,
         }
     }
 
@@ -201,6 +205,21 @@ impl ReadOptions {
     /// ```
     pub fn threads(mut self, threads: usize) -> ReadOptions {
         self.threads = threads.max(1);
+        self
+    }
+
+    /// The deepest nesting of the Python values in an object (`|O`) array: the array is level
+    /// 1, a list in it level 2, and so on (lists, tuples, dicts, sets and nested arrays each
+    /// add a level). Default 256; at most 1000 (Python's own recursion limit, about the deepest
+    /// its pickler writes), larger values count as 1000. Deeper values give
+    /// [`ErrorKind::Limit`](crate::ErrorKind::Limit).
+    ///
+    /// ```
+    /// let opts = ndnpy::ReadOptions::new().max_pickle_depth(16);
+    /// # assert_eq!(opts.max_pickle_depth, 16);
+    /// ```
+    pub fn max_pickle_depth(mut self, depth: usize) -> ReadOptions {
+        self.max_pickle_depth = depth;
         self
     }
 }

@@ -53,9 +53,18 @@
 //!   ([`DynArray::view_as`]) reinterpreted as `bf16`, and written as `np.save` writes them
 //!   (in native order: numpy drops a void's byte order, so ml_dtypes would read the bytes of
 //!   a `'>V2'` file as native; this crate reads either order). [`FixedDType`] marks the types whose dtype does not depend on the values.
-//! - **Dtypes known at run time**: [`read_npy_dyn`] and [`DynArray`] read any non-object file
-//!   into typed arrays or raw bytes (records, void, long double), take record fields out by
-//!   name, and write back the same bytes.
+//! - **Dtypes known at run time**: [`read_npy_dyn`] and [`DynArray`] read any file into typed
+//!   arrays or raw bytes (records, void, long double), take record fields out by name, and
+//!   write back the same bytes.
+//! - **Object arrays** (`|O`, pickled): read through [`read_npy_dyn`], [`DynArray`] and
+//!   [`NpzReader::by_name_dyn`] by a pickle reader that interprets data and never runs code
+//!   (only numpy's array, dtype and scalar reconstruction and Python's data types are
+//!   resolved; any other global is an error naming it), into [`PyValue`]s: `None`, bools,
+//!   ints of any size, floats, complex, `str`, bytes, lists, tuples, dicts, sets, numpy
+//!   scalars and nested arrays of any dtype (ragged arrays, `StringDType`). Typed
+//!   conveniences: [`DynArray::into_item`] (a dict saved with `np.save`),
+//!   [`DynArray::into_strings`], [`DynArray::into_optional_strings`],
+//!   [`DynArray::into_arrays`] (ragged arrays).
 //! - **Structured records**: `#[derive(NpyRecord)]` (feature `derive`, on by default) makes a
 //!   struct of named fields an element whose dtype is a numpy record: numbers, `bool`,
 //!   strings, fixed arrays (sub-arrays) and nested records as fields, matched by name when
@@ -122,7 +131,9 @@
 //! - Long doubles (`<f16`, `<f12`) are raw bytes (through [`DynArray`]): their format depends
 //!   on the platform that wrote them. So are ml_dtypes' float8 and float4 arrays (`'<V1'`:
 //!   [`RawData::bytes`] holds their bits); no element type reads them.
-//! - Object arrays (`|O`) hold pickled Python objects and are refused with a clear error.
+//! - Object arrays are read from their pickle (protocols 0 to 5, numpy 1 and 2, Python 2
+//!   files as `encoding='latin1'` reads them) when they hold Python data and numpy arrays;
+//!   instances of other classes are refused by name. Records with object fields are not read.
 //! - The header parser accepts the Python-literal subset numpy writes and has written (see
 //!   [`DType::from_descr`] and the `literal` grammar in the source), not all of
 //!   `ast.literal_eval`: no floats, bytes, sets, names other than `True`/`False`/`None`.
@@ -158,7 +169,9 @@ mod literal;
 mod mmap;
 #[cfg(feature = "npz")]
 mod npz;
+mod object;
 mod outofcore;
+mod pickle;
 #[cfg(all(feature = "parallel", unix))]
 mod pio;
 mod prefault;
@@ -188,6 +201,7 @@ pub use crate::npz::{
     Compression, MemberInfo, MemberKey, NpzArrays, NpzMember, NpzReader, NpzValue, NpzWriteOptions,
     NpzWriter, ReadNpzError, WriteNpzError,
 };
+pub use crate::object::PyValue;
 pub use crate::outofcore::{NpyAppender, NpyReader, NpyWriter};
 pub use crate::read::{read_npy, read_npy_with_options, ReadNpyExt};
 pub use crate::record::{NpyRecord, PlainField, RecordField};

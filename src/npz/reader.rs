@@ -666,6 +666,25 @@ impl<R: Read + Seek> NpzReader<R> {
         self.member(name)?.read()
     }
 
+    /// Reads the array named `name`, whatever its dtype (object arrays included):
+    /// `npz.member(name)?.read_dyn()`, as [`NpzReader::by_name`] is `member(name)?.read()`.
+    ///
+    /// # Errors
+    ///
+    /// As [`NpzReader::by_name`], without dtype or dimension mismatches.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let mut npz = ndnpy::NpzReader::open("testdata/object/objects.npz")?;
+    /// let meta = npz.by_name_dyn("meta")?.into_item()?; // np.savez(..., meta={"lr": 0.1})
+    /// assert_eq!(meta.get("lr").and_then(ndnpy::PyValue::as_f64), Some(0.1));
+    /// # Ok::<(), ndnpy::Error>(())
+    /// ```
+    pub fn by_name_dyn(&mut self, name: &str) -> Result<DynArray, ReadNpzError> {
+        self.member(name)?.read_dyn()
+    }
+
     /// Reads the array at position `index` in the archive: `npz.member(index)?.read()`, under
     /// ndarray-npy's name.
     ///
@@ -899,8 +918,8 @@ impl<R: Read + Seek> NpzMember<'_, R> {
     ///
     /// # Errors
     ///
-    /// As [`NpzMember::read`], without dtype or dimension mismatches (except for object
-    /// arrays, which hold pickled Python objects).
+    /// As [`NpzMember::read`], without dtype or dimension mismatches; an object array's
+    /// pickle gives the errors of [`DynArray::read_npy`].
     ///
     /// # Examples
     ///

@@ -80,6 +80,48 @@ struct Case {
     expect: &'static str,
     itemsize: usize,
     owned: u64,
+    /// The first bytes after the header (a pickle's opcodes); the rest of the `present`
+    /// bytes are `fill`.
+    prefix: fn() -> Vec<u8>,
+    fill: u8,
+}
+
+fn no_prefix() -> Vec<u8> {
+    Vec::new()
+}
+
+/// The opcodes of an object array of one element (protocol 2, as numpy 1 wrote), up to the
+/// `MARK` before its items.
+fn object_head() -> Vec<u8> {
+    let mut out = b"\x80\x02cnumpy._core.multiarray\n_reconstruct\ncnumpy\nndarray\n".to_vec();
+    out.extend_from_slice(b"K\x00\x85C\x01b\x87R(K\x01K\x01\x85cnumpy\ndtype\nX\x02\x00\x00\x00O8");
+    out.extend_from_slice(
+        b"\x89\x88\x87R(K\x03X\x01\x00\x00\x00|NNNJ\xff\xff\xff\xffJ\xff\xff\xff\xff",
+    );
+    out.extend_from_slice(b"K?tb\x89](");
+    out
+}
+
+/// BINBYTES8 claiming 2**60 bytes.
+fn pickle_bytes_claim() -> Vec<u8> {
+    b"\x80\x04\x8e\x00\x00\x00\x00\x00\x00\x00\x10".to_vec()
+}
+
+/// A FRAME claiming 2**60 bytes.
+fn pickle_frame_claim() -> Vec<u8> {
+    b"\x80\x04\x95\x00\x00\x00\x00\x00\x00\x00\x10".to_vec()
+}
+
+/// A memo bomb: a 16-byte str, then 60 tuples each holding the one before twice (2**60 strs
+/// from 500 bytes), as the one element of an object array.
+fn pickle_memo_bomb() -> Vec<u8> {
+    let mut out = object_head();
+    out.extend_from_slice(b"\x8c\x10abcdefghijklmnop\x940");
+    for k in 0u8..60 {
+        out.extend_from_slice(&[b'h', k, b'h', k, 0x86, 0x94, b'0']);
+    }
+    out.extend_from_slice(b"h\x3cetb.");
+    out
 }
 
 impl Case {
@@ -99,6 +141,8 @@ const CASES: &[Case] = &[
         expect: "format",
         itemsize: 0,
         owned: 0,
+        prefix: no_prefix,
+        fill: 7,
     },
     Case {
         descr: "'<f8'",
@@ -108,6 +152,8 @@ const CASES: &[Case] = &[
         expect: "format",
         itemsize: 0,
         owned: 0,
+        prefix: no_prefix,
+        fill: 7,
     },
     Case {
         descr: "'<f8'",
@@ -117,6 +163,8 @@ const CASES: &[Case] = &[
         expect: "format",
         itemsize: 0,
         owned: 0,
+        prefix: no_prefix,
+        fill: 7,
     },
     Case {
         descr: "'|u1'",
@@ -126,6 +174,8 @@ const CASES: &[Case] = &[
         expect: "format",
         itemsize: 0,
         owned: 0,
+        prefix: no_prefix,
+        fill: 7,
     },
     Case {
         descr: "'<c16'",
@@ -135,6 +185,8 @@ const CASES: &[Case] = &[
         expect: "format",
         itemsize: 0,
         owned: 0,
+        prefix: no_prefix,
+        fill: 7,
     },
     Case {
         descr: "'|b1'",
@@ -144,6 +196,8 @@ const CASES: &[Case] = &[
         expect: "format",
         itemsize: 0,
         owned: 0,
+        prefix: no_prefix,
+        fill: 7,
     },
     Case {
         descr: "'<U16'",
@@ -153,6 +207,8 @@ const CASES: &[Case] = &[
         expect: "format",
         itemsize: 0,
         owned: 0,
+        prefix: no_prefix,
+        fill: 7,
     },
     Case {
         descr: "'|S8'",
@@ -162,6 +218,8 @@ const CASES: &[Case] = &[
         expect: "format",
         itemsize: 0,
         owned: 0,
+        prefix: no_prefix,
+        fill: 7,
     },
     Case {
         descr: "'<U0'",
@@ -171,6 +229,8 @@ const CASES: &[Case] = &[
         expect: "limit",
         itemsize: 0,
         owned: 0,
+        prefix: no_prefix,
+        fill: 7,
     },
     Case {
         descr: "[('s', '|S4'), ('x', '<f8')]",
@@ -180,6 +240,8 @@ const CASES: &[Case] = &[
         expect: "format",
         itemsize: 12,
         owned: 64,
+        prefix: no_prefix,
+        fill: 7,
     },
     Case {
         descr: "[('s', '|S999999999999'), ('x', '<f8')]",
@@ -189,6 +251,8 @@ const CASES: &[Case] = &[
         expect: "format",
         itemsize: 0,
         owned: 0,
+        prefix: no_prefix,
+        fill: 7,
     },
     Case {
         descr: "[]",
@@ -198,6 +262,8 @@ const CASES: &[Case] = &[
         expect: "limit",
         itemsize: 0,
         owned: 0,
+        prefix: no_prefix,
+        fill: 7,
     },
     // 128 bytes of file: four zero-size strings per record, a million records.
     Case {
@@ -208,6 +274,55 @@ const CASES: &[Case] = &[
         expect: "limit",
         itemsize: 0,
         owned: 0,
+        prefix: no_prefix,
+        fill: 7,
+    },
+    // Object arrays: pickles claiming huge lengths, a memo bomb, and a long run of one-byte
+    // opcodes (each one object of the pickle machine: the one input whose memory grows
+    // faster than its bytes, by at most 64 bytes per byte while it runs).
+    Case {
+        descr: "'|O'",
+        shape: "(1,)",
+        present: 10 << 20,
+        read_as: As::Dyn,
+        expect: "format",
+        itemsize: 0,
+        owned: 0,
+        prefix: pickle_bytes_claim,
+        fill: 7,
+    },
+    Case {
+        descr: "'|O'",
+        shape: "(1,)",
+        present: 10 << 20,
+        read_as: As::Dyn,
+        expect: "format",
+        itemsize: 0,
+        owned: 0,
+        prefix: pickle_frame_claim,
+        fill: 7,
+    },
+    Case {
+        descr: "'|O'",
+        shape: "(1,)",
+        present: 0,
+        read_as: As::Dyn,
+        expect: "limit",
+        itemsize: 0,
+        owned: 0,
+        prefix: pickle_memo_bomb,
+        fill: 7,
+    },
+    Case {
+        descr: "'|O'",
+        shape: "(1,)",
+        present: 1 << 20,
+        read_as: As::Dyn,
+        expect: "format",
+        itemsize: 1,
+        owned: 64,
+        prefix: object_head,
+        fill: b'N',
     },
 ];
 
@@ -347,7 +462,9 @@ fn run_child(
 /// Writes every case as `c{i}.npy` and as member `a` of `c{i}.npz` (stored).
 fn write_cases(dir: &Path) {
     for (i, case) in CASES.iter().enumerate() {
-        let file = v1(&header(case.descr, case.shape), &vec![7u8; case.present]);
+        let mut data = (case.prefix)();
+        data.extend(std::iter::repeat_n(case.fill, case.present));
+        let file = v1(&header(case.descr, case.shape), &data);
         std::fs::write(dir.join(format!("c{i}.npy")), &file).unwrap();
         let mut z = NpzWriter::new(File::create(dir.join(format!("c{i}.npz"))).unwrap());
         z.add_bytes("a.npy", &file).unwrap();

@@ -33,6 +33,7 @@ mod npz_member;
 #[cfg(feature = "npz")]
 mod npz_numpy;
 mod numpy;
+mod object;
 #[cfg(feature = "mmap")]
 mod out_of_core;
 #[cfg(all(feature = "parallel", feature = "npz", unix))]

@@ -1,0 +1,818 @@
+//! Object arrays (`|O`): the Python values numpy pickles after the header, read without
+//! running any code.
+//!
+//! [`read_npy_dyn`](crate::read_npy_dyn), [`DynArray::read_npy`] and
+//! [`NpzMember::read_dyn`](crate::NpzMember::read_dyn) read an object array as
+//! [`DynData::Object`]: one [`PyValue`] per element. The pickle is interpreted as data by
+//! the crate's own machine (`pickle`), which resolves only the globals that describe numpy
+//! arrays, dtypes and scalars and Python's data types, by exact module and name; any other
+//! global is refused with [`ErrorKind::DType`](crate::ErrorKind::DType) naming it. What each Python value
+//! becomes is listed on [`PyValue`].
+//!
+//! [`DynArray::write_npy`] writes an object array as `np.save` does (protocol 4, framed and
+//! memoized as Python's pickler does; see [`DynArray::from_objects`] for where the bytes can
+//! differ), and [`DynArray::from_objects`] makes one from values.
+//!
+//! Limits: the values nest at most [`ReadOptions::max_pickle_depth`] levels (default 256);
+//! every length in the pickle is checked against the bytes present; the values built take
+//! at most 64 bytes per pickle byte plus 16 MiB, shared values (the memo) counted where they
+//! repeat ([`ErrorKind::Limit`](crate::ErrorKind::Limit)); a container
+//! that contains itself is refused ([`ErrorKind::DType`](crate::ErrorKind::DType)). While it runs, the
+//! pickle machine holds one object of at most 48 bytes per opcode and one stack or memo slot
+//! of 8 to 24 bytes, so reading a pickle of `n` bytes holds at most about `120 n` bytes plus
+//! 16 MiB (an object array is the one input whose memory is not bounded by its length plus a
+//! constant: a list of a million `None`s is a million one-byte opcodes).
+//!
+//! [`ReadOptions::max_pickle_depth`]: crate::ReadOptions::max_pickle_depth
+
+use crate::dtype::{DType, ScalarKind};
+use crate::dynamic::{DynArray, DynData, DynElement};
+use crate::element::Input;
+use crate::error::{Error, FormatError, MismatchError};
+use crate::header::{HeaderInfo, ReadOptions};
+use crate::pickle::write::Pickler;
+use crate::pickle::{self, ArrayMeta, Leaf, Limits, Seq, Sink};
+use ndarray::{ArrayD, IxDyn, ShapeBuilder};
+use std::io::Read;
+
+/// A Python value held by an object array.
+///
+/// What each Python type read from a pickle becomes:
+///
+/// | Python | `PyValue` |
+/// |---|---|
+/// | `None`, `bool`, `float` | [`None`](PyValue::None), [`Bool`](PyValue::Bool), [`Float`](PyValue::Float) |
+/// | `int` | [`Int`](PyValue::Int) if it fits in `i64`, else [`BigInt`](PyValue::BigInt) (two's complement bytes) |
+/// | `complex` | [`Complex`](PyValue::Complex) |
+/// | `str` | [`Str`](PyValue::Str); [`CodePoints`](PyValue::CodePoints) if it holds surrogates |
+/// | Python 2 `str` | [`Str`](PyValue::Str), decoded as Latin-1 (numpy's `encoding='latin1'`) |
+/// | `bytes`, `bytearray` | [`Bytes`](PyValue::Bytes), [`ByteArray`](PyValue::ByteArray) |
+/// | `list`, `tuple`, `set`, `frozenset` | [`List`](PyValue::List), [`Tuple`](PyValue::Tuple), [`Set`](PyValue::Set), [`FrozenSet`](PyValue::FrozenSet), items in the pickle's order |
+/// | `dict` | [`Dict`](PyValue::Dict): the pairs in insertion order |
+/// | `numpy.ndarray` | [`Array`](PyValue::Array): a [`DynArray`] of any dtype ndnpy reads, objects and `StringDType` included (as `'|O'`) |
+/// | numpy scalar (`np.float32(1.5)`) | [`Scalar`](PyValue::Scalar): a 0-d [`DynArray`] of its dtype |
+///
+/// # Examples
+///
+/// ```
+/// use ndnpy::{read_npy_dyn, PyValue};
+/// // np.save("obj_meta.npy", {"lr": 0.1, "classes": ["cat", "dog"], "epochs": 3})
+/// let meta = read_npy_dyn("testdata/object/meta.npy")?.into_item()?;
+/// assert_eq!(meta.get("lr"), Some(&PyValue::Float(0.1)));
+/// assert_eq!(meta.get("epochs").and_then(PyValue::as_i64), Some(3));
+/// # Ok::<(), ndnpy::Error>(())
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub enum PyValue {
+    /// `None`.
+    None,
+    /// `True` or `False`.
+    Bool(bool),
+    /// An `int` that fits in `i64`.
+    Int(i64),
+    /// An `int` outside `i64`: its little-endian two's complement bytes, the fewest that hold
+    /// it with its sign (what pickle's `LONG1`/`LONG4` store). [`PyValue::as_i128`] reads
+    /// those of up to 16 bytes.
+    BigInt(Vec<u8>),
+    /// A `float`.
+    Float(f64),
+    /// A `complex`.
+    Complex(num_complex::Complex<f64>),
+    /// A `str`.
+    Str(String),
+    /// A `str` holding surrogate code points (U+D800 to U+DFFF, which Python allows, as from
+    /// `os.fsdecode` of bytes that are not UTF-8), which a `String` cannot hold: all its code
+    /// points, in order. A `str` without surrogates is always [`PyValue::Str`].
+    CodePoints(Vec<u32>),
+    /// A `bytes`.
+    Bytes(Vec<u8>),
+    /// A `bytearray`.
+    ByteArray(Vec<u8>),
+    /// A `list`.
+    List(Vec<PyValue>),
+    /// A `tuple`.
+    Tuple(Vec<PyValue>),
+    /// A `dict`: its (key, value) pairs in insertion order. (A pickle that sets a key twice,
+    /// which Python's pickler never writes, gives both pairs.)
+    Dict(Vec<(PyValue, PyValue)>),
+    /// A `set`, in the pickle's order.
+    Set(Vec<PyValue>),
+    /// A `frozenset`, in the pickle's order.
+    FrozenSet(Vec<PyValue>),
+    /// A `numpy.ndarray`.
+    Array(Box<DynArray>),
+    /// A numpy scalar (`np.float64(1.5)`, `np.str_('a')`), as a 0-d array of its dtype.
+    Scalar(Box<DynArray>),
+}
+
+impl PyValue {
+    /// The Python type's name: `"int"`, `"str"`, `"numpy.ndarray"`, ...
+    ///
+    /// ```
+    /// assert_eq!(ndnpy::PyValue::Str("a".into()).type_name(), "str");
+    /// assert_eq!(ndnpy::PyValue::BigInt(vec![0; 9]).type_name(), "int");
+    /// ```
+    pub fn type_name(&self) -> &'static str {
+        match self {
+            PyValue::None => "NoneType",
+            PyValue::Bool(_) => "bool",
+            PyValue::Int(_) | PyValue::BigInt(_) => "int",
+            PyValue::Float(_) => "float",
+            PyValue::Complex(_) => "complex",
+            PyValue::Str(_) | PyValue::CodePoints(_) => "str",
+            PyValue::Bytes(_) => "bytes",
+            PyValue::ByteArray(_) => "bytearray",
+            PyValue::List(_) => "list",
+            PyValue::Tuple(_) => "tuple",
+            PyValue::Dict(_) => "dict",
+            PyValue::Set(_) => "set",
+            PyValue::FrozenSet(_) => "frozenset",
+            PyValue::Array(_) => "numpy.ndarray",
+            PyValue::Scalar(_) => "numpy scalar",
+        }
+    }
+
+    /// The text of a [`PyValue::Str`].
+    ///
+    /// ```
+    /// assert_eq!(ndnpy::PyValue::Str("cat".into()).as_str(), Some("cat"));
+    /// assert_eq!(ndnpy::PyValue::Int(1).as_str(), None);
+    /// ```
+    pub fn as_str(&self) -> Option<&str> {
+        match self {
+            PyValue::Str(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    /// The value of an [`Int`](PyValue::Int) (or a [`Bool`](PyValue::Bool), as Python's
+    /// `int(True)`).
+    ///
+    /// ```
+    /// assert_eq!(ndnpy::PyValue::Int(-3).as_i64(), Some(-3));
+    /// ```
+    pub fn as_i64(&self) -> Option<i64> {
+        match self {
+            PyValue::Int(v) => Some(*v),
+            PyValue::Bool(b) => Some((*b).into()),
+            _ => None,
+        }
+    }
+
+    /// The value of any int that fits in `i128`, [`BigInt`](PyValue::BigInt)s of up to 16
+    /// bytes included.
+    ///
+    /// ```
+    /// use ndnpy::PyValue;
+    /// // 2**70, as pickle stores it
+    /// let big = PyValue::BigInt(vec![0, 0, 0, 0, 0, 0, 0, 0, 0x40]);
+    /// assert_eq!(big.as_i128(), Some(1 << 70));
+    /// ```
+    pub fn as_i128(&self) -> Option<i128> {
+        match self {
+            PyValue::BigInt(b) if b.len() <= 16 => {
+                let fill = if b.last().is_some_and(|&x| x & 0x80 != 0) {
+                    0xff
+                } else {
+                    0
+                };
+                let mut buf = [fill; 16];
+                buf[..b.len()].copy_from_slice(b);
+                Some(i128::from_le_bytes(buf))
+            }
+            other => other.as_i64().map(i128::from),
+        }
+    }
+
+    /// The value of a [`Float`](PyValue::Float), or of an int as Python's `float(x)` would
+    /// give it (ints beyond `i128` are `None`).
+    ///
+    /// ```
+    /// assert_eq!(ndnpy::PyValue::Int(2).as_f64(), Some(2.0));
+    /// ```
+    pub fn as_f64(&self) -> Option<f64> {
+        match self {
+            PyValue::Float(v) => Some(*v),
+            other => other.as_i128().map(|v| v as f64),
+        }
+    }
+
+    /// The value of the key `key` (a `str`) in a [`Dict`](PyValue::Dict).
+    ///
+    /// ```
+    /// use ndnpy::PyValue;
+    /// let d = PyValue::Dict(vec![(PyValue::Str("a".into()), PyValue::Int(1))]);
+    /// assert_eq!(d.get("a"), Some(&PyValue::Int(1)));
+    /// assert_eq!(d.get("b"), None);
+    /// ```
+    pub fn get(&self, key: &str) -> Option<&PyValue> {
+        match self {
+            PyValue::Dict(pairs) => pairs
+                .iter()
+                .rev()
+                .find(|(k, _)| k.as_str() == Some(key))
+                .map(|(_, v)| v),
+            _ => None,
+        }
+    }
+}
+
+impl crate::element::sealed::Sealed for PyValue {}
+
+/// `DynArray::into_array::<PyValue>()` takes the elements of an object array.
+impl DynElement for PyValue {
+    fn from_data(data: DynData) -> Result<ArrayD<Self>, DynData> {
+        match data {
+            DynData::Object(a) => Ok(a),
+            other => Err(other),
+        }
+    }
+    fn ref_data(data: &DynData) -> Option<&ArrayD<Self>> {
+        match data {
+            DynData::Object(a) => Some(a),
+            _ => None,
+        }
+    }
+}
+
+/// Whether `dtype` is the object dtype `'|O'` (which alone is read as a pickle here; records
+/// holding objects are not).
+pub(crate) fn is_object(dtype: &DType) -> bool {
+    matches!(dtype, DType::Scalar(s) if s.kind() == ScalarKind::Object)
+}
+
+/// Reads the pickle of the object array `info` describes.
+pub(crate) fn read_object<R: Read + ?Sized>(
+    reader: &mut R,
+    info: HeaderInfo,
+    input: Input,
+    opts: &ReadOptions,
+) -> Result<DynArray, Error> {
+    let limits = Limits {
+        max_depth: opts.max_pickle_depth,
+    };
+    let value = pickle::load(reader, input.available, limits, &mut Values)?;
+    let dtype = info.header.dtype;
+    match value {
+        PyValue::Array(a) if a.shape() == info.header.shape && is_object(a.dtype()) => {
+            Ok(DynArray::from_parts(dtype, a.into_data()))
+        }
+        other => Err(FormatError::Pickle {
+            offset: 0,
+            reason: crate::error::excerpt(format_args!(
+                "the header describes an object array of shape {:?}; the pickle holds {}",
+                info.header.shape,
+                match &other {
+                    PyValue::Array(a) =>
+                        format!("an array of shape {:?} and dtype {}", a.shape(), a.dtype()),
+                    v => format!("a {}", v.type_name()),
+                }
+            )),
+        }
+        .into()),
+    }
+}
+
+/// Builds a pickle's values as `PyValue`s.
+struct Values;
+
+impl Sink for Values {
+    type Value = PyValue;
+
+    fn leaf(&mut self, leaf: Leaf) -> Result<PyValue, Error> {
+        Ok(match leaf {
+            Leaf::None => PyValue::None,
+            Leaf::Bool(b) => PyValue::Bool(b),
+            Leaf::Int(v) => PyValue::Int(v),
+            Leaf::BigInt(b) => PyValue::BigInt(b),
+            Leaf::Float(v) => PyValue::Float(v),
+            Leaf::Complex(re, im) => PyValue::Complex(num_complex::Complex::new(re, im)),
+            Leaf::Str(s) => PyValue::Str(s),
+            Leaf::CodePoints(p) => PyValue::CodePoints(p),
+            Leaf::Bytes(b) => PyValue::Bytes(b),
+            Leaf::ByteArray(b) => PyValue::ByteArray(b),
+            Leaf::Scalar(dtype, bytes) => PyValue::Scalar(Box::new(DynArray::from_raw(
+                dtype,
+                Vec::new(),
+                false,
+                bytes,
+            )?)),
+            Leaf::Array(meta, bytes) => {
+                let to_native = meta.to_native;
+                let a = DynArray::from_raw(meta.dtype, meta.shape, meta.fortran_order, bytes)?;
+                // numpy swaps an array of a non-native scalar dtype into native order as it
+                // unpickles it (array_setstate, not protocol 5's frombuffer); so does this (the values are decoded already,
+                // only the dtype changes). Records keep their fields' orders, as in numpy.
+                let swapped = matches!(a.dtype(), DType::Scalar(s) if s.byte_order().needs_swap());
+                if to_native && swapped && !matches!(a.data(), DynData::Raw(_)) {
+                    let native = a.dtype().with_byte_order(crate::dtype::ByteOrder::NATIVE);
+                    PyValue::Array(Box::new(DynArray::from_parts(native, a.into_data())))
+                } else {
+                    PyValue::Array(Box::new(a))
+                }
+            }
+        })
+    }
+
+    fn seq(&mut self, kind: Seq, items: Vec<PyValue>) -> Result<PyValue, Error> {
+        Ok(match kind {
+            Seq::List => PyValue::List(items),
+            Seq::Tuple => PyValue::Tuple(items),
+            Seq::Set => PyValue::Set(items),
+            Seq::FrozenSet => PyValue::FrozenSet(items),
+        })
+    }
+
+    fn dict(&mut self, pairs: Vec<(PyValue, PyValue)>) -> Result<PyValue, Error> {
+        Ok(PyValue::Dict(pairs))
+    }
+
+    fn object_array(&mut self, meta: ArrayMeta, items: Vec<PyValue>) -> Result<PyValue, Error> {
+        let ArrayMeta {
+            shape,
+            fortran_order,
+            ..
+        } = meta;
+        let overflow = || FormatError::ShapeOverflow {
+            shape: shape.clone(),
+            itemsize: 8,
+        };
+        // The items are in C (logical) order whatever the array's order.
+        let mut c = ArrayD::from_shape_vec(IxDyn(&shape), items).map_err(|_| overflow())?;
+        let array = if fortran_order && shape.len() > 1 {
+            let mut f = Vec::with_capacity(c.len());
+            for x in c.view_mut().reversed_axes().iter_mut() {
+                f.push(std::mem::replace(x, PyValue::None));
+            }
+            ArrayD::from_shape_vec(IxDyn(&shape).f(), f).map_err(|_| overflow())?
+        } else {
+            c
+        };
+        Ok(PyValue::Array(Box::new(DynArray::from_parts(
+            pickle::object_dtype(),
+            DynData::Object(array),
+        ))))
+    }
+}
+
+/// Takes the elements of an object array out, each converted by `f` (given its logical
+/// index), into a C-order array.
+fn try_map<B>(
+    a: DynArray,
+    requested: &'static str,
+    mut f: impl FnMut(PyValue) -> Result<B, PyValue>,
+) -> Result<ArrayD<B>, Error> {
+    let dtype = a.dtype().clone();
+    let DynData::Object(values) = a.into_data() else {
+        return Err(MismatchError::DType {
+            requested,
+            found: dtype,
+        }
+        .into());
+    };
+    let shape = values.shape().to_vec();
+    let mut out = Vec::with_capacity(values.len());
+    for (index, v) in values.into_iter().enumerate() {
+        match f(v) {
+            Ok(b) => out.push(b),
+            Err(v) => {
+                return Err(MismatchError::ObjectValue {
+                    index,
+                    requested,
+                    found: v.type_name(),
+                }
+                .into())
+            }
+        }
+    }
+    Ok(ArrayD::from_shape_vec(IxDyn(&shape), out).expect("same element count"))
+}
+
+impl DynArray {
+    /// An object array (`'|O'`) of `values`, which [`DynArray::write_npy`] writes as `np.save`
+    /// does: the values pickled with protocol 4, loaded by `np.load(...,
+    /// allow_pickle=True)` as equal objects. Strings, ints, floats, `None`, lists, tuples,
+    /// dicts and float arrays are written byte for byte as `np.save` writes them when the
+    /// Python objects were distinct; where Python's objects were one object referred to twice
+    /// (an interned string of several characters, a dict key repeated across dicts), numpy
+    /// writes a memo reference and ndnpy the value again. `StringDType` arrays are written as
+    /// object arrays; nested arrays of non-native scalar dtypes are written in native order,
+    /// the order numpy gives them when it loads them.
+    ///
+    /// # Examples
+    ///
+    /// Write an `Array<String>` as an object array (numpy's label arrays):
+    ///
+    /// ```
+    /// use ndnpy::{DynArray, PyValue};
+    /// let labels = ndarray::array!["cat".to_string(), "dog".to_string()].into_dyn();
+    /// let a = DynArray::from_objects(labels.mapv(PyValue::Str));
+    /// let mut bytes = Vec::new();
+    /// a.write_npy(&mut bytes)?;
+    /// assert_eq!(DynArray::read_npy(&bytes[..])?.into_strings()?, labels);
+    /// # Ok::<(), ndnpy::Error>(())
+    /// ```
+    pub fn from_objects(values: ArrayD<PyValue>) -> DynArray {
+        DynArray::from_parts(pickle::object_dtype(), DynData::Object(values))
+    }
+
+    /// The single value of a 0-d object array: what numpy's `np.load(...,
+    /// allow_pickle=True).item()` gives, as for a dict saved with `np.save("meta.npy",
+    /// {...})`.
+    ///
+    /// # Errors
+    ///
+    /// [`ErrorKind::DType`](crate::ErrorKind::DType) if the array is not an object array; [`ErrorKind::Ndim`](crate::ErrorKind::Ndim)
+    /// if it is not 0-d.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let meta = ndnpy::read_npy_dyn("testdata/object/meta.npy")?.into_item()?;
+    /// let classes = meta.get("classes").unwrap();
+    /// assert_eq!(classes.type_name(), "list");
+    /// # Ok::<(), ndnpy::Error>(())
+    /// ```
+    pub fn into_item(self) -> Result<PyValue, Error> {
+        let shape = self.shape().to_vec();
+        let mut values = self.into_array::<PyValue>()?;
+        if !shape.is_empty() {
+            return Err(MismatchError::Ndim {
+                expected: 0,
+                found: shape.len(),
+                shape,
+            }
+            .into());
+        }
+        Ok(std::mem::replace(&mut values[IxDyn(&[])], PyValue::None))
+    }
+
+    /// The strings of an object array of `str` (numpy's label arrays, and `StringDType`
+    /// arrays, which `np.save` pickles), or of a `U` array, as a C-order array.
+    ///
+    /// # Errors
+    ///
+    /// [`ErrorKind::DType`](crate::ErrorKind::DType) naming the first element that is not a `str` (a `str`
+    /// with surrogates is not a `String` either); [`ErrorKind::DType`](crate::ErrorKind::DType) if the array holds
+    /// neither objects nor `U` strings.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let labels = ndnpy::read_npy_dyn("testdata/object/labels.npy")?.into_strings()?;
+    /// assert_eq!(labels.as_slice().unwrap(), ["cat", "dog", "émeu", "🦀"]);
+    /// # Ok::<(), ndnpy::Error>(())
+    /// ```
+    pub fn into_strings(self) -> Result<ArrayD<String>, Error> {
+        if matches!(self.data(), DynData::Unicode(_)) {
+            return self.into_array::<String>();
+        }
+        try_map(self, "String", |v| match v {
+            PyValue::Str(s) => Ok(s),
+            other => Err(other),
+        })
+    }
+
+    /// The strings of an object array of `str` and `None` (a `StringDType(na_object=None)`
+    /// array, or a label array with missing values), `None` kept, as a C-order array.
+    ///
+    /// # Errors
+    ///
+    /// As [`DynArray::into_strings`], `None` elements excepted.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let a = ndnpy::read_npy_dyn("testdata/object/stringdtype_na.npy")?;
+    /// let s = a.into_optional_strings()?;
+    /// assert_eq!(s.as_slice().unwrap(), [Some("a".to_string()), None, Some("bc".into())]);
+    /// # Ok::<(), ndnpy::Error>(())
+    /// ```
+    pub fn into_optional_strings(self) -> Result<ArrayD<Option<String>>, Error> {
+        try_map(self, "Option<String>", |v| match v {
+            PyValue::Str(s) => Ok(Some(s)),
+            PyValue::None => Ok(None),
+            other => Err(other),
+        })
+    }
+
+    /// The arrays of a ragged array (an object array of numpy arrays, what
+    /// `np.array([a, b], dtype=object)` makes of arrays of different lengths), each as an
+    /// array of `T`, in logical (C) order of the outer array.
+    ///
+    /// # Errors
+    ///
+    /// [`ErrorKind::DType`](crate::ErrorKind::DType) for an element that is not an array;
+    /// [`ErrorKind::DType`](crate::ErrorKind::DType) for one whose dtype is not `T`'s, or if this is not an object
+    /// array.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let parts = ndnpy::read_npy_dyn("testdata/object/ragged_f8.npy")?.into_arrays::<f64>()?;
+    /// assert_eq!(parts.iter().map(|p| p.len()).collect::<Vec<_>>(), [3, 1, 0]);
+    /// assert_eq!(parts[0].as_slice().unwrap(), [0.0, 0.5, 1.0]);
+    /// # Ok::<(), ndnpy::Error>(())
+    /// ```
+    pub fn into_arrays<T: DynElement>(self) -> Result<Vec<ArrayD<T>>, Error> {
+        let arrays = try_map(self, "numpy.ndarray", |v| match v {
+            PyValue::Array(a) => Ok(*a),
+            other => Err(other),
+        })?;
+        arrays.into_iter().map(DynArray::into_array::<T>).collect()
+    }
+}
+
+/// The deepest nesting of values written (the array being level 1).
+const WRITE_MAX_DEPTH: usize = pickle::MAX_DEPTH;
+
+/// Writes an object array as `np.save` does: its header, then the array pickled with
+/// protocol 4 (see `pickle::write` for what is byte for byte Python's).
+pub(crate) fn write_object(
+    a: &ArrayD<PyValue>,
+    writer: &mut dyn std::io::Write,
+) -> Result<(), Error> {
+    let header = crate::header::Header {
+        dtype: pickle::object_dtype(),
+        fortran_order: crate::layout::fortran_order_of(a),
+        shape: a.shape().to_vec(),
+    };
+    writer.write_all(&header.to_bytes()?)?;
+    let mut p = Pickler::new();
+    write_tree(&mut p, Act::ObjectArray(a, 1))?;
+    writer.write_all(&p.finish())?;
+    Ok(())
+}
+
+/// One step of writing a tree of values: the loop of `write_tree` runs them from a stack, so
+/// that nesting costs heap, not call stack.
+enum Act<'a> {
+    Value(&'a PyValue, usize),
+    ObjectArray(&'a ArrayD<PyValue>, usize),
+    Op(u8),
+    Memoize,
+    Mark,
+    Tuple(usize),
+    End,
+}
+
+fn write_tree(p: &mut Pickler, first: Act<'_>) -> Result<(), Error> {
+    let mut stack = vec![first];
+    let mut acts = Vec::new();
+    while let Some(act) = stack.pop() {
+        match act {
+            Act::Op(op) => p.op(op),
+            Act::Memoize => {
+                p.memoize();
+            }
+            Act::Mark => p.mark(),
+            Act::Tuple(n) => p.tuple(n),
+            Act::End => p.end_value(),
+            Act::ObjectArray(a, depth) => {
+                if depth > WRITE_MAX_DEPTH {
+                    return Err(too_deep());
+                }
+                let fortran = crate::layout::fortran_order_of(a);
+                reconstruct_head(p, &pickle::object_dtype(), a.shape(), fortran)?;
+                // The items in C (logical) order, as a list.
+                seq(&mut acts, Seq::List, a.iter(), a.len(), depth + 1);
+                acts.extend([Act::Tuple(5), Act::Op(b'b'), Act::End]);
+            }
+            Act::Value(v, depth) => write_value(p, v, depth, &mut acts)?,
+        }
+        stack.extend(acts.drain(..).rev());
+    }
+    Ok(())
+}
+
+/// `_reconstruct(ndarray, (0,), b'b')` and the array's state up to its data.
+fn reconstruct_head(
+    p: &mut Pickler,
+    dtype: &DType,
+    shape: &[usize],
+    fortran_order: bool,
+) -> Result<(), Error> {
+    p.global("numpy._core.multiarray", "_reconstruct");
+    p.global("numpy", "ndarray");
+    p.int(0);
+    p.tuple(1);
+    p.bytes(b"b");
+    p.tuple(3);
+    p.op(b'R');
+    p.memoize();
+    p.mark();
+    p.int(1);
+    p.shape(shape);
+    p.dtype(dtype)?;
+    p.bool(fortran_order);
+    Ok(())
+}
+
+/// The steps of a list or set (`EMPTY_*`, `MEMOIZE`, batches of `APPENDS`/`ADDITEMS`; one
+/// item of a list is an `APPEND`), or a tuple or frozenset (`MARK`, items,
+/// `TUPLE`/`FROZENSET`), as Python's pickler writes them.
+fn seq<'a>(
+    acts: &mut Vec<Act<'a>>,
+    kind: Seq,
+    items: impl Iterator<Item = &'a PyValue>,
+    len: usize,
+    depth: usize,
+) {
+    let values = items.map(|v| Act::Value(v, depth));
+    match kind {
+        Seq::Tuple => {
+            if len > 3 {
+                acts.push(Act::Mark);
+            }
+            acts.extend(values);
+            acts.push(Act::Tuple(len));
+        }
+        Seq::FrozenSet => {
+            acts.push(Act::Mark);
+            acts.extend(values);
+            acts.extend([Act::Op(0x91), Act::Memoize, Act::End]);
+        }
+        Seq::List | Seq::Set => {
+            let (empty, add) = if kind == Seq::List {
+                (b']', b'e')
+            } else {
+                (0x8f, 0x90)
+            };
+            acts.extend([Act::Op(empty), Act::Memoize]);
+            if kind == Seq::List && len == 1 {
+                acts.extend(values);
+                acts.push(Act::Op(b'a'));
+            } else {
+                let mut values = values.peekable();
+                while values.peek().is_some() {
+                    acts.push(Act::Mark);
+                    acts.extend(values.by_ref().take(pickle::write::BATCH));
+                    acts.push(Act::Op(add));
+                }
+            }
+            acts.push(Act::End);
+        }
+    }
+}
+
+/// An array's bytes as `DynArray::write_npy` writes them, without the header.
+fn raw_bytes(a: &DynArray) -> Result<Vec<u8>, Error> {
+    let mut out = Vec::new();
+    a.write_npy(&mut out)?;
+    let opts = ReadOptions::new().max_header_len(usize::MAX);
+    let info = crate::header::Header::read(&mut &out[..], &opts)?;
+    Ok(out.split_off(info.data_offset as usize))
+}
+
+/// Writes a value without children at once; pushes the steps of a container onto `acts`.
+fn write_value<'a>(
+    p: &mut Pickler,
+    v: &'a PyValue,
+    depth: usize,
+    acts: &mut Vec<Act<'a>>,
+) -> Result<(), Error> {
+    let container = matches!(
+        v,
+        PyValue::List(_)
+            | PyValue::Tuple(_)
+            | PyValue::Set(_)
+            | PyValue::FrozenSet(_)
+            | PyValue::Dict(_)
+            | PyValue::Array(_)
+    );
+    if container && depth > WRITE_MAX_DEPTH {
+        return Err(too_deep());
+    }
+    match v {
+        PyValue::None => p.none(),
+        PyValue::Bool(b) => p.bool(*b),
+        PyValue::Int(i) => p.int(*i),
+        PyValue::BigInt(b) if b.is_empty() => p.int(0),
+        PyValue::BigInt(b) => p.long(b),
+        PyValue::Float(f) => p.float(*f),
+        PyValue::Complex(c) => {
+            p.global("builtins", "complex");
+            p.float(c.re);
+            p.float(c.im);
+            p.tuple(2);
+            p.op(b'R');
+            p.memoize();
+            p.end_value();
+        }
+        PyValue::Str(s) => {
+            let first = s.chars().next().map(u32::from);
+            p.str(s.as_bytes(), first, s.chars().count());
+        }
+        PyValue::CodePoints(points) => {
+            let mut utf8 = Vec::with_capacity(points.len());
+            for &c in points {
+                if c > 0x10ffff {
+                    return Err(crate::error::UsageError::ObjectValue {
+                        reason: format!("code point {c:#x} is beyond U+10FFFF"),
+                    }
+                    .into());
+                }
+                push_wtf8(&mut utf8, c);
+            }
+            p.str(&utf8, points.first().copied(), points.len());
+        }
+        PyValue::Bytes(b) => p.bytes(b),
+        PyValue::ByteArray(b) => {
+            p.global("builtins", "bytearray");
+            p.bytes(b);
+            p.tuple(1);
+            p.op(b'R');
+            p.memoize();
+            p.end_value();
+        }
+        PyValue::List(items) => seq(acts, Seq::List, items.iter(), items.len(), depth + 1),
+        PyValue::Tuple(items) => seq(acts, Seq::Tuple, items.iter(), items.len(), depth + 1),
+        PyValue::Set(items) => seq(acts, Seq::Set, items.iter(), items.len(), depth + 1),
+        PyValue::FrozenSet(items) => {
+            seq(acts, Seq::FrozenSet, items.iter(), items.len(), depth + 1)
+        }
+        PyValue::Dict(pairs) => {
+            acts.extend([Act::Op(b'}'), Act::Memoize]);
+            let item = |(k, x): &'a (PyValue, PyValue)| {
+                [Act::Value(k, depth + 1), Act::Value(x, depth + 1)]
+            };
+            if pairs.len() == 1 {
+                acts.extend(item(&pairs[0]));
+                acts.push(Act::Op(b's'));
+            } else {
+                for batch in pairs.chunks(pickle::write::BATCH) {
+                    acts.push(Act::Mark);
+                    acts.extend(batch.iter().flat_map(item));
+                    acts.push(Act::Op(b'u'));
+                }
+            }
+            acts.push(Act::End);
+        }
+        PyValue::Array(a) => match a.data() {
+            DynData::Object(o) => acts.push(Act::ObjectArray(o, depth)),
+            data => {
+                // In native byte order, the order numpy gives it when it loads it (and ndnpy
+                // when it reads it back), so that what is written reads back the same.
+                let swapped = matches!(a.dtype(), DType::Scalar(s) if s.byte_order().needs_swap());
+                let native;
+                let a = if swapped && !matches!(data, DynData::Raw(_)) {
+                    let dtype = a.dtype().with_byte_order(crate::dtype::ByteOrder::NATIVE);
+                    native = DynArray::from_parts(dtype, data.clone());
+                    &native
+                } else {
+                    &**a
+                };
+                let bytes = raw_bytes(a)?;
+                reconstruct_head(p, a.dtype(), a.shape(), a.is_fortran_order())?;
+                p.bytes(&bytes);
+                p.tuple(5);
+                p.op(b'b');
+                p.end_value();
+            }
+        },
+        PyValue::Scalar(a) => {
+            if !a.shape().is_empty() || matches!(a.data(), DynData::Object(_)) {
+                return Err(crate::error::UsageError::ObjectValue {
+                    reason: "a numpy scalar must be a 0-d array of a dtype without objects".into(),
+                }
+                .into());
+            }
+            let bytes = raw_bytes(a)?;
+            p.global("numpy._core.multiarray", "scalar");
+            p.dtype(a.dtype())?;
+            p.bytes(&bytes);
+            p.tuple(2);
+            p.op(b'R');
+            p.memoize();
+            p.end_value();
+        }
+    }
+    Ok(())
+}
+
+fn too_deep() -> Error {
+    crate::error::UsageError::ObjectValue {
+        reason: format!("values nest deeper than {WRITE_MAX_DEPTH} levels"),
+    }
+    .into()
+}
+
+/// A code point as UTF-8, surrogates included (Python's `surrogatepass`).
+fn push_wtf8(out: &mut Vec<u8>, c: u32) {
+    match c {
+        0..=0x7f => out.push(c as u8),
+        0x80..=0x7ff => out.extend([0xc0 | (c >> 6) as u8, 0x80 | (c & 0x3f) as u8]),
+        0x800..=0xffff => out.extend([
+            0xe0 | (c >> 12) as u8,
+            0x80 | ((c >> 6) & 0x3f) as u8,
+            0x80 | (c & 0x3f) as u8,
+        ]),
+        _ => out.extend([
+            0xf0 | (c >> 18) as u8,
+            0x80 | ((c >> 12) & 0x3f) as u8,
+            0x80 | ((c >> 6) & 0x3f) as u8,
+            0x80 | (c & 0x3f) as u8,
+        ]),
+    }
+}

@@ -1,0 +1,233 @@
+"""Writes the object-array (pickled) fixtures in this folder with numpy and Python's pickle.
+
+Run from the repository root:  python3 testdata/object/generate.py
+Files are deterministic. tests/it/object.rs reads each one and compares every value with what
+np.load(..., allow_pickle=True, encoding='latin1') gives for it (through canon() below, which
+the test runs too).
+
+Files written by np.save (protocol 4, numpy 2 module paths):
+  meta.npy            a 0-d object array holding a dict (np.save of a dict)
+  labels.npy          an object array of str
+  ragged_f8.npy       an object array of float64 arrays of lengths 3, 1, 0
+  kinds.npy           one element of each value kind ndnpy reads (KINDS below)
+  nested.npy          containers nested in containers, and arrays of objects in arrays
+  fortran.npy         a 2x3 Fortran-ordered object array
+  stringdtype.npy     a numpy 2 StringDType array (np.save pickles it, with a warning)
+  stringdtype_na.npy  StringDType(na_object=None) with a missing value
+  shared.npy          one list and one str referred to several times (memo references)
+  cycle.npy           a list that contains itself (ndnpy refuses cycles)
+  fraction.npy        a fractions.Fraction (a global ndnpy does not resolve)
+  objects.npz         np.savez of meta and labels
+Files written by pickle.dump after numpy's own header (np.save always uses protocol 4):
+  kinds_p0.npy .. kinds_p5.npy   KINDS pickled with protocols 0 to 5 (5 pickles arrays
+                                 in-band through numpy._core.numeric._frombuffer)
+Files crafted here (numpy 2.4 cannot write them; each is checked to load in numpy):
+  kinds_np1.npy       KINDS pickled with protocol 3, as numpy 1.x's np.save did, with the
+                      numpy 1 module paths (numpy.core.multiarray, numpy.core.numeric): the
+                      GLOBAL opcode's text is rewritten, which changes no length field
+  py2_latin1.npy      a Python 2 style file: protocol 2 written opcode by opcode (no framing),
+                      Python 2 byte strings (SHORT_BINSTRING, BINSTRING) as the items, the
+                      dtype's arguments and a nested float64 array's data, numpy 1 module
+                      paths; np.load reads it with encoding='latin1'
+"""
+import fractions
+import io
+import os
+import pickle
+import struct
+import sys
+import warnings
+
+import numpy as np
+from numpy.lib import format as npformat
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def obj_array(items, shape=None):
+    a = np.empty(len(items), dtype=object)
+    for i, x in enumerate(items):
+        a[i] = x
+    return a if shape is None else a.reshape(shape)
+
+
+KINDS = [
+    None, True, False, 0, -1, 255, 65536, -2**31, 2**63 - 1, -2**63, 2**64, -2**70, 10**40,
+    1.5, float("inf"), -0.0, complex(1, -2), "", "text", "é🦀", "lone \ud800 surrogate",
+    b"", b"by\x00tes", bytearray(b"ba"), [1, [2, "x"]], (), (1, "a"), {"k": [1.5], 2: None},
+    {1, 2}, frozenset({3}),
+    np.float32(1.5), np.int64(-3), np.uint8(200), np.bool_(True), np.str_("ab"),
+    np.bytes_(b"cd"), np.complex64(1 - 1j), np.datetime64("2020-01-02", "D"),
+    np.timedelta64(25, "ms"),
+    np.arange(6, dtype="<i8").reshape(2, 3), np.arange(4, dtype=">f4"),
+    np.asfortranarray(np.arange(6, dtype="<u2").reshape(2, 3)),
+    np.array(["ab", "c"], dtype="<U2"), np.array([b"xyz"], dtype="S3"),
+    np.array([True, False]), np.array(["2020-01-01T00:00", "NaT"], dtype="M8[m]"),
+    np.zeros(2, dtype=[("a", "<i4"), ("b", ">f8", (2,)), ("c", "S2")]),
+    np.zeros(1, dtype=np.dtype({"names": ["x"], "formats": ["<i2"], "offsets": [2],
+                                "titles": ["the x"], "itemsize": 8})),
+    np.float16(0.5), np.zeros((0, 2)), np.array(7.0),
+]
+
+
+def save_with_protocol(path, arr, protocol, rewrite=None):
+    """numpy's header, then the array pickled with `protocol` (np.save uses 4)."""
+    buf = io.BytesIO()
+    npformat.write_array_header_1_0(buf, npformat.header_data_from_array_1_0(arr))
+    data = pickle.dumps(arr, protocol=protocol)
+    if rewrite:
+        for old, new in rewrite:
+            data = data.replace(old, new)
+    buf.write(data)
+    with open(path, "wb") as f:
+        f.write(buf.getvalue())
+
+
+def py2_pickle():
+    """A protocol 2 pickle as Python 2 and numpy 1 wrote it, opcode by opcode: an object array
+    of [b'caf\\xe9' (a Python 2 str), u'x', 1, 2.5, None, array([1.5, -2.0]), [b'']]."""
+    out = bytearray(b"\x80\x02")
+
+    def glob(module, name):
+        out.extend(b"c" + module + b"\n" + name + b"\n")
+
+    def sbs(b):  # SHORT_BINSTRING
+        out.extend(b"U" + bytes([len(b)]) + b)
+
+    def dtype(typestr, endian, elsize=-1, flags=0):
+        glob(b"numpy", b"dtype")
+        sbs(typestr)
+        out.extend(b"K\x00K\x01\x87R")  # (typestr, 0, 1) REDUCE
+        out.extend(b"(K\x03")
+        sbs(endian)
+        out.extend(b"NNN" + b"J" + struct.pack("<i", elsize) + b"J" + struct.pack("<i", -1)
+                   + b"K" + bytes([flags]) + b"tb")
+
+    def reconstruct():
+        glob(b"numpy.core.multiarray", b"_reconstruct")
+        glob(b"numpy", b"ndarray")
+        out.extend(b"K\x00\x85")
+        sbs(b"b")
+        out.extend(b"\x87R")
+
+    reconstruct()
+    out.extend(b"(K\x01K\x07\x85")
+    dtype(b"O8", b"|", flags=63)
+    out.extend(b"\x89]q\x00(")
+    sbs(b"caf\xe9")
+    out.extend(b"X\x01\x00\x00\x00x")  # BINUNICODE u'x'
+    out.extend(b"K\x01G" + struct.pack(">d", 2.5) + b"N")
+    # The nested array: its data is a Python 2 str (BINSTRING).
+    reconstruct()
+    out.extend(b"(K\x01K\x02\x85")
+    dtype(b"f8", b"<")
+    out.extend(b"\x89T" + struct.pack("<i", 16) + struct.pack("<2d", 1.5, -2.0) + b"tb")
+    # An empty Python 2 str, as bytes in a list.
+    out.extend(b"]q\x01")
+    sbs(b"")
+    out.extend(b"a")
+    out.extend(b"etb.")
+    return bytes(out)
+
+
+def canon(x):
+    """A canonical text of a loaded value, which tests/it/object.rs computes for ndnpy's."""
+    if isinstance(x, np.ndarray):
+        if x.dtype == object or isinstance(x.dtype, np.dtypes.StringDType):
+            flat = [canon(v) for v in x.ravel(order="C")]
+            return "O%s[%s]" % (list(x.shape), ",".join(flat))
+        buf = io.BytesIO()
+        np.save(buf, x)
+        return "A" + buf.getvalue().hex()
+    if isinstance(x, np.generic):
+        buf = io.BytesIO()
+        np.save(buf, np.array(x))
+        return "Z" + buf.getvalue().hex()
+    if x is None:
+        return "N"
+    if isinstance(x, bool):
+        return "B%d" % x
+    if isinstance(x, int):
+        return "I%d" % x
+    if isinstance(x, float):
+        return "F" + struct.pack("<d", x).hex()
+    if isinstance(x, complex):
+        return "C" + struct.pack("<dd", x.real, x.imag).hex()
+    if isinstance(x, str):
+        return "S" + x.encode("utf-8", "surrogatepass").hex()
+    if isinstance(x, bytearray):
+        return "R" + bytes(x).hex()
+    if isinstance(x, bytes):
+        return "Y" + x.hex()
+    if isinstance(x, list):
+        return "L[%s]" % ",".join(canon(v) for v in x)
+    if isinstance(x, tuple):
+        return "T[%s]" % ",".join(canon(v) for v in x)
+    if isinstance(x, dict):
+        return "D[%s]" % ",".join("%s:%s" % (canon(k), canon(v)) for k, v in x.items())
+    if isinstance(x, frozenset):
+        return "G[%s]" % ",".join(sorted(canon(v) for v in x))
+    if isinstance(x, set):
+        return "E[%s]" % ",".join(sorted(canon(v) for v in x))
+    raise TypeError(type(x))
+
+
+def load_canon(path):
+    """canon() of what numpy loads from `path` (a .npy file)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return canon(np.load(path, allow_pickle=True, encoding="latin1"))
+
+
+def main():
+    warnings.simplefilter("ignore")
+    p = lambda name: os.path.join(HERE, name)
+    np.save(p("meta.npy"), {"lr": 0.1, "classes": ["cat", "dog"], "epochs": 3})
+    labels = obj_array(["cat", "dog", "émeu", "🦀"])
+    np.save(p("labels.npy"), labels)
+    np.save(p("ragged_f8.npy"), obj_array([np.arange(3) * 0.5, np.array([7.0]), np.zeros(0)]))
+    kinds = obj_array(KINDS)
+    np.save(p("kinds.npy"), kinds)
+    inner = obj_array(["in", obj_array([1, None])])
+    np.save(p("nested.npy"), obj_array([[[[{"deep": (1, [2, {3: b"x"}])}]]], inner,
+                                        {"arr": np.arange(2.0), "set": frozenset({"a"})}]))
+    np.save(p("fortran.npy"),
+            np.asfortranarray(obj_array([1, "b", None, 2.5, [3], (4,)], shape=(2, 3))))
+    np.save(p("stringdtype.npy"), np.array(["a", "bc", "", "é🦀"], dtype=np.dtypes.StringDType()))
+    np.save(p("stringdtype_na.npy"),
+            np.array(["a", None, "bc"], dtype=np.dtypes.StringDType(na_object=None)))
+    s = "shared string"
+    l = [1, 2]
+    np.save(p("shared.npy"), obj_array([s, s, l, l, [l, s]]))
+    cyc = []
+    cyc.append(cyc)
+    np.save(p("cycle.npy"), obj_array([cyc]))
+    np.save(p("fraction.npy"), obj_array([fractions.Fraction(1, 3)]))
+    np.savez(p("objects.npz"), meta={"lr": 0.1}, labels=labels)
+    for proto in range(6):
+        save_with_protocol(p("kinds_p%d.npy" % proto), kinds, proto)
+    save_with_protocol(p("kinds_np1.npy"), kinds, 3,
+                       rewrite=[(b"cnumpy._core.multiarray\n", b"cnumpy.core.multiarray\n"),
+                                (b"cnumpy._core.numeric\n", b"cnumpy.core.numeric\n")])
+    arr = obj_array([0] * 7)
+    buf = io.BytesIO()
+    npformat.write_array_header_1_0(buf, npformat.header_data_from_array_1_0(arr))
+    with open(p("py2_latin1.npy"), "wb") as f:
+        f.write(buf.getvalue() + py2_pickle())
+    # Every file loads in numpy (the crafted ones included), and the numpy 1 paths are there.
+    for name in sorted(os.listdir(HERE)):
+        if name.endswith(".npy") and name not in ("cycle.npy", "fraction.npy"):
+            load_canon(p(name))
+    with open(p("kinds_np1.npy"), "rb") as f:
+        data = f.read()
+        assert b"numpy.core.multiarray" in data and b"numpy._core" not in data
+    assert "caf\xe9" in repr(np.load(p("py2_latin1.npy"), allow_pickle=True, encoding="latin1"))
+
+
+if __name__ == "__main__":
+    if len(sys.argv) >= 2:
+        # tests/it/object.rs: print canon() of each file given, one per line.
+        for path in sys.argv[1:]:
+            print(load_canon(path))
+    else:
+        main()
