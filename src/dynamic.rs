@@ -1,13 +1,15 @@
 //! Arrays whose dtype is known only at run time.
 //!
 //! [`read_npy_dyn`] and [`DynArray::read_npy`] read any `.npy` file: numbers, bool, strings
-//! and datetimes become typed `ndarray` arrays ([`DynData`]); records, void, long doubles and
+//! and datetimes become typed `ndarray` arrays ([`DynData`]; `U` strings holding lone
+//! surrogates keep their code units, [`DynData::CodePoints`]); records, void, long doubles and
 //! sub-arrays are kept as raw bytes with their dtype ([`RawData`]), from which record fields
 //! can be taken out by name ([`DynArray::field`], numpy's `arr['x']`); object arrays (`|O`)
 //! are read from their pickle, without running it, into [`PyValue`]s (`object`). Every
 //! `DynArray` keeps the file's dtype, so writing it back gives the same bytes.
 
 use crate::dtype::{DType, ScalarKind};
+use crate::element::string::{self, Ucs4Item};
 use crate::element::Input;
 use crate::element::ViewElement;
 use crate::element::{bulk, Datetime64, Timedelta64};
@@ -16,7 +18,7 @@ use crate::error::{Error, FormatError, MismatchError, UsageError};
 use crate::header::{Header, HeaderInfo, ReadOptions};
 use crate::layout::fortran_order_of;
 use crate::object::{is_object, PyValue};
-use crate::read::read_body;
+use crate::read::{array_from_vec, read_body};
 use ndarray::{ArrayD, ArrayViewD, IxDyn, ShapeBuilder};
 use std::fs::File;
 use std::io::{Read, Write};
@@ -122,7 +124,12 @@ macro_rules! dyn_data {
                 input: Input,
             ) -> Result<DynArray, Error> {
                 let dtype = info.header.dtype.clone();
-                let data = match family(&dtype)? {
+                let family = family(&dtype)?;
+                if let Family::Unicode = family {
+                    let data = read_unicode(reader, info, input)?;
+                    return Ok(DynArray { dtype, data });
+                }
+                let data = match family {
                     $(
                         Family::$variant => DynData::$variant(read_body::<$ty, _, _, _>(reader, info, input)?),
                     )*
@@ -173,6 +180,19 @@ macro_rules! dyn_data {
                             writer.write_all(&raw.bytes)?;
                             Ok(())
                         }
+                        DynData::CodePoints(a) => {
+                            let header = Header {
+                                dtype: self.dtype.clone(),
+                                fortran_order: fortran_order_of(a),
+                                shape: a.shape().to_vec(),
+                            };
+                            writer.write_all(&header.to_bytes()?)?;
+                            if header.fortran_order {
+                                string::write_units(a.t().iter(), writer, &self.dtype)
+                            } else {
+                                string::write_units(a.iter(), writer, &self.dtype)
+                            }
+                        }
                         DynData::Object(a) => crate::object::write_object(a, writer),
                     }
                 })
@@ -190,6 +210,7 @@ macro_rules! dyn_data {
                         DynData::$variant(a) => a.shape(),
                     )*
                     DynData::Raw(raw) => &raw.shape,
+                    DynData::CodePoints(a) => a.shape(),
                     DynData::Object(a) => a.shape(),
                 }
             }
@@ -206,6 +227,7 @@ macro_rules! dyn_data {
                         DynData::$variant(a) => fortran_order_of(a),
                     )*
                     DynData::Raw(raw) => raw.fortran_order,
+                    DynData::CodePoints(a) => fortran_order_of(a),
                     DynData::Object(a) => fortran_order_of(a),
                 }
             }
@@ -239,6 +261,13 @@ macro_rules! dyn_data {
             Timedelta(ArrayD<Timedelta64>),
             /// Anything else (records, `|Vn`, long doubles, sub-arrays): the bytes as stored.
             Raw(RawData),
+            /// `Un` strings of which one at least holds a code unit that is not a Unicode
+            /// scalar value (a lone surrogate, U+D800 to U+DFFF, which numpy's `str` allows):
+            /// every element's UCS-4 code units, trailing NULs stripped, so that nothing is
+            /// lost and the array is written back byte for byte. Strings that are all valid
+            /// read as [`Unicode`](DynData::Unicode); [`DynArray::into_strings`] is the
+            /// fallible conversion to `String`.
+            CodePoints(ArrayD<Vec<u32>>),
             /// `|O`: Python objects, one [`PyValue`] per element, read from the array's pickle
             /// without running any code (see [`PyValue`] for what each Python type becomes).
             Object(ArrayD<PyValue>),
@@ -278,6 +307,66 @@ macro_rules! dyn_data {
 }
 
 crate::element::scalars::for_each_scalar!(dyn_data);
+
+/// `U` strings kept as code units ([`DynData::CodePoints`]).
+impl DynElement for Vec<u32> {
+    fn from_data(data: DynData) -> Result<ArrayD<Self>, DynData> {
+        match data {
+            DynData::CodePoints(a) => Ok(a),
+            other => Err(other),
+        }
+    }
+    fn ref_data(data: &DynData) -> Option<&ArrayD<Self>> {
+        match data {
+            DynData::CodePoints(a) => Some(a),
+            _ => None,
+        }
+    }
+}
+
+/// Reads a `U` array: as [`DynData::Unicode`] if every string is valid Unicode, else as
+/// [`DynData::CodePoints`], so that a file numpy loads never fails here.
+fn read_unicode<R: Read + ?Sized>(
+    reader: &mut R,
+    info: HeaderInfo,
+    input: Input,
+) -> Result<DynData, Error> {
+    let Header {
+        dtype,
+        fortran_order,
+        shape,
+    } = info.header;
+    let items = string::read_ucs4_items(reader, &dtype, info.num_elements, input)?;
+    let itemsize = dtype.itemsize();
+    if items.iter().all(|i| matches!(i, Ucs4Item::Str(_))) {
+        let strings = items
+            .into_iter()
+            .map(|i| match i {
+                Ucs4Item::Str(s) => s,
+                Ucs4Item::Units(_) => String::new(),
+            })
+            .collect();
+        return Ok(DynData::Unicode(array_from_vec(
+            strings,
+            shape,
+            fortran_order,
+            itemsize,
+        )?));
+    }
+    let units = items
+        .into_iter()
+        .map(|i| match i {
+            Ucs4Item::Str(s) => s.chars().map(u32::from).collect(),
+            Ucs4Item::Units(u) => u,
+        })
+        .collect();
+    Ok(DynData::CodePoints(array_from_vec(
+        units,
+        shape,
+        fortran_order,
+        itemsize,
+    )?))
+}
 
 impl DynArray {
     /// Reads one array of any dtype from `reader`, consuming exactly its bytes.

@@ -55,7 +55,8 @@
 //!   a `'>V2'` file as native; this crate reads either order). [`FixedDType`] marks the types whose dtype does not depend on the values.
 //! - **Dtypes known at run time**: [`read_npy_dyn`] and [`DynArray`] read any file into typed
 //!   arrays or raw bytes (records, void, long double), take record fields out by name, and
-//!   write back the same bytes.
+//!   write back the same bytes; `U` strings holding lone surrogates are kept as code points
+//!   ([`DynData::CodePoints`]), converted to `String` only by [`DynArray::into_strings`].
 //! - **Object arrays** (`|O`, pickled): read through [`read_npy_dyn`], [`DynArray`] and
 //!   [`NpzReader::by_name_dyn`] by a pickle reader that interprets data and never runs code
 //!   (only numpy's array, dtype and scalar reconstruction and Python's data types are

@@ -453,9 +453,24 @@ impl DynArray {
     ///
     /// # Errors
     ///
-    /// [`ErrorKind::DType`](crate::ErrorKind::DType) naming the first element that is not a `str` (a `str`
-    /// with surrogates is not a `String` either); [`ErrorKind::DType`](crate::ErrorKind::DType) if the array holds
-    /// neither objects nor `U` strings.
+    /// [`ErrorKind::DType`](crate::ErrorKind::DType) naming the first element that is not a
+    /// `str` (a `str` with surrogates is not a `String` either), or if the array holds neither
+    /// objects nor `U` strings; [`ErrorKind::InvalidData`](crate::ErrorKind::InvalidData)
+    /// naming the first element and code unit that is not a Unicode scalar value, for a `U`
+    /// array read as [`DynData::CodePoints`] (lone surrogates).
+    ///
+    /// A `U` array holding lone surrogates reads as code points, and converts only
+    /// explicitly:
+    ///
+    /// ```
+    /// use ndnpy::{read_npy_dyn, DynData, ErrorKind};
+    /// let a = read_npy_dyn("testdata/U_surrogates.npy")?; // ['a\ud800b', 'ok']
+    /// let DynData::CodePoints(units) = a.data() else { panic!() };
+    /// assert_eq!(units[0], [0x61, 0xd800, 0x62]);
+    /// let err = a.into_strings().unwrap_err();
+    /// assert_eq!(err.kind(), ErrorKind::InvalidData);
+    /// # Ok::<(), ndnpy::Error>(())
+    /// ```
     ///
     /// # Examples
     ///
@@ -467,6 +482,11 @@ impl DynArray {
     pub fn into_strings(self) -> Result<ArrayD<String>, Error> {
         if matches!(self.data(), DynData::Unicode(_)) {
             return self.into_array::<String>();
+        }
+        if let DynData::CodePoints(units) = self.data() {
+            let strings = crate::element::string::units_to_strings(units.iter())?;
+            let shape = units.shape().to_vec();
+            return Ok(ArrayD::from_shape_vec(IxDyn(&shape), strings).expect("same element count"));
         }
         try_map(self, "String", |v| match v {
             PyValue::Str(s) => Ok(s),

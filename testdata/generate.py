@@ -157,6 +157,12 @@ def main():
     np.save(buf, np.array([[True], [False]]))
     write_raw("stream_three_arrays.npy", buf.getvalue())
 
+    # Lone UTF-16 surrogates in `U` strings: numpy's str allows them and np.save keeps the code
+    # units (npyz's test data has such files); big-endian and Fortran-order ones too.
+    np.save(os.path.join(HERE, "U_surrogates.npy"), np.array(["a\ud800b", "ok"]))
+    np.save(os.path.join(HERE, "U_surrogates_be_f.npy"),
+            np.asfortranarray(np.array([["\udfff", "x"], ["yz", "w\ud83dz"]], dtype=">U3")))
+
     # The README's example archive: a small model and its data, as np.savez writes it.
     rng = np.random.default_rng(2024)
     np.savez(

@@ -22,7 +22,7 @@ pub(crate) mod pod;
 mod primitive;
 mod reserve;
 pub(crate) mod scalars;
-mod string;
+pub(crate) mod string;
 
 /// Seals the element traits: they are implemented by this crate's element types and by
 /// `#[derive(NpyRecord)]` structs (whose generated code names this trait), and by nothing else,

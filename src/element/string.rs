@@ -172,6 +172,98 @@ impl ReadableElement for String {
     }
 }
 
+/// A `U` item as [`read_npy_dyn`](crate::read_npy_dyn) reads it: a `String`, or its code
+/// units when one of them is not a Unicode scalar value (numpy's `str` can hold lone
+/// surrogates, U+D800 to U+DFFF).
+pub(crate) enum Ucs4Item {
+    Str(String),
+    Units(Vec<u32>),
+}
+
+/// Reads `len` `U` items stored as `dtype`, each as a `String` where it is valid Unicode and
+/// as its code units otherwise, so that no file numpy loads fails here.
+pub(crate) fn read_ucs4_items<R: Read + ?Sized>(
+    reader: &mut R,
+    dtype: &DType,
+    len: usize,
+    input: Input,
+) -> Result<Vec<Ucs4Item>, Error> {
+    let (size, order) = expect_kind(dtype, ScalarKind::Unicode, "String (dtype '<Un' or '>Un')")?;
+    let swap = order.needs_swap();
+    bulk::read_decoded(reader, len, size, input, |chunk, first, count, out| {
+        for i in 0..count {
+            let item = &chunk[i * size..(i + 1) * size];
+            let mut s = String::new();
+            if size == 0 || decode_ucs4(item, swap, first + i, &mut s).is_ok() {
+                out.push(Ucs4Item::Str(s));
+            } else {
+                out.push(Ucs4Item::Units(units_of(item, swap)));
+            }
+        }
+        Ok(())
+    })
+}
+
+/// The code units of a `U` item, trailing NULs stripped (as numpy strips them).
+fn units_of(item: &[u8], swap: bool) -> Vec<u32> {
+    let mut units: Vec<u32> = item.chunks_exact(4).map(|b| unit(b, swap)).collect();
+    let end = units.iter().rposition(|&u| u != 0).map_or(0, |k| k + 1);
+    units.truncate(end);
+    units
+}
+
+/// `items` (code units) as `String`s: the fallible step `DynArray::into_strings` takes for strings read as code units. The first unit that
+/// is not a Unicode scalar value is an error naming its element (in the order given) and
+/// value.
+pub(crate) fn units_to_strings<'a>(
+    items: impl Iterator<Item = &'a Vec<u32>>,
+) -> Result<Vec<String>, Error> {
+    items
+        .enumerate()
+        .map(|(index, units)| {
+            units
+                .iter()
+                .map(|&value| {
+                    char::from_u32(value).ok_or(FormatError::InvalidCodePoint {
+                        index: index as u64,
+                        value,
+                    })
+                })
+                .collect::<Result<String, _>>()
+                .map_err(Error::from)
+        })
+        .collect()
+}
+
+/// Writes `U` items given as code units, in `dtype`'s size and byte order.
+pub(crate) fn write_units<'a, W: Write + ?Sized>(
+    items: impl Iterator<Item = &'a Vec<u32>>,
+    writer: &mut W,
+    dtype: &DType,
+) -> Result<(), Error> {
+    let (size, order) = expect_kind(
+        dtype,
+        ScalarKind::Unicode,
+        "Vec<u32> (dtype '<Un' or '>Un')",
+    )?;
+    let (units, swap) = (size / 4, order.needs_swap());
+    write_encoded(items, writer, size, |item, index, out| {
+        if item.len() > units {
+            return Err(UsageError::StringTooLong {
+                index,
+                len: item.len(),
+                max: units,
+            }
+            .into());
+        }
+        for &u in item {
+            out.extend_from_slice(&if swap { u.swap_bytes() } else { u }.to_ne_bytes());
+        }
+        out.resize(out.len() + 4 * (units - item.len()), 0);
+        Ok(())
+    })
+}
+
 /// numpy's length for `U` values: the most characters, at least 1.
 fn unicode_dtype<'a>(items: impl Iterator<Item = &'a str>) -> DType {
     let chars = items.map(|s| s.chars().count()).max().unwrap_or(0).max(1);
@@ -211,6 +303,8 @@ str_writable!(String, &str);
 impl super::Sealed for String {}
 impl super::Sealed for &str {}
 impl super::Sealed for Vec<u8> {}
+/// `U` strings as code units ([`DynData::CodePoints`](crate::DynData::CodePoints)).
+impl super::Sealed for Vec<u32> {}
 
 impl ReadableElement for Vec<u8> {
     fn read_vec<R: Read + ?Sized>(

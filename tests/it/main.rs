@@ -49,6 +49,7 @@ mod roundtrip;
 mod roundtrip_records;
 mod roundtrip_strings;
 mod roundtrip_times;
+mod surrogates;
 mod testdata;
 #[cfg(all(feature = "npz", feature = "mmap"))]
 mod write_options;
