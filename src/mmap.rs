@@ -146,7 +146,10 @@ impl NpyMmap {
         })
     }
 
-    /// Wraps a map the caller made (and vouched for).
+    /// Wraps a map the caller made (and vouched for): the escape hatch for maps made with
+    /// what [`NpyMmap::open`] does not offer (`memmap2::MmapOptions`: `populate`, huge pages,
+    /// anonymous maps). With [`NpyMmapMut::from_mmap_mut`], the only place a `memmap2` type
+    /// appears in this crate's API.
     ///
     /// # Errors
     ///
@@ -378,7 +381,8 @@ impl NpyMmapMut {
         })
     }
 
-    /// Wraps a writable map the caller made (and vouched for).
+    /// Wraps a writable map the caller made (and vouched for): the escape hatch for maps
+    /// [`NpyMmapMut::open`] does not make (see [`NpyMmap::from_mmap`]).
     ///
     /// # Errors
     ///
