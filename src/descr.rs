@@ -497,19 +497,9 @@ fn parse_canonical(s: &str) -> Result<DType, Error> {
                 .map_err(|_| bad_descr(s, "size does not fit in usize"))?,
         )
     };
-    let kind = match letter {
-        'b' => ScalarKind::Bool,
-        'i' => ScalarKind::Int,
-        'u' => ScalarKind::UInt,
-        'f' => ScalarKind::Float,
-        'c' => ScalarKind::Complex,
-        'S' | 'a' => ScalarKind::Bytes,
-        'U' => ScalarKind::Unicode,
-        'V' => ScalarKind::Void,
-        'M' => ScalarKind::Datetime,
-        'm' => ScalarKind::Timedelta,
-        'O' => ScalarKind::Object,
-        _ => return Err(bad_descr(s, "not a numpy dtype")),
+    let kind = match ScalarKind::from_letter(letter) {
+        Some(kind) => kind,
+        None => return Err(bad_descr(s, "not a numpy dtype")),
     };
     let size = match (kind, n) {
         (ScalarKind::Object, None | Some(4) | Some(8)) => 8,

@@ -93,6 +93,24 @@ pub enum ScalarKind {
 }
 
 impl ScalarKind {
+    /// The kind of a typestr's letter (`'S'` and `'a'` are both bytes), as numpy reads it.
+    pub(crate) fn from_letter(letter: char) -> Option<ScalarKind> {
+        Some(match letter {
+            'b' => ScalarKind::Bool,
+            'i' => ScalarKind::Int,
+            'u' => ScalarKind::UInt,
+            'f' => ScalarKind::Float,
+            'c' => ScalarKind::Complex,
+            'S' | 'a' => ScalarKind::Bytes,
+            'U' => ScalarKind::Unicode,
+            'V' => ScalarKind::Void,
+            'M' => ScalarKind::Datetime,
+            'm' => ScalarKind::Timedelta,
+            'O' => ScalarKind::Object,
+            _ => return None,
+        })
+    }
+
     pub(crate) fn letter(self) -> char {
         match self {
             ScalarKind::Bool => 'b',

@@ -444,19 +444,11 @@ impl DynArray {
         fortran_order: bool,
         bytes: Vec<u8>,
     ) -> Result<DynArray, Error> {
-        let header = Header {
+        let info = in_memory(Header {
             dtype,
             fortran_order,
             shape,
-        };
-        let (num_elements, data_len) = header.sizes()?;
-        let info = HeaderInfo {
-            header,
-            version: crate::Version::V1_0,
-            data_offset: 0,
-            num_elements,
-            data_len,
-        };
+        })?;
         let len = bytes.len() as u64;
         DynArray::read_body(&mut &bytes[..], info, Input::new(Some(len)))
     }
@@ -651,19 +643,24 @@ impl DynArray {
         }
         let mut shape = raw.shape.clone();
         shape.extend_from_slice(&sub_shape);
-        let header = Header {
+        let info = in_memory(Header {
             dtype: base,
             fortran_order: raw.fortran_order && !reorder,
             shape,
-        };
-        let (num_elements, data_len) = header.sizes()?;
-        let info = HeaderInfo {
-            header,
-            version: crate::Version::V1_0,
-            data_offset: 0,
-            num_elements,
-            data_len,
-        };
+        })?;
         DynArray::read_body(&mut &bytes[..], info, Input::new(Some(bytes.len() as u64)))
     }
+}
+
+/// What a read needs to know of an array held in memory under `header` (no file, so no
+/// version or offset of its own).
+fn in_memory(header: Header) -> Result<HeaderInfo, Error> {
+    let (num_elements, data_len) = header.sizes()?;
+    Ok(HeaderInfo {
+        header,
+        version: crate::Version::V1_0,
+        data_offset: 0,
+        num_elements,
+        data_len,
+    })
 }

@@ -607,19 +607,9 @@ fn build_dtype<R: Read + ?Sized>(
         let sub = SubArray::new((*base).clone(), shape)?;
         return checked_depth(m, DType::SubArray(Box::new(sub)), d + 1, k + 1, src);
     }
-    let kind = match letter {
-        'b' => ScalarKind::Bool,
-        'i' => ScalarKind::Int,
-        'u' => ScalarKind::UInt,
-        'f' => ScalarKind::Float,
-        'c' => ScalarKind::Complex,
-        'S' | 'a' => ScalarKind::Bytes,
-        'U' => ScalarKind::Unicode,
-        'V' => ScalarKind::Void,
-        'M' => ScalarKind::Datetime,
-        'm' => ScalarKind::Timedelta,
-        'O' => ScalarKind::Object,
-        _ => return Err(unsupported(m, src, format!("numpy dtype {typestr:?}"))),
+    let kind = match ScalarKind::from_letter(letter) {
+        Some(kind) => kind,
+        None => return Err(unsupported(m, src, format!("numpy dtype {typestr:?}"))),
     };
     let size = match kind {
         ScalarKind::Bytes | ScalarKind::Unicode | ScalarKind::Void if elsize >= 0 => {

@@ -334,9 +334,9 @@ impl Pickler {
             DType::Scalar(s) => match s.kind() {
                 ScalarKind::Unicode => format!("U{}", s.size() / 4),
                 ScalarKind::Datetime | ScalarKind::Timedelta => {
-                    format!("{}8", kind_letter(s.kind()))
+                    format!("{}8", s.kind().letter())
                 }
-                k => format!("{}{}", kind_letter(k), s.size()),
+                k => format!("{}{}", k.letter(), s.size()),
             },
             other => format!("V{}", other.itemsize()),
         };
@@ -461,21 +461,5 @@ fn alignment(dtype: &DType) -> i64 {
         },
         DType::SubArray(sub) => alignment(sub.base()),
         _ => 1,
-    }
-}
-
-fn kind_letter(kind: ScalarKind) -> char {
-    match kind {
-        ScalarKind::Bool => 'b',
-        ScalarKind::Int => 'i',
-        ScalarKind::UInt => 'u',
-        ScalarKind::Float => 'f',
-        ScalarKind::Complex => 'c',
-        ScalarKind::Bytes => 'S',
-        ScalarKind::Unicode => 'U',
-        ScalarKind::Void => 'V',
-        ScalarKind::Datetime => 'M',
-        ScalarKind::Timedelta => 'm',
-        _ => 'O',
     }
 }

@@ -606,17 +606,7 @@ fn what_is_written_loads_in_numpy_as_equal_objects() {
         std::fs::write(&out, &bytes).unwrap();
         names.push((name, out, canon_array(&a)));
     }
-    let output = std::process::Command::new("python3")
-        .arg(fixture("generate.py"))
-        .args(names.iter().map(|n| &n.1))
-        .output()
-        .unwrap();
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    let lines = String::from_utf8(output.stdout).unwrap();
+    let lines = canon_by_numpy(names.iter().map(|n| n.1.as_path()));
     let originals = numpy_canon(&LOADABLE);
     for (((name, _, ours), theirs), original) in names.iter().zip(lines.lines()).zip(&originals) {
         // What numpy loads from ndnpy's file is what it loads from the original...
@@ -774,17 +764,7 @@ fn generated_values_load_in_numpy_as_ndnpy_reads_them() {
         std::fs::write(&path, &bytes).unwrap();
         files.push((path, canon_array(&a)));
     }
-    let out = std::process::Command::new("python3")
-        .arg(fixture("generate.py"))
-        .args(files.iter().map(|f| &f.0))
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let lines = String::from_utf8(out.stdout).unwrap();
+    let lines = canon_by_numpy(files.iter().map(|f| f.0.as_path()));
     for ((path, ours), theirs) in files.iter().zip(lines.lines()) {
         assert_eq!(ours, theirs, "{}", path.display());
     }
@@ -865,4 +845,20 @@ fn writing_what_was_read_is_idempotent() {
             .unwrap();
         assert!(once == twice, "{name}");
     }
+}
+
+/// The canonical form numpy gives each of `paths` (one line each), from the fixtures'
+/// generating script, which prints it for the files it is given.
+fn canon_by_numpy<'a>(paths: impl Iterator<Item = &'a Path>) -> String {
+    let out = std::process::Command::new("python3")
+        .arg(fixture("generate.py"))
+        .args(paths)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
 }
