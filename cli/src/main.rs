@@ -1,0 +1,170 @@
+//! `ndnpy`: list, print, check, summarise, compare and convert NumPy `.npy` and `.npz` files
+//! from the command line. `ndnpy --help` lists the commands and the exit statuses.
+
+mod fail;
+mod ls;
+mod print;
+mod pyfmt;
+mod show;
+mod source;
+
+use fail::{Fail, Res, EXIT_USAGE};
+use lexopt::prelude::*;
+use source::Target;
+use std::ops::Range;
+
+const HELP: &str = "\
+ndnpy: inspect and convert NumPy .npy and .npz files
+
+Usage:
+  ndnpy ls [--json] FILE...
+      For each .npy file and each .npz member: name, dtype, shape, order, size on
+      disk and in memory, compression. Reads headers only.
+  ndnpy show FILE[:MEMBER] [--rows A..B] [--field NAME]
+      The values, printed as numpy's print(array) prints them (summarised with
+      ... above 1000 elements; only the elements shown are read).
+  ndnpy validate FILE...
+      Reads every byte of every file and member: 'ok' or what is wrong, per file.
+
+FILE:MEMBER names one member of a .npz archive (its key, as np.load gives it:
+'a' for the member a.npy). An archive of one member needs no MEMBER.
+
+Exit status:
+  0  success (no differences; every file valid)
+  1  diff found differences; validate found an invalid file
+  2  usage error (unknown command or option, bad value, no such member)
+  3  a file could not be opened, read or written
+  4  a file is not a valid .npy/.npz file
+  5  the file is valid but the command cannot handle it (e.g. pickled objects)
+";
+
+fn main() {
+    let code = match run() {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("ndnpy: {e}");
+            if e.code == EXIT_USAGE {
+                eprintln!("Try 'ndnpy --help'.");
+            }
+            e.code
+        }
+    };
+    std::process::exit(code);
+}
+
+fn usage_err(e: lexopt::Error) -> Fail {
+    Fail::usage(e.to_string())
+}
+
+/// `A..B` (either end may be left out).
+fn parse_range(s: &str) -> Res<(Option<usize>, Option<usize>)> {
+    let bad = || {
+        Fail::usage(format!(
+            "--rows {s:?}: expected A..B, such as 0..10, 5.. or ..5"
+        ))
+    };
+    let (a, b) = s.split_once("..").ok_or_else(bad)?;
+    let num = |t: &str| -> Res<Option<usize>> {
+        if t.is_empty() {
+            Ok(None)
+        } else {
+            t.parse().map(Some).map_err(|_| bad())
+        }
+    };
+    Ok((num(a)?, num(b)?))
+}
+
+fn run() -> Res<i32> {
+    let mut parser = lexopt::Parser::from_env();
+    let command = match parser.next().map_err(usage_err)? {
+        Some(Value(v)) => v.string().map_err(usage_err)?,
+        Some(Long("help") | Short('h')) => {
+            print!("{HELP}");
+            return Ok(0);
+        }
+        Some(Long("version") | Short('V')) => {
+            println!("ndnpy {}", env!("CARGO_PKG_VERSION"));
+            return Ok(0);
+        }
+        Some(other) => return Err(Fail::usage(other.unexpected().to_string())),
+        None => return Err(Fail::usage("no command given (ls, show, validate)")),
+    };
+    let mut operands: Vec<String> = Vec::new();
+    let mut json = false;
+    let mut rows: Option<String> = None;
+    let mut field: Option<String> = None;
+    while let Some(arg) = parser.next().map_err(usage_err)? {
+        match arg {
+            Value(v) => operands.push(v.string().map_err(usage_err)?),
+            Long("help") | Short('h') => {
+                print!("{HELP}");
+                return Ok(0);
+            }
+            Long("json") if command == "ls" => json = true,
+            Long("rows") if command == "show" => {
+                rows = Some(
+                    parser
+                        .value()
+                        .map_err(usage_err)?
+                        .string()
+                        .map_err(usage_err)?,
+                )
+            }
+            Long("field") if command == "show" => {
+                field = Some(
+                    parser
+                        .value()
+                        .map_err(usage_err)?
+                        .string()
+                        .map_err(usage_err)?,
+                )
+            }
+            other => {
+                return Err(Fail::usage(format!(
+                    "{} for `ndnpy {command}`",
+                    other.unexpected()
+                )))
+            }
+        }
+    }
+    let one = |what: &str| -> Res<Target> {
+        match operands.as_slice() {
+            [one] => Ok(Target::parse(one)),
+            _ => Err(Fail::usage(format!(
+                "`ndnpy {command}` takes one {what}, {} given",
+                operands.len()
+            ))),
+        }
+    };
+    let some = |ops: &[String]| -> Res<()> {
+        if ops.is_empty() {
+            Err(Fail::usage(format!(
+                "`ndnpy {command}` needs at least one FILE"
+            )))
+        } else {
+            Ok(())
+        }
+    };
+    match command.as_str() {
+        "ls" => {
+            some(&operands)?;
+            ls::run(&operands, json)
+        }
+        "show" => {
+            let target = one("FILE[:MEMBER]")?;
+            let range = match rows.as_deref().map(parse_range).transpose()? {
+                None => None,
+                Some((a, b)) => {
+                    let src = source::ArraySource::open(&target)?;
+                    let n = src.shape().first().copied().unwrap_or(0);
+                    Some(a.unwrap_or(0)..b.unwrap_or(n))
+                }
+            };
+            show::run(&target, range.map(|r: Range<usize>| r), field.as_deref())?;
+            Ok(0)
+        }
+        other => Err(Fail::usage(format!(
+            "unknown command {other:?} (ls, show, validate)"
+        ))),
+    }
+}

@@ -1,0 +1,76 @@
+"""Writes the fixtures of the `ndnpy` command's tests into the directory given (default: the
+directory of this script). Run by the tests into a temporary directory, so nothing binary is
+committed: `python3 cli/tests/data/generate.py OUTDIR`."""
+
+import os
+import sys
+
+import numpy as np
+
+out = sys.argv[1] if len(sys.argv) > 1 else os.path.dirname(os.path.abspath(__file__))
+os.makedirs(out, exist_ok=True)
+
+
+def save(name, a):
+    np.save(os.path.join(out, name), a)
+
+
+rng = np.random.default_rng(14)
+
+# Numbers: every kind, byte orders, layouts.
+save("f8.npy", np.arange(6.0).reshape(2, 3) * 0.5 - 1)
+save("f8_wide.npy", np.arange(30.0) / 7)
+save("f8_exp.npy", np.array([1e-5, 1e10, -3.25, 0.0]))
+save("f8_special.npy", np.array([1.5, np.nan, -np.inf, np.inf, -0.0]))
+save("f8_round.npy", np.array([0.001953125, 0.1 + 0.2, 2.0 / 3]))
+save("f4_be_f.npy", np.asfortranarray(((np.arange(12, dtype="<f4").reshape(3, 4) - 5) / 3).astype(">f4")))
+save("rec_padded.npy", np.zeros(2, dtype={"names": ["a", "b"], "formats": ["<i4", "?"], "offsets": [0, 8], "itemsize": 12}))
+save("rec_mixed.npy", np.zeros(2, dtype=[("a", "?"), ("b", "i1"), ("d", "S3"), ("e", ">U2"), ("f", "V4"), ("h", ">i4"), ("i", "<f8", (2, 3)), ("j", [("k", "<i2")])]))
+save("f2.npy", np.array([0.1, 1.5, -2.25, 65504.0], dtype="<f2"))
+save("i2_be.npy", np.array([-32768, 0, 7, 32767], dtype=">i2"))
+save("u8.npy", np.array([0, 2**64 - 1, 12345], dtype="<u8"))
+save("i8_3d.npy", np.arange(24, dtype="<i8").reshape(2, 3, 4) - 12)
+save("b1.npy", np.array([[True, False, True], [False, False, True]]))
+save("c16.npy", np.array([1 + 2j, 3 - 4.5j, -0.5 + 0j]))
+save("c8.npy", np.array([1 + 1e-5j, 3 - 4.5j], dtype="<c8"))
+save("scalar_f8.npy", np.array(1.5))
+save("scalar_i4.npy", np.array(-7, dtype="<i4"))
+save("empty.npy", np.zeros((0, 3)))
+# Summarised: above numpy's threshold of 1000 elements.
+save("big_1d.npy", np.arange(5000, dtype="<i4"))
+save("big_2d.npy", rng.standard_normal((100, 50)))
+save("big_3d_f.npy", np.asfortranarray(np.arange(2000.0).reshape(10, 20, 10)))
+save("big_stats.npy", rng.standard_normal(300_000) * 3 + 1)
+# Strings and dates.
+save("U.npy", np.array(["ab", "it's", 'say "hi"', "", "é\n"]))
+save("S.npy", np.array([b"a\x00\xff", b"'", b"plain"]))
+save("dates.npy", np.array(["2020-01-01", "NaT", "1969-12-31", "-0768-02-03"], dtype="M8[D]"))
+save("dates_ms.npy", np.array([0, 1000000, -1000001], dtype="M8[25ms]"))
+save("td.npy", np.array([1, -2, "NaT"], dtype="m8[s]"))
+# Records.
+rec = np.array([(1, 2.5, b"x"), (3, 4.0, b"yz")], dtype=[("a", "<i4"), ("b", "<f8"), ("c", "S2")])
+save("rec.npy", rec)
+save("rec_sub.npy", np.array([(1, [1.5, 2]), (2, [3, 4])], dtype=[("a", "i2"), ("b", "f4", (2,))]))
+save("rec_nan.npy", np.array([(1.0, 5), (np.nan, 6), (3.0, 7)], dtype=[("x", "<f8"), ("n", "<i4")]))
+# Archives.
+np.savez(os.path.join(out, "ab.npz"), a=np.arange(5), b=np.eye(3), label=np.array(["x", "y"]))
+np.savez_compressed(os.path.join(out, "ab_z.npz"), a=np.arange(5), b=np.eye(3))
+np.savez(os.path.join(out, "one.npz"), np.arange(3.0))
+# For diff: the same archive with one member changed, one removed, one added.
+np.savez(os.path.join(out, "ab2.npz"), a=np.array([0, 1, 2, 30, 4]), b=np.eye(3), extra=np.ones(2))
+save("f8_close.npy", np.arange(6.0).reshape(2, 3) * 0.5 - 1 + 1e-9)
+save("f8_other_shape.npy", np.arange(6.0))
+# Damaged files for validate.
+good = open(os.path.join(out, "f8.npy"), "rb").read()
+open(os.path.join(out, "bad_truncated.npy"), "wb").write(good[:-5])
+open(os.path.join(out, "bad_magic.npy"), "wb").write(b"\x93NUMPX" + good[6:])
+open(os.path.join(out, "bad_header.npy"), "wb").write(good.replace(b"'descr'", b"'dexcr'"))
+bool_bad = bytearray(open(os.path.join(out, "b1.npy"), "rb").read())
+bool_bad[-1] = 7
+open(os.path.join(out, "bad_bool.npy"), "wb").write(bytes(bool_bad))
+zbad = bytearray(open(os.path.join(out, "ab.npz"), "rb").read())
+# Flip a data byte of the first member: its CRC-32 no longer matches.
+pos = zbad.index(b"\x93NUMPY") + 130
+zbad[pos] ^= 0xFF
+open(os.path.join(out, "bad_crc.npz"), "wb").write(bytes(zbad))
+save("object.npy", np.array([{"a": 1}, None], dtype=object))
