@@ -4,9 +4,11 @@
 mod fail;
 mod ls;
 mod print;
+mod progress;
 mod pyfmt;
 mod show;
 mod source;
+mod validate;
 
 use fail::{Fail, Res, EXIT_USAGE};
 use lexopt::prelude::*;
@@ -162,6 +164,10 @@ fn run() -> Res<i32> {
             };
             show::run(&target, range.map(|r: Range<usize>| r), field.as_deref())?;
             Ok(0)
+        }
+        "validate" => {
+            some(&operands)?;
+            validate::run(&operands, &mut progress::Progress::new(false))
         }
         other => Err(Fail::usage(format!(
             "unknown command {other:?} (ls, show, validate)"
