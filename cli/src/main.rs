@@ -8,6 +8,7 @@ mod progress;
 mod pyfmt;
 mod show;
 mod source;
+mod stats;
 mod validate;
 
 use fail::{Fail, Res, EXIT_USAGE};
@@ -25,6 +26,10 @@ Usage:
   ndnpy show FILE[:MEMBER] [--rows A..B] [--field NAME]
       The values, printed as numpy's print(array) prints them (summarised with
       ... above 1000 elements; only the elements shown are read).
+  ndnpy stats [--json] FILE[:MEMBER] [--rows A..B]
+      count, NaN and infinity counts, min, max, mean, std (NaN left out, as
+      numpy's nanmin, nanmax, nanmean, nanstd), per field for records; one
+      streaming pass in 8 MiB chunks, so files larger than memory work.
   ndnpy validate FILE...
       Reads every byte of every file and member: 'ok' or what is wrong, per file.
 
@@ -102,8 +107,8 @@ fn run() -> Res<i32> {
                 print!("{HELP}");
                 return Ok(0);
             }
-            Long("json") if command == "ls" => json = true,
-            Long("rows") if command == "show" => {
+            Long("json") if matches!(command.as_str(), "ls" | "stats" | "diff") => json = true,
+            Long("rows") if matches!(command.as_str(), "show" | "stats") => {
                 rows = Some(
                     parser
                         .value()
@@ -163,6 +168,19 @@ fn run() -> Res<i32> {
                 }
             };
             show::run(&target, range.map(|r: Range<usize>| r), field.as_deref())?;
+            Ok(0)
+        }
+        "stats" => {
+            let target = one("FILE[:MEMBER]")?;
+            let range = match rows.as_deref().map(parse_range).transpose()? {
+                None => None,
+                Some((a, b)) => {
+                    let src = source::ArraySource::open(&target)?;
+                    let n = src.shape().first().copied().unwrap_or(0);
+                    Some(a.unwrap_or(0)..b.unwrap_or(n))
+                }
+            };
+            stats::run(&target, range, json, &mut progress::Progress::new(false))?;
             Ok(0)
         }
         "validate" => {

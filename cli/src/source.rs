@@ -233,7 +233,12 @@ impl ArraySource {
             }
             Data::Memory(bytes) => {
                 let s = self.info.data_offset as usize + start as usize;
-                Ok(bytes[s..s + len].to_vec())
+                bytes.get(s..s + len).map(<[u8]>::to_vec).ok_or_else(|| {
+                    Fail::bad_named(
+                        &self.name,
+                        "truncated: the data ends before the header says",
+                    )
+                })
             }
         }
     }
