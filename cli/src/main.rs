@@ -1,6 +1,7 @@
 //! `ndnpy`: list, print, check, summarise, compare and convert NumPy `.npy` and `.npz` files
 //! from the command line. `ndnpy --help` lists the commands and the exit statuses.
 
+mod diff;
 mod fail;
 mod ls;
 mod print;
@@ -30,6 +31,11 @@ Usage:
       count, NaN and infinity counts, min, max, mean, std (NaN left out, as
       numpy's nanmin, nanmax, nanmean, nanstd), per field for records; one
       streaming pass in 8 MiB chunks, so files larger than memory work.
+  ndnpy diff [--json] [--rtol R] [--atol A] A B
+      Differences of dtype, shape and values (exact, or within numpy's isclose
+      tolerances |a - b| <= A + R * |b|; NaN equals NaN), with the first
+      differing indices. Two archives: members removed, added and changed.
+      A and B may be FILE:MEMBER. Exit status 1 when they differ.
   ndnpy validate FILE...
       Reads every byte of every file and member: 'ok' or what is wrong, per file.
 
@@ -100,6 +106,10 @@ fn run() -> Res<i32> {
     let mut json = false;
     let mut rows: Option<String> = None;
     let mut field: Option<String> = None;
+    let mut tol = diff::Tolerance {
+        rtol: 0.0,
+        atol: 0.0,
+    };
     while let Some(arg) = parser.next().map_err(usage_err)? {
         match arg {
             Value(v) => operands.push(v.string().map_err(usage_err)?),
@@ -116,6 +126,26 @@ fn run() -> Res<i32> {
                         .string()
                         .map_err(usage_err)?,
                 )
+            }
+            Long(opt @ ("rtol" | "atol")) if command == "diff" => {
+                let opt = opt.to_string();
+                let text = parser
+                    .value()
+                    .map_err(usage_err)?
+                    .string()
+                    .map_err(usage_err)?;
+                let v: f64 = text
+                    .parse()
+                    .ok()
+                    .filter(|v: &f64| *v >= 0.0 && v.is_finite())
+                    .ok_or_else(|| {
+                        Fail::usage(format!("--{opt} {text:?}: expected a number >= 0"))
+                    })?;
+                if opt == "rtol" {
+                    tol.rtol = v;
+                } else {
+                    tol.atol = v;
+                }
             }
             Long("field") if command == "show" => {
                 field = Some(
@@ -183,6 +213,19 @@ fn run() -> Res<i32> {
             stats::run(&target, range, json, &mut progress::Progress::new(false))?;
             Ok(0)
         }
+        "diff" => match operands.as_slice() {
+            [a, b] => diff::run(
+                &Target::parse(a),
+                &Target::parse(b),
+                tol,
+                json,
+                &mut progress::Progress::new(false),
+            ),
+            _ => Err(Fail::usage(format!(
+                "`ndnpy diff` compares two files (A B), {} given",
+                operands.len()
+            ))),
+        },
         "validate" => {
             some(&operands)?;
             validate::run(&operands, &mut progress::Progress::new(false))

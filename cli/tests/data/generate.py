@@ -74,3 +74,16 @@ pos = zbad.index(b"\x93NUMPY") + 130
 zbad[pos] ^= 0xFF
 open(os.path.join(out, "bad_crc.npz"), "wb").write(bytes(zbad))
 save("object.npy", np.array([{"a": 1}, None], dtype=object))
+# More for diff: the same values in the other layout, a few changes in larger arrays, a record
+# field changed.
+save("f8_f.npy", np.asfortranarray(np.arange(6.0).reshape(2, 3) * 0.5 - 1))
+big = np.load(os.path.join(out, "big_2d.npy"))
+big[[3, 50, 99], [7, 0, 49]] += [1e-12, 1.0, np.nan]
+save("big_2d_changed.npy", big)
+big3 = np.load(os.path.join(out, "big_3d_f.npy")).copy(order="F")
+big3[9, 19, 0] = -1
+big3[0, 1, 2] = -2
+save("big_3d_f_changed.npy", big3)
+rec2 = np.load(os.path.join(out, "rec_nan.npy"))
+rec2["n"][2] = 70
+save("rec_nan_changed.npy", rec2)
