@@ -1,6 +1,7 @@
 //! `ndnpy`: list, print, check, summarise, compare and convert NumPy `.npy` and `.npz` files
 //! from the command line. `ndnpy --help` lists the commands and the exit statuses.
 
+mod convert;
 mod diff;
 mod fail;
 mod ls;
@@ -36,6 +37,13 @@ Usage:
       tolerances |a - b| <= A + R * |b|; NaN equals NaN), with the first
       differing indices. Two archives: members removed, added and changed.
       A and B may be FILE:MEMBER. Exit status 1 when they differ.
+  ndnpy convert IN[:MEMBER] OUT [--order C|F] [--byte-order <|>|=]
+                [--dtype DTYPE] [--compress]
+      Writes OUT (.npy, or .npz by its extension) as np.save/np.savez write the
+      converted array: another layout, byte order or numeric dtype (as numpy's
+      astype). An archive converts member by member; a .npy goes into an
+      archive as the member named after its file. Streams in chunks unless the
+      layout changes; OUT is replaced atomically.
   ndnpy validate FILE...
       Reads every byte of every file and member: 'ok' or what is wrong, per file.
 
@@ -106,6 +114,7 @@ fn run() -> Res<i32> {
     let mut json = false;
     let mut rows: Option<String> = None;
     let mut field: Option<String> = None;
+    let mut conv = convert::Options::default();
     let mut tol = diff::Tolerance {
         rtol: 0.0,
         atol: 0.0,
@@ -147,6 +156,35 @@ fn run() -> Res<i32> {
                     tol.atol = v;
                 }
             }
+            Long("order") if command == "convert" => {
+                let v = parser
+                    .value()
+                    .map_err(usage_err)?
+                    .string()
+                    .map_err(usage_err)?;
+                conv.fortran = Some(match v.as_str() {
+                    "C" | "c" => false,
+                    "F" | "f" => true,
+                    _ => return Err(Fail::usage(format!("--order {v:?}: expected C or F"))),
+                });
+            }
+            Long("byte-order") if command == "convert" => {
+                let v = parser
+                    .value()
+                    .map_err(usage_err)?
+                    .string()
+                    .map_err(usage_err)?;
+                conv.byte_order = Some(convert::parse_byte_order(&v)?);
+            }
+            Long("dtype") if command == "convert" => {
+                let v = parser
+                    .value()
+                    .map_err(usage_err)?
+                    .string()
+                    .map_err(usage_err)?;
+                conv.dtype = Some(convert::parse_dtype(&v)?);
+            }
+            Long("compress") if command == "convert" => conv.compress = true,
             Long("field") if command == "show" => {
                 field = Some(
                     parser
@@ -223,6 +261,21 @@ fn run() -> Res<i32> {
             ),
             _ => Err(Fail::usage(format!(
                 "`ndnpy diff` compares two files (A B), {} given",
+                operands.len()
+            ))),
+        },
+        "convert" => match operands.as_slice() {
+            [a, b] => {
+                convert::run(
+                    &Target::parse(a),
+                    std::path::Path::new(b),
+                    &conv,
+                    &mut progress::Progress::new(false),
+                )?;
+                Ok(0)
+            }
+            _ => Err(Fail::usage(format!(
+                "`ndnpy convert` takes IN and OUT, {} given",
                 operands.len()
             ))),
         },
