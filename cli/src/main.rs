@@ -5,6 +5,7 @@ mod convert;
 mod diff;
 mod fail;
 mod ls;
+mod plot;
 mod print;
 mod progress;
 mod pyfmt;
@@ -44,6 +45,12 @@ Usage:
       astype). An archive converts member by member; a .npy goes into an
       archive as the member named after its file. Streams in chunks unless the
       layout changes; OUT is replaced atomically.
+  ndnpy plot FILE[:MEMBER] -o OUT.png [--kind line|hist|heatmap] [--bins N]
+             [--field NAME]
+      An 800x600 PNG: a heatmap of a 2-D array (viridis, colour bar; blocks of
+      cells averaged when there are more than pixels), a line of a 1-D array
+      (min-max per pixel column), or a histogram (--kind hist, 50 bins by
+      default, numpy's bin edges). NaN left out. Streams over the file.
   ndnpy validate FILE...
       Reads every byte of every file and member: 'ok' or what is wrong, per file.
 
@@ -115,6 +122,9 @@ fn run() -> Res<i32> {
     let mut rows: Option<String> = None;
     let mut field: Option<String> = None;
     let mut conv = convert::Options::default();
+    let mut plot_out: Option<String> = None;
+    let mut plot_kind = plot::Kind::Auto;
+    let mut bins = 50usize;
     let mut tol = diff::Tolerance {
         rtol: 0.0,
         atol: 0.0,
@@ -185,7 +195,45 @@ fn run() -> Res<i32> {
                 conv.dtype = Some(convert::parse_dtype(&v)?);
             }
             Long("compress") if command == "convert" => conv.compress = true,
-            Long("field") if command == "show" => {
+            Short('o') | Long("output") if command == "plot" => {
+                plot_out = Some(
+                    parser
+                        .value()
+                        .map_err(usage_err)?
+                        .string()
+                        .map_err(usage_err)?,
+                );
+            }
+            Long("kind") if command == "plot" => {
+                let v = parser
+                    .value()
+                    .map_err(usage_err)?
+                    .string()
+                    .map_err(usage_err)?;
+                plot_kind = match v.as_str() {
+                    "line" => plot::Kind::Line,
+                    "hist" => plot::Kind::Hist,
+                    "heatmap" => plot::Kind::Heatmap,
+                    _ => {
+                        return Err(Fail::usage(format!(
+                            "--kind {v:?}: expected line, hist or heatmap"
+                        )))
+                    }
+                };
+            }
+            Long("bins") if command == "plot" => {
+                let v = parser
+                    .value()
+                    .map_err(usage_err)?
+                    .string()
+                    .map_err(usage_err)?;
+                bins = v
+                    .parse()
+                    .ok()
+                    .filter(|&b| (1..=10_000).contains(&b))
+                    .ok_or_else(|| Fail::usage(format!("--bins {v:?}: expected 1 to 10000")))?;
+            }
+            Long("field") if matches!(command.as_str(), "show" | "plot") => {
                 field = Some(
                     parser
                         .value()
@@ -279,6 +327,18 @@ fn run() -> Res<i32> {
                 operands.len()
             ))),
         },
+        "plot" => {
+            let target = one("FILE[:MEMBER]")?;
+            let out = plot_out.ok_or_else(|| Fail::usage("`ndnpy plot` needs -o OUT.png"))?;
+            plot::run(
+                &target,
+                field.as_deref(),
+                plot_kind,
+                bins,
+                std::path::Path::new(&out),
+            )?;
+            Ok(0)
+        }
         "validate" => {
             some(&operands)?;
             validate::run(&operands, &mut progress::Progress::new(false))
