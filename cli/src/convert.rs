@@ -327,10 +327,8 @@ fn swap_units(d: &DType, base: usize, out: &mut Vec<(usize, usize, usize)>) {
 /// The byte order of each multi-byte scalar of `d`, in element order.
 fn orders(d: &DType, out: &mut Vec<ByteOrder>) {
     match d {
-        DType::Scalar(s) => {
-            if s.byte_order() != ByteOrder::NotApplicable && s.size() >= 2 {
-                out.push(s.byte_order());
-            }
+        DType::Scalar(s) if s.byte_order() != ByteOrder::NotApplicable && s.size() >= 2 => {
+            out.push(s.byte_order());
         }
         DType::Structured(r) => r.fields().iter().for_each(|f| orders(&f.dtype, out)),
         DType::SubArray(s) => {

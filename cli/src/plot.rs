@@ -190,7 +190,7 @@ pub fn viridis(t: f64) -> Rgb {
 
 /// Tick positions for [lo, hi]: about five at 1, 2 or 5 times a power of ten.
 fn ticks(lo: f64, hi: f64) -> Vec<f64> {
-    if !(hi > lo) || !lo.is_finite() || !hi.is_finite() {
+    if hi <= lo || !lo.is_finite() || !hi.is_finite() {
         return vec![lo];
     }
     let raw = (hi - lo) / 5.0;

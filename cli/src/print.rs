@@ -115,10 +115,7 @@ pub fn format_column(a: &DynArray, name: &str) -> Res<Vec<String>> {
             }
             d => {
                 let size = d.itemsize().max(1);
-                raw.bytes
-                    .chunks(size)
-                    .map(|b| pyfmt::repr_bytes(b))
-                    .collect()
+                raw.bytes.chunks(size).map(pyfmt::repr_bytes).collect()
             }
         },
         _ => {

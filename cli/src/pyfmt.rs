@@ -58,6 +58,27 @@ pub enum Width {
 
 impl Float {
     fn shortest(self) -> Digits {
+        let d = self.shortest_any();
+        // Of two shortest candidates equally near the value, Dragon4 (numpy) takes the even
+        // last digit; Rust's may take the other. The value correctly rounded (ties to even)
+        // to the same number of digits is the one numpy prints, whenever it reads back.
+        let p = d.digits.len() - 1;
+        let s = format!("{:.p$e}", self.value);
+        let back = s.parse::<f64>().ok();
+        let same = match (self.width, back) {
+            (Width::F64, Some(b)) => b == self.value,
+            (Width::F32, Some(b)) => b as f32 == self.value as f32,
+            (Width::F16, Some(b)) => half::f16::from_f64(b) == half::f16::from_f64(self.value),
+            _ => false,
+        };
+        if same {
+            parse_sci(&s)
+        } else {
+            d
+        }
+    }
+
+    fn shortest_any(self) -> Digits {
         match self.width {
             Width::F64 => parse_sci(&format!("{:e}", self.value)),
             Width::F32 => parse_sci(&format!("{:e}", self.value as f32)),
@@ -192,8 +213,13 @@ impl FloatFormat {
         if !nonzero.is_empty() {
             let max = nonzero.iter().copied().fold(f64::MIN, f64::max);
             let min = nonzero.iter().copied().fold(f64::MAX, f64::min);
-            // numpy compares in the array's own precision; in f64 the ratio cannot overflow.
-            if max >= 1e8 || min < 0.0001 || max / min > 1000.0 {
+            // numpy 2.3+: the cutoff is 10^min(8, decimal digits of the type).
+            let cutoff = match values.first().map(|f| f.width) {
+                Some(Width::F16) => 1e3,
+                Some(Width::F32) => 1e6,
+                _ => 1e8,
+            };
+            if max >= cutoff || min < 0.0001 || max / min > 1000.0 {
                 exp_format = true;
             }
         }
@@ -264,7 +290,21 @@ impl FloatFormat {
             }
         };
         if self.exp_format {
-            let (int, mut frac, exp) = x.scientific_parts();
+            let (mut int, mut frac, mut exp) = x.scientific_parts();
+            if frac.len() < self.precision {
+                // numpy's Dragon4 pads with the exact value's further digits (a float32's
+                // 1.227352 is 1.22735202 at 8 digits), rounded at the last one.
+                let d = x.rounded_scientific(self.precision);
+                int = format!(
+                    "{}{}",
+                    if d.negative { "-" } else { "" },
+                    d.digits[0] as char
+                );
+                frac = d.digits[1..].iter().map(|&b| b as char).collect();
+                if d.digits != [b'0'] {
+                    exp = d.exp;
+                }
+            }
             while frac.len() < self.precision {
                 frac.push('0');
             }

@@ -190,16 +190,31 @@ fn large_files_are_listed_and_summarised_without_reading_them_whole() {
          r = subprocess.run([{:?}, 'stats', '--json', {:?}], capture_output=True, text=True)\n\
          assert r.returncode == 0, r.stderr\n\
          print(json.loads(r.stdout)['columns'][0]['max'])\n\
+         print(len(r.stderr))\n\
          print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)",
         env!("CARGO_BIN_EXE_ndnpy"),
         mid.display().to_string()
     ));
     let mut lines = rss.lines();
     assert_eq!(lines.next(), Some("3.0"));
+    // No progress bar when standard error is not a terminal.
+    assert_eq!(lines.next(), Some("0"));
     let kib: u64 = lines.next().unwrap().parse().unwrap();
     assert!(
         kib < 100 * 1024,
         "stats of a 256 MiB file peaked at {kib} KiB"
     );
+
+    // On a terminal (script(1) gives it one), a bar shows the work and is cleared after.
+    if Path::new("/usr/bin/script").exists() {
+        let cmd = format!("{} validate {}", env!("CARGO_BIN_EXE_ndnpy"), mid.display());
+        let out = Command::new("/usr/bin/script")
+            .args(["-qec", &cmd, "/dev/null"])
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(text.contains("100.0%") && text.contains("[####"), "{text}");
+        assert!(text.contains(": ok"), "{text}");
+    }
     std::fs::remove_dir_all(&dir).unwrap();
 }

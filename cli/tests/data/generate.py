@@ -87,3 +87,49 @@ save("big_3d_f_changed.npy", big3)
 rec2 = np.load(os.path.join(out, "rec_nan.npy"))
 rec2["n"][2] = 70
 save("rec_nan_changed.npy", rec2)
+# For show: arrays that exercise numpy's printing rules (prefix pr_), and random ones of every
+# number type, shape and magnitude (prefix rnd_), each compared with print(np.load(f)).
+pr = {
+    "f4_exp": rng.standard_normal((4, 30)).astype("f4"),
+    "f4_tiny": rng.random(5).astype("f4") * 1e-6,
+    "f4_1e6": (rng.standard_normal((4, 7)) * 1e6).astype("f4"),
+    "f2": rng.standard_normal(12).astype("f2"),
+    "f2_1e3": np.round(rng.standard_normal(40) * 1000).astype("f2"),
+    "f8_1e8": np.array([1e8, 1, np.nan]),
+    "f8_nan_inf": np.array([np.nan, np.inf]),
+    "f8_1e16": np.arange(1e16, 1e16 + 5),
+    "f8_signed_zero": np.array([-0.0, 0.0]),
+    "f8_4d": rng.standard_normal((2, 2, 2, 2)),
+    "f8_1001": rng.standard_normal(1001),
+    "f8_ties": np.array([0.001953125, 1592905.25, 2.5]),
+    "i8_wide": rng.integers(-10**12, 10**12, size=(3, 40)),
+    "u1_50x50": rng.integers(0, 255, (50, 50)).astype("u1"),
+    "b1_11x11x11": rng.random((11, 11, 11)) > 0.5,
+    "U_wrap": np.array(["a" * 30, "b" * 20, "c" * 40]),
+    "c16_small_imag": rng.standard_normal(8) + 1j * rng.standard_normal(8) * 1e-3,
+    "c16_special": np.array([[1 + 2j, np.nan + 1j], [np.inf - 1j, 0j]]),
+    "M8_minutes": np.array(["2001-01-01T10:00", "NaT"], "M8[m]"),
+    "rec_fields": np.array([(1.5, "ab", [1, 2]), (np.nan, "c", [3, 4])], dtype=[("f", "f8"), ("s", "U2"), ("i", "i4", (2,))]),
+}
+for name, a in pr.items():
+    save(f"pr_{name}.npy", a)
+kinds = ["f8", "f4", "f2", "c16", "c8", "i8", "u2", "i1", "b1"]
+for k in range(90):
+    dt = kinds[k % len(kinds)]
+    shape = tuple(int(x) for x in rng.integers(1, 14 if k % 5 else 40, size=rng.integers(1, 4)))
+    if dt[0] in "fc":
+        a = rng.standard_normal(shape) * 10.0 ** rng.integers(-12, 12)
+        if rng.random() < 0.3:
+            a = np.round(a)
+        if dt[0] == "c":
+            a = a + 1j * rng.standard_normal(shape) * 10.0 ** rng.integers(-6, 6)
+        a = a.astype(dt)
+        if rng.random() < 0.2:
+            a.flat[0] = np.nan
+        if rng.random() < 0.1:
+            a.flat[-1] = -np.inf
+    elif dt == "b1":
+        a = rng.standard_normal(shape) > 0
+    else:
+        a = np.clip(rng.standard_normal(shape) * 100, -100, 100).astype(dt)
+    save(f"rnd_{k:02d}.npy", a)
