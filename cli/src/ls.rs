@@ -123,6 +123,17 @@ fn repr_str(s: &str) -> String {
     crate::pyfmt::repr_str(s)
 }
 
+/// `s` padded with spaces to `width` characters, on the left when `right` (right-aligned).
+/// (`format!`'s widths stop at 65,535, which a hostile file's dtype can exceed.)
+pub fn pad(s: &str, width: usize, right: bool) -> String {
+    let fill = " ".repeat(width.saturating_sub(s.chars().count()));
+    if right {
+        fill + s
+    } else {
+        format!("{s}{fill}")
+    }
+}
+
 /// A shape as a Python tuple: `()`, `(5,)`, `(2, 3)`.
 pub fn shape_tuple(shape: &[usize]) -> String {
     match shape {
@@ -352,9 +363,9 @@ fn print_table(path: &str, kind: &str, rows: &[Row]) {
         for (c, cell) in row.iter().enumerate() {
             // Sizes right-aligned, the rest left.
             if c == 4 || c == 5 {
-                line.push_str(&format!("  {cell:>w$}", w = widths[c]));
+                line.push_str(&format!("  {}", pad(cell, widths[c], true)));
             } else {
-                line.push_str(&format!("  {cell:<w$}", w = widths[c]));
+                line.push_str(&format!("  {}", pad(cell, widths[c], false)));
             }
         }
         println!("{}", line.trim_end());

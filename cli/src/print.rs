@@ -211,7 +211,7 @@ fn complex(v: Vec<(Float, Float)>) -> Vec<String> {
 
 fn right_justify(v: Vec<String>) -> Vec<String> {
     let w = v.iter().map(|s| s.chars().count()).max().unwrap_or(0);
-    v.into_iter().map(|s| format!("{s:>w$}")).collect()
+    v.into_iter().map(|s| crate::ls::pad(&s, w, true)).collect()
 }
 
 /// `str()` of a 0-d array: the scalar's own `str`.

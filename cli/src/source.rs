@@ -137,6 +137,22 @@ impl ArraySource {
         let info =
             Header::read(&mut file, &ReadOptions::default()).map_err(|e| Fail::lib(&name, e))?;
         let start = info.data_offset;
+        // Every length in a file is hostile: the data the header declares must be there
+        // before anything is sized from it (object arrays hold a pickle of another length).
+        let len = file
+            .metadata()
+            .map_err(|e| Fail::io(path, "read", e))?
+            .len();
+        if !info.header.dtype.has_object() && len < start + info.data_len as u64 {
+            return Err(Fail::bad(
+                path,
+                &format!(
+                    "truncated: the header declares {} data bytes, the file holds {}; `ndnpy validate` checks the whole file",
+                    info.data_len,
+                    len.saturating_sub(start)
+                ),
+            ));
+        }
         Ok(ArraySource {
             info,
             name,

@@ -434,9 +434,9 @@ pub fn run(
         let mut line = String::new();
         for c in first..8 {
             if c == 0 {
-                line.push_str(&format!("  {:<w$}", row[c], w = widths[c]));
+                line.push_str(&format!("  {}", crate::ls::pad(&row[c], widths[c], false)));
             } else {
-                line.push_str(&format!("  {:>w$}", row[c], w = widths[c]));
+                line.push_str(&format!("  {}", crate::ls::pad(&row[c], widths[c], true)));
             }
         }
         println!("{}", line.trim_end());

@@ -63,3 +63,42 @@ fn validate_gives_a_verdict_per_file_and_exit_status() {
         r.stdout
     );
 }
+
+/// A header that claims 80 GB over an empty body: every command says the file is truncated
+/// (exit 4) at once, without sizing anything from the claim.
+#[test]
+fn a_header_that_lies_about_its_size_is_refused_by_every_command() {
+    let liar = common::fixtures().join("liar.npy");
+    numpy(&format!(
+        "np.lib.format.write_array_header_1_0(open({:?}, 'wb'), \
+         {{'descr': '<f8', 'fortran_order': True, 'shape': (100000, 100000)}})",
+        liar.display().to_string()
+    ));
+    let l = liar.display().to_string();
+    let out = common::fixtures()
+        .join("liar_out.npy")
+        .display()
+        .to_string();
+    let png = common::fixtures().join("liar.png").display().to_string();
+    for args in [
+        vec!["show", &l],
+        vec!["stats", &l],
+        vec!["diff", &l, &l],
+        vec!["convert", &l, &out, "--order", "C"],
+        vec!["plot", &l, "-o", &png],
+    ] {
+        let r = ndnpy(&args);
+        assert_eq!(r.code, 4, "{args:?}: {}", r.stderr);
+        assert!(
+            r.stderr.contains("truncated") && r.stderr.contains("liar.npy"),
+            "{}",
+            r.stderr
+        );
+    }
+    let r = ndnpy(&["validate", &l]);
+    assert_eq!(r.code, 1);
+    // ls reads the header only: it lists what the header claims.
+    let r = ndnpy(&["ls", &l]);
+    assert_eq!(r.code, 0);
+    assert!(r.stdout.contains("74.5 GiB"), "{}", r.stdout);
+}
