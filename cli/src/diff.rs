@@ -418,7 +418,7 @@ pub fn run(
             }
         }
         equal = removed.is_empty() && added.is_empty() && changed.is_empty();
-        if !as_json {
+        if !as_json && !equal {
             println!("--- {an}\n+++ {bn}");
             for k in &removed {
                 println!("- {k}: only in {an}");

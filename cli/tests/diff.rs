@@ -111,6 +111,8 @@ fn diff_reports_dtype_shape_fields_and_members() {
     );
     let r = ndnpy(&["diff", &fx("f8.npy"), &fx("f8_f.npy")]);
     assert_eq!((r.code, r.stdout.as_str()), (0, ""));
+    let r = ndnpy(&["diff", &fx("ab.npz"), &fx("ab.npz")]);
+    assert_eq!((r.code, r.stdout.as_str()), (0, ""));
     let r = ndnpy(&["diff", &fx("f8.npy")]);
     assert_eq!(r.code, 2);
     let r = ndnpy(&["diff", &fx("f8.npy"), &fx("f8.npy"), "--rtol", "x"]);

@@ -172,6 +172,13 @@ fn large_files_are_listed_and_summarised_without_reading_them_whole() {
     );
     assert_eq!(v[0]["arrays"][0]["memory_bytes"], 107374182400u64);
 
+    // show reads the elements it prints: numpy's print of the memory map, at once.
+    let t = std::time::Instant::now();
+    let shown = ok(&["show", &huge_s]);
+    assert!(t.elapsed().as_secs_f64() < 2.0);
+    let expected = numpy(&format!("print(np.load({huge_s:?}, mmap_mode='r'))"));
+    assert_eq!(shown, expected);
+
     let got: Value =
         serde_json::from_str(&ok(&["stats", "--json", &huge_s, "--rows", "4..6"])).unwrap();
     let c = &got["columns"][0];
