@@ -88,11 +88,6 @@ impl Fail {
             (EXIT_BAD_FILE, "; `ndnpy validate` checks the whole file")
         } else if kind == ErrorKind::MissingMember {
             (EXIT_USAGE, "; `ndnpy ls` lists the members")
-        } else if kind == ErrorKind::DType && e.to_string().contains("object") {
-            (
-                EXIT_UNSUPPORTED,
-                "; pickled Python objects can only be read by numpy with allow_pickle=True",
-            )
         } else {
             (EXIT_UNSUPPORTED, "")
         };

@@ -16,6 +16,7 @@ mod validate;
 
 use fail::{Fail, Res, EXIT_USAGE};
 use lexopt::prelude::*;
+use progress::Progress;
 use source::Target;
 use std::ops::Range;
 
@@ -84,6 +85,34 @@ fn usage_err(e: lexopt::Error) -> Fail {
     Fail::usage(e.to_string())
 }
 
+/// The value of the option just read, as text.
+fn value(parser: &mut lexopt::Parser) -> Res<String> {
+    parser
+        .value()
+        .map_err(usage_err)?
+        .string()
+        .map_err(usage_err)
+}
+
+/// The commands, for messages.
+const COMMANDS: &str = "ls, show, stats, diff, convert, plot, validate";
+
+/// `--rows A..B` made concrete: an open end is the start or the end of the first axis.
+fn resolve_rows(target: &Target, rows: Option<&str>) -> Res<Option<Range<usize>>> {
+    let Some((a, b)) = rows.map(parse_range).transpose()? else {
+        return Ok(None);
+    };
+    let end = match b {
+        Some(b) => b,
+        None => source::ArraySource::open(target)?
+            .shape()
+            .first()
+            .copied()
+            .unwrap_or(0),
+    };
+    Ok(Some(a.unwrap_or(0)..end))
+}
+
 /// `A..B` (either end may be left out).
 fn parse_range(s: &str) -> Res<(Option<usize>, Option<usize>)> {
     let bad = || {
@@ -115,7 +144,7 @@ fn run() -> Res<i32> {
             return Ok(0);
         }
         Some(other) => return Err(Fail::usage(other.unexpected().to_string())),
-        None => return Err(Fail::usage("no command given (ls, show, validate)")),
+        None => return Err(Fail::usage(format!("no command given ({COMMANDS})"))),
     };
     let mut operands: Vec<String> = Vec::new();
     let mut json = false;
@@ -138,21 +167,11 @@ fn run() -> Res<i32> {
             }
             Long("json") if matches!(command.as_str(), "ls" | "stats" | "diff") => json = true,
             Long("rows") if matches!(command.as_str(), "show" | "stats") => {
-                rows = Some(
-                    parser
-                        .value()
-                        .map_err(usage_err)?
-                        .string()
-                        .map_err(usage_err)?,
-                )
+                rows = Some(value(&mut parser)?)
             }
             Long(opt @ ("rtol" | "atol")) if command == "diff" => {
                 let opt = opt.to_string();
-                let text = parser
-                    .value()
-                    .map_err(usage_err)?
-                    .string()
-                    .map_err(usage_err)?;
+                let text = value(&mut parser)?;
                 let v: f64 = text
                     .parse()
                     .ok()
@@ -167,11 +186,7 @@ fn run() -> Res<i32> {
                 }
             }
             Long("order") if command == "convert" => {
-                let v = parser
-                    .value()
-                    .map_err(usage_err)?
-                    .string()
-                    .map_err(usage_err)?;
+                let v = value(&mut parser)?;
                 conv.fortran = Some(match v.as_str() {
                     "C" | "c" => false,
                     "F" | "f" => true,
@@ -179,37 +194,19 @@ fn run() -> Res<i32> {
                 });
             }
             Long("byte-order") if command == "convert" => {
-                let v = parser
-                    .value()
-                    .map_err(usage_err)?
-                    .string()
-                    .map_err(usage_err)?;
+                let v = value(&mut parser)?;
                 conv.byte_order = Some(convert::parse_byte_order(&v)?);
             }
             Long("dtype") if command == "convert" => {
-                let v = parser
-                    .value()
-                    .map_err(usage_err)?
-                    .string()
-                    .map_err(usage_err)?;
+                let v = value(&mut parser)?;
                 conv.dtype = Some(convert::parse_dtype(&v)?);
             }
             Long("compress") if command == "convert" => conv.compress = true,
             Short('o') | Long("output") if command == "plot" => {
-                plot_out = Some(
-                    parser
-                        .value()
-                        .map_err(usage_err)?
-                        .string()
-                        .map_err(usage_err)?,
-                );
+                plot_out = Some(value(&mut parser)?);
             }
             Long("kind") if command == "plot" => {
-                let v = parser
-                    .value()
-                    .map_err(usage_err)?
-                    .string()
-                    .map_err(usage_err)?;
+                let v = value(&mut parser)?;
                 plot_kind = match v.as_str() {
                     "line" => plot::Kind::Line,
                     "hist" => plot::Kind::Hist,
@@ -222,11 +219,7 @@ fn run() -> Res<i32> {
                 };
             }
             Long("bins") if command == "plot" => {
-                let v = parser
-                    .value()
-                    .map_err(usage_err)?
-                    .string()
-                    .map_err(usage_err)?;
+                let v = value(&mut parser)?;
                 bins = v
                     .parse()
                     .ok()
@@ -234,13 +227,7 @@ fn run() -> Res<i32> {
                     .ok_or_else(|| Fail::usage(format!("--bins {v:?}: expected 1 to 10000")))?;
             }
             Long("field") if matches!(command.as_str(), "show" | "plot") => {
-                field = Some(
-                    parser
-                        .value()
-                        .map_err(usage_err)?
-                        .string()
-                        .map_err(usage_err)?,
-                )
+                field = Some(value(&mut parser)?)
             }
             other => {
                 return Err(Fail::usage(format!(
@@ -275,28 +262,14 @@ fn run() -> Res<i32> {
         }
         "show" => {
             let target = one("FILE[:MEMBER]")?;
-            let range = match rows.as_deref().map(parse_range).transpose()? {
-                None => None,
-                Some((a, b)) => {
-                    let src = source::ArraySource::open(&target)?;
-                    let n = src.shape().first().copied().unwrap_or(0);
-                    Some(a.unwrap_or(0)..b.unwrap_or(n))
-                }
-            };
-            show::run(&target, range.map(|r: Range<usize>| r), field.as_deref())?;
+            let range = resolve_rows(&target, rows.as_deref())?;
+            show::run(&target, range, field.as_deref())?;
             Ok(0)
         }
         "stats" => {
             let target = one("FILE[:MEMBER]")?;
-            let range = match rows.as_deref().map(parse_range).transpose()? {
-                None => None,
-                Some((a, b)) => {
-                    let src = source::ArraySource::open(&target)?;
-                    let n = src.shape().first().copied().unwrap_or(0);
-                    Some(a.unwrap_or(0)..b.unwrap_or(n))
-                }
-            };
-            stats::run(&target, range, json, &mut progress::Progress::new(false))?;
+            let range = resolve_rows(&target, rows.as_deref())?;
+            stats::run(&target, range, json, &mut Progress::new())?;
             Ok(0)
         }
         "diff" => match operands.as_slice() {
@@ -305,7 +278,7 @@ fn run() -> Res<i32> {
                 &Target::parse(b),
                 tol,
                 json,
-                &mut progress::Progress::new(false),
+                &mut Progress::new(),
             ),
             _ => Err(Fail::usage(format!(
                 "`ndnpy diff` compares two files (A B), {} given",
@@ -318,7 +291,7 @@ fn run() -> Res<i32> {
                     &Target::parse(a),
                     std::path::Path::new(b),
                     &conv,
-                    &mut progress::Progress::new(false),
+                    &mut Progress::new(),
                 )?;
                 Ok(0)
             }
@@ -341,10 +314,10 @@ fn run() -> Res<i32> {
         }
         "validate" => {
             some(&operands)?;
-            validate::run(&operands, &mut progress::Progress::new(false))
+            validate::run(&operands, &mut Progress::new())
         }
         other => Err(Fail::usage(format!(
-            "unknown command {other:?} (ls, show, validate)"
+            "unknown command {other:?} ({COMMANDS})"
         ))),
     }
 }

@@ -18,10 +18,10 @@ pub struct Progress {
 }
 
 impl Progress {
-    /// A bar that shows itself if standard error is a terminal (and `quiet` is false).
-    pub fn new(quiet: bool) -> Progress {
+    /// A bar that shows itself if standard error is a terminal.
+    pub fn new() -> Progress {
         Progress {
-            enabled: !quiet && std::io::stderr().is_terminal(),
+            enabled: std::io::stderr().is_terminal(),
             label: String::new(),
             total: 0,
             itemsize: 1,

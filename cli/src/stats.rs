@@ -268,7 +268,7 @@ fn columns(
 }
 
 /// Feeds the values of `a` (any shape) into `acc`; `part` picks a complex part.
-fn feed(acc: &mut Acc, a: &DynArray, part: Option<&str>, name: &str) -> Res<()> {
+fn feed(acc: &mut Acc, a: &DynArray, part: Option<&str>) {
     let re = part != Some("imag");
     match a.data() {
         DynData::Bool(v) => acc.add_ints(v.iter().map(|&b| i128::from(b))),
@@ -296,8 +296,6 @@ fn feed(acc: &mut Acc, a: &DynArray, part: Option<&str>, name: &str) -> Res<()> 
             acc.count += n as u64;
         }
     }
-    let _ = name;
-    Ok(())
 }
 
 /// Computes and prints the statistics of `target` (or of `rows` of its first axis).
@@ -346,7 +344,7 @@ pub fn run(
         |_, chunk| {
             for (path, acc) in cols.iter_mut() {
                 if path.is_empty() {
-                    feed(acc, chunk, None, &name)?;
+                    feed(acc, chunk, None);
                     continue;
                 }
                 let mut a = chunk.clone();
@@ -358,7 +356,7 @@ pub fn run(
                         a = a.field(step).map_err(|e| Fail::lib(&name, e))?;
                     }
                 }
-                feed(acc, &a, part, &name)?;
+                feed(acc, &a, part);
             }
             Ok(())
         },
