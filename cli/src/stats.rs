@@ -29,6 +29,8 @@ enum Kind {
 struct Acc {
     name: Option<String>,
     kind: Kind,
+    /// The float type, whose shortest digits min and max are printed with.
+    width: Width,
     count: u64,
     /// NaN (floats) or NaT (datetimes).
     nan: u64,
@@ -49,6 +51,7 @@ impl Acc {
         Acc {
             name,
             kind,
+            width: Width::F64,
             count: 0,
             nan: 0,
             posinf: 0,
@@ -151,20 +154,23 @@ impl Acc {
         matches!(self.kind, Kind::Int | Kind::Float)
     }
 
-    /// min and max as text: integers exact, floats as Python's repr, dates as ISO dates.
+    /// min and max as text: integers exact, floats as numpy prints a scalar of the column's
+    /// type, dates as ISO dates.
     fn min_max(&self) -> (Option<String>, Option<String>) {
-        let f = |v: f64| {
-            pyfmt::scalar_float(Float {
-                value: v,
-                width: Width::F64,
-            })
-        };
         match self.kind {
             Kind::Int | Kind::Timedelta => (
                 self.imin.map(|v| v.to_string()),
                 self.imax.map(|v| v.to_string()),
             ),
-            Kind::Float => (self.fmin.map(f), self.fmax.map(f)),
+            Kind::Float => {
+                let w = |v: f64| {
+                    pyfmt::scalar_float(Float {
+                        value: v,
+                        width: self.width,
+                    })
+                };
+                (self.fmin.map(w), self.fmax.map(w))
+            }
             Kind::Datetime(Some(unit)) => {
                 let d = |v: i128| pyfmt::datetime(v as i64, unit);
                 (self.imin.map(d), self.imax.map(d))
@@ -216,6 +222,15 @@ impl Acc {
     }
 }
 
+/// The float type of `size` bytes.
+fn width(size: usize) -> Width {
+    match size {
+        2 => Width::F16,
+        4 => Width::F32,
+        _ => Width::F64,
+    }
+}
+
 /// The columns of a dtype: one for a plain array, one per (nested) field for records, two
 /// (real, imaginary) for complex numbers.
 fn columns(
@@ -253,7 +268,9 @@ fn columns(
                         };
                         let mut p = path.clone();
                         p.push(format!("\0{part}"));
-                        out.push((p, Acc::new(Some(n), Kind::Float)));
+                        let mut acc = Acc::new(Some(n), Kind::Float);
+                        acc.width = width(s.size() / 2);
+                        out.push((p, acc));
                     }
                     return;
                 }
@@ -261,7 +278,9 @@ fn columns(
                 K::Timedelta => Kind::Timedelta,
                 _ => Kind::Other,
             };
-            out.push((path, Acc::new(name, kind)));
+            let mut acc = Acc::new(name, kind);
+            acc.width = width(s.size());
+            out.push((path, acc));
         }
         _ => out.push((path, Acc::new(name, Kind::Other))),
     }

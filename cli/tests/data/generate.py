@@ -133,3 +133,9 @@ for k in range(90):
     else:
         a = np.clip(rng.standard_normal(shape) * 100, -100, 100).astype(dt)
     save(f"rnd_{k:02d}.npy", a)
+# An archive with a member that is not an array (np.load gives its bytes).
+import zipfile
+
+np.savez(os.path.join(out, "non_array.npz"), a=np.arange(3))
+with zipfile.ZipFile(os.path.join(out, "non_array.npz"), "a") as z:
+    z.writestr("notes.txt", b"made by generate.py")
