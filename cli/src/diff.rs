@@ -347,6 +347,13 @@ fn print_array_diff(prefix: &str, d: &Value) {
             t(&s[1])
         );
     }
+    if let Some(b) = d.get("bytes") {
+        println!(
+            "{prefix}{} -> {}",
+            b[0].as_str().unwrap_or(""),
+            b[1].as_str().unwrap_or("")
+        );
+    }
     if d.get("fields").is_some() {
         println!("{prefix}fields differ (values not compared)");
     }
@@ -383,6 +390,19 @@ fn print_array_diff(prefix: &str, d: &Value) {
     }
 }
 
+/// The bytes of member `key` if it is not an array, `None` if it is one.
+fn raw_member(npz: &mut NpzReader<std::fs::File>, path: &Path, key: &str) -> Res<Option<Vec<u8>>> {
+    let name = format!("{}:{key}", path.display());
+    let mut member = npz.member(key).map_err(|e| Fail::lib(&name, e))?;
+    match member.header() {
+        Ok(_) => Ok(None),
+        Err(e) if e.kind() == ndnpy::ErrorKind::NotNpy => {
+            Ok(Some(member.bytes().map_err(|e| Fail::lib(&name, e))?))
+        }
+        Err(e) => Err(Fail::lib(&name, e)),
+    }
+}
+
 /// Compares `a` and `b`; prints the differences; 1 if there are any, else 0.
 pub fn run(
     a: &Target,
@@ -409,6 +429,21 @@ pub fn run(
         let mut changed = serde_json::Map::new();
         for key in za.keys().map(str::to_string).collect::<Vec<_>>() {
             if !kb.contains(&key) {
+                continue;
+            }
+            // Members that are not arrays (np.load gives their bytes) are compared as bytes.
+            let (ra, rb) = (
+                raw_member(&mut za, &a.path, &key)?,
+                raw_member(&mut zb, &b.path, &key)?,
+            );
+            if ra.is_some() || rb.is_some() {
+                if ra != rb {
+                    let kind = |r: &Option<Vec<u8>>| match r {
+                        Some(b) => format!("{} bytes (not an array)", b.len()),
+                        None => "an array".to_string(),
+                    };
+                    changed.insert(key, json!({"bytes": [kind(&ra), kind(&rb)]}));
+                }
                 continue;
             }
             let sa = ArraySource::open_member(&a.path, &mut za, &key)?;

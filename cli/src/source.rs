@@ -114,6 +114,12 @@ impl ArraySource {
                 let key = match member {
                     Some(m) => m.clone(),
                     None if npz.len() == 1 => npz.keys().next().unwrap_or_default().to_string(),
+                    None if npz.is_empty() => {
+                        return Err(Fail::unsupported(
+                            &target.display(),
+                            "the archive has no members",
+                        ))
+                    }
                     None => {
                         let keys: Vec<&str> = npz.keys().take(10).collect();
                         return Err(Fail::usage(format!(
@@ -165,7 +171,19 @@ impl ArraySource {
     pub fn open_member(path: &Path, npz: &mut NpzReader<File>, key: &str) -> Res<ArraySource> {
         let name = format!("{}:{key}", path.display());
         let mut member = npz.member(key).map_err(|e| Fail::lib(&name, e))?;
-        let info = member.header().map_err(|e| Fail::lib(&name, e))?;
+        let info = member.header().map_err(|e| {
+            if e.kind() == ndnpy::ErrorKind::NotNpy {
+                Fail::unsupported(
+                    &name,
+                    format!(
+                        "not an array but {} bytes of something else (np.load gives them as bytes)",
+                        member.info().size()
+                    ),
+                )
+            } else {
+                Fail::lib(&name, e)
+            }
+        })?;
         if let Ok(Some(range)) = member.stored_range() {
             let file = File::open(path).map_err(|e| Fail::io(path, "open", e))?;
             let start = range.start + info.data_offset;

@@ -113,6 +113,17 @@ fn diff_reports_dtype_shape_fields_and_members() {
     assert_eq!((r.code, r.stdout.as_str()), (0, ""));
     let r = ndnpy(&["diff", &fx("ab.npz"), &fx("ab.npz")]);
     assert_eq!((r.code, r.stdout.as_str()), (0, ""));
+    // Members that are not arrays are compared as bytes.
+    let r = ndnpy(&["diff", &fx("non_array.npz"), &fx("non_array2.npz")]);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert!(
+        r.stdout
+            .contains("~ notes.txt:\n    19 bytes (not an array) -> 28 bytes (not an array)"),
+        "{}",
+        r.stdout
+    );
+    let r = ndnpy(&["diff", &fx("non_array.npz"), &fx("non_array.npz")]);
+    assert_eq!((r.code, r.stdout.as_str()), (0, ""));
     let r = ndnpy(&["diff", &fx("f8.npy")]);
     assert_eq!(r.code, 2);
     let r = ndnpy(&["diff", &fx("f8.npy"), &fx("f8.npy"), "--rtol", "x"]);

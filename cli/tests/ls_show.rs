@@ -231,6 +231,13 @@ fn show_refuses_what_it_cannot_print_with_a_reason() {
     assert!(r.stderr.contains("outside the first axis"), "{}", r.stderr);
     let r = ndnpy(&["show", &fx("f8.npy"), "--field", "x"]);
     assert_eq!(r.code, 2);
+    let r = ndnpy(&["show", &format!("{}:notes.txt", fx("non_array.npz"))]);
+    assert_eq!(r.code, 5);
+    assert!(
+        r.stderr.contains("notes.txt: not an array but 19 bytes"),
+        "{}",
+        r.stderr
+    );
     let r = ndnpy(&["frobnicate"]);
     assert_eq!(r.code, 2);
     assert!(r.stderr.contains("--help"), "{}", r.stderr);

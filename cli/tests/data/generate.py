@@ -139,3 +139,6 @@ import zipfile
 np.savez(os.path.join(out, "non_array.npz"), a=np.arange(3))
 with zipfile.ZipFile(os.path.join(out, "non_array.npz"), "a") as z:
     z.writestr("notes.txt", b"made by generate.py")
+np.savez(os.path.join(out, "non_array2.npz"), a=np.arange(3))
+with zipfile.ZipFile(os.path.join(out, "non_array2.npz"), "a") as z:
+    z.writestr("notes.txt", b"made by generate.py, changed")
