@@ -256,9 +256,16 @@ pub fn format_scalar(a: &DynArray, name: &str) -> Res<String> {
             .map(|c| scalar_complex(fl(c.re, Width::F64), fl(c.im, Width::F64)))
             .collect(),
         DynData::Unicode(v) => v.iter().cloned().collect(),
-        DynData::Datetime(_) | DynData::Timedelta(_) => {
-            first(a)?.trim().trim_matches('\'').to_string()
-        }
+        DynData::Datetime(_) => first(a)?.trim().trim_matches('\'').to_string(),
+        DynData::Timedelta(v) => v
+            .iter()
+            .map(|t| pyfmt::timedelta(t.value, t.is_nat(), t.unit))
+            .collect(),
+        // numpy prints a 0-d bytes array as the repr of its scalar.
+        DynData::Bytes(v) => v
+            .iter()
+            .map(|b| format!("np.bytes_({})", pyfmt::repr_bytes(b)))
+            .collect(),
         _ => first(a)?.trim().to_string(),
     })
 }

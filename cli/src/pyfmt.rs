@@ -324,7 +324,8 @@ impl FloatFormat {
     }
 }
 
-/// `str()` of a numpy float scalar: Python's `repr` rules (positional between 1e-4 and 1e16).
+/// `str()` of a numpy float scalar: Python's `repr` rules (positional from 1e-4 up to 1e16
+/// for float64, 1e6 for float32, 1e3 for float16).
 pub fn scalar_float(x: Float) -> String {
     let v = x.value;
     if v.is_nan() {
@@ -336,7 +337,13 @@ pub fn scalar_float(x: Float) -> String {
     let d = x.shortest();
     let sign = if d.negative { "-" } else { "" };
     let zero = d.digits == [b'0'];
-    if zero || (v.abs() >= 1e-4 && v.abs() < 1e16) {
+    // numpy's scalar cutoff for positional notation depends on the type.
+    let cutoff = match x.width {
+        Width::F16 => 1e3,
+        Width::F32 => 1e6,
+        Width::F64 => 1e16,
+    };
+    if zero || (v.abs() >= 1e-4 && v.abs() < cutoff) {
         let mut s = String::from(sign);
         if zero {
             s.push_str("0.0");
@@ -370,6 +377,34 @@ pub fn scalar_float(x: Float) -> String {
         s.push_str(&format!("e{esign}{:02}", d.exp.unsigned_abs()));
         s
     }
+}
+
+/// `str()` of a numpy timedelta scalar: `125 milliseconds` (the count in the base unit),
+/// `3 generic time units`, `NaT`.
+pub fn timedelta(value: i64, nat: bool, unit: Option<DateTimeUnit>) -> String {
+    if nat {
+        return "NaT".into();
+    }
+    let Some(unit) = unit else {
+        return format!("{value} generic time units");
+    };
+    let name = match unit.unit {
+        TimeUnit::Years => "years",
+        TimeUnit::Months => "months",
+        TimeUnit::Weeks => "weeks",
+        TimeUnit::Days => "days",
+        TimeUnit::Hours => "hours",
+        TimeUnit::Minutes => "minutes",
+        TimeUnit::Seconds => "seconds",
+        TimeUnit::Milliseconds => "milliseconds",
+        TimeUnit::Microseconds => "microseconds",
+        TimeUnit::Nanoseconds => "nanoseconds",
+        TimeUnit::Picoseconds => "picoseconds",
+        TimeUnit::Femtoseconds => "femtoseconds",
+        TimeUnit::Attoseconds => "attoseconds",
+        _ => "",
+    };
+    format!("{} {name}", i128::from(value) * i128::from(unit.multiplier))
 }
 
 /// Python's `repr` of a `str`.

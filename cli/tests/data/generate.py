@@ -111,6 +111,27 @@ pr = {
     "M8_minutes": np.array(["2001-01-01T10:00", "NaT"], "M8[m]"),
     "rec_fields": np.array([(1.5, "ab", [1, 2]), (np.nan, "c", [3, 4])], dtype=[("f", "f8"), ("s", "U2"), ("i", "i4", (2,))]),
 }
+# 0-d arrays print as their scalar's str (numpy's cutoffs per float type, units, reprs).
+pr.update({
+    "0d_bool": np.array(True),
+    "0d_c16": np.array(1 + 2j),
+    "0d_c16_imag": np.array(2j),
+    "0d_M8": np.array("2020-01-01", "M8[D]"),
+    "0d_M8_nat": np.array("NaT", "M8[s]"),
+    "0d_U": np.array("hé"),
+    "0d_S": np.array(b"ab\x00c"),
+    "0d_rec": np.array((1, 2.5), "i4,f8"),
+    "0d_f4": np.array(0.1, "f4"),
+    "0d_f4_1e6": np.array(1e6, "f4"),
+    "0d_f4_999999": np.array(999999.0, "f4"),
+    "0d_f2_1e3": np.array(1000.0, "f2"),
+    "0d_f8_1e20": np.array(1e20),
+    "0d_nan": np.array(np.nan),
+    "0d_u8": np.array(2**64 - 1, "u8"),
+    "0d_m8_25ms": np.array(5, "m8[25ms]"),
+    "0d_m8_generic": np.array(3, "m8"),
+    "0d_m8_nat": np.array("NaT", "m8[s]"),
+})
 for name, a in pr.items():
     save(f"pr_{name}.npy", a)
 kinds = ["f8", "f4", "f2", "c16", "c8", "i8", "u2", "i1", "b1"]
