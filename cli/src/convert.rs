@@ -83,6 +83,14 @@ pub fn run(
             let mut member = npz.member(key.as_str()).map_err(|e| Fail::lib(&name, e))?;
             let member_name = member.info().name().to_string();
             match member.header() {
+                // Pickled objects cannot be converted outside Python: copied unchanged.
+                Ok(info) if info.header.dtype.has_object() => {
+                    eprintln!(
+                        "ndnpy: warning: {name}:{key} holds pickled Python objects: copied unchanged"
+                    );
+                    let bytes = member.bytes().map_err(|e| Fail::lib(&name, e))?;
+                    members.push((member_name, bytes));
+                }
                 Ok(_) => {
                     let src = ArraySource::open_member(&input.path, &mut npz, key)?;
                     members.push((format!("{key}.npy"), npy_bytes(&src, opts, progress)?));

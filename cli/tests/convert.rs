@@ -112,6 +112,21 @@ fn archives_convert_member_by_member() {
     );
     let check = numpy(&format!("print(np.load({one:?}).files)"));
     assert_eq!(check.trim(), "['f8']");
+
+    // Pickled members are copied unchanged, with a warning; the others converted.
+    let w = dir.join("w.npz").display().to_string();
+    let r = ndnpy(&["convert", &fx("with_object.npz"), &w, "--byte-order", ">"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(
+        r.stderr
+            .contains("with_object.npz:o holds pickled Python objects: copied unchanged"),
+        "{}",
+        r.stderr
+    );
+    let check = numpy(&format!(
+        "z = np.load({w:?}, allow_pickle=True)\nprint(z['a'].dtype.str, z['o'][0]['k'])"
+    ));
+    assert_eq!(check.trim(), ">f8 1");
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

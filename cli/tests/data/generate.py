@@ -163,3 +163,4 @@ with zipfile.ZipFile(os.path.join(out, "non_array.npz"), "a") as z:
 np.savez(os.path.join(out, "non_array2.npz"), a=np.arange(3))
 with zipfile.ZipFile(os.path.join(out, "non_array2.npz"), "a") as z:
     z.writestr("notes.txt", b"made by generate.py, changed")
+np.savez(os.path.join(out, "with_object.npz"), a=np.arange(3.0), o=np.array([{"k": 1}, None], dtype=object))
