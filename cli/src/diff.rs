@@ -304,6 +304,10 @@ fn diff_arrays(
         let (ca, cb) = (a.read_all()?, b.read_all()?);
         compare_chunk(&mut vd, &ca, &cb, 0, false)?;
     }
+    if vd.differing == 0 && !out.is_empty() {
+        // Another dtype (a byte order, a wider type) holding the same values.
+        out.insert("values_equal".into(), json!(true));
+    }
     if vd.differing > 0 {
         out.insert("differing".into(), json!(vd.differing));
         out.insert("compared".into(), json!(vd.compared));
@@ -356,6 +360,9 @@ fn print_array_diff(prefix: &str, d: &Value) {
     }
     if d.get("fields").is_some() {
         println!("{prefix}fields differ (values not compared)");
+    }
+    if d.get("values_equal").is_some() {
+        println!("{prefix}values: equal");
     }
     if let Some(n) = d.get("differing") {
         let mut line = format!("{prefix}values: {n} of {} differ", d["compared"]);

@@ -113,6 +113,23 @@ fn diff_reports_dtype_shape_fields_and_members() {
     assert_eq!((r.code, r.stdout.as_str()), (0, ""));
     let r = ndnpy(&["diff", &fx("ab.npz"), &fx("ab.npz")]);
     assert_eq!((r.code, r.stdout.as_str()), (0, ""));
+    // Another byte order: the dtype differs, the values do not.
+    let r = ndnpy(&["diff", &fx("i2_be.npy"), &fx("pr_0d_bool.npy")]);
+    assert_eq!(r.code, 1);
+    let (code, got) = diff_json(&[&fx("f8.npy"), &fx("f8_be.npy")]);
+    assert_eq!(code, 1);
+    assert_eq!(
+        got["differences"]["dtype"],
+        serde_json::json!(["float64", ">f8"])
+    );
+    assert_eq!(got["differences"]["values_equal"], true);
+    let r = ndnpy(&["diff", &fx("f8.npy"), &fx("f8_be.npy")]);
+    assert!(
+        r.stdout.ends_with("dtype: float64 -> >f8\nvalues: equal\n"),
+        "{}",
+        r.stdout
+    );
+
     // Members that are not arrays are compared as bytes.
     let r = ndnpy(&["diff", &fx("non_array.npz"), &fx("non_array2.npz")]);
     assert_eq!(r.code, 1, "{}", r.stderr);

@@ -164,3 +164,4 @@ np.savez(os.path.join(out, "non_array2.npz"), a=np.arange(3))
 with zipfile.ZipFile(os.path.join(out, "non_array2.npz"), "a") as z:
     z.writestr("notes.txt", b"made by generate.py, changed")
 np.savez(os.path.join(out, "with_object.npz"), a=np.arange(3.0), o=np.array([{"k": 1}, None], dtype=object))
+save("f8_be.npy", np.load(os.path.join(out, "f8.npy")).astype(">f8"))
