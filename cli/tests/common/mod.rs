@@ -7,16 +7,28 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::sync::OnceLock;
 
-/// The directory of fixtures, written once per test binary by `tests/data/generate.py`.
+/// The directory of fixtures that `tests/data/generate.py` writes: one per version of the
+/// script (named by a hash of it), written once into a temporary directory and renamed into
+/// place, so test binaries share it and reruns reuse it.
 pub fn fixtures() -> &'static Path {
     static DIR: OnceLock<PathBuf> = OnceLock::new();
     DIR.get_or_init(|| {
-        let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
-            .join(format!("ndnpy-cli-fixtures-{}", std::process::id()));
         let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/generate.py");
+        let text = std::fs::read(script).expect("generate.py");
+        let mut hasher = std::collections::hash_map::DefaultHasher::new();
+        std::hash::Hash::hash(&text, &mut hasher);
+        let tmp = Path::new(env!("CARGO_TARGET_TMPDIR"));
+        let dir = tmp.join(format!(
+            "ndnpy-cli-fixtures-{:016x}",
+            std::hash::Hasher::finish(&hasher)
+        ));
+        if dir.is_dir() {
+            return dir;
+        }
+        let part = tmp.join(format!("ndnpy-cli-fixtures-part-{}", std::process::id()));
         let out = Command::new("python3")
             .arg(script)
-            .arg(&dir)
+            .arg(&part)
             .output()
             .expect("python3 runs");
         assert!(
@@ -24,6 +36,10 @@ pub fn fixtures() -> &'static Path {
             "generate.py failed: {}",
             String::from_utf8_lossy(&out.stderr)
         );
+        // Another test binary may have got there first: then its copy is used.
+        if std::fs::rename(&part, &dir).is_err() {
+            std::fs::remove_dir_all(&part).expect("remove the spare fixtures");
+        }
         dir
     })
 }
