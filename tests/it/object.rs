@@ -434,7 +434,7 @@ fn memo_bombs_stop_at_the_expansion_limit() {
         items.extend_from_slice(&[b'h', k, b'h', k, 0x86, 0x94, b'0']);
     }
     items.extend_from_slice(b"h\x3c");
-    let start = std::time::Instant::now();
+    // 2**60 strings could not be built in any time: the limit stops it early.
     let err = read(&object_npy(1, &items)).unwrap_err();
     assert_eq!(err.kind(), ErrorKind::Limit, "{err}");
     assert!(
@@ -442,7 +442,6 @@ fn memo_bombs_stop_at_the_expansion_limit() {
             && err.to_string().contains(" bytes decodes to more than "),
         "{err}"
     );
-    assert!(start.elapsed().as_secs() < 20);
 }
 
 #[test]

@@ -1,0 +1,422 @@
+//! Where an array's bytes come from: a `.npy` file, or one member of a `.npz` archive, read
+//! in chunks of elements (in storage order) so that no command needs the whole array in memory.
+
+use crate::fail::{Fail, Res};
+use ndnpy::{DType, DynArray, Header, HeaderInfo, NpzReader, ReadOptions};
+use std::fs::File;
+use std::io::Read;
+use std::ops::Range;
+use std::os::unix::fs::FileExt;
+use std::path::{Path, PathBuf};
+
+/// Bytes of element data read at once when streaming (8 MiB).
+pub const CHUNK_BYTES: usize = 8 << 20;
+
+/// A command-line operand: `FILE` or `FILE:MEMBER`.
+#[derive(Debug, Clone)]
+pub struct Target {
+    /// The file.
+    pub path: PathBuf,
+    /// The archive member, if one was named.
+    pub member: Option<String>,
+}
+
+impl Target {
+    /// `FILE:MEMBER` when `FILE` exists and the whole operand does not; otherwise `FILE`.
+    pub fn parse(operand: &str) -> Target {
+        if !Path::new(operand).exists() {
+            if let Some((file, member)) = operand.rsplit_once(':') {
+                if Path::new(file).is_file() {
+                    return Target {
+                        path: file.into(),
+                        member: Some(member.to_string()),
+                    };
+                }
+            }
+        }
+        Target {
+            path: operand.into(),
+            member: None,
+        }
+    }
+
+    /// How the operand is shown in messages.
+    pub fn display(&self) -> String {
+        match &self.member {
+            Some(m) => format!("{}:{m}", self.path.display()),
+            None => self.path.display().to_string(),
+        }
+    }
+}
+
+/// What a file is, by its first bytes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FileKind {
+    /// A `.npy` file (`\x93NUMPY`).
+    Npy,
+    /// A ZIP archive (`PK`), read as `.npz`.
+    Npz,
+}
+
+/// The kind of the file at `path`, by its magic bytes.
+pub fn file_kind(path: &Path) -> Res<FileKind> {
+    let mut magic = [0u8; 6];
+    let mut file = File::open(path).map_err(|e| Fail::io(path, "open", e))?;
+    let mut got = 0;
+    while got < magic.len() {
+        match file.read(&mut magic[got..]) {
+            Ok(0) => break,
+            Ok(n) => got += n,
+            Err(e) => return Err(Fail::io(path, "read", e)),
+        }
+    }
+    if magic.starts_with(b"PK") {
+        Ok(FileKind::Npz)
+    } else if magic.starts_with(b"\x93NUMPY") {
+        Ok(FileKind::Npy)
+    } else {
+        Err(Fail::bad(
+            path,
+            "neither a .npy file (no \\x93NUMPY magic) nor a .npz archive (no PK magic)",
+        ))
+    }
+}
+
+/// One array, open for reading by chunks.
+pub struct ArraySource {
+    /// The header and the facts about its encoding.
+    pub info: HeaderInfo,
+    /// The name shown in messages (`file` or `file:member`).
+    pub name: String,
+    data: Data,
+}
+
+enum Data {
+    /// The data starts at this offset of the file.
+    File(File, u64),
+    /// The whole `.npy` bytes, in memory (an inflated archive member).
+    Memory(Vec<u8>),
+}
+
+impl ArraySource {
+    /// Opens a `.npy` file, or a member of a `.npz` archive (the only member when the archive
+    /// has one and none is named).
+    pub fn open(target: &Target) -> Res<ArraySource> {
+        let path = &target.path;
+        match (file_kind(path)?, &target.member) {
+            (FileKind::Npy, None) => ArraySource::open_npy(path),
+            (FileKind::Npy, Some(m)) => Err(Fail::usage(format!(
+                "{} is a .npy file, it has no member {m:?}; name the file alone",
+                path.display()
+            ))),
+            (FileKind::Npz, member) => {
+                let mut npz = NpzReader::open(path).map_err(|e| Fail::lib(&target.display(), e))?;
+                let key = match member {
+                    Some(m) => m.clone(),
+                    None if npz.len() == 1 => npz.keys().next().unwrap_or_default().to_string(),
+                    None if npz.is_empty() => {
+                        return Err(Fail::unsupported(
+                            &target.display(),
+                            "the archive has no members",
+                        ))
+                    }
+                    None => {
+                        let keys: Vec<&str> = npz.keys().take(10).collect();
+                        return Err(Fail::usage(format!(
+                            "{} is an archive of {} members: name one as {}:MEMBER (members: {})",
+                            path.display(),
+                            npz.len(),
+                            path.display(),
+                            keys.join(", ")
+                        )));
+                    }
+                };
+                ArraySource::open_member(path, &mut npz, &key)
+            }
+        }
+    }
+
+    /// Opens the `.npy` file at `path`.
+    pub fn open_npy(path: &Path) -> Res<ArraySource> {
+        let name = path.display().to_string();
+        let mut file = File::open(path).map_err(|e| Fail::io(path, "open", e))?;
+        let info =
+            Header::read(&mut file, &ReadOptions::default()).map_err(|e| Fail::lib(&name, e))?;
+        let start = info.data_offset;
+        // Every length in a file is hostile: the data the header declares must be there
+        // before anything is sized from it (object arrays hold a pickle of another length).
+        let len = file
+            .metadata()
+            .map_err(|e| Fail::io(path, "read", e))?
+            .len();
+        if !info.header.dtype.has_object() && len < start + info.data_len as u64 {
+            return Err(Fail::bad(
+                path,
+                &format!(
+                    "truncated: the header declares {} data bytes, the file holds {}; `ndnpy validate` checks the whole file",
+                    info.data_len,
+                    len.saturating_sub(start)
+                ),
+            ));
+        }
+        Ok(ArraySource {
+            info,
+            name,
+            data: Data::File(file, start),
+        })
+    }
+
+    /// Opens the member `key` of an archive: stored members are read in place from the
+    /// archive file, deflated ones are inflated into memory.
+    pub fn open_member(path: &Path, npz: &mut NpzReader<File>, key: &str) -> Res<ArraySource> {
+        let name = format!("{}:{key}", path.display());
+        let mut member = npz.member(key).map_err(|e| Fail::lib(&name, e))?;
+        let info = member.header().map_err(|e| {
+            if e.kind() == ndnpy::ErrorKind::NotNpy {
+                Fail::unsupported(
+                    &name,
+                    format!(
+                        "not an array but {} bytes of something else (np.load gives them as bytes)",
+                        member.info().size()
+                    ),
+                )
+            } else {
+                Fail::lib(&name, e)
+            }
+        })?;
+        if let Ok(Some(range)) = member.stored_range() {
+            let file = File::open(path).map_err(|e| Fail::io(path, "open", e))?;
+            let start = range.start + info.data_offset;
+            let available = range.end.saturating_sub(start);
+            if available < info.data_len as u64 {
+                return Err(Fail::bad_named(
+                    &name,
+                    format!(
+                        "truncated: the header declares {} data bytes, the member holds {available}",
+                        info.data_len
+                    ),
+                ));
+            }
+            return Ok(ArraySource {
+                info,
+                name,
+                data: Data::File(file, start),
+            });
+        }
+        let bytes = member.bytes().map_err(|e| Fail::lib(&name, e))?;
+        let have = bytes.len() as u64;
+        if have < info.data_offset + info.data_len as u64 {
+            return Err(Fail::bad_named(
+                &name,
+                format!(
+                    "truncated: the header declares {} data bytes, the member holds {}",
+                    info.data_len,
+                    have.saturating_sub(info.data_offset)
+                ),
+            ));
+        }
+        Ok(ArraySource {
+            info,
+            name,
+            data: Data::Memory(bytes),
+        })
+    }
+
+    /// The dtype.
+    pub fn dtype(&self) -> &DType {
+        &self.info.header.dtype
+    }
+
+    /// The shape.
+    pub fn shape(&self) -> &[usize] {
+        &self.info.header.shape
+    }
+
+    /// The number of elements.
+    pub fn len(&self) -> usize {
+        self.info.num_elements
+    }
+
+    /// Elements per chunk when streaming.
+    pub fn chunk_elements(&self) -> usize {
+        (CHUNK_BYTES / self.dtype().itemsize().max(1)).max(1)
+    }
+
+    /// The raw bytes of elements `range` (storage order).
+    pub fn raw(&self, range: Range<usize>) -> Res<Vec<u8>> {
+        let itemsize = self.dtype().itemsize();
+        let start = (range.start * itemsize) as u64;
+        let len = range.len() * itemsize;
+        match &self.data {
+            Data::File(file, offset) => {
+                let mut buf = vec![0u8; len];
+                file.read_exact_at(&mut buf, offset + start).map_err(|e| {
+                    if e.kind() == std::io::ErrorKind::UnexpectedEof {
+                        Fail::bad_named(
+                            &self.name,
+                            format!(
+                                "truncated: the header declares {} data bytes, the file ends before",
+                                self.info.data_len
+                            ),
+                        )
+                    } else {
+                        Fail::io_named(&self.name, "read", e)
+                    }
+                })?;
+                Ok(buf)
+            }
+            Data::Memory(bytes) => {
+                let s = self.info.data_offset as usize + start as usize;
+                bytes.get(s..s + len).map(<[u8]>::to_vec).ok_or_else(|| {
+                    Fail::bad_named(
+                        &self.name,
+                        "truncated: the data ends before the header says",
+                    )
+                })
+            }
+        }
+    }
+
+    /// Elements `range` (storage order) as a 1-D array.
+    pub fn elements(&self, range: Range<usize>) -> Res<DynArray> {
+        let shape = vec![range.len()];
+        let raw = self.raw(range)?;
+        self.decode(raw, shape, false)
+    }
+
+    /// `bytes` (elements in the file's dtype) as an array of `shape`.
+    pub fn decode(&self, bytes: Vec<u8>, shape: Vec<usize>, fortran_order: bool) -> Res<DynArray> {
+        let header = Header {
+            dtype: self.dtype().clone(),
+            fortran_order,
+            shape,
+        };
+        let mut npy = header.to_bytes().map_err(|e| Fail::lib(&self.name, e))?;
+        npy.extend_from_slice(&bytes);
+        DynArray::read_npy(&npy[..]).map_err(|e| Fail::lib(&self.name, e))
+    }
+
+    /// The whole array, in the file's layout.
+    pub fn read_all(&self) -> Res<DynArray> {
+        let raw = self.raw(0..self.len())?;
+        self.decode(raw, self.shape().to_vec(), self.info.header.fortran_order)
+    }
+
+    /// Rows `rows` along the first axis (`a[A:B]`): read alone for C order, sliced out of the
+    /// whole array for Fortran order (whose rows are not contiguous).
+    pub fn read_rows(&self, rows: Range<usize>) -> Res<DynArray> {
+        let shape = self.shape();
+        let Some(&n) = shape.first() else {
+            return Err(Fail::usage(format!(
+                "{}: --rows needs an array of at least one dimension",
+                self.name
+            )));
+        };
+        if rows.start > rows.end || rows.end > n {
+            return Err(Fail::usage(format!(
+                "{}: --rows {}..{} is outside the first axis (length {n})",
+                self.name, rows.start, rows.end
+            )));
+        }
+        let mut new_shape = shape.to_vec();
+        new_shape[0] = rows.len();
+        if self.info.header.fortran_order && shape.len() > 1 {
+            // Storage positions of the rows' elements, in Fortran order of the result.
+            let total: usize = new_shape.iter().product();
+            let mut indices = Vec::with_capacity(total);
+            let mut idx = vec![0usize; shape.len()];
+            for _ in 0..total {
+                let mut storage = 0;
+                let mut stride = 1;
+                for (k, &i) in idx.iter().enumerate() {
+                    let i = if k == 0 { i + rows.start } else { i };
+                    storage += i * stride;
+                    stride *= shape[k];
+                }
+                indices.push(storage);
+                // Next index, first axis fastest.
+                for (k, i) in idx.iter_mut().enumerate() {
+                    *i += 1;
+                    if *i < new_shape[k] {
+                        break;
+                    }
+                    *i = 0;
+                }
+            }
+            let raw = self.gather_raw(&indices)?;
+            return self.decode(raw, new_shape, true);
+        }
+        let per_row: usize = shape[1..].iter().product();
+        let raw = self.raw(rows.start * per_row..rows.end * per_row)?;
+        self.decode(raw, new_shape, self.info.header.fortran_order)
+    }
+
+    /// An array already in memory, as a source.
+    pub fn from_array(name: &str, a: &DynArray) -> Res<ArraySource> {
+        let mut bytes = Vec::new();
+        a.write_npy(&mut bytes).map_err(|e| Fail::lib(name, e))?;
+        let info = Header::read(&mut &bytes[..], &ReadOptions::default())
+            .map_err(|e| Fail::lib(name, e))?;
+        Ok(ArraySource {
+            info,
+            name: name.to_string(),
+            data: Data::Memory(bytes),
+        })
+    }
+
+    /// The raw bytes of the elements at storage positions `indices`, in that order; runs of
+    /// consecutive positions are read at once.
+    pub fn gather_raw(&self, indices: &[usize]) -> Res<Vec<u8>> {
+        let itemsize = self.dtype().itemsize();
+        let mut out = Vec::with_capacity(indices.len() * itemsize);
+        let mut i = 0;
+        while i < indices.len() {
+            let start = indices[i];
+            let mut end = start + 1;
+            let mut j = i + 1;
+            while j < indices.len() && indices[j] == end && end - start < self.chunk_elements() {
+                end += 1;
+                j += 1;
+            }
+            out.extend_from_slice(&self.raw(start..end)?);
+            i = j;
+        }
+        Ok(out)
+    }
+
+    /// The storage position of the element at the multi-index `index`.
+    pub fn storage_index(&self, index: &[usize]) -> usize {
+        let shape = self.shape();
+        let mut pos = 0;
+        if self.info.header.fortran_order {
+            for (k, &i) in index.iter().enumerate().rev() {
+                pos = pos * shape[k] + i;
+            }
+        } else {
+            for (k, &i) in index.iter().enumerate() {
+                pos = pos * shape[k] + i;
+            }
+        }
+        pos
+    }
+
+    /// Calls `f` with successive chunks of elements in storage order, with the index of each
+    /// chunk's first element; `progress` is told how many elements are done.
+    pub fn for_each_chunk(
+        &self,
+        range: Range<usize>,
+        mut f: impl FnMut(usize, &DynArray) -> Res<()>,
+        progress: &mut dyn FnMut(usize),
+    ) -> Res<()> {
+        let step = self.chunk_elements();
+        let mut first = range.start;
+        while first < range.end {
+            let end = (first + step).min(range.end);
+            let chunk = self.elements(first..end)?;
+            f(first, &chunk)?;
+            progress(end - range.start);
+            first = end;
+        }
+        Ok(())
+    }
+}
