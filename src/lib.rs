@@ -215,3 +215,8 @@ pub use crate::write::{
 /// [`record`] for what it reads and writes.
 #[cfg(feature = "derive")]
 pub use ndnpy_derive::NpyRecord;
+
+/// The README's recipes, run as doc tests so that each one stays true.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeRecipes;
