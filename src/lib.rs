@@ -188,6 +188,7 @@ mod write;
 pub use crate::dtype::{
     ByteOrder, DType, DateTimeUnit, Field, Scalar, ScalarKind, Structured, SubArray, TimeUnit,
 };
+pub use crate::dynamic::PyValue;
 pub use crate::dynamic::{read_npy_dyn, DynArray, DynData, DynElement, RawData};
 pub use crate::element::{
     Datetime64, DatetimeIn, FixedBytes, FixedDType, FixedUnicode, Input, ReadableElement,
@@ -202,7 +203,6 @@ pub use crate::npz::{
     Compression, MemberInfo, MemberKey, NpzArrays, NpzMember, NpzReader, NpzValue, NpzWriteOptions,
     NpzWriter, ReadNpzError, WriteNpzError,
 };
-pub use crate::object::PyValue;
 pub use crate::outofcore::{NpyAppender, NpyReader, NpyWriter};
 pub use crate::read::{read_npy, read_npy_with_options, ReadNpyExt};
 pub use crate::record::{NpyRecord, PlainField, RecordField};

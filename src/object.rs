@@ -26,85 +26,14 @@
 //! [`ReadOptions::max_pickle_depth`]: crate::ReadOptions::max_pickle_depth
 
 use crate::dtype::{DType, ScalarKind};
-use crate::dynamic::{DynArray, DynData, DynElement};
+use crate::dynamic::{DynArray, DynData, DynElement, PyValue};
 use crate::element::Input;
 use crate::error::{Error, FormatError, MismatchError};
-use crate::header::{HeaderInfo, ReadOptions};
+use crate::header::{Header, HeaderInfo, ReadOptions};
 use crate::pickle::write::Pickler;
 use crate::pickle::{self, ArrayMeta, Leaf, Limits, Seq, Sink};
 use ndarray::{ArrayD, IxDyn, ShapeBuilder};
-use std::io::Read;
-
-/// A Python value held by an object array.
-///
-/// What each Python type read from a pickle becomes:
-///
-/// | Python | `PyValue` |
-/// |---|---|
-/// | `None`, `bool`, `float` | [`None`](PyValue::None), [`Bool`](PyValue::Bool), [`Float`](PyValue::Float) |
-/// | `int` | [`Int`](PyValue::Int) if it fits in `i64`, else [`BigInt`](PyValue::BigInt) (two's complement bytes) |
-/// | `complex` | [`Complex`](PyValue::Complex) |
-/// | `str` | [`Str`](PyValue::Str); [`CodePoints`](PyValue::CodePoints) if it holds surrogates |
-/// | Python 2 `str` | [`Str`](PyValue::Str), decoded as Latin-1 (numpy's `encoding='latin1'`) |
-/// | `bytes`, `bytearray` | [`Bytes`](PyValue::Bytes), [`ByteArray`](PyValue::ByteArray) |
-/// | `list`, `tuple`, `set`, `frozenset` | [`List`](PyValue::List), [`Tuple`](PyValue::Tuple), [`Set`](PyValue::Set), [`FrozenSet`](PyValue::FrozenSet), items in the pickle's order |
-/// | `dict` | [`Dict`](PyValue::Dict): the pairs in insertion order |
-/// | `numpy.ndarray` | [`Array`](PyValue::Array): a [`DynArray`] of any dtype ndnpy reads, objects and `StringDType` included (as `'|O'`) |
-/// | numpy scalar (`np.float32(1.5)`) | [`Scalar`](PyValue::Scalar): a 0-d [`DynArray`] of its dtype |
-///
-/// # Examples
-///
-/// ```
-/// use ndnpy::{read_npy_dyn, PyValue};
-/// // np.save("obj_meta.npy", {"lr": 0.1, "classes": ["cat", "dog"], "epochs": 3})
-/// let meta = read_npy_dyn("testdata/object/meta.npy")?.into_item()?;
-/// assert_eq!(meta.get("lr"), Some(&PyValue::Float(0.1)));
-/// assert_eq!(meta.get("epochs").and_then(PyValue::as_i64), Some(3));
-/// # Ok::<(), ndnpy::Error>(())
-/// ```
-#[derive(Debug, Clone, PartialEq)]
-#[non_exhaustive]
-pub enum PyValue {
-    /// `None`.
-    None,
-    /// `True` or `False`.
-    Bool(bool),
-    /// An `int` that fits in `i64`.
-    Int(i64),
-    /// An `int` outside `i64`: its little-endian two's complement bytes, the fewest that hold
-    /// it with its sign (what pickle's `LONG1`/`LONG4` store). [`PyValue::as_i128`] reads
-    /// those of up to 16 bytes.
-    BigInt(Vec<u8>),
-    /// A `float`.
-    Float(f64),
-    /// A `complex`.
-    Complex(num_complex::Complex<f64>),
-    /// A `str`.
-    Str(String),
-    /// A `str` holding surrogate code points (U+D800 to U+DFFF, which Python allows, as from
-    /// `os.fsdecode` of bytes that are not UTF-8), which a `String` cannot hold: all its code
-    /// points, in order. A `str` without surrogates is always [`PyValue::Str`].
-    CodePoints(Vec<u32>),
-    /// A `bytes`.
-    Bytes(Vec<u8>),
-    /// A `bytearray`.
-    ByteArray(Vec<u8>),
-    /// A `list`.
-    List(Vec<PyValue>),
-    /// A `tuple`.
-    Tuple(Vec<PyValue>),
-    /// A `dict`: its (key, value) pairs in insertion order. (A pickle that sets a key twice,
-    /// which Python's pickler never writes, gives both pairs.)
-    Dict(Vec<(PyValue, PyValue)>),
-    /// A `set`, in the pickle's order.
-    Set(Vec<PyValue>),
-    /// A `frozenset`, in the pickle's order.
-    FrozenSet(Vec<PyValue>),
-    /// A `numpy.ndarray`.
-    Array(Box<DynArray>),
-    /// A numpy scalar (`np.float64(1.5)`, `np.str_('a')`), as a 0-d array of its dtype.
-    Scalar(Box<DynArray>),
-}
+use std::io::{Read, Write};
 
 impl PyValue {
     /// The Python type's name: `"int"`, `"str"`, `"numpy.ndarray"`, ...
@@ -834,5 +763,74 @@ fn push_wtf8(out: &mut Vec<u8>, c: u32) {
             0x80 | ((c >> 6) & 0x3f) as u8,
             0x80 | (c & 0x3f) as u8,
         ]),
+    }
+}
+
+/// The entry points of `DynArray` that meet object arrays: here, above `dynamic`, so that
+/// `dynamic` (which holds `PyValue`, the type) never calls into the pickle.
+impl DynArray {
+    /// Like [`DynArray::read_npy`], with other limits.
+    ///
+    /// # Errors
+    ///
+    /// As [`DynArray::read_npy`], and [`ErrorKind::Limit`](crate::ErrorKind::Limit) for the limits given.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let bytes = std::fs::read("testdata/v2_huge_header.npy")?;
+    /// let strict = ndnpy::ReadOptions::new().max_header_len(10_000);
+    /// assert!(ndnpy::DynArray::read_npy_with_options(&bytes[..], &strict).is_err());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn read_npy_with_options<R: Read>(
+        mut reader: R,
+        opts: &ReadOptions,
+    ) -> Result<DynArray, Error> {
+        crate::read::read_through(&mut reader, opts, |r, info, available| {
+            if is_object(&info.header.dtype) {
+                return read_object(r, info, Input::new(available), opts);
+            }
+            DynArray::read_body(r, info, Input::new(available))
+        })
+    }
+
+    /// Reads one array from `reader`; `whole` is what is known of it from here (its length,
+    /// when known, counts the header).
+    #[cfg_attr(not(feature = "npz"), allow(dead_code))]
+    pub(crate) fn read_sized<R: Read + ?Sized>(
+        reader: &mut R,
+        opts: &ReadOptions,
+        whole: Input,
+    ) -> Result<DynArray, Error> {
+        let info = Header::read(reader, opts)?;
+        let input = crate::read::after_header(whole, &info);
+        if is_object(&info.header.dtype) {
+            return read_object(reader, info, input, opts);
+        }
+        DynArray::read_body(reader, info, input)
+    }
+
+    /// Writes the array as `.npy` data in its stored dtype: a file read with
+    /// [`DynArray::read_npy`] is written back byte for byte (numpy's unused long double
+    /// bytes included).
+    ///
+    /// # Errors
+    ///
+    /// [`ErrorKind::Io`](crate::ErrorKind::Io) if writing fails; [`ErrorKind::Usage`](crate::ErrorKind::Usage) if values were changed so that
+    /// they no longer fit the dtype (a longer string, another datetime unit).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let bytes = std::fs::read("testdata/rec_titles.npy")?;
+    /// let a = ndnpy::DynArray::read_npy(&bytes[..])?;
+    /// let mut out = Vec::new();
+    /// a.write_npy(&mut out)?;
+    /// assert_eq!(out, bytes);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn write_npy<W: Write>(&self, mut writer: W) -> Result<(), Error> {
+        crate::encode::write_through(&mut writer, |writer| self.write_data(writer, write_object))
     }
 }

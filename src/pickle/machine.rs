@@ -6,7 +6,7 @@
 //! wherever they are referred to. Each opcode adds at most one object, whose size is that of
 //! the bytes the opcode read, so the arena is bounded by the pickle's length.
 
-use super::numpy::{self, Global};
+use super::globals::{self, Global};
 use super::source::Source;
 use crate::dtype::DType;
 use crate::error::{Error, MismatchError};
@@ -74,6 +74,33 @@ pub(super) enum Payload {
     Items(Id),
 }
 
+/// What `REDUCE` and `BUILD` do with a resolved global. The machine knows the opcodes; its
+/// host (`numpy::Numpy`) knows what numpy's and Python's globals build, and is passed in, so
+/// that the machine does not depend on it.
+pub(super) trait Host {
+    /// Calls `g` with `args` (`REDUCE`, `NEWOBJ`).
+    fn call<R: Read + ?Sized>(
+        m: &mut Machine,
+        g: Global,
+        args: &[Id],
+        src: &Source<'_, R>,
+    ) -> Result<Called, Error>;
+
+    /// Sets the state of `target` (`BUILD`).
+    fn build<R: Read + ?Sized>(
+        m: &mut Machine,
+        target: Id,
+        state: Id,
+        src: &Source<'_, R>,
+    ) -> Result<(), Error>;
+}
+
+/// What a call gave: a new object, or one already in the arena.
+pub(super) enum Called {
+    New(Obj),
+    Same(Id),
+}
+
 /// The machine's state.
 pub(super) struct Machine {
     pub(super) arena: Vec<Obj>,
@@ -93,7 +120,9 @@ const HIGHEST_PROTOCOL: u8 = 5;
 
 /// Runs the pickle to its `STOP`; returns the arena, the object `STOP` took and the bytes
 /// charged against the expansion limit.
-pub(super) fn run<R: Read + ?Sized>(src: &mut Source<'_, R>) -> Result<(Vec<Obj>, Id, u64), Error> {
+pub(super) fn run<H: Host, R: Read + ?Sized>(
+    src: &mut Source<'_, R>,
+) -> Result<(Vec<Obj>, Id, u64), Error> {
     let mut m = Machine {
         arena: Vec::new(),
         stack: Vec::new(),
@@ -110,7 +139,7 @@ pub(super) fn run<R: Read + ?Sized>(src: &mut Source<'_, R>) -> Result<(Vec<Obj>
             let root = m.pop(src)?;
             return Ok((m.arena, root, m.spent.get()));
         }
-        m.step(op, src)?;
+        m.step::<H, R>(op, src)?;
     }
 }
 
@@ -183,7 +212,11 @@ impl Machine {
     }
 
     /// Runs one opcode (not `STOP`).
-    fn step<R: Read + ?Sized>(&mut self, op: u8, src: &mut Source<'_, R>) -> Result<(), Error> {
+    fn step<H: Host, R: Read + ?Sized>(
+        &mut self,
+        op: u8,
+        src: &mut Source<'_, R>,
+    ) -> Result<(), Error> {
         match op {
             // Framing and protocol.
             0x80 => {
@@ -464,18 +497,18 @@ impl Machine {
                     return Err(self.bad(src, "REDUCE of an object that is not a global"));
                 };
                 let g = *g;
-                let obj = numpy::call(self, g, &args, src)?;
+                let obj = H::call(self, g, &args, src)?;
                 match obj {
-                    numpy::Called::New(obj) => {
+                    Called::New(obj) => {
                         self.push_obj(obj);
                     }
-                    numpy::Called::Same(id) => self.stack.push(id),
+                    Called::Same(id) => self.stack.push(id),
                 }
             }
             b'b' => {
                 let state = self.pop(src)?;
                 let target = self.top(src)?;
-                numpy::build(self, target, state, src)?;
+                H::build(self, target, state, src)?;
             }
             b'o' | 0x81 | 0x92 => {
                 return Err(self.bad(
@@ -538,7 +571,7 @@ impl Machine {
     }
 
     fn resolve(&self, module: &str, name: &str) -> Result<Global, Error> {
-        numpy::resolve(module, name, self.proto).ok_or_else(|| {
+        globals::resolve(module, name, self.proto).ok_or_else(|| {
             MismatchError::PickleGlobal {
                 module: crate::error::excerpt(module),
                 name: crate::error::excerpt(name),

@@ -26,6 +26,7 @@
 //!   [`expansion_limit`]: [`EXPANSION`] bytes per pickle byte plus [`EXPANSION_BASE`].
 //!
 
+mod globals;
 mod machine;
 mod numpy;
 mod source;
@@ -136,7 +137,7 @@ pub(crate) fn load<R: Read + ?Sized, S: Sink>(
     sink: &mut S,
 ) -> Result<S::Value, Error> {
     let mut source = source::Source::new(reader, available);
-    let (arena, root, spent) = machine::run(&mut source)?;
+    let (arena, root, spent) = machine::run::<numpy::Numpy, _>(&mut source)?;
     let len = source.offset;
     tree::build(arena, root, limits, expansion_limit(len), len, spent, sink)
 }

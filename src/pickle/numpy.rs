@@ -1,7 +1,8 @@
 //! The globals a data pickle may name, and what calling and building them means here:
 //! numpy's array, dtype and scalar reconstruction, and the builtins of Python data.
 
-use super::machine::{Id, Machine, Obj, Payload};
+use super::globals::Global;
+use super::machine::{Called, Host, Id, Machine, Obj, Payload};
 use super::source::Source;
 use crate::dtype::{
     ByteOrder, DType, DateTimeUnit, Field, Scalar, ScalarKind, Structured, SubArray, TimeUnit,
@@ -15,66 +16,6 @@ use std::rc::Rc;
 /// The deepest nesting of dtypes in a pickle (records of sub-arrays of records...), as the
 /// header's descriptors allow by default.
 const MAX_DTYPE_DEPTH: usize = 64;
-
-/// A global the machine resolves.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Global {
-    /// `numpy._core.multiarray._reconstruct` (numpy 2) or `numpy.core.multiarray._reconstruct`
-    /// (numpy 1).
-    Reconstruct,
-    /// `numpy.ndarray`, the class `_reconstruct` is given.
-    NdArray,
-    /// `numpy.dtype`.
-    DTypeClass,
-    /// `numpy._core.multiarray.scalar` / `numpy.core.multiarray.scalar`.
-    Scalar,
-    /// `numpy._core.numeric._frombuffer` / `numpy.core.numeric._frombuffer` (protocol 5).
-    FromBuffer,
-    /// `numpy._core._internal._convert_to_stringdtype_kwargs`.
-    StringDType,
-    /// `builtins.complex`.
-    Complex,
-    /// `builtins.set`.
-    Set,
-    /// `builtins.frozenset`.
-    FrozenSet,
-    /// `builtins.bytearray`.
-    ByteArray,
-    /// `builtins.bytes` (protocols 0-2 write `b''` as `bytes()`).
-    Bytes,
-    /// `_codecs.encode` (protocols 0-2 write bytes as `encode(text, 'latin1')`).
-    Encode,
-}
-
-/// The global `module.name`, if it is one of those. Protocols 0 to 2 name builtins
-/// `__builtin__.*` (Python 2's module, which Python 3 maps with `fix_imports`).
-pub(super) fn resolve(module: &str, name: &str, proto: u8) -> Option<Global> {
-    let module = match module {
-        "__builtin__" if proto < 3 => "builtins",
-        m => m,
-    };
-    Some(match (module, name) {
-        ("numpy._core.multiarray" | "numpy.core.multiarray", "_reconstruct") => Global::Reconstruct,
-        ("numpy._core.multiarray" | "numpy.core.multiarray", "scalar") => Global::Scalar,
-        ("numpy._core.numeric" | "numpy.core.numeric", "_frombuffer") => Global::FromBuffer,
-        ("numpy._core._internal", "_convert_to_stringdtype_kwargs") => Global::StringDType,
-        ("numpy", "ndarray") => Global::NdArray,
-        ("numpy", "dtype") => Global::DTypeClass,
-        ("builtins", "complex") => Global::Complex,
-        ("builtins", "set") => Global::Set,
-        ("builtins", "frozenset") => Global::FrozenSet,
-        ("builtins", "bytearray") => Global::ByteArray,
-        ("builtins", "bytes") => Global::Bytes,
-        ("_codecs", "encode") => Global::Encode,
-        _ => return None,
-    })
-}
-
-/// What a call gave: a new object, or one already in the arena.
-pub(super) enum Called {
-    New(Obj),
-    Same(Id),
-}
 
 fn unsupported<R: Read + ?Sized>(m: &Machine, _src: &Source<'_, R>, what: String) -> Error {
     MismatchError::PickleUnsupported {
@@ -668,4 +609,27 @@ fn datetime_unit(m: &Machine, id: Id) -> Option<Option<DateTimeUnit>> {
     let unit = TimeUnit::from_code(&unit)?;
     let multiplier = u32::try_from(int_of(m, num)?).ok()?;
     Some(Some(DateTimeUnit { unit, multiplier }))
+}
+
+/// numpy's reconstruction and Python's data types, as the machine's [`Host`].
+pub(super) struct Numpy;
+
+impl Host for Numpy {
+    fn call<R: Read + ?Sized>(
+        m: &mut Machine,
+        g: Global,
+        args: &[Id],
+        src: &Source<'_, R>,
+    ) -> Result<Called, Error> {
+        call(m, g, args, src)
+    }
+
+    fn build<R: Read + ?Sized>(
+        m: &mut Machine,
+        target: Id,
+        state: Id,
+        src: &Source<'_, R>,
+    ) -> Result<(), Error> {
+        build(m, target, state, src)
+    }
 }
