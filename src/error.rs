@@ -1492,6 +1492,14 @@ pub(crate) enum UsageError {
         /// Its reason.
         reason: String,
     },
+    /// A URL that does not name an object in a store this build has.
+    #[cfg_attr(not(feature = "object_store"), allow(dead_code))]
+    Url {
+        /// The URL (cut as `excerpt` does).
+        url: String,
+        /// Why not.
+        reason: String,
+    },
     /// An object array holds a value that cannot be pickled as numpy would load it (a
     /// numpy scalar that is not 0-d, a code point beyond U+10FFFF, values nested deeper than
     /// 1000 levels).
@@ -1603,6 +1611,9 @@ impl fmt::Display for UsageError {
                 "deflate compression level {level} is out of range: expected 1 to 9"
             ),
             UsageError::Archive { reason } => write!(f, "cannot write the archive: {reason}"),
+            UsageError::Url { url, reason } => {
+                write!(f, "cannot open {url:?}: {}", Capped(reason))
+            }
             UsageError::ObjectValue { reason } => {
                 write!(f, "cannot write the object array: {}", Capped(reason))
             }

@@ -14,6 +14,72 @@ use crate::pyrepr::write_shape;
 use std::fmt;
 use std::io::{self, Read};
 
+/// The growth axis of an array: first for C order, last for Fortran order.
+pub(crate) fn growth_axis(header: &Header) -> Result<usize, Error> {
+    match header.shape.len() {
+        0 => Err(UsageError::NoGrowthAxis.into()),
+        n => Ok(if header.fortran_order { n - 1 } else { 0 }),
+    }
+}
+
+/// Elements per step along the growth axis (the product of the other dimensions).
+pub(crate) fn elements_per_step(header: &Header, axis: usize) -> Result<usize, Error> {
+    header
+        .shape
+        .iter()
+        .enumerate()
+        .filter(|&(i, _)| i != axis)
+        .try_fold(1usize, |acc, (_, &d)| acc.checked_mul(d))
+        .ok_or_else(|| {
+            FormatError::ShapeOverflow {
+                shape: header.shape.clone(),
+                itemsize: header.dtype.itemsize(),
+            }
+            .into()
+        })
+}
+
+/// The position in the data, in elements, of the element at `index` (one index per
+/// dimension): row-major for C order, over the reversed axes for Fortran order.
+pub(crate) fn element_offset(header: &Header, index: &[usize]) -> Result<usize, Error> {
+    let shape = &header.shape;
+    if index.len() != shape.len() || index.iter().zip(shape).any(|(&i, &d)| i >= d) {
+        return Err(UsageError::OutOfBounds {
+            requested: format!("{index:?}"),
+            len: shape.iter().product(),
+        }
+        .into());
+    }
+    let flat = |idx: &mut dyn Iterator<Item = (&usize, &usize)>| {
+        idx.fold(0usize, |acc, (&i, &d)| acc * d + i)
+    };
+    Ok(if header.fortran_order {
+        flat(&mut index.iter().zip(shape).rev())
+    } else {
+        flat(&mut index.iter().zip(shape))
+    })
+}
+
+/// The length of the whole header (magic, version, length field and text) that `prefix`,
+/// the first bytes of an `.npy` file, declares; `None` if `prefix` is too short to hold the
+/// length field or is not an `.npy` prefix. The declared length is not checked here.
+#[cfg_attr(not(feature = "object_store"), allow(dead_code))]
+pub(crate) fn declared_header_len(prefix: &[u8]) -> Option<u64> {
+    if prefix.get(..MAGIC.len())? != MAGIC {
+        return None;
+    }
+    let (field, start) = match prefix.get(6..8)? {
+        [1, 0] => (prefix.get(8..10)?.to_vec(), Version::V1_0.prefix_len()),
+        [2, 0] | [3, 0] => (prefix.get(8..12)?.to_vec(), Version::V2_0.prefix_len()),
+        _ => return None,
+    };
+    let len = field
+        .iter()
+        .rev()
+        .fold(0u64, |acc, &b| (acc << 8) | u64::from(b));
+    Some(start as u64 + len)
+}
+
 /// The magic string at the start of every `.npy` file.
 pub const MAGIC: &[u8; 6] = b"\x93NUMPY";
 

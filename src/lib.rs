@@ -180,6 +180,8 @@ mod printable_table;
 mod pyrepr;
 mod read;
 pub mod record;
+#[cfg(feature = "object_store")]
+mod remote;
 mod sys;
 pub mod unit;
 mod view;
@@ -206,6 +208,8 @@ pub use crate::npz::{
 pub use crate::outofcore::{NpyAppender, NpyReader, NpyWriter};
 pub use crate::read::{read_npy, read_npy_with_options, ReadNpyExt};
 pub use crate::record::{NpyRecord, PlainField, RecordField};
+#[cfg(feature = "object_store")]
+pub use crate::remote::{BlockingRemoteNpy, RemoteNpy, RemoteOptions};
 pub use crate::view::{ViewMutNpyExt, ViewNpyError, ViewNpyExt};
 pub use crate::write::{
     create_new_npy, create_new_npy_with_options, write_npy, write_npy_with_options,

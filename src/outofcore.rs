@@ -18,7 +18,9 @@ use crate::element::{FixedDType, ReadableElement, WritableElement};
 use crate::encode::write_c_order;
 use crate::error::{Error, FormatError, MismatchError, UsageError};
 use crate::fsutil::{replace_atomically, sync_data, Sync};
-use crate::header::{Header, HeaderInfo, ReadOptions, Version};
+use crate::header::{
+    element_offset, elements_per_step, growth_axis, Header, HeaderInfo, ReadOptions, Version,
+};
 use crate::layout::dimension;
 use crate::layout::shape_and_order;
 use crate::read::array_from_vec;
@@ -31,31 +33,6 @@ use std::io::{self, Read, Seek, SeekFrom, Write};
 use std::marker::PhantomData;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
-
-/// The growth axis of an array: first for C order, last for Fortran order.
-fn growth_axis(header: &Header) -> Result<usize, Error> {
-    match header.shape.len() {
-        0 => Err(UsageError::NoGrowthAxis.into()),
-        n => Ok(if header.fortran_order { n - 1 } else { 0 }),
-    }
-}
-
-/// Elements per step along the growth axis (the product of the other dimensions).
-fn elements_per_step(header: &Header, axis: usize) -> Result<usize, Error> {
-    header
-        .shape
-        .iter()
-        .enumerate()
-        .filter(|&(i, _)| i != axis)
-        .try_fold(1usize, |acc, (_, &d)| acc.checked_mul(d))
-        .ok_or_else(|| {
-            FormatError::ShapeOverflow {
-                shape: header.shape.clone(),
-                itemsize: header.dtype.itemsize(),
-            }
-            .into()
-        })
-}
 
 /// Reads parts of an `.npy` array from a seekable source: a range along the growth axis, or
 /// single elements, without reading the rest.
@@ -199,23 +176,7 @@ impl<R: Read + Seek> NpyReader<R> {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn read_element<A: ReadableElement>(&mut self, index: &[usize]) -> Result<A, Error> {
-        let shape = &self.info.header.shape;
-        if index.len() != shape.len() || index.iter().zip(shape).any(|(&i, &d)| i >= d) {
-            return Err(UsageError::OutOfBounds {
-                requested: format!("{index:?}"),
-                len: shape.iter().product(),
-            }
-            .into());
-        }
-        // Row-major offset; for Fortran order, the same over the reversed axes.
-        let flat = |idx: &mut dyn Iterator<Item = (&usize, &usize)>| {
-            idx.fold(0usize, |acc, (&i, &d)| acc * d + i)
-        };
-        let offset = if self.info.header.fortran_order {
-            flat(&mut index.iter().zip(shape).rev())
-        } else {
-            flat(&mut index.iter().zip(shape))
-        };
+        let offset = element_offset(&self.info.header, index)?;
         let mut v = self.read_at::<A>(offset, 1)?;
         // read_at returns exactly the one element asked for, or an error.
         v.pop().ok_or_else(|| {
