@@ -163,11 +163,18 @@ fn put(store: &Arc<dyn ObjectStore>, name: &str, bytes: Vec<u8>) {
 
 /// Counts the GETs made through it and the body bytes they return; everything is forwarded
 /// to the real store.
-#[derive(Debug)]
 struct Counting {
     inner: Arc<dyn ObjectStore>,
     requests: AtomicU64,
     bytes: Arc<AtomicU64>,
+    /// Called with each GET's number (from 1) before it is forwarded.
+    before_get: Option<Box<dyn Fn(u64) + Send + Sync>>,
+}
+
+impl std::fmt::Debug for Counting {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Counting({:?})", self.inner)
+    }
 }
 
 impl Counting {
@@ -176,6 +183,20 @@ impl Counting {
             inner,
             requests: AtomicU64::new(0),
             bytes: Arc::new(AtomicU64::new(0)),
+            before_get: None,
+        })
+    }
+
+    /// A counting store that calls `hook` with each GET's number before forwarding it.
+    fn with_hook(
+        inner: Arc<dyn ObjectStore>,
+        hook: impl Fn(u64) + Send + Sync + 'static,
+    ) -> Arc<Counting> {
+        Arc::new(Counting {
+            inner,
+            requests: AtomicU64::new(0),
+            bytes: Arc::new(AtomicU64::new(0)),
+            before_get: Some(Box::new(hook)),
         })
     }
 
@@ -218,7 +239,10 @@ impl ObjectStore for Counting {
         location: &Path,
         options: GetOptions,
     ) -> object_store::Result<GetResult> {
-        self.requests.fetch_add(1, Ordering::SeqCst);
+        let n = self.requests.fetch_add(1, Ordering::SeqCst) + 1;
+        if let Some(hook) = &self.before_get {
+            hook(n);
+        }
         let mut result = self.inner.get_opts(location, options).await?;
         let counter = Arc::clone(&self.bytes);
         #[allow(unreachable_patterns)]
@@ -482,18 +506,123 @@ fn a_missing_object_keeps_the_store_error() {
 
 #[test]
 fn a_server_killed_mid_read_is_an_error_not_a_hang() {
-    let mut own = Moto::start();
-    let store = own.store();
-    let (_, bytes) = rows_of_8k(64);
-    put(&store, "killed.npy", bytes);
-    let npy = BlockingRemoteNpy::open(store, "killed.npy".into()).unwrap();
-    let _ = own.child.kill();
-    let _ = own.child.wait();
+    let own = Moto::start();
+    let real = own.store();
+    let (_, bytes) = rows_of_8k(64); // 512 KiB: 8 parts of 64 KiB, one at a time
+    put(&real, "killed.npy", bytes);
+    // The server is killed as the read's third part is asked for: parts 1 and 2 have
+    // arrived (GETs 2 and 3; GET 1 was the header's).
+    let own = std::sync::Mutex::new(Some(own));
+    let store = Counting::with_hook(real, move |n| {
+        if n == 4 {
+            drop(own.lock().unwrap().take());
+        }
+    });
+    let opts = RemoteOptions::new().part_size(64 << 10).concurrency(1);
+    let npy =
+        BlockingRemoteNpy::open_with_options(store.clone(), "killed.npy".into(), opts).unwrap();
     let started = Instant::now();
     let err = npy.read::<f64, Ix2>().unwrap_err();
+    let (requests, transferred) = store.take();
+    eprintln!(
+        "killed after {requests} GETs, {transferred} bytes; {:?} later: {err}",
+        started.elapsed()
+    );
     assert_eq!(err.kind(), ErrorKind::Io, "{err}");
+    assert!(err.to_string().contains("killed.npy"), "{err}");
+    assert_eq!(requests, 4);
     assert!(started.elapsed() < Duration::from_secs(20), "{err}");
-    eprintln!("after {:?}: {err}", started.elapsed());
+}
+
+/// A loopback HTTP proxy in front of `upstream` that answers `503 Slow Down` to every GET of
+/// one byte range, the `fail_range`-th distinct range asked for (counting from 1), and
+/// forwards everything else.
+fn failing_proxy(upstream: u16, fail_range: usize) -> String {
+    use std::io::Read;
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = listener.local_addr().unwrap();
+    let ranges = Arc::new(std::sync::Mutex::new(Vec::<String>::new()));
+    std::thread::spawn(move || {
+        for client in listener.incoming() {
+            let Ok(client) = client else { continue };
+            let ranges = Arc::clone(&ranges);
+            std::thread::spawn(move || {
+                let mut reader = BufReader::new(client.try_clone().unwrap());
+                let mut client = client;
+                loop {
+                    // One request: its head, then its body.
+                    let mut head = String::new();
+                    loop {
+                        let mut line = String::new();
+                        if reader.read_line(&mut line).unwrap_or(0) == 0 {
+                            return;
+                        }
+                        head.push_str(&line);
+                        if line == "\r\n" {
+                            break;
+                        }
+                    }
+                    let header = |name: &str| {
+                        head.lines()
+                            .find(|l| l.to_ascii_lowercase().starts_with(name))
+                            .map(|l| l[name.len()..].trim().to_string())
+                    };
+                    let len: usize = header("content-length:").map_or(0, |v| v.parse().unwrap());
+                    let mut body = vec![0; len];
+                    reader.read_exact(&mut body).unwrap();
+                    if let (true, Some(range)) = (head.starts_with("GET "), header("range:")) {
+                        let mut seen = ranges.lock().unwrap();
+                        if !seen.contains(&range) {
+                            seen.push(range.clone());
+                        }
+                        if seen.iter().position(|r| *r == range) == Some(fail_range - 1) {
+                            let _ = client
+                                .write_all(b"HTTP/1.1 503 Slow Down\r\nContent-Length: 0\r\n\r\n");
+                            continue;
+                        }
+                    }
+                    // Forwarded on a connection of its own, closed after the response.
+                    let head = head.replacen("\r\n", "\r\nConnection: close\r\n", 1);
+                    let mut up = TcpStream::connect(("127.0.0.1", upstream)).unwrap();
+                    up.write_all(head.as_bytes()).unwrap();
+                    up.write_all(&body).unwrap();
+                    let mut response = Vec::new();
+                    let _ = up.read_to_end(&mut response);
+                    if client.write_all(&response).is_err() {
+                        return;
+                    }
+                    return; // the response said Connection: close
+                }
+            });
+        }
+    });
+    format!("http://{addr}")
+}
+
+#[test]
+fn a_5xx_on_one_part_is_an_error_naming_it() {
+    let store = moto().store();
+    let (a, bytes) = rows_of_8k(64);
+    put(&store, "flaky.npy", bytes);
+    // Range 1 is the header's; range 3 is the data's second part of 64 KiB.
+    let proxied: Arc<dyn ObjectStore> = Arc::new(store_at(&failing_proxy(moto().port, 3)));
+    let opts = RemoteOptions::new().part_size(64 << 10).concurrency(2);
+    let npy = BlockingRemoteNpy::open_with_options(proxied, "flaky.npy".into(), opts).unwrap();
+    let err = npy.read::<f64, Ix2>().unwrap_err();
+    eprintln!("{err}");
+    assert_eq!(err.kind(), ErrorKind::Io, "{err}");
+    let part = 128 + (64 << 10);
+    assert!(
+        err.to_string().contains(&format!(
+            "bytes {part}..{} of \"flaky.npy\"",
+            part + (64 << 10)
+        )),
+        "{err}"
+    );
+    assert!(err.to_string().contains("503"), "{err}");
+    // Rows outside that part still read.
+    let rows: Array2<f64> = npy.read_rows(0..8).unwrap();
+    assert_eq!(rows, a.slice(s![0..8, ..]));
 }
 
 #[test]
