@@ -24,6 +24,13 @@
 //! - **Out of core**: [`NpyReader`] reads a range of rows or single elements from any
 //!   `Read + Seek`; [`NpyAppender`] grows a file on disk row by row, crash-safely;
 //!   [`NpyWriter`] writes an array of known shape block by block.
+//! - **Object stores** (feature `object_store`): [`RemoteNpy`] reads an `.npy` object of any
+//!   store of the `object_store` crate (S3 and S3-compatible servers, GCS, Azure, HTTP), by
+//!   `(store, path)` or by URL: one small GET for the header, then exactly the byte ranges
+//!   [`read`](RemoteNpy::read), [`read_rows`](RemoteNpy::read_rows) and
+//!   [`read_element`](RemoteNpy::read_element) need, large ones split into concurrent GETs
+//!   ([`RemoteOptions`]), every GET pinned to the version of the object that was opened.
+//!   [`BlockingRemoteNpy`] is the same for code that is not async.
 //! - **Archives** (feature `npz`, on by default): [`NpzReader`] reads `.npz` files
 //!   (`np.savez`, `np.savez_compressed`, streamed, zip64) lazily, member by member, with
 //!   numpy's key rules. [`NpzReader::by_name`] and [`NpzReader::by_index`] read an array, as
@@ -148,8 +155,12 @@
 #![deny(missing_docs)]
 // `unsafe` only in the modules that say at their top what they encapsulate (`#![allow(unsafe_code)]`).
 #![deny(unsafe_code)]
-// The map links the `.npz` types, which exist only with the `npz` feature.
-#![cfg_attr(not(feature = "npz"), allow(rustdoc::broken_intra_doc_links))]
+// The map links the `.npz` types and the remote readers, which exist only with the `npz` and
+// `object_store` features.
+#![cfg_attr(
+    any(not(feature = "npz"), not(feature = "object_store")),
+    allow(rustdoc::broken_intra_doc_links)
+)]
 
 // Lets the derive's `::ndnpy::...` paths resolve inside this crate's own tests.
 extern crate self as ndnpy;
