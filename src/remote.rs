@@ -9,12 +9,14 @@
 //! requests is an error rather than a mix of two files. [`RemoteNpy::read`],
 //! [`RemoteNpy::read_rows`] and [`RemoteNpy::read_element`] then fetch exactly the bytes they
 //! need; a range longer than [`RemoteOptions::part_size`] is split into parts fetched by up to
-//! [`RemoteOptions::concurrency`] GETs at once, each copied into its slot of one buffer of
-//! the range's size (allocated only after the object's size, from the store's metadata, is
-//! known to hold the data the header declares), from which the elements are decoded as from
-//! any bytes in memory.
-//!
-//! [`BlockingRemoteNpy`] offers the same calls to code that is not async.
+//! [`RemoteOptions::concurrency`] GETs at once, each streamed into its own slot of the
+//! destination (allocated only after the object's size, from the store's metadata, is known to
+//! hold the data the header declares). In [`RemoteNpy`]'s async calls the destination is one
+//! buffer of the range's size, from which the elements are decoded as from any bytes in memory
+//! (one copy). [`BlockingRemoteNpy`] offers the same calls to code that is not async, and its
+//! reads go through the element reader itself: plain types (numbers, `bool`, plain records)
+//! are fetched straight into the array's own memory, decoded types (strings, datetimes,
+//! records with conversions) through a window of at most `part_size * concurrency` bytes.
 
 use crate::element::{Input, ReadableElement};
 use crate::error::UsageError;
@@ -380,15 +382,9 @@ impl RemoteNpy {
     /// # Ok(()) }
     /// ```
     pub async fn read<A: ReadableElement, D: Dimension>(&self) -> Result<Array<A, D>, Error> {
-        let header = &self.info.header;
-        dimension::<D>(&header.shape)?;
-        let data = self.read_elements::<A>(0, self.info.num_elements).await?;
-        array_from_vec(
-            data,
-            header.shape.clone(),
-            header.fortran_order,
-            header.dtype.itemsize(),
-        )
+        let (first, count, shape) = self.plan_all::<D>()?;
+        let data = self.read_elements::<A>(first, count).await?;
+        self.finish(data, shape)
     }
 
     /// Reads steps `rows` along the growth axis (the first axis of a C-order file, the last of
@@ -411,25 +407,9 @@ impl RemoteNpy {
         &self,
         rows: Range<usize>,
     ) -> Result<Array<A, D>, Error> {
-        let header = &self.info.header;
-        let axis = growth_axis(header)?;
-        let len = header.shape[axis];
-        if rows.start > rows.end || rows.end > len {
-            return Err(UsageError::OutOfBounds {
-                requested: format!("{rows:?}"),
-                len,
-            }
-            .into());
-        }
-        let mut shape = header.shape.clone();
-        shape[axis] = rows.len();
-        dimension::<D>(&shape)?;
-        let per_step = elements_per_step(header, axis)?;
-        // Both fit: they are at most the whole array, whose size Header::read checked.
-        let data = self
-            .read_elements::<A>(rows.start * per_step, rows.len() * per_step)
-            .await?;
-        array_from_vec(data, shape, header.fortran_order, header.dtype.itemsize())
+        let (first, count, shape) = self.plan_rows::<D>(rows)?;
+        let data = self.read_elements::<A>(first, count).await?;
+        self.finish(data, shape)
     }
 
     /// Reads the element at `index` (one index per dimension; `&[]` for a 0-d array): one GET
@@ -449,8 +429,111 @@ impl RemoteNpy {
     /// ```
     pub async fn read_element<A: ReadableElement>(&self, index: &[usize]) -> Result<A, Error> {
         let offset = element_offset(&self.info.header, index)?;
-        let mut v = self.read_elements::<A>(offset, 1).await?;
-        // read_elements returns exactly the one element asked for, or an error.
+        let v = self.read_elements::<A>(offset, 1).await?;
+        self.only(v)
+    }
+
+    /// Fetches the bytes of `count` elements from element `first` of the data into one
+    /// buffer and decodes them.
+    async fn read_elements<A: ReadableElement>(
+        &self,
+        first: usize,
+        count: usize,
+    ) -> Result<Vec<A>, Error> {
+        let bytes = self.object.get(self.byte_range(first, count)).await?;
+        A::read_vec(
+            &mut &bytes[..],
+            &self.info.header.dtype,
+            count,
+            Input::new(Some(bytes.len() as u64)),
+        )
+    }
+
+    /// Reads `count` elements from element `first` of the data on this thread, the parts
+    /// fetched (blocking) straight into the memory the element reader reads into: for
+    /// plain types, the array's own; for decoded types, a buffer of at most
+    /// `part_size * concurrency` bytes that they decode from.
+    fn read_elements_blocking<A: ReadableElement>(
+        &self,
+        first: usize,
+        count: usize,
+    ) -> Result<Vec<A>, Error> {
+        let range = self.byte_range(first, count);
+        let len = range.end - range.start;
+        let window = (self.object.opts.part_size).saturating_mul(self.object.opts.concurrency);
+        // The buffer is used only by reads smaller than it (decoded types, small arrays), and
+        // is no larger than the range, whose bytes open found in the object.
+        let capacity = usize::try_from(len)
+            .map_or(window, |len| len.min(window))
+            .max(1);
+        let mut reader = io::BufReader::with_capacity(
+            capacity,
+            BlockingRange {
+                object: &self.object,
+                pos: range.start,
+                end: range.end,
+            },
+        );
+        A::read_vec(
+            &mut reader,
+            &self.info.header.dtype,
+            count,
+            Input::new(Some(len)),
+        )
+    }
+
+    /// The first element, the element count and the shape of the whole array.
+    fn plan_all<D: Dimension>(&self) -> Result<(usize, usize, Vec<usize>), Error> {
+        let shape = self.info.header.shape.clone();
+        dimension::<D>(&shape)?;
+        Ok((0, self.info.num_elements, shape))
+    }
+
+    /// The first element, the element count and the shape of steps `rows` along the growth
+    /// axis.
+    fn plan_rows<D: Dimension>(
+        &self,
+        rows: Range<usize>,
+    ) -> Result<(usize, usize, Vec<usize>), Error> {
+        let header = &self.info.header;
+        let axis = growth_axis(header)?;
+        let len = header.shape[axis];
+        if rows.start > rows.end || rows.end > len {
+            return Err(UsageError::OutOfBounds {
+                requested: format!("{rows:?}"),
+                len,
+            }
+            .into());
+        }
+        let mut shape = header.shape.clone();
+        shape[axis] = rows.len();
+        dimension::<D>(&shape)?;
+        let per_step = elements_per_step(header, axis)?;
+        // Both fit: they are at most the whole array, whose size Header::read checked.
+        Ok((rows.start * per_step, rows.len() * per_step, shape))
+    }
+
+    /// The bytes of `count` elements from element `first` of the data, in the object. In
+    /// range: at most the data, which open checked against the object's size.
+    fn byte_range(&self, first: usize, count: usize) -> Range<u64> {
+        let itemsize = self.info.header.dtype.itemsize() as u64;
+        let start = self.info.data_offset + first as u64 * itemsize;
+        start..start + count as u64 * itemsize
+    }
+
+    /// The elements read as an array of `shape` in the file's layout.
+    fn finish<A, D: Dimension>(
+        &self,
+        data: Vec<A>,
+        shape: Vec<usize>,
+    ) -> Result<Array<A, D>, Error> {
+        let header = &self.info.header;
+        array_from_vec(data, shape, header.fortran_order, header.dtype.itemsize())
+    }
+
+    /// The one element read.
+    fn only<A>(&self, mut v: Vec<A>) -> Result<A, Error> {
+        // The element readers return exactly the one element asked for, or an error.
         v.pop().ok_or_else(|| {
             FormatError::Truncated {
                 part: "array data",
@@ -460,51 +543,62 @@ impl RemoteNpy {
             .into()
         })
     }
+}
 
-    /// Fetches the bytes of `count` elements from element `first` of the data and decodes
-    /// them.
-    async fn read_elements<A: ReadableElement>(
-        &self,
-        first: usize,
-        count: usize,
-    ) -> Result<Vec<A>, Error> {
-        let itemsize = self.info.header.dtype.itemsize() as u64;
-        // In range: at most the data, which open checked against the object's size.
-        let start = self.info.data_offset + first as u64 * itemsize;
-        let end = start + count as u64 * itemsize;
-        let bytes = self.object.get(start..end).await?;
-        A::read_vec(
-            &mut &bytes[..],
-            &self.info.header.dtype,
-            count,
-            Input::new(Some(bytes.len() as u64)),
-        )
+/// Bytes `pos..end` of a pinned object as a [`Read`](io::Read) for the blocking API: each
+/// read fetches straight into the caller's buffer (in parts, concurrently, as
+/// [`Object::fetch_into`] does), blocking this thread.
+struct BlockingRange<'a> {
+    object: &'a Object,
+    pos: u64,
+    end: u64,
+}
+
+impl io::Read for BlockingRange<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = (buf.len() as u64).min(self.end - self.pos) as usize;
+        if n == 0 {
+            return Ok(0);
+        }
+        let range = self.pos..self.pos + n as u64;
+        block_on(self.object.fetch_into(range, &mut buf[..n]))??;
+        self.pos += n as u64;
+        Ok(n)
     }
 }
 
 impl Object {
-    /// The bytes `range` of the pinned object: one GET per part of
-    /// [`RemoteOptions::part_size`], [`RemoteOptions::concurrency`] at once, each copied into
-    /// its slot of one buffer. The caller has checked the range lies in the object.
+    /// The bytes `range` of the pinned object, fetched into one buffer of the range's size
+    /// ([`Object::fetch_into`]). The caller has checked the range lies in the object.
     async fn get(&self, range: Range<u64>) -> Result<Vec<u8>, Error> {
         let len = usize::try_from(range.end - range.start).map_err(|_| out_of_memory(u64::MAX))?;
         let mut buf = Vec::new();
         buf.try_reserve_exact(len)
             .map_err(|_| out_of_memory(len as u64))?;
         buf.resize(len, 0);
-        if len == 0 {
-            return Ok(buf);
-        }
+        self.fetch_into(range, &mut buf).await?;
+        Ok(buf)
+    }
+
+    /// Fetches the bytes `range` of the pinned object into `buf` (of the range's length):
+    /// one GET per part of [`RemoteOptions::part_size`], [`RemoteOptions::concurrency`] at
+    /// once, each streamed into its own slot of `buf`.
+    async fn fetch_into(&self, range: Range<u64>, buf: &mut [u8]) -> Result<(), Error> {
+        debug_assert_eq!(range.end - range.start, buf.len() as u64);
         let part = self.opts.part_size.max(1);
         let start = range.start;
-        futures::stream::iter(buf.chunks_mut(part).enumerate().map(|(i, slot)| {
-            let from = start + (i * part) as u64;
-            self.get_into(from..from + slot.len() as u64, slot)
-        }))
-        .buffer_unordered(self.opts.concurrency.max(1))
-        .try_collect::<()>()
-        .await?;
-        Ok(buf)
+        // Collected first: a stream that maps with a closure over borrowed slots would make
+        // the future not `Send` (rustc's higher-ranked lifetime limitation, rust#64552).
+        let parts: Vec<_> = (buf.chunks_mut(part).enumerate())
+            .map(|(i, slot)| {
+                let from = start + (i * part) as u64;
+                self.get_into(from..from + slot.len() as u64, slot)
+            })
+            .collect();
+        futures::stream::iter(parts)
+            .buffer_unordered(self.opts.concurrency.max(1))
+            .try_collect::<()>()
+            .await
     }
 
     /// One pinned GET of `range` into `slot` (of the range's length).
@@ -573,6 +667,11 @@ impl Object {
 /// A [`RemoteNpy`] for code that is not async: each call runs the async one to completion on
 /// a runtime of this crate's (one tokio worker thread for every `BlockingRemoteNpy`, started
 /// at the first use), blocking the calling thread.
+///
+/// Its reads fetch the parts of a plain array (numbers, `bool`, plain records) straight into
+/// the array's own memory, without the copy [`RemoteNpy`]'s async reads make; decoded types
+/// (strings, datetimes, records with conversions) are fetched through a window of at most
+/// `part_size * concurrency` bytes.
 ///
 /// It may be called from any thread, inside an async runtime too (the runtime's thread is
 /// blocked meanwhile, so async code should rather await [`RemoteNpy`]).
@@ -701,7 +800,9 @@ impl BlockingRemoteNpy {
     /// # Ok(()) }
     /// ```
     pub fn read<A: ReadableElement, D: Dimension>(&self) -> Result<Array<A, D>, Error> {
-        block_on(self.inner.read())?
+        let (first, count, shape) = self.inner.plan_all::<D>()?;
+        let data = self.inner.read_elements_blocking::<A>(first, count)?;
+        self.inner.finish(data, shape)
     }
 
     /// [`RemoteNpy::read_rows`], blocking.
@@ -721,7 +822,9 @@ impl BlockingRemoteNpy {
         &self,
         rows: Range<usize>,
     ) -> Result<Array<A, D>, Error> {
-        block_on(self.inner.read_rows(rows))?
+        let (first, count, shape) = self.inner.plan_rows::<D>(rows)?;
+        let data = self.inner.read_elements_blocking::<A>(first, count)?;
+        self.inner.finish(data, shape)
     }
 
     /// [`RemoteNpy::read_element`], blocking.
@@ -738,7 +841,9 @@ impl BlockingRemoteNpy {
     /// # Ok(()) }
     /// ```
     pub fn read_element<A: ReadableElement>(&self, index: &[usize]) -> Result<A, Error> {
-        block_on(self.inner.read_element(index))?
+        let offset = element_offset(&self.inner.info.header, index)?;
+        let v = self.inner.read_elements_blocking::<A>(offset, 1)?;
+        self.inner.only(v)
     }
 }
 

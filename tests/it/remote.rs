@@ -362,7 +362,15 @@ fn one_row_from_the_middle_is_two_small_requests() {
     let npy = rt()
         .block_on(RemoteNpy::open(store.clone(), "rows/big.npy".into()))
         .unwrap();
-    let row: Array2<f64> = rt().block_on(npy.read_rows(2048..2049)).unwrap();
+    // The futures are Send: they can be spawned on a multi-threaded runtime.
+    let task = {
+        let npy = Arc::new(npy);
+        let npy2 = Arc::clone(&npy);
+        let handle = rt().spawn(async move { npy2.read_rows::<f64, Ix2>(2048..2049).await });
+        (npy, handle)
+    };
+    let (npy, handle) = task;
+    let row: Array2<f64> = rt().block_on(handle).unwrap().unwrap();
     assert_eq!(row, a.slice(s![2048..2049, ..]));
     let (requests, transferred) = store.take();
     eprintln!("one 8 KiB row of 32 MiB: {requests} requests, {transferred} bytes");
@@ -386,7 +394,7 @@ fn large_reads_are_split_into_concurrent_parts() {
         .block_on(RemoteNpy::open_with_options(
             store.clone(),
             "rows/parts.npy".into(),
-            opts,
+            opts.clone(),
         ))
         .unwrap();
     store.take();
@@ -396,6 +404,12 @@ fn large_reads_are_split_into_concurrent_parts() {
     eprintln!("8 MiB in parts of 1 MiB: {requests} requests, {transferred} bytes");
     assert_eq!(requests, 8);
     assert_eq!(transferred, (bytes.len() - 128) as u64);
+    // The blocking API fetches the same parts, into the array's own memory.
+    let blocking =
+        BlockingRemoteNpy::open_with_options(store.clone(), "rows/parts.npy".into(), opts).unwrap();
+    store.take();
+    assert_eq!(blocking.read::<f64, Ix2>().unwrap(), a);
+    assert_eq!(store.take(), (8, (bytes.len() - 128) as u64));
     // Rows across part boundaries, through the blocking API.
     let blocking = BlockingRemoteNpy::open_with_options(
         store.clone(),
@@ -668,4 +682,19 @@ fn open_url_builds_the_store_from_the_url() {
     let err =
         BlockingRemoteNpy::open_url("not a url", [("a", "b")], RemoteOptions::new()).unwrap_err();
     assert_eq!(err.kind(), ErrorKind::Usage, "{err}");
+}
+
+/// Compiles only if the async calls' futures are `Send` (spawnable on any tokio runtime).
+#[allow(dead_code)]
+fn futures_are_send(store: Arc<dyn ObjectStore>, npy: &RemoteNpy) {
+    fn send<T: Send>(_: T) {}
+    send(RemoteNpy::open(store, "a.npy".into()));
+    send(RemoteNpy::open_url(
+        "s3://b/a.npy",
+        [("k", "v")],
+        RemoteOptions::new(),
+    ));
+    send(npy.read::<String, IxDyn>());
+    send(npy.read_rows::<Flat, IxDyn>(0..1));
+    send(npy.read_element::<f64>(&[0]));
 }
