@@ -645,13 +645,27 @@ impl Object {
         Ok(())
     }
 
-    /// The bytes of the first response (`range` of the object, as far as it goes).
+    /// The bytes of the first response (`range` of the object, as far as it goes). A store
+    /// that sends more than the range is refused as soon as it does, so the header's first
+    /// read never holds more than [`RemoteOptions::header_guess`] bytes.
     async fn collect(&self, first: GetResult, range: Range<u64>) -> Result<Vec<u8>, Error> {
-        let bytes = first
-            .bytes()
+        let mut bytes = Vec::new();
+        let mut stream = first.into_stream();
+        while let Some(chunk) = stream
+            .try_next()
             .await
-            .map_err(|e| store_error(&self.path, range, e))?;
-        Ok(bytes.to_vec())
+            .map_err(|e| store_error(&self.path, range.clone(), e))?
+        {
+            bytes.extend_from_slice(&chunk);
+            if bytes.len() as u64 > range.end - range.start {
+                return Err(Error::from(io::Error::other(format!(
+                    "the store sent more than the {} bytes asked for of {}",
+                    range.end - range.start,
+                    crate::error::excerpt(format_args!("{:?}", self.path.as_ref()))
+                ))));
+            }
+        }
+        Ok(bytes)
     }
 
     /// The error for an object that is no longer the one opened.

@@ -549,17 +549,16 @@ fn a_server_killed_mid_read_is_an_error_not_a_hang() {
 }
 
 /// A loopback HTTP proxy in front of `upstream` that answers `503 Slow Down` to every GET of
-/// one byte range, the `fail_range`-th distinct range asked for (counting from 1), and
-/// forwards everything else.
-fn failing_proxy(upstream: u16, fail_range: usize) -> String {
+/// the byte range `fail` (its retries too), and forwards everything else.
+fn failing_proxy(upstream: u16, fail: std::ops::Range<u64>) -> String {
     use std::io::Read;
     let listener = TcpListener::bind("127.0.0.1:0").unwrap();
     let addr = listener.local_addr().unwrap();
-    let ranges = Arc::new(std::sync::Mutex::new(Vec::<String>::new()));
+    let fail = format!("bytes={}-{}", fail.start, fail.end - 1);
     std::thread::spawn(move || {
         for client in listener.incoming() {
             let Ok(client) = client else { continue };
-            let ranges = Arc::clone(&ranges);
+            let fail = fail.clone();
             std::thread::spawn(move || {
                 let mut reader = BufReader::new(client.try_clone().unwrap());
                 let mut client = client;
@@ -584,16 +583,10 @@ fn failing_proxy(upstream: u16, fail_range: usize) -> String {
                     let len: usize = header("content-length:").map_or(0, |v| v.parse().unwrap());
                     let mut body = vec![0; len];
                     reader.read_exact(&mut body).unwrap();
-                    if let (true, Some(range)) = (head.starts_with("GET "), header("range:")) {
-                        let mut seen = ranges.lock().unwrap();
-                        if !seen.contains(&range) {
-                            seen.push(range.clone());
-                        }
-                        if seen.iter().position(|r| *r == range) == Some(fail_range - 1) {
-                            let _ = client
-                                .write_all(b"HTTP/1.1 503 Slow Down\r\nContent-Length: 0\r\n\r\n");
-                            continue;
-                        }
+                    if head.starts_with("GET ") && header("range:") == Some(fail.clone()) {
+                        let _ = client
+                            .write_all(b"HTTP/1.1 503 Slow Down\r\nContent-Length: 0\r\n\r\n");
+                        continue;
                     }
                     // Forwarded on a connection of its own, closed after the response.
                     let head = head.replacen("\r\n", "\r\nConnection: close\r\n", 1);
@@ -618,14 +611,17 @@ fn a_5xx_on_one_part_is_an_error_naming_it() {
     let store = moto().store();
     let (a, bytes) = rows_of_8k(64);
     put(&store, "flaky.npy", bytes);
-    // Range 1 is the header's; range 3 is the data's second part of 64 KiB.
-    let proxied: Arc<dyn ObjectStore> = Arc::new(store_at(&failing_proxy(moto().port, 3)));
+    // The data's second part of 64 KiB fails.
+    let part = 128 + (64 << 10);
+    let proxied: Arc<dyn ObjectStore> = Arc::new(store_at(&failing_proxy(
+        moto().port,
+        part..part + (64 << 10),
+    )));
     let opts = RemoteOptions::new().part_size(64 << 10).concurrency(2);
     let npy = BlockingRemoteNpy::open_with_options(proxied, "flaky.npy".into(), opts).unwrap();
     let err = npy.read::<f64, Ix2>().unwrap_err();
     eprintln!("{err}");
     assert_eq!(err.kind(), ErrorKind::Io, "{err}");
-    let part = 128 + (64 << 10);
     assert!(
         err.to_string().contains(&format!(
             "bytes {part}..{} of \"flaky.npy\"",
