@@ -44,8 +44,6 @@ mod read_while_growing;
 mod record_times;
 #[cfg(all(feature = "derive", feature = "mmap"))]
 mod records;
-#[cfg(all(feature = "object_store", feature = "derive", unix))]
-mod remote;
 mod roundtrip;
 #[cfg(feature = "derive")]
 mod roundtrip_records;

@@ -6,7 +6,8 @@
 //! decorator that forwards every call to the real store and counts the GETs and the body
 //! bytes they return (HTTP headers are not counted).
 //!
-//! Without moto these tests fail, saying how to install it; they do not skip.
+//! Without moto these tests fail, saying how to install it; they do not skip. A binary of its
+//! own rather than a module of `tests/it` (see `Cargo.toml`).
 
 use async_trait::async_trait;
 use futures::stream::BoxStream;
