@@ -160,7 +160,9 @@ pub fn save_to<T: WriteNpyExt + ?Sized, W: Write>(
 /// let path = std::env::temp_dir().join(format!("ndnpy-compat-doc-zero-{}.npy", std::process::id()));
 /// ndnpy_compat::zeroed::<i16, _>(&std::fs::File::create(&path)?, (2, 2))?;
 /// let z: ndarray::Array2<i16> = ndnpy_compat::load(&path)?;
-/// assert_eq!(z, ndarray::Array2::zeros((2, 2)));
+/// // The element type is spelled out: with serde_json in the build (ndnpy's `object_store`
+/// // feature brings it), `i16 == _` has two impls and is not inferred.
+/// assert_eq!(z, ndarray::Array2::<i16>::zeros((2, 2)));
 /// # std::fs::remove_file(&path)?;
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
