@@ -39,6 +39,30 @@ pub(crate) fn elements_per_step(header: &Header, axis: usize) -> Result<usize, E
         })
 }
 
+/// Where steps `rows` along the growth axis lie in the data: their first element, their
+/// element count, and the shape of the array they make (checked against the dimension `D`).
+/// The one plan of every row reader (`NpyReader::read_rows`, `RemoteNpy::read_rows`).
+pub(crate) fn rows_plan<D: ndarray::Dimension>(
+    header: &Header,
+    rows: std::ops::Range<usize>,
+) -> Result<(usize, usize, Vec<usize>), Error> {
+    let axis = growth_axis(header)?;
+    let len = header.shape[axis];
+    if rows.start > rows.end || rows.end > len {
+        return Err(UsageError::OutOfBounds {
+            requested: format!("{rows:?}"),
+            len,
+        }
+        .into());
+    }
+    let mut shape = header.shape.clone();
+    shape[axis] = rows.len();
+    crate::layout::dimension::<D>(&shape)?;
+    let per_step = elements_per_step(header, axis)?;
+    // Both fit: they are at most the whole array, whose size Header::read checked.
+    Ok((rows.start * per_step, rows.len() * per_step, shape))
+}
+
 /// The position in the data, in elements, of the element at `index` (one index per
 /// dimension): row-major for C order, over the reversed axes for Fortran order.
 pub(crate) fn element_offset(header: &Header, index: &[usize]) -> Result<usize, Error> {

@@ -313,7 +313,7 @@ impl NpyMmapMut {
     /// # Errors
     ///
     /// [`ErrorKind::Io`](crate::ErrorKind::Io) if the file cannot be created, sized or mapped;
-    /// [`ErrorKind::Header`](crate::ErrorKind::Header) if the shape is too
+    /// [`ErrorKind::Usage`](crate::ErrorKind::Usage) if the shape is too
     /// large to address.
     ///
     /// # Examples

@@ -19,7 +19,7 @@ use crate::encode::write_c_order;
 use crate::error::{Error, FormatError, MismatchError, UsageError};
 use crate::fsutil::{replace_atomically, sync_data, Sync};
 use crate::header::{
-    element_offset, elements_per_step, growth_axis, Header, HeaderInfo, ReadOptions, Version,
+    element_offset, growth_axis, rows_plan, Header, HeaderInfo, ReadOptions, Version,
 };
 use crate::layout::dimension;
 use crate::layout::shape_and_order;
@@ -139,23 +139,8 @@ impl<R: Read + Seek> NpyReader<R> {
         rows: Range<usize>,
     ) -> Result<Array<A, D>, Error> {
         let header = &self.info.header;
-        let axis = growth_axis(header)?;
-        let len = header.shape[axis];
-        if rows.start > rows.end || rows.end > len {
-            return Err(UsageError::OutOfBounds {
-                requested: format!("{rows:?}"),
-                len,
-            }
-            .into());
-        }
-        let mut shape = header.shape.clone();
-        shape[axis] = rows.len();
         let (fortran_order, itemsize) = (header.fortran_order, header.dtype.itemsize());
-        dimension::<D>(&shape)?;
-        let per_step = elements_per_step(header, axis)?;
-        // Both fit: they are at most the whole array, whose size Header::read checked.
-        let first = rows.start * per_step;
-        let count = rows.len() * per_step;
+        let (first, count, shape) = rows_plan::<D>(header, rows)?;
         let data = self.read_at::<A>(first, count)?;
         array_from_vec(data, shape, fortran_order, itemsize)
     }
@@ -517,7 +502,7 @@ impl<A: FixedDType> NpyAppender<A> {
     /// # Errors
     ///
     /// [`ErrorKind::Usage`](crate::ErrorKind::Usage) if the block does not fit (nothing is written);
-    /// [`ErrorKind::Header`](crate::ErrorKind::Header) if the array would outgrow the address space;
+    /// [`ErrorKind::Usage`](crate::ErrorKind::Usage) if the array would outgrow the address space;
     /// [`ErrorKind::Io`](crate::ErrorKind::Io) if writing fails (the file then still loads with its previous shape,
     /// unless the failure hit the header write itself).
     ///
@@ -636,7 +621,7 @@ impl<W: Write, A: FixedDType> NpyWriter<W, A> {
     ///
     /// # Errors
     ///
-    /// [`ErrorKind::Io`](crate::ErrorKind::Io) if writing fails; [`ErrorKind::Header`](crate::ErrorKind::Header) for an unaddressable
+    /// [`ErrorKind::Io`](crate::ErrorKind::Io) if writing fails; [`ErrorKind::Usage`](crate::ErrorKind::Usage) for an unaddressable
     /// shape.
     ///
     /// # Examples

@@ -22,8 +22,7 @@ use crate::element::{Input, ReadableElement};
 use crate::error::UsageError;
 use crate::error::{Error, FormatError};
 use crate::header::{
-    declared_header_len, element_offset, elements_per_step, growth_axis, Header, HeaderInfo,
-    ReadOptions,
+    declared_header_len, element_offset, rows_plan, Header, HeaderInfo, ReadOptions,
 };
 use crate::layout::dimension;
 use crate::read::array_from_vec;
@@ -407,7 +406,7 @@ impl RemoteNpy {
         &self,
         rows: Range<usize>,
     ) -> Result<Array<A, D>, Error> {
-        let (first, count, shape) = self.plan_rows::<D>(rows)?;
+        let (first, count, shape) = rows_plan::<D>(&self.info.header, rows)?;
         let data = self.read_elements::<A>(first, count).await?;
         self.finish(data, shape)
     }
@@ -487,30 +486,6 @@ impl RemoteNpy {
         let shape = self.info.header.shape.clone();
         dimension::<D>(&shape)?;
         Ok((0, self.info.num_elements, shape))
-    }
-
-    /// The first element, the element count and the shape of steps `rows` along the growth
-    /// axis.
-    fn plan_rows<D: Dimension>(
-        &self,
-        rows: Range<usize>,
-    ) -> Result<(usize, usize, Vec<usize>), Error> {
-        let header = &self.info.header;
-        let axis = growth_axis(header)?;
-        let len = header.shape[axis];
-        if rows.start > rows.end || rows.end > len {
-            return Err(UsageError::OutOfBounds {
-                requested: format!("{rows:?}"),
-                len,
-            }
-            .into());
-        }
-        let mut shape = header.shape.clone();
-        shape[axis] = rows.len();
-        dimension::<D>(&shape)?;
-        let per_step = elements_per_step(header, axis)?;
-        // Both fit: they are at most the whole array, whose size Header::read checked.
-        Ok((rows.start * per_step, rows.len() * per_step, shape))
     }
 
     /// The bytes of `count` elements from element `first` of the data, in the object. In
@@ -836,7 +811,7 @@ impl BlockingRemoteNpy {
         &self,
         rows: Range<usize>,
     ) -> Result<Array<A, D>, Error> {
-        let (first, count, shape) = self.inner.plan_rows::<D>(rows)?;
+        let (first, count, shape) = rows_plan::<D>(&self.inner.info.header, rows)?;
         let data = self.inner.read_elements_blocking::<A>(first, count)?;
         self.inner.finish(data, shape)
     }
