@@ -931,7 +931,7 @@ mod tests {
     /// and the directory after; without the option, nothing is synced.
     #[test]
     fn every_path_writer_has_a_durable_mode() {
-        use crate::{NpyAppender, WriteOptions};
+        use crate::{NpyAppender, WriteNpyExt, WriteOptions};
         let dir = scratch("every");
         let a = ndarray::array![[1.0f64, 2.0], [3.0, 4.0]];
         let durable = WriteOptions::new().durable(true);
@@ -942,6 +942,18 @@ mod tests {
         assert_eq!(take_events(), published, "write_npy_with_options");
         crate::write_npy(dir.join("w.npy"), &a).unwrap();
         assert_eq!(take_events(), [Event::Publish], "write_npy");
+
+        crate::write_file_atomically(dir.join("f.npy"), &durable, |out| a.write_npy(out)).unwrap();
+        assert_eq!(take_events(), published, "write_file_atomically, durable");
+        crate::write_file_atomically(dir.join("f.npy"), &WriteOptions::new(), |out| {
+            a.write_npy(out)
+        })
+        .unwrap();
+        assert_eq!(take_events(), [Event::Publish], "write_file_atomically");
+        assert_eq!(
+            crate::read_npy::<_, ndarray::Array2<f64>>(dir.join("f.npy")).unwrap(),
+            a
+        );
 
         crate::create_new_npy_with_options(dir.join("c.npy"), &a, &durable).unwrap();
         assert_eq!(take_events(), published, "create_new_npy_with_options");

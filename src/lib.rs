@@ -15,7 +15,8 @@
 //!   written as a path is), with a chosen byte order through [`WriteOptions`]. Files are
 //!   written atomically (a killed process never leaves a partial file, nor a temporary one
 //!   that the next write does not remove), and durably on request
-//!   ([`WriteOptions::durable`], [`write_npy_with_options`]).
+//!   ([`WriteOptions::durable`], [`write_npy_with_options`]); [`write_file_atomically`]
+//!   publishes bytes of one's own (a streaming [`NpyWriter`]) the same way.
 //! - **Zero-copy views**: [`ViewNpyExt`] and [`ViewMutNpyExt`] view `.npy` bytes in place
 //!   (native byte order, aligned; C or Fortran layout).
 //! - **Memory maps** (feature `mmap`, on by default): [`NpyMmap`] and [`NpyMmapMut`] open files
@@ -223,8 +224,8 @@ pub use crate::record::{NpyRecord, PlainField, RecordField};
 pub use crate::remote::{BlockingRemoteNpy, RemoteNpy, RemoteOptions};
 pub use crate::view::{ViewMutNpyExt, ViewNpyError, ViewNpyExt};
 pub use crate::write::{
-    create_new_npy, create_new_npy_with_options, write_npy, write_npy_with_options,
-    write_zeroed_npy, WriteNpyExt, WriteOptions,
+    create_new_npy, create_new_npy_with_options, write_file_atomically, write_npy,
+    write_npy_with_options, write_zeroed_npy, WriteNpyExt, WriteOptions,
 };
 /// Derives [`NpyRecord`](trait@NpyRecord) for a struct of named fields; see
 /// [`record`] for what it reads and writes.

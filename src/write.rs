@@ -415,6 +415,53 @@ where
 
 /// Writes `array` to a new file that takes the name `path` as `publish` says, reserving the
 /// file's extent before large writes as `np.save` does.
+/// Writes the file at `path` with bytes of one's own, published as [`write_npy`] publishes:
+/// `fill` writes (through a buffer) into a file no reader can see (an unnamed file on Linux,
+/// else a hidden temporary name that a later write removes if this process dies), which
+/// replaces `path` in one step once `fill` returns `Ok`. With
+/// [`WriteOptions::durable`] the file is flushed to the disk before it takes the name, and
+/// the directory after. On any error `path` is untouched and nothing is left behind.
+///
+/// For `.npy` bytes written in steps, such as a [`NpyWriter`](crate::NpyWriter) streaming an
+/// array too large to hold, or a conversion. Only `durable` is read from `opts`.
+///
+/// # Errors
+///
+/// [`ErrorKind::Io`](crate::ErrorKind::Io) if the file cannot be created, written or
+/// renamed; what `fill` returns.
+///
+/// # Examples
+///
+/// ```
+/// # let dir = std::env::temp_dir().join(format!("ndnpy-doc-atomic-{}", std::process::id()));
+/// # std::fs::create_dir_all(&dir)?;
+/// let path = dir.join("rows.npy");
+/// ndnpy::write_file_atomically(&path, &ndnpy::WriteOptions::new(), |out| {
+///     let mut w = ndnpy::NpyWriter::<_, f32>::new(out, (3, 2))?;
+///     for i in 0..3 {
+///         w.write_block(&ndarray::array![i as f32, 1.0])?; // one row at a time
+///     }
+///     w.finish().map(drop)
+/// })?;
+/// let a: ndarray::Array2<f32> = ndnpy::read_npy(&path)?;
+/// assert_eq!(a[[2, 0]], 2.0);
+/// # std::fs::remove_dir_all(&dir)?;
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn write_file_atomically<P: AsRef<Path>, T>(
+    path: P,
+    opts: &WriteOptions,
+    fill: impl FnOnce(&mut dyn Write) -> Result<T, Error>,
+) -> Result<T, Error> {
+    let (value, _file) = write_file(path.as_ref(), Publish::Replace, opts.sync(), |file| {
+        let mut out = BufWriter::new(Preallocating(file));
+        let value = fill(&mut out)?;
+        out.flush()?;
+        Ok(value)
+    })?;
+    Ok(value)
+}
+
 fn write_path<T: WriteNpyExt + ?Sized>(
     path: &Path,
     array: &T,
@@ -447,7 +494,7 @@ fn write_path<T: WriteNpyExt + ?Sized>(
 /// # Errors
 ///
 /// [`ErrorKind::Io`](crate::ErrorKind::Io) if writing or resizing fails;
-/// [`ErrorKind::Header`](crate::ErrorKind::Header) if the array is too large to address (ndarray-npy panics
+/// [`ErrorKind::Usage`](crate::ErrorKind::Usage) if the shape is too large to address (ndarray-npy panics
 /// there).
 ///
 /// # Examples

@@ -223,6 +223,23 @@ for kind, path, want in json.load(open(sys.argv[1])):
                     ndnpy::write_npy_with_options(&target, &arrays[g % 4], &opts).unwrap();
                 }
             }
+            "write_file_atomically" => {
+                // An array streamed in blocks through NpyWriter: np.save's bytes, written in
+                // steps, published whole or not at all.
+                let arrays: Vec<_> = (1..=4).map(gen).collect();
+                ready();
+                for g in 0.. {
+                    let a = &arrays[g % 4];
+                    ndnpy::write_file_atomically(&target, &WriteOptions::new(), |out| {
+                        let mut w = ndnpy::NpyWriter::<_, f64>::new(out, a.len())?;
+                        for block in a.axis_chunks_iter(ndarray::Axis(0), 1 << 12) {
+                            w.write_block(&block)?;
+                        }
+                        w.finish().map(drop)
+                    })
+                    .unwrap();
+                }
+            }
             "create_new_npy" => {
                 let arrays: Vec<_> = (1..=4).map(gen).collect();
                 ready();
@@ -344,6 +361,14 @@ for kind, path, want in json.load(open(sys.argv[1])):
 
     fn write_npy_durable_killed() {
         write_npy(&mut rng("write_npy_durable"), "write_npy_durable", 3);
+    }
+
+    fn write_file_atomically_killed() {
+        write_npy(
+            &mut rng("write_file_atomically"),
+            "write_file_atomically",
+            ROUNDS,
+        );
     }
 
     fn create_new_npy_killed() {
@@ -562,8 +587,9 @@ for kind, path, want in json.load(open(sys.argv[1])):
             child(&role, &dir);
             return;
         }
-        let tests: [(&str, fn()); 7] = [
+        let tests: [(&str, fn()); 8] = [
             ("write_npy_killed", write_npy_killed),
+            ("write_file_atomically_killed", write_file_atomically_killed),
             ("write_npy_durable_killed", write_npy_durable_killed),
             ("create_new_npy_killed", create_new_npy_killed),
             ("npz_writer_killed", npz_writer_killed),

@@ -4,9 +4,8 @@
 use crate::fail::{Fail, Res};
 use crate::source::{file_kind, ArraySource, FileKind, Target};
 use ndnpy::{ByteOrder, DType, Header, NpzReader, NpzWriteOptions, NpzWriter, ScalarKind};
-use std::fs::File;
-use std::io::{BufWriter, Write};
-use std::path::{Path, PathBuf};
+use std::io::Write;
+use std::path::Path;
 
 /// What to change.
 #[derive(Debug, Clone, Default)]
@@ -149,40 +148,29 @@ fn npy_bytes(
     Ok(out)
 }
 
-/// Writes the converted array to a temporary file beside `output`, then renames it over
-/// `output`: readers see the old file or the new one, never a part.
+/// Writes the converted array to `output` through the library's atomic publishing
+/// (`ndnpy::write_file_atomically`, durable): readers see the old file or the new one, never a
+/// part, and a killed conversion leaves no temporary file that the next write does not remove.
 fn write_npy_atomic(
     src: &ArraySource,
     output: &Path,
     opts: &Options,
     progress: &mut crate::progress::Progress,
 ) -> Res<()> {
-    let dir = match output.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
-    let file_name = output
-        .file_name()
-        .ok_or_else(|| Fail::usage(format!("{}: not a file name", output.display())))?;
-    let tmp = dir.join(format!(
-        ".{}.ndnpy-tmp-{}",
-        file_name.to_string_lossy(),
-        std::process::id()
-    ));
-    let result = (|| {
-        let file = File::create(&tmp).map_err(|e| Fail::io(output, "create", e))?;
-        let mut w = BufWriter::with_capacity(1 << 20, file);
-        convert(src, &mut w, opts, progress)?;
-        let file = w
-            .into_inner()
-            .map_err(|e| Fail::io(output, "write", e.into_error()))?;
-        file.sync_all().map_err(|e| Fail::io(output, "write", e))?;
-        std::fs::rename(&tmp, output).map_err(|e| Fail::io(output, "replace", e))
-    })();
-    if result.is_err() {
-        let _ = std::fs::remove_file(&tmp);
+    // The conversion's own failure, kept whole while the library unwinds the write.
+    let mut failed = None;
+    let durable = ndnpy::WriteOptions::new().durable(true);
+    let written = ndnpy::write_file_atomically(output, &durable, |out| {
+        convert(src, out, opts, progress).map_err(|f| {
+            failed = Some(f);
+            std::io::Error::other("the conversion failed").into()
+        })
+    });
+    match (written, failed) {
+        (Ok(()), _) => Ok(()),
+        (Err(_), Some(f)) => Err(f),
+        (Err(e), None) => Err(Fail::lib(&output.display().to_string(), e)),
     }
-    result
 }
 
 /// Whether an array of `shape` in Fortran layout is stored as `fortran_order: True` by
