@@ -277,13 +277,41 @@ fn read_at<R: Read + Seek>(
 /// The smallest central directory entry: its fixed part.
 const MIN_ENTRY: u64 = CENTRAL_LEN as u64;
 
+/// Where an archive's central directory lies, as its end records say: found by
+/// [`Directory::span`], read by [`Directory::parse`].
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Span {
+    /// The input's length.
+    len: u64,
+    /// Absolute offset of the central directory.
+    cd_start: u64,
+    /// Its length in bytes (less than 4 GiB).
+    cd_size: u64,
+    /// What to add to the offsets the directory records to make them absolute: bytes before
+    /// the archive proper (a self-extractor stub, say), zipfile's "concat".
+    concat: i128,
+}
+
+impl Span {
+    /// The bytes of the central directory.
+    pub(crate) fn range(&self) -> std::ops::Range<u64> {
+        self.cd_start..self.cd_start + self.cd_size
+    }
+}
+
 impl Directory {
-    /// Reads the central directory of the archive `r` holds.
-    ///
-    /// The directory is read through a 64 KiB buffer, entry by entry, and kept compact (see
-    /// [`Directory`]); the two allocations it makes, for the entries and the names, are
-    /// bounded by the directory's length, which is bounded by the input's.
+    /// Reads the central directory of the archive `r` holds: [`Directory::span`], then
+    /// [`Directory::parse`].
     pub(crate) fn read<R: Read + Seek>(r: &mut R) -> Result<Directory, Error> {
+        let span = Directory::span(r)?;
+        r.seek(SeekFrom::Start(span.cd_start))?;
+        Directory::parse(r, &span)
+    }
+
+    /// Finds the central directory from the end records: reads the input's last 65,557 bytes
+    /// (at most), the zip64 records before the end record when there are, and, for an input
+    /// that is no archive, its first 4 bytes for the message.
+    pub(crate) fn span<R: Read + Seek>(r: &mut R) -> Result<Span, Error> {
         let len = r.seek(SeekFrom::End(0))?;
         let tail_len = len.min(EOCD_LEN + MAX_COMMENT);
         let tail_start = len - tail_len;
@@ -356,6 +384,27 @@ impl Directory {
             ));
         }
 
+        Ok(Span {
+            len,
+            cd_start,
+            cd_size,
+            concat,
+        })
+    }
+
+    /// Parses the central directory that [`Directory::span`] found, `r` positioned at its
+    /// start.
+    ///
+    /// The directory is read through a 64 KiB buffer, entry by entry, and kept compact (see
+    /// [`Directory`]); the two allocations it makes, for the entries and the names, are
+    /// bounded by the directory's length, which is bounded by the input's.
+    pub(crate) fn parse<R: Read>(r: R, span: &Span) -> Result<Directory, Error> {
+        let Span {
+            len,
+            cd_start,
+            cd_size,
+            concat,
+        } = *span;
         // cd_size <= cd_end <= len: both reservations are bounded by the input's length; the
         // pages they do not use are never touched.
         let cd_len = cd_size as usize;
@@ -369,9 +418,8 @@ impl Directory {
             .try_reserve_exact(cd_len)
             .map_err(|_| oom("the member names", cd_len))?;
 
-        r.seek(SeekFrom::Start(cd_start))?;
         let buffer = cd_len.min(64 << 10);
-        let mut cd = std::io::BufReader::with_capacity(buffer, (&mut *r).take(cd_size));
+        let mut cd = std::io::BufReader::with_capacity(buffer, r.take(cd_size));
         let mut fixed = [0u8; CENTRAL_LEN];
         // The name and the extra field of one entry (at most 64 KiB each).
         let mut body: Vec<u8> = Vec::new();

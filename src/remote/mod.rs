@@ -1,0 +1,386 @@
+//! Remote `.npy` files read through the `object_store` crate (feature `object_store`): S3 and
+//! S3-compatible servers, Google Cloud Storage, Azure Blob Storage and plain HTTP, all alike.
+//!
+//! [`RemoteNpy::open`] reads the header with one ranged GET of the first
+//! [`RemoteOptions::header_guess`] bytes (a second GET only when the header is longer; its
+//! declared length is checked against [`ReadOptions::max_header_len`] first) and pins the
+//! object's version: every later GET carries the first response's ETag (`If-Match`) and
+//! version, and checks the ETag of its response, so that an object replaced between two
+//! requests is an error rather than a mix of two files. [`RemoteNpy::read`],
+//! [`RemoteNpy::read_rows`] and [`RemoteNpy::read_element`] then fetch exactly the bytes they
+//! need; a range longer than [`RemoteOptions::part_size`] is split into parts fetched by up to
+//! [`RemoteOptions::concurrency`] GETs at once, each streamed into its own slot of the
+//! destination (allocated only after the object's size, from the store's metadata, is known to
+//! hold the data the header declares). In [`RemoteNpy`]'s async calls the destination is one
+//! buffer of the range's size, from which the elements are decoded as from any bytes in memory
+//! (one copy). [`BlockingRemoteNpy`] offers the same calls to code that is not async, and its
+//! reads go through the element reader itself: plain types (numbers, `bool`, plain records)
+//! are fetched straight into the array's own memory, decoded types (strings, datetimes,
+//! records with conversions) through a window of at most `part_size * concurrency` bytes.
+
+use crate::error::UsageError;
+use crate::error::{Error, FormatError};
+use crate::header::ReadOptions;
+use futures::{StreamExt, TryStreamExt};
+use object_store::path::Path;
+use object_store::{GetOptions, GetResult, ObjectStore};
+use std::error::Error as StdError;
+use std::fmt;
+use std::io;
+use std::ops::Range;
+use std::sync::{Arc, OnceLock};
+
+mod npy;
+
+pub use npy::{BlockingRemoteNpy, RemoteNpy};
+
+/// How a [`RemoteNpy`] talks to its store: the speculative header read, the size of the parts
+/// a large read is split into, how many parts are fetched at once, and the limits of
+/// [`ReadOptions`].
+///
+/// # Examples
+///
+/// ```
+/// use ndnpy::{ReadOptions, RemoteOptions};
+/// let opts = RemoteOptions::new()
+///     .concurrency(16)
+///     .part_size(4 << 20)
+///     .header_guess(1024)
+///     .read_options(ReadOptions::new().max_header_len(10_000));
+/// assert_eq!((opts.concurrency, opts.part_size, opts.header_guess), (16, 4 << 20, 1024));
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct RemoteOptions {
+    /// The most GETs in flight at once for one read ([`RemoteOptions::concurrency`]).
+    pub concurrency: usize,
+    /// The size in bytes of the parts a large read is split into
+    /// ([`RemoteOptions::part_size`]).
+    pub part_size: usize,
+    /// How many bytes the first GET asks for ([`RemoteOptions::header_guess`]).
+    pub header_guess: usize,
+    /// The limits applied to the header and the data ([`RemoteOptions::read_options`]).
+    pub read: ReadOptions,
+}
+
+impl Default for RemoteOptions {
+    fn default() -> Self {
+        RemoteOptions::new()
+    }
+}
+
+impl RemoteOptions {
+    /// The defaults: 8 GETs at once, parts of 8 MiB, a first GET of 4 KiB, and
+    /// [`ReadOptions::new`]'s limits.
+    ///
+    /// ```
+    /// let opts = ndnpy::RemoteOptions::new();
+    /// assert_eq!((opts.concurrency, opts.part_size, opts.header_guess), (8, 8 << 20, 4096));
+    /// ```
+    pub fn new() -> RemoteOptions {
+        RemoteOptions {
+            concurrency: 8,
+            part_size: 8 << 20,
+            header_guess: 4096,
+            read: ReadOptions::new(),
+        }
+    }
+
+    /// The most ranged GETs one read keeps in flight at once (default 8; 0 counts as 1).
+    ///
+    /// ```
+    /// assert_eq!(ndnpy::RemoteOptions::new().concurrency(0).concurrency, 1);
+    /// ```
+    pub fn concurrency(mut self, requests: usize) -> RemoteOptions {
+        self.concurrency = requests.max(1);
+        self
+    }
+
+    /// The size of the parts a read is split into, in bytes (default 8 MiB; 0 counts as 1): a
+    /// range no longer than this is one GET.
+    ///
+    /// ```
+    /// assert_eq!(ndnpy::RemoteOptions::new().part_size(1 << 20).part_size, 1 << 20);
+    /// ```
+    pub fn part_size(mut self, bytes: usize) -> RemoteOptions {
+        self.part_size = bytes.max(1);
+        self
+    }
+
+    /// How many bytes of the object the first GET asks for (default 4096; at least the 12
+    /// bytes of the length field): a header that fits is read in one request, a longer one in
+    /// two. numpy's headers are 128 bytes unless the dtype is a large record.
+    ///
+    /// ```
+    /// assert_eq!(ndnpy::RemoteOptions::new().header_guess(0).header_guess, 12);
+    /// ```
+    pub fn header_guess(mut self, bytes: usize) -> RemoteOptions {
+        self.header_guess = bytes.max(12);
+        self
+    }
+
+    /// The limits of [`ReadOptions`] (header length, nesting, data length) for what is read.
+    /// Its `threads` has no effect here: [`RemoteOptions::concurrency`] says how many parts
+    /// are fetched at once.
+    ///
+    /// ```
+    /// let opts = ndnpy::RemoteOptions::new()
+    ///     .read_options(ndnpy::ReadOptions::new().max_data_len(Some(1 << 30)));
+    /// assert_eq!(opts.read.max_data_len, Some(1 << 30));
+    /// ```
+    pub fn read_options(mut self, read: ReadOptions) -> RemoteOptions {
+        self.read = read;
+        self
+    }
+}
+
+/// One version of an object: where it is, and what its reads are pinned to.
+#[derive(Debug)]
+struct Object {
+    store: Arc<dyn ObjectStore>,
+    path: Path,
+    /// The object's size in bytes, from the first response.
+    size: u64,
+    /// The ETag of the first response, sent as `If-Match` with every later GET.
+    e_tag: Option<String>,
+    /// The version of the first response, asked for by every later GET.
+    version: Option<String>,
+    opts: RemoteOptions,
+}
+
+impl Object {
+    /// The bytes `range` of the pinned object, fetched into one buffer of the range's size
+    /// ([`Object::fetch_into`]). The caller has checked the range lies in the object.
+    async fn get(&self, range: Range<u64>) -> Result<Vec<u8>, Error> {
+        let len = usize::try_from(range.end - range.start).map_err(|_| out_of_memory(u64::MAX))?;
+        let mut buf = Vec::new();
+        buf.try_reserve_exact(len)
+            .map_err(|_| out_of_memory(len as u64))?;
+        buf.resize(len, 0);
+        self.fetch_into(range, &mut buf).await?;
+        Ok(buf)
+    }
+
+    /// Fetches the bytes `range` of the pinned object into `buf` (of the range's length):
+    /// one GET per part of [`RemoteOptions::part_size`], [`RemoteOptions::concurrency`] at
+    /// once, each streamed into its own slot of `buf`.
+    async fn fetch_into(&self, range: Range<u64>, buf: &mut [u8]) -> Result<(), Error> {
+        debug_assert_eq!(range.end - range.start, buf.len() as u64);
+        let part = self.opts.part_size.max(1);
+        let start = range.start;
+        // Collected first: a stream that maps with a closure over borrowed slots would make
+        // the future not `Send` (rustc's higher-ranked lifetime limitation, rust#64552).
+        let parts: Vec<_> = (buf.chunks_mut(part).enumerate())
+            .map(|(i, slot)| {
+                let from = start + (i * part) as u64;
+                self.get_into(from..from + slot.len() as u64, slot)
+            })
+            .collect();
+        futures::stream::iter(parts)
+            .buffer_unordered(self.opts.concurrency.max(1))
+            .try_collect::<()>()
+            .await
+    }
+
+    /// One pinned GET of `range` into `slot` (of the range's length).
+    async fn get_into(&self, range: Range<u64>, slot: &mut [u8]) -> Result<(), Error> {
+        let result = self
+            .store
+            .get_opts(
+                &self.path,
+                GetOptions::new()
+                    .with_range(Some(range.clone()))
+                    .with_if_match(self.e_tag.clone())
+                    .with_version(self.version.clone()),
+            )
+            .await
+            .map_err(|e| match e {
+                object_store::Error::Precondition { .. } => self.changed(Some(e)),
+                e => store_error(&self.path, range.clone(), e),
+            })?;
+        if result.meta.e_tag != self.e_tag || result.meta.size != self.size {
+            // A store that ignored If-Match, or one without ETags whose size changed.
+            return Err(self.changed(None));
+        }
+        let mut stream = result.into_stream();
+        let mut filled = 0;
+        while let Some(chunk) = stream
+            .try_next()
+            .await
+            .map_err(|e| store_error(&self.path, range.clone(), e))?
+        {
+            let Some(dst) = slot.get_mut(filled..filled + chunk.len()) else {
+                return Err(self.changed(None));
+            };
+            dst.copy_from_slice(&chunk);
+            filled += chunk.len();
+        }
+        if filled < slot.len() {
+            return Err(FormatError::Truncated {
+                part: "array data",
+                expected: slot.len() as u64,
+                found: filled as u64,
+            }
+            .into());
+        }
+        Ok(())
+    }
+
+    /// The bytes of the first response (`range` of the object, as far as it goes). A store
+    /// that sends more than the range is refused as soon as it does, so the header's first
+    /// read never holds more than [`RemoteOptions::header_guess`] bytes.
+    async fn collect(&self, first: GetResult, range: Range<u64>) -> Result<Vec<u8>, Error> {
+        let mut bytes = Vec::new();
+        let mut stream = first.into_stream();
+        while let Some(chunk) = stream
+            .try_next()
+            .await
+            .map_err(|e| store_error(&self.path, range.clone(), e))?
+        {
+            bytes.extend_from_slice(&chunk);
+            if bytes.len() as u64 > range.end - range.start {
+                return Err(Error::from(io::Error::other(format!(
+                    "the store sent more than the {} bytes asked for of {}",
+                    range.end - range.start,
+                    crate::error::excerpt(format_args!("{:?}", self.path.as_ref()))
+                ))));
+            }
+        }
+        Ok(bytes)
+    }
+
+    /// The error for an object that is no longer the one opened.
+    fn changed(&self, source: Option<object_store::Error>) -> Error {
+        Error::from(io::Error::other(Changed {
+            path: self.path.to_string(),
+            e_tag: self.e_tag.clone(),
+            source,
+        }))
+    }
+}
+
+/// Runs `fut` to completion on this thread, inside the context of the crate's runtime (whose
+/// worker thread drives the store's network I/O and timers).
+fn block_on<F: std::future::Future>(fut: F) -> Result<F::Output, Error> {
+    static RUNTIME: OnceLock<tokio::runtime::Runtime> = OnceLock::new();
+    let rt = match RUNTIME.get() {
+        Some(rt) => rt,
+        None => {
+            let rt = tokio::runtime::Builder::new_multi_thread()
+                .worker_threads(1)
+                .thread_name("ndnpy-remote")
+                .enable_all()
+                .build()?;
+            // Another thread may have won the race; its runtime is the one kept.
+            let _ = RUNTIME.set(rt);
+            RUNTIME.get().expect("the runtime was just set")
+        }
+    };
+    let _entered = rt.enter();
+    Ok(futures::executor::block_on(fut))
+}
+
+/// The store and path of `url`.
+fn parse_url<I, K, V>(url: &str, options: I) -> Result<(Arc<dyn ObjectStore>, Path), Error>
+where
+    I: IntoIterator<Item = (K, V)>,
+    K: AsRef<str>,
+    V: Into<String>,
+{
+    let parsed = url::Url::parse(url).map_err(|e| UsageError::Url {
+        url: crate::error::excerpt(url),
+        reason: e.to_string(),
+    })?;
+    let (store, path) =
+        object_store::parse_url_opts(&parsed, options).map_err(|e| UsageError::Url {
+            url: crate::error::excerpt(url),
+            reason: e.to_string(),
+        })?;
+    Ok((Arc::from(store), path))
+}
+
+/// The error of a buffer of `bytes` that cannot be allocated.
+fn out_of_memory(bytes: u64) -> Error {
+    Error::from(io::Error::new(
+        io::ErrorKind::OutOfMemory,
+        format!("cannot allocate {bytes} bytes for a remote read"),
+    ))
+}
+
+/// A store error while reading `range` of `path`: [`ErrorKind::Io`](crate::ErrorKind::Io),
+/// the store's error kept as the source.
+fn store_error(path: &Path, range: Range<u64>, source: object_store::Error) -> Error {
+    let kind = match &source {
+        object_store::Error::NotFound { .. } => io::ErrorKind::NotFound,
+        object_store::Error::PermissionDenied { .. }
+        | object_store::Error::Unauthenticated { .. } => io::ErrorKind::PermissionDenied,
+        _ => io::ErrorKind::Other,
+    };
+    Error::from(io::Error::new(
+        kind,
+        StoreError {
+            path: path.to_string(),
+            range,
+            source,
+        },
+    ))
+}
+
+/// A store's error reading a range of an object.
+#[derive(Debug)]
+struct StoreError {
+    path: String,
+    range: Range<u64>,
+    source: object_store::Error,
+}
+
+impl fmt::Display for StoreError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "cannot read bytes {}..{} of {}: {}",
+            self.range.start,
+            self.range.end,
+            crate::error::excerpt(format_args!("{:?}", self.path)),
+            crate::error::excerpt(&self.source)
+        )
+    }
+}
+
+impl StdError for StoreError {
+    fn source(&self) -> Option<&(dyn StdError + 'static)> {
+        Some(&self.source)
+    }
+}
+
+/// The object was replaced (or cut) after it was opened.
+#[derive(Debug)]
+struct Changed {
+    path: String,
+    e_tag: Option<String>,
+    source: Option<object_store::Error>,
+}
+
+impl fmt::Display for Changed {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "the object {} changed after it was opened",
+            crate::error::excerpt(format_args!("{:?}", self.path))
+        )?;
+        if let Some(e_tag) = &self.e_tag {
+            write!(
+                f,
+                " (it was opened with ETag {})",
+                crate::error::excerpt(e_tag)
+            )?;
+        }
+        f.write_str("; open it again to read the new object")
+    }
+}
+
+impl StdError for Changed {
+    fn source(&self) -> Option<&(dyn StdError + 'static)> {
+        self.source.as_ref().map(|e| e as _)
+    }
+}
