@@ -121,7 +121,8 @@ pub enum ErrorKind {
     Ndim,
     /// The data cannot be viewed in place: it is not in this machine's byte order, not
     /// aligned, compressed, or a record whose memory layout differs from the Rust type's. A
-    /// read (which copies) works.
+    /// read (which copies) works. Also a remote `.npz` member that is compressed, asked to
+    /// be read in parts: a whole read works.
     CannotView,
     /// The archive has no member of this name (nor of this name with `.npy`), or no member at
     /// this index.
@@ -301,7 +302,7 @@ impl Error {
                 | FormatError::UnsupportedMember { member, .. },
             )
             | Detail::Mismatch(
-                MismatchError::CompressedMember { member }
+                MismatchError::CompressedMember { member, .. }
                 | MismatchError::MisalignedMember { member, .. }
                 | MismatchError::NotNpy { member, .. },
             )
@@ -989,10 +990,13 @@ pub(crate) enum MismatchError {
         /// The dtype in the file.
         found: DType,
     },
-    /// A view in place was asked of an archive member that is compressed.
+    /// A view in place, or a remote read in parts, was asked of an archive member that is
+    /// compressed.
     CompressedMember {
         /// The member's key.
         member: String,
+        /// A remote read in parts (rows, an element), not a view.
+        in_parts: bool,
     },
     /// A view needs native byte order; the data is stored in the other one.
     ByteOrder {
@@ -1124,10 +1128,22 @@ impl fmt::Display for MismatchError {
             MismatchError::DType { requested, found } => {
                 write!(f, "cannot read dtype {} as {requested}", Capped(found))
             }
-            MismatchError::CompressedMember { member } => write!(
+            MismatchError::CompressedMember {
+                member,
+                in_parts: false,
+            } => write!(
                 f,
                 "archive member {} is compressed and cannot be viewed in place \
                  (read it with NpzReader::by_name, which copies)",
+                name(member)
+            ),
+            MismatchError::CompressedMember {
+                member,
+                in_parts: true,
+            } => write!(
+                f,
+                "archive member {} is compressed and cannot be read in parts (read it whole \
+                 with RemoteNpzMember::read)",
                 name(member)
             ),
             MismatchError::ByteOrder { found } => write!(

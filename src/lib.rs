@@ -222,6 +222,8 @@ pub use crate::read::{read_npy, read_npy_with_options, ReadNpyExt};
 pub use crate::record::{NpyRecord, PlainField, RecordField};
 #[cfg(feature = "object_store")]
 pub use crate::remote::{BlockingRemoteNpy, RemoteNpy, RemoteOptions};
+#[cfg(all(feature = "object_store", feature = "npz"))]
+pub use crate::remote::{BlockingRemoteNpz, BlockingRemoteNpzMember, RemoteNpz, RemoteNpzMember};
 pub use crate::view::{ViewMutNpyExt, ViewNpyError, ViewNpyExt};
 pub use crate::write::{
     create_new_npy, create_new_npy_with_options, write_file_atomically, write_npy,

@@ -48,6 +48,9 @@ pub(crate) trait MemberSource: BufRead {
 
 impl MemberSource for &[u8] {}
 
+/// Any buffered reader (the remote archive's ranges, say), read the plain way.
+impl<R: Read> MemberSource for io::BufReader<R> {}
+
 /// Reads one member's uncompressed bytes from its compressed data `src`.
 pub(crate) struct MemberReader<'e, B> {
     src: B,

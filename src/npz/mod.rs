@@ -14,12 +14,13 @@
 //! checked); deflate goes through flate2's zlib-rs backend, and writing through the `zip`
 //! crate.
 
-mod archive;
-mod member;
+pub(crate) mod archive;
+pub(crate) mod member;
 mod parallel;
 mod reader;
 mod writer;
 
+pub(crate) use reader::member_index;
 pub use reader::{MemberInfo, MemberKey, NpzArrays, NpzMember, NpzReader, NpzValue, ReadNpzError};
 pub use writer::{NpzWriteOptions, NpzWriter, WriteNpzError};
 

@@ -167,6 +167,11 @@ pub struct MemberInfo<'a> {
 }
 
 impl<'a> MemberInfo<'a> {
+    /// The facts of member `index`, `entry`.
+    pub(crate) fn new(index: usize, entry: EntryRef<'a>) -> MemberInfo<'a> {
+        MemberInfo { index, entry }
+    }
+
     /// The member's position in the archive.
     ///
     /// ```
@@ -327,6 +332,31 @@ impl MemberKey for str {}
 impl MemberKey for String {}
 impl MemberKey for usize {}
 impl<K: MemberKey + ?Sized> MemberKey for &K {}
+
+/// The index of the member `key` finds in `dir`: by numpy's key rules for a name, by position
+/// for an index. The error of a missing name lists the first keys.
+pub(crate) fn member_index<K: MemberKey>(dir: &Directory, key: K) -> Result<usize, Error> {
+    match key.key() {
+        sealed::Key::Name(name) => dir.lookup(name).ok_or_else(|| {
+            Error::from(MismatchError::MissingMember {
+                name: name.to_owned(),
+                // The ones the message lists, not a copy of a directory of any size.
+                keys: dir.entries().take(10).map(|e| e.key().to_owned()).collect(),
+                len: dir.len(),
+            })
+        }),
+        sealed::Key::Index(index) => entry_at(dir, index).map(|_| index),
+    }
+}
+
+/// Member `index` of `dir`, or the error of an index out of range.
+pub(crate) fn entry_at(dir: &Directory, index: usize) -> Result<EntryRef<'_>, Error> {
+    dir.entry(index)
+        .ok_or(Error::from(MismatchError::MemberIndex {
+            index,
+            len: dir.len(),
+        }))
+}
 
 impl NpzReader<File> {
     /// Opens the `.npz` archive at `path` and reads its central directory.
@@ -530,34 +560,12 @@ impl<R: Read + Seek> NpzReader<R> {
     /// # Ok::<(), ndnpy::Error>(())
     /// ```
     pub fn member<K: MemberKey>(&mut self, key: K) -> Result<NpzMember<'_, R>, ReadNpzError> {
-        let index = match key.key() {
-            sealed::Key::Name(name) => self.index_or_missing(name)?,
-            sealed::Key::Index(index) => {
-                self.entry(index)?;
-                index
-            }
-        };
+        let index = member_index(&self.dir, key)?;
         Ok(NpzMember { npz: self, index })
     }
 
-    fn index_or_missing(&self, name: &str) -> Result<usize, Error> {
-        self.dir.lookup(name).ok_or_else(|| {
-            Error::from(MismatchError::MissingMember {
-                name: name.to_owned(),
-                // The ones the message lists, not a copy of a directory of any size.
-                keys: self.keys().take(10).map(str::to_owned).collect(),
-                len: self.len(),
-            })
-        })
-    }
-
     pub(super) fn entry(&self, index: usize) -> Result<EntryRef<'_>, Error> {
-        self.dir
-            .entry(index)
-            .ok_or(Error::from(MismatchError::MemberIndex {
-                index,
-                len: self.dir.len(),
-            }))
+        entry_at(&self.dir, index)
     }
 
     /// Checks that reading up to `bytes` more out of member `index` stays within
@@ -1133,6 +1141,7 @@ impl<'b> NpzMember<'_, Cursor<&'b [u8]>> {
             }),
             None => Err(MismatchError::CompressedMember {
                 member: self.info().name().to_string(),
+                in_parts: false,
             }
             .into()),
         }

@@ -31,8 +31,12 @@ use std::ops::Range;
 use std::sync::{Arc, OnceLock};
 
 mod npy;
+#[cfg(feature = "npz")]
+mod npz;
 
 pub use npy::{BlockingRemoteNpy, RemoteNpy};
+#[cfg(feature = "npz")]
+pub use npz::{BlockingRemoteNpz, BlockingRemoteNpzMember, RemoteNpz, RemoteNpzMember};
 
 /// How a [`RemoteNpy`] talks to its store: the speculative header read, the size of the parts
 /// a large read is split into, how many parts are fetched at once, and the limits of
@@ -135,7 +139,7 @@ impl RemoteOptions {
 }
 
 /// One version of an object: where it is, and what its reads are pinned to.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 struct Object {
     store: Arc<dyn ObjectStore>,
     path: Path,
@@ -256,6 +260,39 @@ impl Object {
             e_tag: self.e_tag.clone(),
             source,
         }))
+    }
+}
+
+/// Bytes `pos..end` of a pinned object as a [`Read`](io::Read) for the blocking API: each
+/// read fetches straight into the caller's buffer (in parts, concurrently, as
+/// [`Object::fetch_into`] does), blocking this thread.
+struct BlockingRange<'a> {
+    object: &'a Object,
+    pos: u64,
+    end: u64,
+}
+
+impl<'a> BlockingRange<'a> {
+    /// Bytes `range` of `object`.
+    fn new(object: &'a Object, range: Range<u64>) -> BlockingRange<'a> {
+        BlockingRange {
+            object,
+            pos: range.start,
+            end: range.end,
+        }
+    }
+}
+
+impl io::Read for BlockingRange<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = (buf.len() as u64).min(self.end - self.pos) as usize;
+        if n == 0 {
+            return Ok(0);
+        }
+        let range = self.pos..self.pos + n as u64;
+        block_on(self.object.fetch_into(range, &mut buf[..n]))??;
+        self.pos += n as u64;
+        Ok(n)
     }
 }
 

@@ -1,10 +1,12 @@
 //! Remote `.npy` files: [`RemoteNpy`] and [`BlockingRemoteNpy`].
 
-use super::{block_on, parse_url, store_error, Object, RemoteOptions};
+use super::{block_on, parse_url, store_error, BlockingRange, Object, RemoteOptions};
+use crate::dynamic::DynArray;
 use crate::element::{Input, ReadableElement};
 use crate::error::{Error, FormatError};
 use crate::header::{declared_header_len, element_offset, rows_plan, Header, HeaderInfo};
 use crate::layout::dimension;
+use crate::object::is_object;
 use crate::read::array_from_vec;
 use ndarray::{Array, Dimension};
 use object_store::path::Path;
@@ -45,6 +47,8 @@ use std::sync::Arc;
 pub struct RemoteNpy {
     object: Object,
     info: HeaderInfo,
+    /// Where the `.npy` lies in the object: all of it, or a stored `.npz` member's data.
+    extent: Range<u64>,
 }
 
 impl RemoteNpy {
@@ -137,7 +141,11 @@ impl RemoteNpy {
             }
             .into());
         }
-        Ok(RemoteNpy { object: npy, info })
+        Ok(RemoteNpy {
+            object: npy,
+            info,
+            extent: 0..size,
+        })
     }
 
     /// Opens the `.npy` object at `url` (`s3://bucket/key`, `gs://...`, `az://...`,
@@ -176,6 +184,16 @@ impl RemoteNpy {
     {
         let (store, path) = parse_url(url, options)?;
         RemoteNpy::open_with_options(store, path, opts).await
+    }
+
+    /// The `.npy` that lies at `extent` in `object`, whose header `info` says (its data
+    /// offset made absolute), the caller having checked that its data lies in `extent`.
+    pub(super) fn from_parts(object: Object, info: HeaderInfo, extent: Range<u64>) -> RemoteNpy {
+        RemoteNpy {
+            object,
+            info,
+            extent,
+        }
     }
 
     /// The header, as [`Header::read`] gives it (dtype, order, shape; version, data offset
@@ -295,6 +313,44 @@ impl RemoteNpy {
         self.only(v)
     }
 
+    /// Reads the whole array whatever its dtype, as [`DynArray::read_npy`] does: numbers,
+    /// strings, records, datetimes, and object arrays (their pickle, up to the file's end,
+    /// is decoded without running code). The bytes are fetched into one buffer first, in
+    /// parts as [`RemoteNpy::read`] fetches them.
+    ///
+    /// # Errors
+    ///
+    /// As [`DynArray::read_npy`] for the content; as [`RemoteNpy::read`] for the store.
+    ///
+    /// # Examples
+    ///
+    /// ```no_run
+    /// # async fn run(npy: ndnpy::RemoteNpy) -> Result<(), ndnpy::Error> {
+    /// let any = npy.read_dyn().await?;
+    /// println!("{} {:?}", any.dtype(), any.shape());
+    /// # Ok(()) }
+    /// ```
+    pub async fn read_dyn(&self) -> Result<DynArray, Error> {
+        let bytes = self.object.get(self.dyn_range()).await?;
+        self.dyn_from(&bytes)
+    }
+
+    /// The bytes [`RemoteNpy::read_dyn`] reads: the header and the data, and for an object
+    /// array (whose pickle has no declared length) everything up to the object's end.
+    fn dyn_range(&self) -> Range<u64> {
+        let end = if is_object(&self.info.header.dtype) {
+            self.extent.end
+        } else {
+            self.info.data_offset + self.info.data_len as u64
+        };
+        self.extent.start..end
+    }
+
+    /// The array in `bytes`, the range [`RemoteNpy::dyn_range`] gives.
+    fn dyn_from(&self, bytes: &[u8]) -> Result<DynArray, Error> {
+        DynArray::read_npy_with_options(bytes, &self.object.opts.read)
+    }
+
     /// Fetches the bytes of `count` elements from element `first` of the data into one
     /// buffer and decodes them.
     async fn read_elements<A: ReadableElement>(
@@ -328,14 +384,8 @@ impl RemoteNpy {
         let capacity = usize::try_from(len)
             .map_or(window, |len| len.min(window))
             .max(1);
-        let mut reader = io::BufReader::with_capacity(
-            capacity,
-            BlockingRange {
-                object: &self.object,
-                pos: range.start,
-                end: range.end,
-            },
-        );
+        let mut reader =
+            io::BufReader::with_capacity(capacity, BlockingRange::new(&self.object, range));
         A::read_vec(
             &mut reader,
             &self.info.header.dtype,
@@ -380,28 +430,6 @@ impl RemoteNpy {
             }
             .into()
         })
-    }
-}
-
-/// Bytes `pos..end` of a pinned object as a [`Read`](io::Read) for the blocking API: each
-/// read fetches straight into the caller's buffer (in parts, concurrently, as
-/// [`Object::fetch_into`] does), blocking this thread.
-struct BlockingRange<'a> {
-    object: &'a Object,
-    pos: u64,
-    end: u64,
-}
-
-impl io::Read for BlockingRange<'_> {
-    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        let n = (buf.len() as u64).min(self.end - self.pos) as usize;
-        if n == 0 {
-            return Ok(0);
-        }
-        let range = self.pos..self.pos + n as u64;
-        block_on(self.object.fetch_into(range, &mut buf[..n]))??;
-        self.pos += n as u64;
-        Ok(n)
     }
 }
 
@@ -483,7 +511,7 @@ impl BlockingRemoteNpy {
         opts: RemoteOptions,
     ) -> Result<BlockingRemoteNpy, Error> {
         let inner = block_on(RemoteNpy::open_with_options(store, path, opts))??;
-        Ok(BlockingRemoteNpy { inner })
+        Ok(BlockingRemoteNpy::from_remote(inner))
     }
 
     /// [`RemoteNpy::open_url`], blocking.
@@ -514,6 +542,11 @@ impl BlockingRemoteNpy {
     {
         let (store, path) = parse_url(url, options)?;
         BlockingRemoteNpy::open_with_options(store, path, opts)
+    }
+
+    /// The blocking form of `inner`.
+    pub(super) fn from_remote(inner: RemoteNpy) -> BlockingRemoteNpy {
+        BlockingRemoteNpy { inner }
     }
 
     /// The async reader, for [`RemoteNpy::info`], [`RemoteNpy::header`] and the rest.
@@ -585,6 +618,23 @@ impl BlockingRemoteNpy {
         let offset = element_offset(&self.inner.info.header, index)?;
         let v = self.inner.read_elements_blocking::<A>(offset, 1)?;
         self.inner.only(v)
+    }
+
+    /// [`RemoteNpy::read_dyn`], blocking.
+    ///
+    /// # Errors
+    ///
+    /// As [`RemoteNpy::read_dyn`].
+    ///
+    /// # Examples
+    ///
+    /// ```no_run
+    /// # fn run(npy: ndnpy::BlockingRemoteNpy) -> Result<(), ndnpy::Error> {
+    /// let labels = npy.read_dyn()?.into_strings();
+    /// # Ok(()) }
+    /// ```
+    pub fn read_dyn(&self) -> Result<DynArray, Error> {
+        block_on(self.inner.read_dyn())?
     }
 }
 

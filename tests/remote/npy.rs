@@ -69,6 +69,38 @@ fn full_reads_equal_local_reads() {
     same_as_local::<Flat, Ix2>("rec_flat.npy");
 }
 
+#[test]
+fn any_dtype_reads_as_the_local_dyn_read() {
+    let store = moto().store();
+    for name in [
+        "f8_be_f_3x4.npy",
+        "rec_flat.npy",
+        "dt_U3_le.npy",
+        "object/labels.npy",
+        "object/kinds.npy",
+        "object/ragged_f8.npy",
+        "object/fortran.npy",
+    ] {
+        let bytes = std::fs::read(format!("testdata/{name}")).unwrap();
+        let key = format!("dyn/{name}");
+        put(&store, &key, bytes.clone());
+        let local = format!("{:?}", ndnpy::DynArray::read_npy(&bytes[..]).unwrap());
+        let npy = rt()
+            .block_on(RemoteNpy::open(
+                Arc::clone(&store),
+                Path::from(key.as_str()),
+            ))
+            .unwrap();
+        let remote = rt().block_on(npy.read_dyn()).unwrap();
+        assert_eq!(format!("{remote:?}"), local, "{name}");
+        let blocking = BlockingRemoteNpy::open(Arc::clone(&store), Path::from(key.as_str()))
+            .unwrap()
+            .read_dyn()
+            .unwrap();
+        assert_eq!(format!("{blocking:?}"), local, "{name} (blocking)");
+    }
+}
+
 /// An array of `rows` rows of 8 KiB (1024 `f64`), values that tell rows apart.
 fn rows_of_8k(rows: usize) -> (Array2<f64>, Vec<u8>) {
     let a = Array2::from_shape_fn((rows, 1024), |(i, j)| (i * 1024 + j) as f64);
