@@ -23,7 +23,7 @@ use crate::error::{Error, FormatError};
 use crate::header::ReadOptions;
 use futures::{StreamExt, TryStreamExt};
 use object_store::path::Path;
-use object_store::{GetOptions, GetResult, ObjectStore};
+use object_store::{GetOptions, GetRange, GetResult, ObjectStore, ObjectStoreExt};
 use std::error::Error as StdError;
 use std::fmt;
 use std::io;
@@ -153,6 +153,54 @@ struct Object {
 }
 
 impl Object {
+    /// Opens the object at `path` with its first GET, of `range`: the object, pinned to the
+    /// version that answered, with the bytes of the answer and where they lie. An empty
+    /// object, which no range addresses (416), is opened through its metadata, with no bytes.
+    async fn open(
+        store: Arc<dyn ObjectStore>,
+        path: Path,
+        range: GetRange,
+        opts: RemoteOptions,
+    ) -> Result<(Object, Vec<u8>, Range<u64>), Error> {
+        let shown = match range {
+            GetRange::Bounded(ref r) => r.clone(),
+            GetRange::Offset(o) => o..u64::MAX,
+            GetRange::Suffix(n) => 0..n,
+        };
+        let first = match store
+            .get_opts(&path, GetOptions::new().with_range(Some(range)))
+            .await
+        {
+            Ok(first) => first,
+            Err(e @ object_store::Error::Generic { .. }) => match store.head(&path).await {
+                Ok(meta) if meta.size == 0 => {
+                    let object = Object {
+                        store,
+                        path,
+                        size: 0,
+                        e_tag: meta.e_tag,
+                        version: meta.version,
+                        opts,
+                    };
+                    return Ok((object, Vec::new(), 0..0));
+                }
+                _ => return Err(store_error(&path, shown, e)),
+            },
+            Err(e) => return Err(store_error(&path, shown, e)),
+        };
+        let answered = first.range.clone();
+        let object = Object {
+            store,
+            path,
+            size: first.meta.size,
+            e_tag: first.meta.e_tag.clone(),
+            version: first.meta.version.clone(),
+            opts,
+        };
+        let bytes = object.collect(first, answered.clone()).await?;
+        Ok((object, bytes, answered))
+    }
+
     /// The bytes `range` of the pinned object, fetched into one buffer of the range's size
     /// ([`Object::fetch_into`]). The caller has checked the range lies in the object.
     async fn get(&self, range: Range<u64>) -> Result<Vec<u8>, Error> {
@@ -251,6 +299,19 @@ impl Object {
             }
         }
         Ok(bytes)
+    }
+
+    /// The error of a store that answered a request for bytes `asked` with bytes `answered`.
+    fn misanswered(&self, asked: Range<u64>, answered: Range<u64>) -> Error {
+        Error::from(io::Error::other(format!(
+            "the store answered a request for bytes {}..{} of {} with bytes {}..{} of {}",
+            asked.start,
+            asked.end,
+            crate::error::excerpt(format_args!("{:?}", self.path.as_ref())),
+            answered.start,
+            answered.end,
+            self.size
+        )))
     }
 
     /// The error for an object that is no longer the one opened.

@@ -1,6 +1,6 @@
 //! Remote `.npy` files: [`RemoteNpy`] and [`BlockingRemoteNpy`].
 
-use super::{block_on, parse_url, store_error, BlockingRange, Object, RemoteOptions};
+use super::{block_on, parse_url, BlockingRange, Object, RemoteOptions};
 use crate::dynamic::DynArray;
 use crate::element::{Input, ReadableElement};
 use crate::error::{Error, FormatError};
@@ -10,7 +10,7 @@ use crate::object::is_object;
 use crate::read::array_from_vec;
 use ndarray::{Array, Dimension};
 use object_store::path::Path;
-use object_store::{GetOptions, ObjectStore};
+use object_store::{GetRange, ObjectStore};
 use std::io;
 use std::ops::Range;
 use std::sync::Arc;
@@ -101,24 +101,12 @@ impl RemoteNpy {
         opts: RemoteOptions,
     ) -> Result<RemoteNpy, Error> {
         let guess = opts.header_guess.max(12) as u64;
-        let first = store
-            .get_opts(&path, GetOptions::new().with_range(Some(0..guess)))
-            .await
-            .map_err(|e| store_error(&path, 0..guess, e))?;
-        let (size, e_tag, version) = (
-            first.meta.size,
-            first.meta.e_tag.clone(),
-            first.meta.version.clone(),
-        );
-        let npy = Object {
-            store,
-            path,
-            size,
-            e_tag,
-            version,
-            opts,
-        };
-        let mut bytes = npy.collect(first, 0..guess.min(size)).await?;
+        let (npy, mut bytes, answered) =
+            Object::open(store, path, GetRange::Bounded(0..guess), opts).await?;
+        let size = npy.size;
+        if answered.start != 0 {
+            return Err(npy.misanswered(0..guess, answered));
+        }
         let info = match Header::read(&mut &bytes[..], &npy.opts.read) {
             Ok(info) => info,
             Err(e) if is_short_header(&e) && (bytes.len() as u64) < size => {

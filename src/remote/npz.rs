@@ -21,7 +21,7 @@
 //! and the parse runs again.
 
 use super::npy::{BlockingRemoteNpy, RemoteNpy};
-use super::{block_on, parse_url, store_error, BlockingRange, Object, RemoteOptions};
+use super::{block_on, parse_url, BlockingRange, Object, RemoteOptions};
 use crate::dynamic::DynArray;
 use crate::error::{Error, FormatError, MismatchError};
 use crate::header::HeaderInfo;
@@ -32,7 +32,7 @@ use crate::ErrorKind;
 use crate::ReadableElement;
 use ndarray::{Array, Dimension};
 use object_store::path::Path;
-use object_store::{GetOptions, GetRange, ObjectStore};
+use object_store::{GetRange, ObjectStore};
 use std::borrow::Cow;
 use std::io::{self, BufReader, Read, Seek, SeekFrom};
 use std::ops::Range;
@@ -121,31 +121,11 @@ impl RemoteNpz {
         path: Path,
         opts: RemoteOptions,
     ) -> Result<RemoteNpz, Error> {
-        let first = store
-            .get_opts(
-                &path,
-                GetOptions::new().with_range(Some(GetRange::Suffix(TAIL))),
-            )
-            .await
-            .map_err(|e| store_error(&path, 0..TAIL, e))?;
-        let (size, range) = (first.meta.size, first.range.clone());
-        let object = Object {
-            store,
-            path,
-            size,
-            e_tag: first.meta.e_tag.clone(),
-            version: first.meta.version.clone(),
-            opts,
-        };
+        let (object, tail, range) = Object::open(store, path, GetRange::Suffix(TAIL), opts).await?;
+        let size = object.size;
         if range.end != size || range.end - range.start != TAIL.min(size) {
-            return Err(Error::from(io::Error::other(format!(
-                "the store answered the last {TAIL} bytes of {} with bytes {}..{} of {size}",
-                crate::error::excerpt(format_args!("{:?}", object.path.as_ref())),
-                range.start,
-                range.end
-            ))));
+            return Err(object.misanswered(size.saturating_sub(TAIL)..size, range));
         }
-        let tail = object.collect(first, range.clone()).await?;
         let mut fetched = Fetched::new(size);
         fetched.insert(range.start, tail);
         let span = fetched.parse(&object, 0, Directory::span).await?;

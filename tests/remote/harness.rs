@@ -272,3 +272,54 @@ impl ObjectStore for Counting {
         self.inner.copy_opts(from, to, options).await
     }
 }
+
+/// `scripts/range_server.py`, a plain HTTP server with Range support, serving `dir` on a free
+/// loopback port; killed when dropped, and exits by itself when this process does.
+pub(crate) struct HttpServer {
+    child: Child,
+    port: u16,
+    pub(crate) dir: std::path::PathBuf,
+}
+
+impl HttpServer {
+    pub(crate) fn start() -> HttpServer {
+        let dir = std::env::temp_dir().join(format!("ndnpy-http-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let mut child = Command::new("python3")
+            .arg("scripts/range_server.py")
+            .arg(&dir)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .spawn()
+            .expect("cannot start scripts/range_server.py");
+        let mut line = String::new();
+        BufReader::new(child.stdout.take().unwrap())
+            .read_line(&mut line)
+            .unwrap();
+        let port = line.trim().parse().expect("the server prints its port");
+        HttpServer { child, port, dir }
+    }
+
+    /// An HTTP store of this server's files.
+    pub(crate) fn store(&self) -> Arc<dyn ObjectStore> {
+        Arc::new(
+            object_store::http::HttpBuilder::new()
+                .with_url(format!("http://127.0.0.1:{}", self.port))
+                .with_client_options(
+                    ClientOptions::new()
+                        .with_allow_http(true)
+                        .with_timeout(Duration::from_secs(3)),
+                )
+                .build()
+                .unwrap(),
+        )
+    }
+}
+
+impl Drop for HttpServer {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}

@@ -10,5 +10,6 @@
 //! own rather than a module of `tests/it` (see `Cargo.toml`).
 
 mod harness;
+mod http;
 mod npy;
 mod npz;

@@ -453,3 +453,16 @@ fn futures_are_send(store: Arc<dyn ObjectStore>, npy: &RemoteNpy) {
     send(npy.read_rows::<Flat, IxDyn>(0..1));
     send(npy.read_element::<f64>(&[0]));
 }
+
+#[test]
+fn an_empty_object_is_a_format_error_as_an_empty_file_is() {
+    let store = moto().store();
+    put(&store, "empty/a.npy", Vec::new());
+    let local = ndarray::Array1::<f64>::read_npy(&[][..]).unwrap_err();
+    let err = BlockingRemoteNpy::open(Arc::clone(&store), "empty/a.npy".into()).unwrap_err();
+    assert_eq!(err.kind(), local.kind(), "{err}");
+    let local = ndnpy::NpzReader::new(std::io::Cursor::new(Vec::new())).unwrap_err();
+    let err = ndnpy::BlockingRemoteNpz::open(store, "empty/a.npy".into()).unwrap_err();
+    assert_eq!(err.kind(), local.kind(), "{err}");
+    eprintln!("{err}");
+}
