@@ -74,7 +74,7 @@ pub(crate) fn path_str(path: &Path) -> Res<&str> {
     }
 }
 
-fn verify(who: &str, got: &Array2<f64>, expected: &Array2<f64>) -> Res<()> {
+pub(crate) fn verify(who: &str, got: &Array2<f64>, expected: &Array2<f64>) -> Res<()> {
     if got != expected {
         return Err(format!("{who}: read result differs from the expected array").into());
     }

@@ -12,6 +12,7 @@ mod numpy;
 mod ooc;
 mod process;
 mod records;
+mod remote;
 mod strings;
 
 use cases::{ReadKind, WriteKind};
@@ -21,7 +22,7 @@ use std::time::{Duration, Instant};
 
 pub type Res<T> = Result<T, Box<dyn std::error::Error>>;
 
-const CASES: [&str; 18] = [
+const CASES: [&str; 19] = [
     "read_c",
     "read_f",
     "read_be",
@@ -40,6 +41,7 @@ const CASES: [&str; 18] = [
     "npz_parallel",
     "records",
     "process",
+    "remote",
 ];
 
 const USAGE: &str = "\
@@ -50,7 +52,7 @@ usage: ndnpy-benchmarks [options]
   --tiny-count N   number of tiny arrays (default 10000)
   --case NAME      run one case: read_c read_f read_be write_c write_f write_perm tiny
                    mmap_sum view_create append rows strings npz_tiny npz_compress
-                   npz_decompress npz_parallel records process
+                   npz_decompress npz_parallel records process remote
   --quick          16 MiB and 3 rounds, fewer repetitions in view_create (explicit options
                    still win)
   --dir PATH       directory for the files (default /tmp/ndnpy-bench)";
@@ -479,6 +481,7 @@ fn run() -> Res<()> {
             "npz_parallel" => vec![npz::npz_parallel_case(&cfg, &mut np)?],
             "records" => vec![records::records_case(&cfg, &mut np)?],
             "process" => vec![process::process_case(&cfg, &mut np)?],
+            "remote" => vec![remote::remote_case(&cfg, &mut np)?],
             _ => unreachable!("case names are checked in parse_args"),
         };
         for report in &reports {

@@ -1,5 +1,6 @@
-//! Remote `.npy` files read through the `object_store` crate (feature `object_store`): S3 and
+//! Arrays in object stores through the `object_store` crate (feature `object_store`): S3 and
 //! S3-compatible servers, Google Cloud Storage, Azure Blob Storage and plain HTTP, all alike.
+//! `.npy` objects ([`RemoteNpy`]) and, with the `npz` feature, `.npz` archives ([`RemoteNpz`]).
 //!
 //! [`RemoteNpy::open`] reads the header with one ranged GET of the first
 //! [`RemoteOptions::header_guess`] bytes (a second GET only when the header is longer; its
@@ -11,12 +12,12 @@
 //! need; a range longer than [`RemoteOptions::part_size`] is split into parts fetched by up to
 //! [`RemoteOptions::concurrency`] GETs at once, each streamed into its own slot of the
 //! destination (allocated only after the object's size, from the store's metadata, is known to
-//! hold the data the header declares). In [`RemoteNpy`]'s async calls the destination is one
-//! buffer of the range's size, from which the elements are decoded as from any bytes in memory
-//! (one copy). [`BlockingRemoteNpy`] offers the same calls to code that is not async, and its
-//! reads go through the element reader itself: plain types (numbers, `bool`, plain records)
-//! are fetched straight into the array's own memory, decoded types (strings, datetimes,
-//! records with conversions) through a window of at most `part_size * concurrency` bytes.
+//! hold the data the header declares). The reads go through the element reader itself: plain
+//! types (numbers, `bool`, plain records) are fetched straight into the array's own memory,
+//! decoded types (strings, datetimes, records with conversions) through a window of at most
+//! `part_size * concurrency` bytes. [`BlockingRemoteNpy`] does this on the calling thread;
+//! [`RemoteNpy`]'s async reads of more than one part do it on a thread of the tokio
+//! runtime's blocking pool, and smaller ones fetch into one buffer and decode from it.
 
 use crate::error::UsageError;
 use crate::error::{Error, FormatError};

@@ -1,6 +1,7 @@
 //! Remote `.npy` files: [`RemoteNpy`] and [`BlockingRemoteNpy`].
 
 use super::{block_on, parse_url, BlockingRange, Object, RemoteOptions};
+use crate::dtype::DType;
 use crate::dynamic::DynArray;
 use crate::element::{Input, ReadableElement};
 use crate::error::{Error, FormatError};
@@ -84,8 +85,8 @@ impl RemoteNpy {
     ///
     /// As [`RemoteNpy::open`];
     /// [`ErrorKind::Limit`](crate::ErrorKind::Limit) for a header longer than
-    /// [`ReadOptions::max_header_len`] (checked before its second GET) or data longer than
-    /// [`ReadOptions::max_data_len`].
+    /// [`ReadOptions::max_header_len`](crate::ReadOptions::max_header_len) (checked before its second GET) or data longer than
+    /// [`ReadOptions::max_data_len`](crate::ReadOptions::max_data_len).
     ///
     /// # Examples
     ///
@@ -249,9 +250,13 @@ impl RemoteNpy {
     /// let a: ndarray::ArrayD<f64> = npy.read().await?;
     /// # Ok(()) }
     /// ```
-    pub async fn read<A: ReadableElement, D: Dimension>(&self) -> Result<Array<A, D>, Error> {
+    pub async fn read<A, D>(&self) -> Result<Array<A, D>, Error>
+    where
+        A: ReadableElement + Send + 'static,
+        D: Dimension,
+    {
         let (first, count, shape) = self.plan_all::<D>()?;
-        let data = self.read_elements::<A>(first, count).await?;
+        let data = self.read_elements_large::<A>(first, count).await?;
         self.finish(data, shape)
     }
 
@@ -271,12 +276,13 @@ impl RemoteNpy {
     /// let rows: ndarray::Array2<f32> = npy.read_rows(500..510).await?;
     /// # Ok(()) }
     /// ```
-    pub async fn read_rows<A: ReadableElement, D: Dimension>(
-        &self,
-        rows: Range<usize>,
-    ) -> Result<Array<A, D>, Error> {
+    pub async fn read_rows<A, D>(&self, rows: Range<usize>) -> Result<Array<A, D>, Error>
+    where
+        A: ReadableElement + Send + 'static,
+        D: Dimension,
+    {
         let (first, count, shape) = rows_plan::<D>(&self.info.header, rows)?;
-        let data = self.read_elements::<A>(first, count).await?;
+        let data = self.read_elements_large::<A>(first, count).await?;
         self.finish(data, shape)
     }
 
@@ -355,31 +361,40 @@ impl RemoteNpy {
         )
     }
 
-    /// Reads `count` elements from element `first` of the data on this thread, the parts
-    /// fetched (blocking) straight into the memory the element reader reads into: for
-    /// plain types, the array's own; for decoded types, a buffer of at most
-    /// `part_size * concurrency` bytes that they decode from.
+    /// Reads `count` elements from element `first` of the data on this thread, as
+    /// [`read_range_blocking`] does.
     fn read_elements_blocking<A: ReadableElement>(
         &self,
         first: usize,
         count: usize,
     ) -> Result<Vec<A>, Error> {
         let range = self.byte_range(first, count);
-        let len = range.end - range.start;
-        let window = (self.object.opts.part_size).saturating_mul(self.object.opts.concurrency);
-        // The buffer is used only by reads smaller than it (decoded types, small arrays), and
-        // is no larger than the range, whose bytes open found in the object.
-        let capacity = usize::try_from(len)
-            .map_or(window, |len| len.min(window))
-            .max(1);
-        let mut reader =
-            io::BufReader::with_capacity(capacity, BlockingRange::new(&self.object, range));
-        A::read_vec(
-            &mut reader,
-            &self.info.header.dtype,
-            count,
-            Input::new(Some(len)),
-        )
+        read_range_blocking(&self.object, &self.info.header.dtype, range, count)
+    }
+
+    /// Reads `count` elements from element `first` of the data for the async API: a range
+    /// longer than one part on a thread of the runtime's blocking pool, through
+    /// [`read_range_blocking`], so that plain types land in the array's own memory without
+    /// the copy of [`RemoteNpy::read_elements`] (which shorter ranges, and callers outside a
+    /// tokio runtime, take).
+    async fn read_elements_large<A: ReadableElement + Send + 'static>(
+        &self,
+        first: usize,
+        count: usize,
+    ) -> Result<Vec<A>, Error> {
+        let range = self.byte_range(first, count);
+        let handle = tokio::runtime::Handle::try_current();
+        match handle {
+            Ok(handle) if range.end - range.start > self.object.opts.part_size as u64 => {
+                let object = self.object.clone();
+                let dtype = self.info.header.dtype.clone();
+                handle
+                    .spawn_blocking(move || read_range_blocking(&object, &dtype, range, count))
+                    .await
+                    .map_err(|e| io::Error::other(format!("a remote read's thread failed: {e}")))?
+            }
+            _ => self.read_elements(first, count).await,
+        }
     }
 
     /// The first element, the element count and the shape of the whole array.
@@ -419,6 +434,27 @@ impl RemoteNpy {
             .into()
         })
     }
+}
+
+/// Reads `count` elements of `dtype`, the bytes `range` of `object`, on this thread, the
+/// parts fetched (blocking) straight into the memory the element reader reads into: for plain
+/// types, the array's own; for decoded types, a buffer of at most `part_size * concurrency`
+/// bytes that they decode from.
+fn read_range_blocking<A: ReadableElement>(
+    object: &Object,
+    dtype: &DType,
+    range: Range<u64>,
+    count: usize,
+) -> Result<Vec<A>, Error> {
+    let len = range.end - range.start;
+    let window = (object.opts.part_size).saturating_mul(object.opts.concurrency);
+    // The buffer is used only by reads smaller than it (decoded types, small arrays), and
+    // is no larger than the range, whose bytes open found in the object.
+    let capacity = usize::try_from(len)
+        .map_or(window, |len| len.min(window))
+        .max(1);
+    let mut reader = io::BufReader::with_capacity(capacity, BlockingRange::new(object, range));
+    A::read_vec(&mut reader, dtype, count, Input::new(Some(len)))
 }
 
 /// A [`RemoteNpy`] for code that is not async: each call runs the async one to completion on

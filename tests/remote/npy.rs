@@ -17,7 +17,7 @@ use std::time::{Duration, Instant};
 /// the local one.
 fn same_as_local<A, D>(name: &str)
 where
-    A: ndnpy::ReadableElement + PartialEq + std::fmt::Debug,
+    A: ndnpy::ReadableElement + PartialEq + std::fmt::Debug + Send + 'static,
     D: ndarray::Dimension,
 {
     let store = moto().store();

@@ -1,0 +1,252 @@
+//! The `remote` case: the 256 MiB `.npy` of `read_c`, and the same array as a stored `.npz`
+//! member, read over HTTP from a server on loopback (`scripts/range_server.py`, a plain HTTP
+//! server with Range support; object_store's HTTP store), against the same files read from
+//! the local path, in the same run.
+
+use crate::cases::{base, base_sum, path_str, verify, Cleanup, NDNPY, NUMPY};
+use crate::doors::ratio_goals;
+use crate::numpy::Numpy;
+use crate::{Config, Imp, Report, Res};
+use ndarray::Array2;
+use ndnpy::{BlockingRemoteNpy, BlockingRemoteNpz, RemoteNpy, RemoteNpz, RemoteOptions};
+use object_store::ObjectStore;
+use std::cell::RefCell;
+use std::io::{BufRead, BufReader};
+use std::process::{Child, Command, Stdio};
+use std::sync::Arc;
+use std::time::Instant;
+
+const MEMBER: &str = "ndnpy .npz member";
+const REMOTE_BLOCKING: &str = "remote .npy, BlockingRemoteNpy";
+const REMOTE_ASYNC: &str = "remote .npy, RemoteNpy (async)";
+const REMOTE_MEMBER_BLOCKING: &str = "remote .npz member, BlockingRemoteNpz";
+const REMOTE_MEMBER_ASYNC: &str = "remote .npz member, RemoteNpz (async)";
+const FLOOR: &str = "floor: one HTTP GET on a TcpStream into a fresh buffer";
+
+/// The range server, serving `dir`; killed when dropped.
+struct Server {
+    child: Child,
+    port: u16,
+}
+
+impl Server {
+    fn start(dir: &std::path::Path) -> Res<Server> {
+        let script = concat!(env!("CARGO_MANIFEST_DIR"), "/../scripts/range_server.py");
+        let mut child = Command::new("python3")
+            .arg(script)
+            .arg(dir)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .spawn()?;
+        let mut line = String::new();
+        BufReader::new(child.stdout.take().ok_or("no stdout")?).read_line(&mut line)?;
+        let port = line.trim().parse()?;
+        Ok(Server { child, port })
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// The whole response to `GET /name` on a new connection: headers and the body's `len` bytes.
+fn raw_get(port: u16, name: &str, len: u64) -> Res<Vec<u8>> {
+    use std::io::{Read, Write};
+    let mut s = std::net::TcpStream::connect(("127.0.0.1", port))?;
+    write!(
+        s,
+        "GET /{name} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"
+    )?;
+    let mut all = Vec::with_capacity(len as usize + 4096);
+    s.read_to_end(&mut all)?;
+    let head = all
+        .windows(4)
+        .position(|w| w == b"\r\n\r\n")
+        .ok_or("no end of headers")?;
+    all.drain(..head + 4);
+    Ok(all)
+}
+
+pub fn remote_case(cfg: &Config, np: &mut Numpy) -> Res<Report> {
+    let (rows, cols) = cfg.shape2();
+    let path = cfg.dir.join("remote.npy");
+    let npz = cfg.dir.join("remote.npz");
+    let _cleanup = Cleanup(vec![path.clone(), npz.clone()]);
+    let p = path_str(&path)?;
+    np.ok(&format!("gen {p} c {rows} {cols}"))?;
+    np.ok(&format!("npz_store {p} {}", path_str(&npz)?))?;
+    let file_len = std::fs::metadata(&path)?.len();
+    let expected = base(rows, cols);
+    let sum = base_sum(rows * cols);
+
+    let server = Server::start(&cfg.dir)?;
+    let store: Arc<dyn ObjectStore> = Arc::new(
+        object_store::http::HttpBuilder::new()
+            .with_url(format!("http://127.0.0.1:{}", server.port))
+            .with_client_options(object_store::ClientOptions::new().with_allow_http(true))
+            .build()?,
+    );
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()?;
+    let opts = RemoteOptions::new();
+    let port = server.port;
+    let (path, npz_path, expected, store, rt) = (&path, &npz, &expected, &store, &rt);
+    let np = RefCell::new(np);
+    let np = &np;
+    let timed = |who: &'static str, read: &dyn Fn() -> Res<Array2<f64>>, check: bool| {
+        let t = Instant::now();
+        let a = read()?;
+        let d = t.elapsed();
+        if check {
+            verify(who, &a, expected)?;
+        }
+        std::hint::black_box(a);
+        Ok(d)
+    };
+    let imps = vec![
+        Imp::new(NDNPY, move |check| {
+            timed(NDNPY, &|| Ok(ndnpy::read_npy(path)?), check)
+        }),
+        Imp::new(MEMBER, move |check| {
+            timed(
+                MEMBER,
+                &|| Ok(ndnpy::NpzReader::open(npz_path)?.by_name("a")?),
+                check,
+            )
+        }),
+        Imp::new(REMOTE_BLOCKING, {
+            let opts = opts.clone();
+            move |check| {
+                timed(
+                    REMOTE_BLOCKING,
+                    &|| {
+                        let npy = BlockingRemoteNpy::open_with_options(
+                            Arc::clone(store),
+                            "remote.npy".into(),
+                            opts.clone(),
+                        )?;
+                        Ok(npy.read()?)
+                    },
+                    check,
+                )
+            }
+        }),
+        Imp::new(REMOTE_ASYNC, {
+            let opts = opts.clone();
+            move |check| {
+                timed(
+                    REMOTE_ASYNC,
+                    &|| {
+                        rt.block_on(async {
+                            let npy = RemoteNpy::open_with_options(
+                                Arc::clone(store),
+                                "remote.npy".into(),
+                                opts.clone(),
+                            )
+                            .await?;
+                            Ok(npy.read().await?)
+                        })
+                    },
+                    check,
+                )
+            }
+        }),
+        Imp::new(REMOTE_MEMBER_BLOCKING, {
+            let opts = opts.clone();
+            move |check| {
+                timed(
+                    REMOTE_MEMBER_BLOCKING,
+                    &|| {
+                        let npz = BlockingRemoteNpz::open_with_options(
+                            Arc::clone(store),
+                            "remote.npz".into(),
+                            opts.clone(),
+                        )?;
+                        Ok(npz.member("a")?.read()?)
+                    },
+                    check,
+                )
+            }
+        }),
+        Imp::new(REMOTE_MEMBER_ASYNC, {
+            let opts = opts.clone();
+            move |check| {
+                timed(
+                    REMOTE_MEMBER_ASYNC,
+                    &|| {
+                        rt.block_on(async {
+                            let npz = RemoteNpz::open_with_options(
+                                Arc::clone(store),
+                                "remote.npz".into(),
+                                opts.clone(),
+                            )
+                            .await?;
+                            let member = npz.member("a").await?;
+                            Ok(member.read().await?)
+                        })
+                    },
+                    check,
+                )
+            }
+        }),
+        Imp::new(FLOOR, move |check| {
+            let t = Instant::now();
+            let body = raw_get(port, "remote.npy", file_len)?;
+            let d = t.elapsed();
+            if check && body.len() as u64 != file_len {
+                return Err(format!("{FLOOR}: {} bytes, expected {file_len}", body.len()).into());
+            }
+            std::hint::black_box(body);
+            Ok(d)
+        }),
+        Imp::new(NUMPY, move |check| {
+            let mut np = np.borrow_mut();
+            let d = np.timed(&format!("read {p} none"))?;
+            if check {
+                np.check_sum(&format!("check {p} none {rows} {cols}"), sum)?;
+            }
+            Ok(d)
+        }),
+    ];
+    let rows_measured = crate::measure(imps, cfg.rounds)?;
+    let mut goals = ratio_goals(
+        &rows_measured,
+        &[REMOTE_BLOCKING, REMOTE_ASYNC],
+        &[(NDNPY, 1.5)],
+    );
+    goals.extend(ratio_goals(
+        &rows_measured,
+        &[REMOTE_MEMBER_BLOCKING, REMOTE_MEMBER_ASYNC],
+        &[(MEMBER, 1.5)],
+    ));
+    drop(server);
+    Ok(Report {
+        title: format!(
+            "remote: read {} MiB f64, shape ({rows}, {cols}), over HTTP on loopback",
+            file_len >> 20
+        ),
+        bytes: Some(file_len),
+        rows: rows_measured,
+        goals,
+        notes: vec![format!(
+            "Files written by np.save and np.savez (a stored member), {file_len} bytes; page \
+             cache warm. ndnpy: `read_npy(path)`; ndnpy .npz member: \
+             `NpzReader::open(path)?.by_name(\"a\")`. The remote rows open the object and read \
+             it whole, both timed, through object_store's HTTP store from \
+             `scripts/range_server.py` on 127.0.0.1 (Python's http.server with Range, the \
+             body sent by os.sendfile), with `RemoteOptions::new()` (8 concurrent GETs of 8 \
+             MiB): `BlockingRemoteNpy::open_with_options(..)?.read()`, \
+             `RemoteNpy::open_with_options(..).await?.read().await` (on a 2-thread tokio \
+             runtime), `BlockingRemoteNpz::open_with_options(..)?.member(\"a\")?.read()` and \
+             its async twin. numpy: `np.load(path)`, local. The floor: one `GET` written on a \
+             `std::net::TcpStream` and the response read whole into a `Vec` reserved at the \
+             file's size (one connection; no HTTP parsing)."
+        )],
+        ..Report::default()
+    })
+}
