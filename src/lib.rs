@@ -224,6 +224,8 @@ pub use crate::record::{NpyRecord, PlainField, RecordField};
 pub use crate::remote::{BlockingRemoteNpy, RemoteNpy, RemoteOptions};
 #[cfg(all(feature = "object_store", feature = "npz"))]
 pub use crate::remote::{BlockingRemoteNpz, BlockingRemoteNpzMember, RemoteNpz, RemoteNpzMember};
+#[cfg(feature = "object_store")]
+pub use crate::remote::{BlockingRemoteWriter, RemoteWriter, SpooledRemoteWriter, Uploaded};
 pub use crate::view::{ViewMutNpyExt, ViewNpyError, ViewNpyExt};
 pub use crate::write::{
     create_new_npy, create_new_npy_with_options, write_file_atomically, write_npy,

@@ -34,10 +34,12 @@ use std::sync::{Arc, OnceLock};
 mod npy;
 #[cfg(feature = "npz")]
 mod npz;
+mod write;
 
 pub use npy::{BlockingRemoteNpy, RemoteNpy};
 #[cfg(feature = "npz")]
 pub use npz::{BlockingRemoteNpz, BlockingRemoteNpzMember, RemoteNpz, RemoteNpzMember};
+pub use write::{BlockingRemoteWriter, RemoteWriter, SpooledRemoteWriter, Uploaded};
 
 /// How a [`RemoteNpy`] talks to its store: the speculative header read, the size of the parts
 /// a large read is split into, how many parts are fetched at once, and the limits of
