@@ -2,39 +2,8 @@
 //! [`SpooledRemoteWriter`] (a [`Write`] + [`Seek`] for `.npz` archives), and the one-call
 //! array writers [`RemoteNpy::write`] and [`BlockingRemoteNpy::write`].
 //!
-//! # What is atomic
-//!
-//! An object is visible at its path only once it is complete: bytes are buffered up to one
-//! part ([`RemoteOptions::part_size`], at least 5 MiB); an object that ends within its first
-//! part is sent with one PUT at `finish`, a larger one as a multipart upload whose parts the
-//! store keeps out of sight until `finish` completes it. Readers see the old object (or none)
-//! until then, and the whole new one after. On an error, an explicit `abort`, or a writer
-//! dropped without `finish`, the upload is aborted (best effort: one more request, which can
-//! fail too, for instance if the server is gone; a bucket lifecycle rule that aborts
-//! incomplete multipart uploads after a day is the backstop for those). Nothing is ever
-//! written at the path then. A part whose request had already reached the server when the
-//! upload was aborted is refused by it or freed with the upload.
-//!
-//! # Memory
-//!
-//! A writer holds one part being filled and at most [`RemoteOptions::concurrency`] parts
-//! being uploaded: at most `part_size * (concurrency + 1)` bytes (with the defaults, 72 MiB),
-//! allocated as the bytes arrive (a small object never allocates a whole part). The buffer
-//! of a full part is handed to its upload without a copy and freed when that part is
-//! uploaded. [`RemoteWriter::write_array`] encodes the array in pieces of about 1 MiB in
-//! addition. [`SpooledRemoteWriter`] holds the archive in a temporary file, not in memory,
-//! and uploads it through the same buffers.
-//!
-//! # Part sizes
-//!
-//! S3 (and the stores that follow it) refuses parts smaller than 5 MiB, except the last, and
-//! larger than 5 GiB, and accepts at most 10,000 parts per object. A writer's part size is
-//! [`RemoteOptions::part_size`] clamped to 5 MiB..=5 GiB ([`RemoteWriter::part_size`] says
-//! which), so an object written in steps can be at most 10,000 parts long (78 GiB with the
-//! default 8 MiB parts: set a larger `part_size` for more). The writers that know the size
-//! beforehand ([`RemoteNpy::write`], [`BlockingRemoteNpy::write`],
-//! [`SpooledRemoteWriter::finish`]) raise the part size so that the object fits in 10,000
-//! parts.
+//! The writers' contract (what is atomic, the memory used, part sizes) is written once, in
+//! [`RemoteWriter`]'s docs, where users see it: this module is private.
 
 use super::{block_on, parse_url, BlockingRemoteNpy, RemoteNpy, RemoteOptions};
 use crate::element::WritableElement;
@@ -126,7 +95,7 @@ struct PartFailure {
 /// [`write_array`](RemoteWriter::write_array)) are buffered into parts, uploaded
 /// [`RemoteOptions::concurrency`] at once as tasks of the tokio runtime the calls are awaited
 /// in, and the object appears at its path only when [`finish`](RemoteWriter::finish)
-/// returns. See the [module docs](self) for what is atomic and the memory used.
+/// returns. See [Atomicity](#atomicity) and [Memory](#memory) below.
 ///
 /// Creating the writer makes no request. An object that ends within one part
 /// ([`RemoteWriter::part_size`]) is sent with one PUT by `finish`; a larger one is a multipart
@@ -140,6 +109,41 @@ struct PartFailure {
 ///
 /// The calls need a tokio runtime (the store's HTTP client does too). For code that is not
 /// async, [`BlockingRemoteWriter`], a [`Write`].
+///
+/// # Atomicity
+///
+/// An object is visible at its path only once it is complete: bytes are buffered up to one
+/// part ([`RemoteOptions::part_size`], at least 5 MiB); an object that ends within its first
+/// part is sent with one PUT at `finish`, a larger one as a multipart upload whose parts the
+/// store keeps out of sight until `finish` completes it. Readers see the old object (or none)
+/// until then, and the whole new one after. On an error, an explicit `abort`, or a writer
+/// dropped without `finish`, the upload is aborted (best effort: one more request, which can
+/// fail too, for instance if the server is gone; a bucket lifecycle rule that aborts
+/// incomplete multipart uploads after a day is the backstop for those). Nothing is ever
+/// written at the path then. The parts in flight are cancelled, and their requests ended,
+/// before the abort is sent; a part the server was still storing at that moment may, AWS
+/// warns, outlive the abort, which the lifecycle rule covers too.
+///
+/// # Memory
+///
+/// A writer holds one part being filled and at most [`RemoteOptions::concurrency`] parts
+/// being uploaded: at most `part_size * (concurrency + 1)` bytes (with the defaults, 72 MiB),
+/// allocated as the bytes arrive (a small object never allocates a whole part). The buffer
+/// of a full part is handed to its upload without a copy and freed when that part is
+/// uploaded. [`RemoteWriter::write_array`] encodes the array in pieces of about 1 MiB in
+/// addition. [`SpooledRemoteWriter`] holds the archive in a temporary file, not in memory,
+/// and uploads it through the same buffers.
+///
+/// # Part sizes
+///
+/// S3 (and the stores that follow it) refuses parts smaller than 5 MiB, except the last, and
+/// larger than 5 GiB, and accepts at most 10,000 parts per object. A writer's part size is
+/// [`RemoteOptions::part_size`] clamped to 5 MiB..=5 GiB ([`RemoteWriter::part_size`] says
+/// which), so an object written in steps can be at most 10,000 parts long (78 GiB with the
+/// default 8 MiB parts: set a larger `part_size` for more). The writers that know the size
+/// beforehand ([`RemoteNpy::write`], [`BlockingRemoteNpy::write`],
+/// [`SpooledRemoteWriter::finish`]) raise the part size so that the object fits in 10,000
+/// parts.
 ///
 /// # Examples
 ///
@@ -213,7 +217,7 @@ impl RemoteWriter {
     }
 
     /// Like [`RemoteWriter::create`], with other options: [`RemoteOptions::part_size`]
-    /// (clamped to 5 MiB..=5 GiB, see the [module docs](self)) and
+    /// (clamped to 5 MiB..=5 GiB, see [`RemoteWriter`]'s [part sizes](RemoteWriter#part-sizes)) and
     /// [`RemoteOptions::concurrency`]; the others are for reads.
     ///
     /// # Examples
@@ -420,9 +424,9 @@ impl RemoteWriter {
             array.view().into_dyn()
         };
         let itemsize = header.dtype.itemsize().max(1);
-        let mut pieces = CPieces::new(view, (ENCODE_CHUNK / itemsize).max(1));
+        let pieces = CPieces::new(view, (ENCODE_CHUNK / itemsize).max(1));
         let mut chunk = Vec::new();
-        while let Some(piece) = pieces.next() {
+        for piece in pieces {
             if let Err(e) = A::write_view(piece, &mut chunk, &header.dtype) {
                 return Err(self.fail(e).await);
             }
@@ -785,7 +789,8 @@ impl<'a, A> Iterator for CPieces<'a, A> {
 /// [`RemoteOptions::concurrency`] at once by this crate's runtime (one tokio worker thread,
 /// as for [`BlockingRemoteNpy`]) while the caller goes on writing. The object appears at its
 /// path, whole, only when [`finish`](BlockingRemoteWriter::finish) returns; see the
-/// [module docs](self) for what is atomic and the memory used.
+/// [atomicity](RemoteWriter#atomicity) and [memory](RemoteWriter#memory) of
+/// [`RemoteWriter`], which apply here too.
 ///
 /// Every writer works over it: [`WriteNpyExt::write_npy`], a streaming
 /// [`NpyWriter`](crate::NpyWriter), `serde_json::to_writer`... A `write` call returns once its
@@ -1421,9 +1426,21 @@ impl fmt::Display for UploadError {
             )?,
             Stage::Abort => write!(f, "cannot abort the upload of {path}")?,
         }
-        write!(f, ": {}", crate::error::excerpt(&self.source))?;
+        let top = crate::error::excerpt(&self.source);
+        write!(f, ": {top}")?;
+        // The message is capped, and a long URL can push the reason (an HTTP status, a
+        // refused connection) out of it: the innermost cause is named then.
+        let mut cause: &(dyn StdError + 'static) = &self.source;
+        while let Some(next) = cause.source() {
+            cause = next;
+        }
+        let inner = cause.to_string();
+        let inner = inner.trim().trim_end_matches(':');
+        if !inner.is_empty() && !top.contains(inner) {
+            write!(f, " (cause: {})", crate::error::excerpt(inner))?;
+        }
         if !matches!(self.stage, Stage::Abort) {
-            f.write_str("; the upload was aborted, nothing was written")?;
+            f.write_str("; nothing was written at the path (the upload is aborted, best effort)")?;
         }
         Ok(())
     }

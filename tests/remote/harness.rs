@@ -148,14 +148,85 @@ pub(crate) fn put(store: &Arc<dyn ObjectStore>, name: &str, bytes: Vec<u8>) {
         .unwrap();
 }
 
-/// Counts the GETs made through it and the body bytes they return; everything is forwarded
-/// to the real store.
+/// Counts the GETs made through it and the body bytes they return, and the requests of
+/// writes (`uploads`); everything is forwarded to the real store.
 pub(crate) struct Counting {
     pub(crate) inner: Arc<dyn ObjectStore>,
     pub(crate) requests: AtomicU64,
     pub(crate) bytes: Arc<AtomicU64>,
     /// Called with each GET's number (from 1) before it is forwarded.
     pub(crate) before_get: Option<Box<dyn Fn(u64) + Send + Sync>>,
+    pub(crate) uploads: Arc<UploadCounts>,
+}
+
+/// The write requests made through a `Counting` store.
+#[derive(Debug, Default)]
+pub(crate) struct UploadCounts {
+    /// Single PUTs.
+    pub(crate) puts: AtomicU64,
+    /// Multipart uploads created.
+    pub(crate) creates: AtomicU64,
+    /// Parts uploaded (counted when handed over).
+    pub(crate) parts: AtomicU64,
+    /// Body bytes of PUTs and parts.
+    pub(crate) bytes: AtomicU64,
+    pub(crate) completes: AtomicU64,
+    pub(crate) aborts: AtomicU64,
+    /// Parts whose upload is running now, and the most at once so far.
+    pub(crate) in_flight: AtomicU64,
+    pub(crate) max_in_flight: AtomicU64,
+}
+
+impl UploadCounts {
+    /// (puts, creates, parts, completes, aborts) since the last call; resets them and the
+    /// byte count and maximum too.
+    pub(crate) fn take(&self) -> (u64, u64, u64, u64, u64) {
+        self.bytes.swap(0, Ordering::SeqCst);
+        self.max_in_flight.swap(0, Ordering::SeqCst);
+        (
+            self.puts.swap(0, Ordering::SeqCst),
+            self.creates.swap(0, Ordering::SeqCst),
+            self.parts.swap(0, Ordering::SeqCst),
+            self.completes.swap(0, Ordering::SeqCst),
+            self.aborts.swap(0, Ordering::SeqCst),
+        )
+    }
+}
+
+/// A multipart upload that counts its requests into `counts`.
+#[derive(Debug)]
+struct CountingUpload {
+    inner: Box<dyn MultipartUpload>,
+    counts: Arc<UploadCounts>,
+}
+
+#[async_trait]
+impl MultipartUpload for CountingUpload {
+    fn put_part(&mut self, data: PutPayload) -> object_store::UploadPart {
+        self.counts.parts.fetch_add(1, Ordering::SeqCst);
+        self.counts
+            .bytes
+            .fetch_add(data.content_length() as u64, Ordering::SeqCst);
+        let part = self.inner.put_part(data);
+        let counts = Arc::clone(&self.counts);
+        Box::pin(async move {
+            let now = counts.in_flight.fetch_add(1, Ordering::SeqCst) + 1;
+            counts.max_in_flight.fetch_max(now, Ordering::SeqCst);
+            let result = part.await;
+            counts.in_flight.fetch_sub(1, Ordering::SeqCst);
+            result
+        })
+    }
+
+    async fn complete(&mut self) -> object_store::Result<PutResult> {
+        self.counts.completes.fetch_add(1, Ordering::SeqCst);
+        self.inner.complete().await
+    }
+
+    async fn abort(&mut self) -> object_store::Result<()> {
+        self.counts.aborts.fetch_add(1, Ordering::SeqCst);
+        self.inner.abort().await
+    }
 }
 
 impl std::fmt::Debug for Counting {
@@ -171,6 +242,7 @@ impl Counting {
             requests: AtomicU64::new(0),
             bytes: Arc::new(AtomicU64::new(0)),
             before_get: None,
+            uploads: Arc::default(),
         })
     }
 
@@ -184,6 +256,7 @@ impl Counting {
             requests: AtomicU64::new(0),
             bytes: Arc::new(AtomicU64::new(0)),
             before_get: Some(Box::new(hook)),
+            uploads: Arc::default(),
         })
     }
 
@@ -210,6 +283,10 @@ impl ObjectStore for Counting {
         payload: PutPayload,
         opts: PutOptions,
     ) -> object_store::Result<PutResult> {
+        self.uploads.puts.fetch_add(1, Ordering::SeqCst);
+        self.uploads
+            .bytes
+            .fetch_add(payload.content_length() as u64, Ordering::SeqCst);
         self.inner.put_opts(location, payload, opts).await
     }
 
@@ -218,7 +295,12 @@ impl ObjectStore for Counting {
         location: &Path,
         opts: PutMultipartOptions,
     ) -> object_store::Result<Box<dyn MultipartUpload>> {
-        self.inner.put_multipart_opts(location, opts).await
+        self.uploads.creates.fetch_add(1, Ordering::SeqCst);
+        let inner = self.inner.put_multipart_opts(location, opts).await?;
+        Ok(Box::new(CountingUpload {
+            inner,
+            counts: Arc::clone(&self.uploads),
+        }))
     }
 
     async fn get_opts(

@@ -13,3 +13,4 @@ mod harness;
 mod http;
 mod npy;
 mod npz;
+mod write;
