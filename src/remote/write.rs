@@ -1018,8 +1018,9 @@ impl Drop for BlockingRemoteWriter {
 /// The temporary file is in [`std::env::temp_dir`] or the directory given to
 /// [`create_in`](SpooledRemoteWriter::create_in), and needs room for the whole object. On
 /// Linux it never has a name (`O_TMPFILE`); elsewhere on Unix its name is removed as soon as
-/// it is open; on other systems it is removed when the writer is dropped. So nothing is left
-/// on disk, even by a killed process on Unix. Memory: a 8 KiB write buffer until `finish`,
+/// it is open; on Windows it is opened to be deleted when closed (`FILE_FLAG_DELETE_ON_CLOSE`);
+/// elsewhere it is removed when the writer is dropped. So nothing is left on disk, even by a
+/// killed process on Unix and Windows. Memory: a 8 KiB write buffer until `finish`,
 /// then the part buffers of [`BlockingRemoteWriter`].
 ///
 /// As for the other writers, the object appears at its path, whole, only when `finish`
@@ -1042,7 +1043,7 @@ impl Drop for BlockingRemoteWriter {
 pub struct SpooledRemoteWriter {
     file: BufWriter<File>,
     /// The file's name, on systems where it cannot be removed while open.
-    #[cfg_attr(unix, allow(dead_code))]
+    #[cfg_attr(any(unix, windows), allow(dead_code))]
     name: Option<std::path::PathBuf>,
     store: Arc<dyn ObjectStore>,
     path: Path,
@@ -1154,7 +1155,7 @@ impl Seek for SpooledRemoteWriter {
     }
 }
 
-#[cfg(not(unix))]
+#[cfg(not(any(unix, windows)))]
 impl Drop for SpooledRemoteWriter {
     fn drop(&mut self) {
         if let Some(name) = &self.name {
@@ -1187,6 +1188,9 @@ fn spool_file(dir: &std::path::Path) -> io::Result<(File, Option<std::path::Path
     options.read(true).write(true).create_new(true);
     #[cfg(unix)]
     std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+    // FILE_FLAG_DELETE_ON_CLOSE: Windows removes the file when its last handle closes.
+    #[cfg(windows)]
+    std::os::windows::fs::OpenOptionsExt::custom_flags(&mut options, 0x0400_0000);
     let mut attempts = 0;
     loop {
         let nanos = std::time::SystemTime::now()
@@ -1202,6 +1206,9 @@ fn spool_file(dir: &std::path::Path) -> io::Result<(File, Option<std::path::Path
                 if cfg!(unix) {
                     // Open files outlive their names on Unix: nothing is left behind.
                     std::fs::remove_file(&name)?;
+                    return Ok((file, None));
+                }
+                if cfg!(windows) {
                     return Ok((file, None));
                 }
                 return Ok((file, Some(name)));
