@@ -544,6 +544,22 @@ impl Error {
         }
         self
     }
+
+    /// Counts the element index of a write's error (a string too long, mixed datetime units, a
+    /// record field's value) from `by` elements earlier: for an array written in pieces.
+    #[cfg_attr(not(feature = "object_store"), allow(dead_code))]
+    pub(crate) fn after_elements(mut self, by: usize) -> Self {
+        match &mut self.0.detail {
+            Detail::Usage(
+                UsageError::StringTooLong { index, .. } | UsageError::MixedUnits { index, .. },
+            ) => *index = index.saturating_add(by),
+            Detail::Usage(UsageError::FieldValue { index, .. }) => {
+                *index = index.saturating_add(by as u64)
+            }
+            _ => {}
+        }
+        self
+    }
 }
 
 impl fmt::Debug for Error {

@@ -426,10 +426,13 @@ impl RemoteWriter {
         let itemsize = header.dtype.itemsize().max(1);
         let pieces = CPieces::new(view, (ENCODE_CHUNK / itemsize).max(1));
         let mut chunk = Vec::new();
+        let mut done = 0;
         for piece in pieces {
+            let len = piece.len();
             if let Err(e) = A::write_view(piece, &mut chunk, &header.dtype) {
-                return Err(self.fail(e).await);
+                return Err(self.fail(e.after_elements(done)).await);
             }
+            done += len;
             if chunk.len() >= ENCODE_CHUNK {
                 self.write_all(&chunk).await?;
                 chunk.clear();

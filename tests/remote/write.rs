@@ -621,3 +621,26 @@ fn futures_are_send(store: Arc<dyn ObjectStore>, w: &mut RemoteWriter, a: &Array
     send(w.write_array(a, &WriteOptions::new()));
     send(RemoteNpy::write(store, "a.npy".into(), a));
 }
+
+#[test]
+fn a_write_error_in_a_later_piece_names_the_element_as_a_local_write_does() {
+    use ndnpy::{DateTimeUnit, Datetime64, TimeUnit};
+    let unit = |unit| {
+        Some(DateTimeUnit {
+            unit,
+            multiplier: 1,
+        })
+    };
+    // Pieces of the async writer hold 1 MiB (131,072 datetimes): the odd unit is in the second.
+    let mut values = vec![Datetime64::new(1, unit(TimeUnit::Seconds)); 300_000];
+    values[200_000] = Datetime64::new(1, unit(TimeUnit::Days));
+    let a = Array1::from(values);
+    let local = a.write_npy(Vec::new()).unwrap_err();
+    let store = moto().store();
+    let remote = rt()
+        .block_on(RemoteNpy::write(store, "w/mixed.npy".into(), &a))
+        .unwrap_err();
+    assert_eq!(remote.kind(), local.kind());
+    assert!(local.to_string().contains("value 200000 "), "{local}");
+    assert!(remote.to_string().contains("value 200000 "), "{remote}");
+}
