@@ -30,8 +30,13 @@
 //!   `(store, path)` or by URL: one small GET for the header, then exactly the byte ranges
 //!   [`read`](RemoteNpy::read), [`read_rows`](RemoteNpy::read_rows) and
 //!   [`read_element`](RemoteNpy::read_element) need, large ones split into concurrent GETs
-//!   ([`RemoteOptions`]), every GET pinned to the version of the object that was opened.
-//!   [`BlockingRemoteNpy`] is the same for code that is not async.
+//!   ([`RemoteOptions`]), every GET pinned to the version of the object that was opened;
+//!   [`RemoteNpy::read_dyn`] for any dtype. [`RemoteNpz`] reads an `.npz` archive: its
+//!   directory by a suffix range, each member by name ([`RemoteNpzMember`]), a stored one
+//!   also by rows. [`RemoteNpy::write`] uploads an array, [`RemoteWriter`] and
+//!   [`BlockingRemoteWriter`] any bytes, in concurrent multipart uploads that are visible only
+//!   once complete; [`SpooledRemoteWriter`] takes an [`NpzWriter`] to a store.
+//!   [`BlockingRemoteNpy`] and [`BlockingRemoteNpz`] are the same for code that is not async.
 //! - **Archives** (feature `npz`, on by default): [`NpzReader`] reads `.npz` files
 //!   (`np.savez`, `np.savez_compressed`, streamed, zip64) lazily, member by member, with
 //!   numpy's key rules. [`NpzReader::by_name`] and [`NpzReader::by_index`] read an array, as

@@ -177,6 +177,7 @@ impl RemoteNpy {
 
     /// The `.npy` that lies at `extent` in `object`, whose header `info` says (its data
     /// offset made absolute), the caller having checked that its data lies in `extent`.
+    #[cfg_attr(not(feature = "npz"), allow(dead_code))]
     pub(super) fn from_parts(object: Object, info: HeaderInfo, extent: Range<u64>) -> RemoteNpy {
         RemoteNpy {
             object,
