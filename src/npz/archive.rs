@@ -294,6 +294,7 @@ pub(crate) struct Span {
 
 impl Span {
     /// The bytes of the central directory.
+    #[cfg_attr(not(feature = "object_store"), allow(dead_code))]
     pub(crate) fn range(&self) -> std::ops::Range<u64> {
         self.cd_start..self.cd_start + self.cd_size
     }

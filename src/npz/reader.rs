@@ -168,6 +168,7 @@ pub struct MemberInfo<'a> {
 
 impl<'a> MemberInfo<'a> {
     /// The facts of member `index`, `entry`.
+    #[cfg_attr(not(feature = "object_store"), allow(dead_code))]
     pub(crate) fn new(index: usize, entry: EntryRef<'a>) -> MemberInfo<'a> {
         MemberInfo { index, entry }
     }

@@ -411,20 +411,24 @@ fn out_of_memory(bytes: u64) -> Error {
 /// A store error while reading `range` of `path`: [`ErrorKind::Io`](crate::ErrorKind::Io),
 /// the store's error kept as the source.
 fn store_error(path: &Path, range: Range<u64>, source: object_store::Error) -> Error {
-    let kind = match &source {
-        object_store::Error::NotFound { .. } => io::ErrorKind::NotFound,
-        object_store::Error::PermissionDenied { .. }
-        | object_store::Error::Unauthenticated { .. } => io::ErrorKind::PermissionDenied,
-        _ => io::ErrorKind::Other,
-    };
     Error::from(io::Error::new(
-        kind,
+        io_kind(&source),
         StoreError {
             path: path.to_string(),
             range,
             source,
         },
     ))
+}
+
+/// The `io::ErrorKind` of a store's error: not found and denied as such, the rest `Other`.
+fn io_kind(source: &object_store::Error) -> io::ErrorKind {
+    match source {
+        object_store::Error::NotFound { .. } => io::ErrorKind::NotFound,
+        object_store::Error::PermissionDenied { .. }
+        | object_store::Error::Unauthenticated { .. } => io::ErrorKind::PermissionDenied,
+        _ => io::ErrorKind::Other,
+    }
 }
 
 /// A store's error reading a range of an object.

@@ -5,7 +5,7 @@
 //! The writers' contract (what is atomic, the memory used, part sizes) is written once, in
 //! [`RemoteWriter`]'s docs, where users see it: this module is private.
 
-use super::{block_on, parse_url, BlockingRemoteNpy, RemoteNpy, RemoteOptions};
+use super::{block_on, io_kind, parse_url, BlockingRemoteNpy, RemoteNpy, RemoteOptions};
 use crate::element::WritableElement;
 use crate::error::Error;
 use crate::header::Header;
@@ -1387,14 +1387,8 @@ enum Stage {
 /// A store error while writing `path`: [`ErrorKind::Io`](crate::ErrorKind::Io), the store's
 /// error kept as the source.
 fn upload_error(path: &Path, stage: Stage, source: object_store::Error) -> Error {
-    let kind = match &source {
-        object_store::Error::NotFound { .. } => io::ErrorKind::NotFound,
-        object_store::Error::PermissionDenied { .. }
-        | object_store::Error::Unauthenticated { .. } => io::ErrorKind::PermissionDenied,
-        _ => io::ErrorKind::Other,
-    };
     Error::from(io::Error::new(
-        kind,
+        io_kind(&source),
         UploadError {
             path: path.to_string(),
             stage,

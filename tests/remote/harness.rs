@@ -10,7 +10,7 @@ use object_store::{
     MultipartUpload, ObjectMeta, ObjectStore, ObjectStoreExt, PutMultipartOptions, PutOptions,
     PutPayload, PutResult, RetryConfig,
 };
-use std::io::{BufRead, BufReader, Write};
+use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{TcpListener, TcpStream};
 use std::process::{Child, Command, Stdio};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -404,4 +404,65 @@ impl Drop for HttpServer {
         let _ = self.child.wait();
         let _ = std::fs::remove_dir_all(&self.dir);
     }
+}
+
+/// A loopback HTTP proxy in front of `upstream` that answers `503 Slow Down` to every request
+/// whose head (request line and headers) `fails` (its retries too), and forwards everything
+/// else, each on a connection of its own.
+pub(crate) fn failing_proxy(
+    upstream: u16,
+    fails: impl Fn(&str) -> bool + Send + Sync + 'static,
+) -> String {
+    let fails = Arc::new(fails);
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = listener.local_addr().unwrap();
+    std::thread::spawn(move || {
+        for client in listener.incoming() {
+            let Ok(client) = client else { continue };
+            let fails = Arc::clone(&fails);
+            std::thread::spawn(move || {
+                let mut reader = BufReader::new(client.try_clone().unwrap());
+                let mut client = client;
+                loop {
+                    let mut head = String::new();
+                    loop {
+                        let mut line = String::new();
+                        if reader.read_line(&mut line).unwrap_or(0) == 0 {
+                            return;
+                        }
+                        head.push_str(&line);
+                        if line == "\r\n" {
+                            break;
+                        }
+                    }
+                    let len: usize = head
+                        .lines()
+                        .find_map(|l| {
+                            let l = l.to_ascii_lowercase();
+                            l.strip_prefix("content-length:")
+                                .map(|v| v.trim().parse().unwrap())
+                        })
+                        .unwrap_or(0);
+                    let mut body = vec![0; len];
+                    if reader.read_exact(&mut body).is_err() {
+                        return;
+                    }
+                    if fails(&head) {
+                        let _ = client
+                            .write_all(b"HTTP/1.1 503 Slow Down\r\nContent-Length: 0\r\n\r\n");
+                        continue;
+                    }
+                    let head = head.replacen("\r\n", "\r\nConnection: close\r\n", 1);
+                    let mut up = TcpStream::connect(("127.0.0.1", upstream)).unwrap();
+                    up.write_all(head.as_bytes()).unwrap();
+                    up.write_all(&body).unwrap();
+                    let mut response = Vec::new();
+                    let _ = up.read_to_end(&mut response);
+                    let _ = client.write_all(&response);
+                    return;
+                }
+            });
+        }
+    });
+    format!("http://{addr}")
 }

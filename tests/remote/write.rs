@@ -11,8 +11,8 @@ use ndnpy::{
 };
 use object_store::path::Path;
 use object_store::{ObjectStore, ObjectStoreExt};
-use std::io::{BufRead, BufReader, Read, Write};
-use std::net::{TcpListener, TcpStream};
+use std::io::{Read, Write};
+use std::net::TcpStream;
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -467,60 +467,12 @@ fn a_writer_dropped_or_aborted_leaves_nothing() {
 /// A loopback HTTP proxy in front of `upstream` that answers `503 Slow Down` to every upload
 /// of part `part` (its retries too), and forwards everything else.
 fn failing_part_proxy(upstream: u16, part: u32) -> String {
-    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
-    let addr = listener.local_addr().unwrap();
     let fail = format!("partNumber={part}");
-    std::thread::spawn(move || {
-        for client in listener.incoming() {
-            let Ok(client) = client else { continue };
-            let fail = fail.clone();
-            std::thread::spawn(move || {
-                let mut reader = BufReader::new(client.try_clone().unwrap());
-                let mut client = client;
-                loop {
-                    let mut head = String::new();
-                    loop {
-                        let mut line = String::new();
-                        if reader.read_line(&mut line).unwrap_or(0) == 0 {
-                            return;
-                        }
-                        head.push_str(&line);
-                        if line == "\r\n" {
-                            break;
-                        }
-                    }
-                    let len: usize = head
-                        .lines()
-                        .find_map(|l| {
-                            let l = l.to_ascii_lowercase();
-                            l.strip_prefix("content-length:")
-                                .map(|v| v.trim().parse().unwrap())
-                        })
-                        .unwrap_or(0);
-                    let mut body = vec![0; len];
-                    if reader.read_exact(&mut body).is_err() {
-                        return;
-                    }
-                    let target = head.split(' ').nth(1).unwrap_or("");
-                    let query = target.split_once('?').map_or("", |(_, q)| q);
-                    if head.starts_with("PUT ") && query.split('&').any(|p| p == fail) {
-                        let _ = client
-                            .write_all(b"HTTP/1.1 503 Slow Down\r\nContent-Length: 0\r\n\r\n");
-                        continue;
-                    }
-                    let head = head.replacen("\r\n", "\r\nConnection: close\r\n", 1);
-                    let mut up = TcpStream::connect(("127.0.0.1", upstream)).unwrap();
-                    up.write_all(head.as_bytes()).unwrap();
-                    up.write_all(&body).unwrap();
-                    let mut response = Vec::new();
-                    let _ = up.read_to_end(&mut response);
-                    let _ = client.write_all(&response);
-                    return;
-                }
-            });
-        }
-    });
-    format!("http://{addr}")
+    failing_proxy(upstream, move |head| {
+        let target = head.split(' ').nth(1).unwrap_or("");
+        let query = target.split_once('?').map_or("", |(_, q)| q);
+        head.starts_with("PUT ") && query.split('&').any(|p| p == fail)
+    })
 }
 
 #[test]
