@@ -235,6 +235,9 @@ impl RemoteNpy {
 
     /// Reads the whole array, in the file's layout (C or Fortran), fetching the data range
     /// in parts of [`RemoteOptions::part_size`] bytes, [`RemoteOptions::concurrency`] at once.
+    /// A range longer than one part is read on a thread of the tokio runtime's blocking pool,
+    /// a plain array's parts fetched straight into its memory; a shorter one is fetched into
+    /// one buffer and decoded from it.
     ///
     /// # Errors
     ///
@@ -463,9 +466,9 @@ fn read_range_blocking<A: ReadableElement>(
 /// at the first use), blocking the calling thread.
 ///
 /// Its reads fetch the parts of a plain array (numbers, `bool`, plain records) straight into
-/// the array's own memory, without the copy [`RemoteNpy`]'s async reads make; decoded types
-/// (strings, datetimes, records with conversions) are fetched through a window of at most
-/// `part_size * concurrency` bytes.
+/// the array's own memory (as [`RemoteNpy`]'s async reads of more than one part do, on the
+/// runtime's blocking pool); decoded types (strings, datetimes, records with conversions)
+/// are fetched through a window of at most `part_size * concurrency` bytes.
 ///
 /// It may be called from any thread, inside an async runtime too (the runtime's thread is
 /// blocked meanwhile, so async code should rather await [`RemoteNpy`]).

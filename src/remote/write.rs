@@ -128,7 +128,8 @@ struct PartFailure {
 ///
 /// A writer holds one part being filled and at most [`RemoteOptions::concurrency`] parts
 /// being uploaded: at most `part_size * (concurrency + 1)` bytes (with the defaults, 72 MiB),
-/// allocated as the bytes arrive (a small object never allocates a whole part). The buffer
+/// the first part's buffer growing as the bytes arrive (a small object never allocates a
+/// whole part), each later part's allocated whole when it starts. The buffer
 /// of a full part is handed to its upload without a copy and freed when that part is
 /// uploaded. [`RemoteWriter::write_array`] encodes the array in pieces of about 1 MiB in
 /// addition. [`SpooledRemoteWriter`] holds the archive in a temporary file, not in memory,
@@ -561,14 +562,19 @@ impl RemoteWriter {
     }
 
     /// Appends what fits of `bytes` to the part being filled; 0 if it is full (and `bytes`
-    /// is not empty). The buffer grows with what arrives, up to the part size.
+    /// is not empty). The first part's buffer grows with what arrives, up to the part size (a
+    /// small object never allocates a whole part); once a part was handed over, the object is
+    /// a multipart upload and each next part is allocated whole, without regrowing.
     fn push(&mut self, bytes: &[u8]) -> Result<usize, Error> {
         let n = bytes.len().min(self.part_size - self.buf.len());
         if n > self.buf.capacity() - self.buf.len() {
             // Doubling, capped at the part size; at least what is needed now.
-            let want = (self.buf.len() + n)
-                .max(self.buf.capacity().saturating_mul(2))
-                .min(self.part_size);
+            let doubled = (self.buf.len() + n).max(self.buf.capacity().saturating_mul(2));
+            let want = if self.shipped > 0 {
+                self.part_size
+            } else {
+                doubled.min(self.part_size)
+            };
             self.buf
                 .try_reserve_exact(want - self.buf.len())
                 .map_err(|_| out_of_memory(want))?;
