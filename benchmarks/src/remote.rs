@@ -22,6 +22,7 @@ const REMOTE_ASYNC: &str = "remote .npy, RemoteNpy (async)";
 const REMOTE_MEMBER_BLOCKING: &str = "remote .npz member, BlockingRemoteNpz";
 const REMOTE_MEMBER_ASYNC: &str = "remote .npz member, RemoteNpz (async)";
 const FLOOR: &str = "floor: one HTTP GET on a TcpStream into a fresh buffer";
+const FLOOR_PARALLEL: &str = "floor: 8 ranged GETs at once, on 8 TcpStreams, into a fresh buffer";
 
 /// The range server, serving `dir`; killed when dropped.
 struct Server {
@@ -68,6 +69,36 @@ fn raw_get(port: u16, name: &str, len: u64) -> Res<Vec<u8>> {
         .ok_or("no end of headers")?;
     all.drain(..head + 4);
     Ok(all)
+}
+
+/// `GET /name` of the bytes `from..from + slot.len()` on a new connection, the body read
+/// straight into `slot`.
+fn raw_range_into(port: u16, name: &str, from: u64, slot: &mut [u8]) -> Res<()> {
+    use std::io::{Read, Write};
+    let mut s = std::net::TcpStream::connect(("127.0.0.1", port))?;
+    let last = from + slot.len() as u64 - 1;
+    write!(
+        s,
+        "GET /{name} HTTP/1.1\r\nHost: 127.0.0.1\r\nRange: bytes={from}-{last}\r\n\
+         Connection: close\r\n\r\n"
+    )?;
+    // The headers, read a little at a time; what follows them is the body's start.
+    let mut head = Vec::new();
+    let mut chunk = [0u8; 1024];
+    let body_start = loop {
+        let n = s.read(&mut chunk)?;
+        if n == 0 {
+            return Err("the connection closed in the headers".into());
+        }
+        head.extend_from_slice(&chunk[..n]);
+        if let Some(p) = head.windows(4).position(|w| w == b"\r\n\r\n") {
+            break p + 4;
+        }
+    };
+    let early = &head[body_start..];
+    slot[..early.len()].copy_from_slice(early);
+    s.read_exact(&mut slot[early.len()..])?;
+    Ok(())
 }
 
 pub fn remote_case(cfg: &Config, np: &mut Numpy) -> Res<Report> {
@@ -204,6 +235,31 @@ pub fn remote_case(cfg: &Config, np: &mut Numpy) -> Res<Report> {
             std::hint::black_box(body);
             Ok(d)
         }),
+        Imp::new(FLOOR_PARALLEL, move |check| {
+            let t = Instant::now();
+            let mut body = vec![0u8; file_len as usize];
+            let part = (file_len as usize).div_ceil(8);
+            std::thread::scope(|sc| {
+                let threads: Vec<_> = (body.chunks_mut(part).enumerate())
+                    .map(|(i, slot)| {
+                        sc.spawn(move || {
+                            raw_range_into(port, "remote.npy", (i * part) as u64, slot)
+                                .map_err(|e| e.to_string())
+                        })
+                    })
+                    .collect();
+                threads.into_iter().try_for_each(|t| {
+                    t.join()
+                        .map_err(|_| "a floor thread panicked".to_string())?
+                })
+            })?;
+            let d = t.elapsed();
+            if check && body[..6] != b"\x93NUMPY"[..] {
+                return Err(format!("{FLOOR_PARALLEL}: not the file's bytes").into());
+            }
+            std::hint::black_box(body);
+            Ok(d)
+        }),
         Imp::new(NUMPY, move |check| {
             let mut np = np.borrow_mut();
             let d = np.timed(&format!("read {p} none"))?;
@@ -243,9 +299,11 @@ pub fn remote_case(cfg: &Config, np: &mut Numpy) -> Res<Report> {
              MiB): `BlockingRemoteNpy::open_with_options(..)?.read()`, \
              `RemoteNpy::open_with_options(..).await?.read().await` (on a 2-thread tokio \
              runtime), `BlockingRemoteNpz::open_with_options(..)?.member(\"a\")?.read()` and \
-             its async twin. numpy: `np.load(path)`, local. The floor: one `GET` written on a \
+             its async twin. numpy: `np.load(path)`, local. The floors, from the same server: one `GET` written on a \
              `std::net::TcpStream` and the response read whole into a `Vec` reserved at the \
-             file's size (one connection; no HTTP parsing)."
+             file's size (one connection; no HTTP parsing); and the file in 8 ranged `GET`s \
+             of 32 MiB on 8 threads and connections at once, each body read straight into its \
+             slot of one zeroed `Vec` (the remote reads' concurrency without an HTTP client)."
         )],
         ..Report::default()
     })

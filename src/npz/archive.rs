@@ -164,6 +164,19 @@ impl<'d> EntryRef<'d> {
     }
 }
 
+impl Entry {
+    /// These facts as the entry `name`, whose directory entry lies at `entry_offset` (an
+    /// entry's facts and name taken apart, to move a member's read to another thread).
+    #[cfg_attr(not(feature = "object_store"), allow(dead_code))]
+    pub(crate) fn named_at<'d>(&'d self, name: &'d str, entry_offset: u64) -> EntryRef<'d> {
+        EntryRef {
+            name,
+            entry_offset,
+            facts: self,
+        }
+    }
+}
+
 #[cfg(test)]
 impl Entry {
     /// An entry with these facts, for tests of the member reader.
@@ -182,11 +195,7 @@ impl Entry {
 
     /// This entry under `name`, for tests of the member reader.
     pub(crate) fn named<'d>(&'d self, name: &'d str) -> EntryRef<'d> {
-        EntryRef {
-            name,
-            entry_offset: 0,
-            facts: self,
-        }
+        self.named_at(name, 0)
     }
 }
 

@@ -25,22 +25,19 @@ use std::io::{self, BufRead, Read};
 /// The most bytes of a stored member copied per read (see [`MemberReader`]'s `read`).
 const STORED_STEP: usize = 256 << 10;
 
-/// The smallest read of a stored member whose CRC-32 runs on a second thread (with the
-/// `parallel` feature, on a machine with more than one core).
+/// The smallest read of a stored member whose CRC-32 runs on a second thread, or that a file
+/// splits over threads (with the `parallel` feature, on a machine with more than one core).
 #[cfg(feature = "parallel")]
-const PARALLEL_CRC_MIN: usize = 16 << 20;
+pub(crate) const PARALLEL_CRC_MIN: usize = 16 << 20;
 
-/// Where a member's compressed data comes from: any `BufRead`, and for some sources a way to
-/// read a large part of a stored member on several threads.
+/// Where a member's compressed data comes from: any `BufRead`, and for some sources a faster
+/// way to read a large part of a stored member with its CRC-32.
 pub(crate) trait MemberSource: BufRead {
-    /// Reads `out` whole (fewer bytes only where the source ends) on several threads and
-    /// returns how many bytes were read with their CRC-32, if this source can; `None` (the
-    /// default) to have it read the plain way.
-    #[cfg_attr(not(feature = "parallel"), allow(dead_code))]
-    fn read_split_hashing(
-        &mut self,
-        out: &mut [u8],
-    ) -> Option<io::Result<(usize, crc32fast::Hasher)>> {
+    /// Reads `out` whole (fewer bytes only where the source ends), hashing the bytes as they
+    /// land (a file on several threads, a remote object in concurrent parts), and returns how
+    /// many bytes were read with their CRC-32, if this source can for a read of this size;
+    /// `None` (the default) to have it read the plain way.
+    fn read_hashing(&mut self, out: &mut [u8]) -> Option<io::Result<(usize, crc32fast::Hasher)>> {
         let _ = out;
         None
     }
@@ -295,17 +292,17 @@ impl<B: MemberSource> Read for MemberReader<'_, B> {
             return Ok(0);
         }
         let want = usize::try_from(remaining).map_or(buf.len(), |r| r.min(buf.len()));
-        #[cfg(feature = "parallel")]
-        if self.inflater.is_none() && want >= PARALLEL_CRC_MIN && prefault::cores() > 1 {
-            let n = match self.src.read_split_hashing(&mut buf[..want]) {
-                Some(read) => {
-                    let (n, hasher) = read?;
-                    self.hasher.combine(&hasher);
-                    n
-                }
-                None => self.read_stored_hashing(&mut buf[..want])?,
-            };
-            return self.count(n);
+        if self.inflater.is_none() {
+            if let Some(read) = self.src.read_hashing(&mut buf[..want]) {
+                let (n, hasher) = read?;
+                self.hasher.combine(&hasher);
+                return self.count(n);
+            }
+            #[cfg(feature = "parallel")]
+            if want >= PARALLEL_CRC_MIN && prefault::cores() > 1 {
+                let n = self.read_stored_hashing(&mut buf[..want])?;
+                return self.count(n);
+            }
         }
         let n = if self.inflater.is_some() {
             self.inflate(&mut buf[..want])?

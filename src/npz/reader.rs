@@ -1248,9 +1248,11 @@ impl<'a, R: Read + Seek> Source<'a, R> {
     }
 }
 
-/// The step in which each thread of a split member read reads and hashes its part.
+/// The step in which each thread of a split member read reads and hashes its part: small
+/// enough that the bytes are still in the core's own cache when hashed (2 MiB steps made the
+/// member read 1.3x the `.npy` read, 256 KiB steps 1.1x).
 #[cfg(all(feature = "parallel", unix))]
-const HASH_STEP: usize = 2 << 20;
+const HASH_STEP: usize = 256 << 10;
 
 /// The bytes `pos..end` of a file, read by positioned reads.
 #[cfg(all(feature = "parallel", unix))]
@@ -1309,14 +1311,14 @@ impl<R: Read> MemberSource for Source<'_, R> {
     /// A file's range is read as what the buffer holds, then positioned reads of disjoint
     /// parts, each hashed on the thread that read it; the hashes are combined in order.
     #[cfg(all(feature = "parallel", unix))]
-    fn read_split_hashing(
-        &mut self,
-        out: &mut [u8],
-    ) -> Option<io::Result<(usize, crc32fast::Hasher)>> {
+    fn read_hashing(&mut self, out: &mut [u8]) -> Option<io::Result<(usize, crc32fast::Hasher)>> {
         let Source::File(f) = self else {
             return None;
         };
-        if f.get_ref().parts < 2 {
+        if f.get_ref().parts < 2
+            || out.len() < super::member::PARALLEL_CRC_MIN
+            || crate::prefault::cores() < 2
+        {
             return None;
         }
         let mut all = crc32fast::Hasher::new();

@@ -25,6 +25,7 @@ use crate::header::ReadOptions;
 use futures::{StreamExt, TryStreamExt};
 use object_store::path::Path;
 use object_store::{GetOptions, GetRange, GetResult, ObjectStore, ObjectStoreExt};
+use std::borrow::Borrow;
 use std::error::Error as StdError;
 use std::fmt;
 use std::io;
@@ -220,25 +221,76 @@ impl Object {
     /// one GET per part of [`RemoteOptions::part_size`], [`RemoteOptions::concurrency`] at
     /// once, each streamed into its own slot of `buf`.
     async fn fetch_into(&self, range: Range<u64>, buf: &mut [u8]) -> Result<(), Error> {
+        self.fetch_parts(range, buf, || (), |(), _| ()).await?;
+        Ok(())
+    }
+
+    /// [`Object::fetch_into`], and the CRC-32 of the bytes: each part hashes every chunk
+    /// right after copying it (while it is in cache), and the parts' hashes are combined in
+    /// order.
+    #[cfg(feature = "npz")]
+    async fn fetch_into_hashing(
+        &self,
+        range: Range<u64>,
+        buf: &mut [u8],
+    ) -> Result<crc32fast::Hasher, Error> {
+        let hashes = self
+            .fetch_parts(range, buf, crc32fast::Hasher::new, |h, chunk| {
+                h.update(chunk)
+            })
+            .await?;
+        let mut all = crc32fast::Hasher::new();
+        for h in &hashes {
+            all.combine(h);
+        }
+        Ok(all)
+    }
+
+    /// The parts of [`Object::fetch_into`], each with a state made by `new` that `each` is
+    /// given every chunk of the part after it is copied into place; the states in the parts'
+    /// order.
+    async fn fetch_parts<S: Send>(
+        &self,
+        range: Range<u64>,
+        buf: &mut [u8],
+        new: impl Fn() -> S,
+        each: impl Fn(&mut S, &[u8]) + Sync,
+    ) -> Result<Vec<S>, Error> {
         debug_assert_eq!(range.end - range.start, buf.len() as u64);
         let part = self.opts.part_size.max(1);
         let start = range.start;
+        let each = &each;
         // Collected first: a stream that maps with a closure over borrowed slots would make
         // the future not `Send` (rustc's higher-ranked lifetime limitation, rust#64552).
         let parts: Vec<_> = (buf.chunks_mut(part).enumerate())
             .map(|(i, slot)| {
                 let from = start + (i * part) as u64;
-                self.get_into(from..from + slot.len() as u64, slot)
+                let mut state = new();
+                async move {
+                    self.get_into(from..from + slot.len() as u64, slot, &mut |chunk| {
+                        each(&mut state, chunk)
+                    })
+                    .await?;
+                    Ok::<_, Error>((i, state))
+                }
             })
             .collect();
-        futures::stream::iter(parts)
+        let mut done: Vec<(usize, S)> = futures::stream::iter(parts)
             .buffer_unordered(self.opts.concurrency.max(1))
-            .try_collect::<()>()
-            .await
+            .try_collect()
+            .await?;
+        done.sort_unstable_by_key(|(i, _)| *i);
+        Ok(done.into_iter().map(|(_, state)| state).collect())
     }
 
-    /// One pinned GET of `range` into `slot` (of the range's length).
-    async fn get_into(&self, range: Range<u64>, slot: &mut [u8]) -> Result<(), Error> {
+    /// One pinned GET of `range` into `slot` (of the range's length), `each` called on every
+    /// chunk once it is in place.
+    async fn get_into(
+        &self,
+        range: Range<u64>,
+        slot: &mut [u8],
+        each: &mut (dyn FnMut(&[u8]) + Send),
+    ) -> Result<(), Error> {
         let result = self
             .store
             .get_opts(
@@ -268,6 +320,7 @@ impl Object {
                 return Err(self.changed(None));
             };
             dst.copy_from_slice(&chunk);
+            each(dst);
             filled += chunk.len();
         }
         if filled < slot.len() {
@@ -329,32 +382,56 @@ impl Object {
 
 /// Bytes `pos..end` of a pinned object as a [`Read`](io::Read) for the blocking API: each
 /// read fetches straight into the caller's buffer (in parts, concurrently, as
-/// [`Object::fetch_into`] does), blocking this thread.
-struct BlockingRange<'a> {
-    object: &'a Object,
+/// [`Object::fetch_into`] does), blocking this thread. `O` is the object, borrowed
+/// (`&Object`) or owned (a read moved to another thread).
+struct BlockingRange<O> {
+    object: O,
     pos: u64,
     end: u64,
 }
 
-impl<'a> BlockingRange<'a> {
+impl<O: Borrow<Object>> BlockingRange<O> {
     /// Bytes `range` of `object`.
-    fn new(object: &'a Object, range: Range<u64>) -> BlockingRange<'a> {
+    fn new(object: O, range: Range<u64>) -> BlockingRange<O> {
         BlockingRange {
             object,
             pos: range.start,
             end: range.end,
         }
     }
+
+    /// The range `pos..` of a read into `buf`: as much of `buf` as the bytes left fill.
+    fn next(&self, buf: &[u8]) -> Range<u64> {
+        self.pos..self.pos + (buf.len() as u64).min(self.end - self.pos)
+    }
+
+    /// [`Read::read`](io::Read::read), and the CRC-32 of the bytes read
+    /// ([`Object::fetch_into_hashing`]).
+    #[cfg(feature = "npz")]
+    fn read_hashing(&mut self, buf: &mut [u8]) -> io::Result<(usize, crc32fast::Hasher)> {
+        let range = self.next(buf);
+        let n = (range.end - range.start) as usize;
+        if n == 0 {
+            return Ok((0, crc32fast::Hasher::new()));
+        }
+        let hasher = block_on(
+            self.object
+                .borrow()
+                .fetch_into_hashing(range, &mut buf[..n]),
+        )??;
+        self.pos += n as u64;
+        Ok((n, hasher))
+    }
 }
 
-impl io::Read for BlockingRange<'_> {
+impl<O: Borrow<Object>> io::Read for BlockingRange<O> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        let n = (buf.len() as u64).min(self.end - self.pos) as usize;
+        let range = self.next(buf);
+        let n = (range.end - range.start) as usize;
         if n == 0 {
             return Ok(0);
         }
-        let range = self.pos..self.pos + n as u64;
-        block_on(self.object.fetch_into(range, &mut buf[..n]))??;
+        block_on(self.object.borrow().fetch_into(range, &mut buf[..n]))??;
         self.pos += n as u64;
         Ok(n)
     }

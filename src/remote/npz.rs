@@ -9,8 +9,10 @@
 //! [`RemoteNpz::member`] reads a member's local header, and the first
 //! [`RemoteOptions::header_guess`] bytes of its data with it, in one GET: a member of up to
 //! 64 KiB of compressed data arrives whole in that GET, and the `.npy` header of a larger one
-//! usually does. Reading the member then fetches its compressed data in parts; a deflated
-//! member is inflated as it arrives by the blocking reader, and from memory by the async one.
+//! usually does. Reading the member then fetches the rest of its compressed data in parts: a
+//! stored member's straight into the array's memory, each part hashed as it arrives; a
+//! deflated member's through a window, inflated as it arrives. The async reads do the same on
+//! the tokio runtime's blocking pool (under another executor, they fetch the data whole).
 //! Every member read is checked as [`NpzReader`](crate::NpzReader) checks it: sizes against
 //! the directory, the CRC-32 once the end is reached. A stored member also opens as a
 //! [`RemoteNpy`] ([`RemoteNpzMember::npy`]), for rows and elements by ranged GETs (these
@@ -25,7 +27,7 @@ use super::{block_on, parse_url, BlockingRange, Object, RemoteOptions};
 use crate::dynamic::DynArray;
 use crate::error::{Error, FormatError, MismatchError};
 use crate::header::HeaderInfo;
-use crate::npz::archive::{Directory, EntryRef, Located, SMALL_MEMBER, STORED};
+use crate::npz::archive::{Directory, Entry, EntryRef, Located, SMALL_MEMBER, STORED};
 use crate::npz::member::{self, MemberReader, MemberSource};
 use crate::npz::{member_index, MemberInfo, MemberKey};
 use crate::ErrorKind;
@@ -33,8 +35,7 @@ use crate::ReadableElement;
 use ndarray::{Array, Dimension};
 use object_store::path::Path;
 use object_store::{GetRange, ObjectStore};
-use std::borrow::Cow;
-use std::io::{self, BufReader, Read, Seek, SeekFrom};
+use std::io::{self, BufRead, BufReader, Read, Seek, SeekFrom};
 use std::ops::Range;
 use std::sync::Arc;
 
@@ -409,10 +410,15 @@ impl<'a> RemoteNpzMember<'a> {
         self.header.as_ref().ok_or_else(|| self.not_npy())
     }
 
-    /// Reads the member's array, as [`NpzMember::read`](crate::NpzMember::read) does: its
-    /// compressed data fetched in parts ([`RemoteOptions::part_size`],
-    /// [`RemoteOptions::concurrency`] at once) into one buffer, then decoded (inflated) from
-    /// it, the sizes and CRC-32 checked against the directory.
+    /// Reads the member's array, as [`NpzMember::read`](crate::NpzMember::read) does, the
+    /// sizes and CRC-32 checked against the directory.
+    ///
+    /// Inside a tokio runtime, the read runs on the runtime's blocking pool as
+    /// [`BlockingRemoteNpzMember::read`] does: a stored member's parts
+    /// ([`RemoteOptions::part_size`], [`RemoteOptions::concurrency`] at once) land in the
+    /// array's own memory, each hashed as it arrives, and a deflated member is inflated as it
+    /// arrives, holding at most `part_size * concurrency` compressed bytes. Under another
+    /// executor, the compressed data is fetched in parts into one buffer, then decoded from it.
     ///
     /// # Errors
     ///
@@ -426,10 +432,13 @@ impl<'a> RemoteNpzMember<'a> {
     /// let a: ndarray::ArrayD<f64> = npz.member("a").await?.read().await?;
     /// # Ok(()) }
     /// ```
-    pub async fn read<A: ReadableElement, D: Dimension>(&self) -> Result<Array<A, D>, Error> {
+    pub async fn read<A, D>(&self) -> Result<Array<A, D>, Error>
+    where
+        A: ReadableElement + Send + 'static,
+        D: Dimension + 'static,
+    {
         self.header()?;
-        let bytes = self.compressed().await?;
-        self.decode(&bytes[..], member::read_npy)
+        self.whole(member::read_npy).await
     }
 
     /// Reads the member's array whatever its dtype, as
@@ -449,8 +458,7 @@ impl<'a> RemoteNpzMember<'a> {
     /// ```
     pub async fn read_dyn(&self) -> Result<DynArray, Error> {
         self.header()?;
-        let bytes = self.compressed().await?;
-        self.decode(&bytes[..], member::read_dyn)
+        self.whole(member::read_dyn).await
     }
 
     /// The member's uncompressed bytes, whatever they hold (numpy gives a member without the
@@ -469,8 +477,7 @@ impl<'a> RemoteNpzMember<'a> {
     /// # Ok(()) }
     /// ```
     pub async fn bytes(&self) -> Result<Vec<u8>, Error> {
-        let bytes = self.compressed().await?;
-        self.decode(&bytes[..], member::read_bytes)
+        self.whole(member::read_bytes).await
     }
 
     /// A stored member as a [`RemoteNpy`] over its bytes in the archive, for
@@ -537,49 +544,186 @@ impl<'a> RemoteNpzMember<'a> {
         })
     }
 
-    /// The member's compressed data: what opening brought, if that was all of it, else
-    /// fetched whole.
-    async fn compressed(&self) -> Result<Cow<'_, [u8]>, Error> {
-        if self.prefix.len() as u64 == self.data.end - self.data.start {
-            return Ok(Cow::Borrowed(&self.prefix));
-        }
-        let bytes = self
-            .npz
-            .object
-            .get(self.data.clone())
-            .await
-            .map_err(|e| e.in_member(self.entry().name))?;
-        Ok(Cow::Owned(bytes))
-    }
-
-    /// Runs `f` on a reader of the member's bytes from `src`, its compressed data, and names
-    /// the member in its errors.
-    fn decode<B: MemberSource, T>(
-        &self,
-        src: B,
-        f: impl FnOnce(&mut MemberReader<'_, B>, &crate::ReadOptions) -> Result<T, Error>,
-    ) -> Result<T, Error> {
+    /// Runs `f` on a reader of the member's bytes: from what opening brought, if that is all
+    /// of them; else streamed from the store on the blocking pool of the tokio runtime this
+    /// runs in ([`WholeRead::run`]); else (another executor) from its compressed data fetched
+    /// whole.
+    async fn whole<T, F>(&self, f: F) -> Result<T, Error>
+    where
+        T: Send + 'static,
+        F: FnOnce(&mut MemberReader<'_, Streamed>, &crate::ReadOptions) -> Result<T, Error>
+            + Send
+            + 'static,
+    {
         let entry = self.entry();
-        self.check_inflated(entry)?;
-        f(
-            &mut MemberReader::new(src, entry),
-            &self.npz.object.opts.read,
-        )
-        .map_err(|e| e.in_member(entry.name))
+        check_inflated(&self.npz.object.opts.read, entry).map_err(|e| e.in_member(entry.name))?;
+        let whole = self.prefix.len() as u64 == self.data.end - self.data.start;
+        if !whole {
+            if let Ok(handle) = tokio::runtime::Handle::try_current() {
+                let read = self.whole_read(
+                    self.prefix.clone(),
+                    self.data.start + self.prefix.len() as u64,
+                );
+                return handle
+                    .spawn_blocking(move || read.run(f))
+                    .await
+                    .map_err(|e| {
+                        io::Error::other(format!("a remote read's thread failed: {e}"))
+                    })?;
+            }
+        }
+        let bytes = if whole {
+            self.prefix.clone()
+        } else {
+            self.npz
+                .object
+                .get(self.data.clone())
+                .await
+                .map_err(|e| e.in_member(entry.name))?
+        };
+        self.whole_read(bytes, self.data.end).run(f)
     }
 
-    /// Checks the member's size against [`ReadOptions::max_inflated_len`](crate::ReadOptions::max_inflated_len)
-    /// (for each member read; a `RemoteNpz` keeps no running total).
-    fn check_inflated(&self, entry: EntryRef<'_>) -> Result<(), Error> {
-        match self.npz.object.opts.read.max_inflated_len {
-            Some(limit) if entry.size > limit => Err(crate::error::LimitError::InflatedTooLarge {
-                member: entry.name.to_string(),
-                limit,
-                found: entry.size,
-            }
-            .into()),
-            _ => Ok(()),
+    /// A whole read of the member: `prefix`, its first bytes, then its bytes from `from` in
+    /// the object.
+    fn whole_read(&self, prefix: Vec<u8>, from: u64) -> WholeRead {
+        let entry = self.entry();
+        WholeRead {
+            object: self.npz.object.clone(),
+            facts: (*entry).clone(),
+            name: entry.name.to_string(),
+            entry_offset: entry.entry_offset,
+            prefix,
+            rest: from..self.data.end,
         }
+    }
+}
+
+/// Checks a member's size against [`ReadOptions::max_inflated_len`](crate::ReadOptions::max_inflated_len)
+/// (for each member read; a remote archive keeps no running total).
+fn check_inflated(opts: &crate::ReadOptions, entry: EntryRef<'_>) -> Result<(), Error> {
+    match opts.max_inflated_len {
+        Some(limit) if entry.size > limit => Err(crate::error::LimitError::InflatedTooLarge {
+            member: entry.name.to_string(),
+            limit,
+            found: entry.size,
+        }
+        .into()),
+        _ => Ok(()),
+    }
+}
+
+/// Everything a whole read of a member needs, owned, so that it may run on another thread.
+struct WholeRead {
+    object: Object,
+    facts: Entry,
+    name: String,
+    entry_offset: u64,
+    /// The member's first bytes, in memory.
+    prefix: Vec<u8>,
+    /// Where the rest of its compressed data lies in the object.
+    rest: Range<u64>,
+}
+
+impl WholeRead {
+    /// Runs `f` on a reader of the member's bytes (blocking this thread while parts are
+    /// fetched), and names the member in its errors.
+    fn run<T>(
+        self,
+        f: impl FnOnce(&mut MemberReader<'_, Streamed>, &crate::ReadOptions) -> Result<T, Error>,
+    ) -> Result<T, Error> {
+        let entry = self.facts.named_at(&self.name, self.entry_offset);
+        check_inflated(&self.object.opts.read, entry).map_err(|e| e.in_member(entry.name))?;
+        let opts = self.object.opts.read.clone();
+        let src = Streamed::new(self.object, self.prefix, self.rest);
+        f(&mut MemberReader::new(src, entry), &opts).map_err(|e| e.in_member(entry.name))
+    }
+}
+
+/// A member's compressed data for the member reader: its first bytes from memory, then the
+/// rest from the store, through a window of `part_size * concurrency` bytes for small reads
+/// (and for inflating). A read at least as large as the window lands straight in the
+/// caller's memory, and a stored member's is hashed there as each part arrives
+/// ([`MemberSource::read_hashing`]).
+struct Streamed {
+    prefix: Vec<u8>,
+    /// How much of `prefix` was read.
+    at: usize,
+    rest: BufReader<BlockingRange<Object>>,
+}
+
+impl Streamed {
+    fn new(object: Object, prefix: Vec<u8>, rest: Range<u64>) -> Streamed {
+        let window = object
+            .opts
+            .part_size
+            .saturating_mul(object.opts.concurrency);
+        let capacity = usize::try_from(rest.end - rest.start)
+            .map_or(window, |len| len.min(window))
+            .max(1);
+        Streamed {
+            prefix,
+            at: 0,
+            rest: BufReader::with_capacity(capacity, BlockingRange::new(object, rest)),
+        }
+    }
+}
+
+impl Read for Streamed {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        if self.at < self.prefix.len() {
+            let n = (&self.prefix[self.at..]).read(buf)?;
+            self.at += n;
+            return Ok(n);
+        }
+        self.rest.read(buf)
+    }
+}
+
+impl BufRead for Streamed {
+    fn fill_buf(&mut self) -> io::Result<&[u8]> {
+        if self.at < self.prefix.len() {
+            return Ok(&self.prefix[self.at..]);
+        }
+        self.rest.fill_buf()
+    }
+
+    fn consume(&mut self, amt: usize) {
+        if self.at < self.prefix.len() {
+            self.at = (self.at + amt).min(self.prefix.len());
+        } else {
+            self.rest.consume(amt);
+        }
+    }
+}
+
+impl MemberSource for Streamed {
+    fn read_hashing(&mut self, out: &mut [u8]) -> Option<io::Result<(usize, crc32fast::Hasher)>> {
+        if out.len() < self.rest.capacity() {
+            return None;
+        }
+        let mut hasher = crc32fast::Hasher::new();
+        let mut n = 0;
+        // What memory and the window hold, then the rest straight from the store.
+        for held in [&self.prefix[self.at..], self.rest.buffer()] {
+            let k = held.len().min(out.len() - n);
+            out[n..n + k].copy_from_slice(&held[..k]);
+            hasher.update(&out[n..n + k]);
+            n += k;
+        }
+        let from_prefix = (self.prefix.len() - self.at).min(n);
+        self.at += from_prefix;
+        self.rest.consume(n - from_prefix);
+        if n < out.len() {
+            match self.rest.get_mut().read_hashing(&mut out[n..]) {
+                Ok((k, h)) => {
+                    hasher.combine(&h);
+                    n += k;
+                }
+                Err(e) => return Some(Err(e)),
+            }
+        }
+        Some(Ok((n, hasher)))
     }
 }
 
@@ -806,45 +950,15 @@ impl<'a> BlockingRemoteNpzMember<'a> {
         self.inner.npy().map(BlockingRemoteNpy::from_remote)
     }
 
-    /// Runs `f` on the member's bytes: from what opening brought when that is all of them,
-    /// else streamed from the store.
-    fn stream<'s, T>(
-        &'s self,
-        f: impl FnOnce(
-            &mut MemberReader<'_, BufReader<PrefixThen<'s>>>,
-            &crate::ReadOptions,
-        ) -> Result<T, Error>,
+    /// Runs `f` on the member's bytes: what opening brought, then the rest streamed from the
+    /// store.
+    fn stream<T>(
+        &self,
+        f: impl FnOnce(&mut MemberReader<'_, Streamed>, &crate::ReadOptions) -> Result<T, Error>,
     ) -> Result<T, Error> {
         let m = &self.inner;
-        let opts = &m.npz.object.opts;
-        let window = opts.part_size.saturating_mul(opts.concurrency);
-        let len = m.data.end - m.data.start;
-        let capacity = usize::try_from(len)
-            .map_or(window, |len| len.min(window))
-            .max(1);
-        let src = PrefixThen {
-            prefix: &m.prefix,
-            rest: BlockingRange::new(
-                &m.npz.object,
-                m.data.start + m.prefix.len() as u64..m.data.end,
-            ),
-        };
-        m.decode(BufReader::with_capacity(capacity, src), f)
-    }
-}
-
-/// A member's compressed data: the bytes opening brought, then the rest from the store.
-struct PrefixThen<'a> {
-    prefix: &'a [u8],
-    rest: BlockingRange<'a>,
-}
-
-impl Read for PrefixThen<'_> {
-    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        if !self.prefix.is_empty() {
-            return self.prefix.read(buf);
-        }
-        self.rest.read(buf)
+        m.whole_read(m.prefix.clone(), m.data.start + m.prefix.len() as u64)
+            .run(f)
     }
 }
 

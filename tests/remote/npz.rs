@@ -8,6 +8,7 @@ use ndnpy::{
     RemoteOptions,
 };
 use object_store::path::Path;
+use object_store::ObjectStore;
 use std::io::Cursor;
 use std::process::Command;
 use std::sync::Arc;
@@ -209,20 +210,24 @@ fn a_row_of_a_stored_member_is_two_small_requests() {
     let all: Array2<f64> = rt().block_on(m.read()).unwrap();
     assert_eq!(all, big);
     let (requests, transferred) = store.take();
-    let parts = m.info().compressed_size().div_ceil(4 << 20);
+    let compressed = m.info().compressed_size();
+    let parts = compressed.div_ceil(4 << 20);
     assert_eq!(parts, 9); // 32 MiB and the header
-    assert_eq!(requests, parts);
-    assert_eq!(transferred, m.info().compressed_size());
+                          // What the member's opening brought (its header and the first bytes after) is not
+                          // fetched again; the rest comes in 4 MiB parts.
+    let rest = compressed - transferred;
+    assert!(
+        rest > 0 && rest <= 64 << 10,
+        "{transferred} of {compressed} bytes"
+    );
+    assert_eq!(requests, transferred.div_ceil(4 << 20));
     let blocking =
         BlockingRemoteNpz::open_with_options(store.clone(), "npz/big_stored.npz".into(), opts)
             .unwrap();
     let bm = blocking.member("big").unwrap();
     store.take();
     assert_eq!(bm.read::<f64, Ix2>().unwrap(), big);
-    let (requests, transferred) = store.take();
-    assert!(requests <= parts, "{requests} requests");
-    // What the member's opening brought is not fetched again.
-    assert!(transferred < m.info().compressed_size());
+    assert_eq!(store.take(), (requests, transferred));
     assert_eq!(
         bm.npy().unwrap().read_rows::<f64, Ix2>(7..9).unwrap(),
         big.slice(s![7..9, ..])
@@ -248,16 +253,86 @@ fn a_deflated_member_is_inflated_as_it_arrives() {
     eprintln!("a deflated member of {compressed} bytes in 64 KiB parts: {requests} requests, {transferred} bytes");
     assert!(transferred <= compressed);
     assert!(requests >= compressed / (128 << 10));
+    // The async read streams the same way (on the runtime's blocking pool): the same
+    // requests, and what opening brought is not fetched again.
     assert_eq!(
         rt().block_on(m.remote().read::<f64, IxDyn>()).unwrap(),
         big.into_dyn()
     );
+    assert_eq!(store.take(), (requests, transferred));
+    assert!(transferred < compressed);
     let small: Array1<i64> = npz.member("small").unwrap().read().unwrap();
     assert_eq!(small, ndarray::arr1(&[1, 2, 3]));
     // Rows need a stored member.
     let err = m.npy().unwrap_err();
     assert_eq!(err.kind(), ErrorKind::CannotView);
     assert!(err.to_string().contains("big.npy"), "{err}");
+}
+
+/// `bytes` with one byte of the stored member `name` flipped, at `at` of its data.
+fn flip(mut bytes: Vec<u8>, name: &str, at: fn(u64) -> u64) -> Vec<u8> {
+    let mut npz = NpzReader::new(Cursor::new(&bytes[..])).unwrap();
+    let range = npz.member(name).unwrap().stored_range().unwrap().unwrap();
+    bytes[(range.start + at(range.end - range.start)) as usize] ^= 1;
+    bytes
+}
+
+#[test]
+fn a_flipped_byte_in_a_large_member_fails_its_crc_through_every_read() {
+    let (big, bytes) = big_archive(false);
+    // One byte in the middle of the array data, in the last byte of the data, in the first
+    // bytes after the header (which opening brings).
+    let cases: [fn(u64) -> u64; 3] = [|len| len / 2, |len| len - 1, |_| 200];
+    let opts = RemoteOptions::new().part_size(1 << 20).concurrency(4);
+    let memory: Arc<dyn ObjectStore> = Arc::new(object_store::memory::InMemory::new());
+    let s3 = moto().store();
+    for (i, at) in cases.into_iter().enumerate() {
+        let name = format!("npz/flipped{i}.npz");
+        let bad = flip(bytes.clone(), "big", at);
+        for store in [&s3, &memory] {
+            put(store, &name, bad.clone());
+        }
+        let check = |err: ndnpy::Error, how: &str| {
+            assert_eq!(err.kind(), ErrorKind::Archive, "{how}: {err}");
+            assert_eq!(err.member(), Some("big.npy"), "{how}");
+            assert!(err.to_string().contains("CRC"), "{how}: {err}");
+        };
+        let blocking =
+            BlockingRemoteNpz::open_with_options(s3.clone(), name.as_str().into(), opts.clone())
+                .unwrap();
+        let m = blocking.member("big").unwrap();
+        check(m.read::<f64, Ix2>().unwrap_err(), "blocking read");
+        check(m.bytes().unwrap_err(), "blocking bytes");
+        check(
+            rt().block_on(m.remote().read::<f64, Ix2>()).unwrap_err(),
+            "async read, tokio",
+        );
+        check(
+            rt().block_on(m.remote().read_dyn()).unwrap_err(),
+            "async read_dyn, tokio",
+        );
+        // Outside a tokio runtime the async read fetches the data whole, then checks it.
+        let npz = futures::executor::block_on(RemoteNpz::open_with_options(
+            memory.clone(),
+            name.as_str().into(),
+            opts.clone(),
+        ))
+        .unwrap();
+        let m = futures::executor::block_on(npz.member("big")).unwrap();
+        check(
+            futures::executor::block_on(m.read::<f64, Ix2>()).unwrap_err(),
+            "async read, another executor",
+        );
+    }
+    // The intact archive reads the same through the executor's path.
+    put(&memory, "npz/intact.npz", bytes);
+    let npz =
+        futures::executor::block_on(RemoteNpz::open(memory, "npz/intact.npz".into())).unwrap();
+    let m = futures::executor::block_on(npz.member("big")).unwrap();
+    assert_eq!(
+        futures::executor::block_on(m.read::<f64, Ix2>()).unwrap(),
+        big
+    );
 }
 
 /// `bytes` with the stored member `small.npy`'s last data byte flipped (its CRC-32 then
