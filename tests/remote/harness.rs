@@ -365,7 +365,10 @@ pub(crate) struct HttpServer {
 
 impl HttpServer {
     pub(crate) fn start() -> HttpServer {
-        let dir = std::env::temp_dir().join(format!("ndnpy-http-{}", std::process::id()));
+        // One directory per server: tests run at once, and each server's drop removes its own.
+        static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+        let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let dir = std::env::temp_dir().join(format!("ndnpy-http-{}-{n}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let mut child = Command::new("python3")
             .arg("scripts/range_server.py")
@@ -465,4 +468,17 @@ pub(crate) fn failing_proxy(
         }
     });
     format!("http://{addr}")
+}
+
+/// Runs a python3 script with numpy; panics with its stderr if it fails.
+pub(crate) fn python(script: &str) {
+    let out = Command::new("python3")
+        .args(["-c", script])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "python3 failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
 }

@@ -54,3 +54,43 @@ fn npy_and_npz_over_plain_http_equal_local_reads() {
     let err = BlockingRemoteNpz::open(Arc::clone(&server.store()), "a.npy".into()).unwrap_err();
     assert_eq!(err.kind(), ErrorKind::Archive, "{err}");
 }
+
+/// The issue's sizes: a 1 GiB `.npy` and a 1 GiB stored member of an `np.savez` archive, written
+/// by numpy from `np.zeros` (so writing them commits almost no memory), one row set.
+#[test]
+fn one_row_of_a_1_gib_array_or_member_is_two_small_requests_at_most() {
+    let server = HttpServer::start();
+    let dir = server.dir.display();
+    python(&format!(
+        "import numpy as np\n\
+         a = np.zeros((131072, 1024))\n\
+         a[65536] = np.arange(1024) * 0.5\n\
+         np.save(r'{dir}/big.npy', a)\n\
+         np.savez(r'{dir}/big.npz', big=a)"
+    ));
+    let row = Array2::from_shape_fn((1, 1024), |(_, j)| j as f64 * 0.5);
+    let store = Counting::new(server.store());
+    let npy = BlockingRemoteNpy::open(store.clone(), "big.npy".into()).unwrap();
+    assert_eq!(npy.remote().info().header.shape, [131072, 1024]);
+    let opened = store.take();
+    let got: Array2<f64> = npy.read_rows(65536..65537).unwrap();
+    assert_eq!(got, row);
+    let read = store.take();
+    eprintln!("1 GiB .npy: open {opened:?}, one 8 KiB row {read:?} (requests, bytes)");
+    assert_eq!(opened, (1, 4096));
+    assert_eq!(read, (1, 8192));
+
+    let npz = BlockingRemoteNpz::open(store.clone(), "big.npz".into()).unwrap();
+    let opened = store.take();
+    let member = npz.member("big").unwrap();
+    let npy = member.npy().unwrap();
+    let got: Array2<f64> = npy.read_rows(65536..65537).unwrap();
+    assert_eq!(got, row);
+    let (requests, bytes) = store.take();
+    eprintln!("1 GiB stored member: open {opened:?}, the member and one row {requests} requests, {bytes} bytes");
+    // The member's local header with the first bytes of its data (its `.npy` header), then
+    // the row.
+    assert!(requests <= 2, "{requests} requests");
+    assert!(bytes <= 64 << 10, "{bytes} bytes");
+    assert_eq!(member.remote().info().size(), 128 + (1 << 30));
+}

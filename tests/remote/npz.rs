@@ -10,7 +10,6 @@ use ndnpy::{
 use object_store::path::Path;
 use object_store::ObjectStore;
 use std::io::Cursor;
-use std::process::Command;
 use std::sync::Arc;
 
 /// Uploads testdata archive `name` and checks every member, async and blocking: header,
@@ -93,19 +92,6 @@ fn every_member_of_numpys_archives_equals_the_local_read() {
     }
 }
 
-/// Runs a python3 script with numpy; panics with its stderr if it fails.
-fn python(script: &str) {
-    let out = Command::new("python3")
-        .args(["-c", script])
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "python3 failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-}
-
 /// The length of the central directory of the archive `bytes` (no zip64, no comment).
 fn directory_len(bytes: &[u8]) -> u64 {
     let eocd = &bytes[bytes.len() - 22..];
@@ -173,8 +159,8 @@ fn big_archive(compressed: bool) -> (Array2<f64>, Vec<u8>) {
     (big, out.into_inner())
 }
 
-// As for the `.npy` rows test: a 32 MiB member stands for a 1 GiB one; what is fetched does
-// not depend on its size.
+// As for the `.npy` rows test: 32 MiB over S3; the 1 GiB member is read over plain HTTP
+// (`http::one_row_of_a_1_gib_array_or_member_is_two_small_requests_at_most`).
 #[test]
 fn a_row_of_a_stored_member_is_two_small_requests() {
     let (big, bytes) = big_archive(false);
