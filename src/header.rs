@@ -367,6 +367,24 @@ pub struct HeaderInfo {
     pub data_len: usize,
 }
 
+impl HeaderInfo {
+    /// Checks that an input of `len` bytes, counted from the magic, holds the whole array
+    /// data; a [`ErrorKind::Truncated`](crate::ErrorKind::Truncated) error saying how much
+    /// of it does otherwise.
+    pub(crate) fn check_data_within(&self, len: u64) -> Result<(), Error> {
+        let found = len.saturating_sub(self.data_offset);
+        if found < self.data_len as u64 {
+            return Err(FormatError::Truncated {
+                part: "array data",
+                expected: self.data_len as u64,
+                found,
+            }
+            .into());
+        }
+        Ok(())
+    }
+}
+
 impl Header {
     /// Reads a header from `reader`, leaving it positioned at the first data byte.
     ///

@@ -11,7 +11,7 @@
 #![allow(unsafe_code)]
 
 use crate::element::{FixedDType, ViewElement, ViewMutElement};
-use crate::error::{Error, FormatError, MismatchError};
+use crate::error::{Error, MismatchError};
 use crate::fsutil::replace_atomically;
 use crate::header::{Header, HeaderInfo, ReadOptions};
 use crate::view::{split_data, view_data, view_data_mut};
@@ -59,16 +59,7 @@ fn read_header_then_len(mut file: &File) -> Result<HeaderInfo, Error> {
         &mut BufReader::with_capacity(4096, file),
         &ReadOptions::default(),
     )?;
-    let len = file.metadata()?.len();
-    let have = len.saturating_sub(info.data_offset);
-    if have < info.data_len as u64 {
-        return Err(FormatError::Truncated {
-            part: "array data",
-            expected: info.data_len as u64,
-            found: have,
-        }
-        .into());
-    }
+    info.check_data_within(file.metadata()?.len())?;
     Ok(info)
 }
 

@@ -436,24 +436,16 @@ impl<A: FixedDType> NpyAppender<A> {
             .open(&path)
             .map_err(crate::error::with_path("open", &path))?;
         let info = Header::read(&mut file, &ReadOptions::default())?;
-        let header = info.header;
-        if header.dtype.with_byte_order(ByteOrder::NATIVE) != A::dtype() {
+        if info.header.dtype.with_byte_order(ByteOrder::NATIVE) != A::dtype() {
             return Err(MismatchError::DType {
                 requested: std::any::type_name::<A>(),
-                found: header.dtype,
+                found: info.header.dtype,
             }
             .into());
         }
-        let axis = growth_axis(&header)?;
-        let have = file.metadata()?.len().saturating_sub(info.data_offset);
-        if have < info.data_len as u64 {
-            return Err(FormatError::Truncated {
-                part: "array data",
-                expected: info.data_len as u64,
-                found: have,
-            }
-            .into());
-        }
+        let axis = growth_axis(&info.header)?;
+        info.check_data_within(file.metadata()?.len())?;
+        let header = info.header;
         Ok(NpyAppender {
             file,
             path,

@@ -69,14 +69,7 @@ pub(crate) fn split_data(buf: &[u8], exact: bool) -> Result<HeaderInfo, Error> {
     let mut r = buf;
     let info = Header::read(&mut r, &ReadOptions::default())?;
     let have = r.len();
-    if have < info.data_len {
-        return Err(FormatError::Truncated {
-            part: "array data",
-            expected: info.data_len as u64,
-            found: have as u64,
-        }
-        .into());
-    }
+    info.check_data_within(buf.len() as u64)?;
     if exact && have > info.data_len {
         return Err(FormatError::TrailingBytes {
             expected: info.data_len as u64,

@@ -121,15 +121,7 @@ impl RemoteNpy {
             }
             Err(e) => return Err(e),
         };
-        let present = size.saturating_sub(info.data_offset);
-        if present < info.data_len as u64 {
-            return Err(FormatError::Truncated {
-                part: "array data",
-                expected: info.data_len as u64,
-                found: present,
-            }
-            .into());
-        }
+        info.check_data_within(size)?;
         Ok(RemoteNpy {
             object: npy,
             info,

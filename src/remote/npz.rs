@@ -511,15 +511,8 @@ impl<'a> RemoteNpzMember<'a> {
             }));
         }
         let mut info = self.header()?.clone();
-        let end = info.data_offset + info.data_len as u64;
-        if end > entry.size {
-            return Err(Error::from(FormatError::Truncated {
-                part: "array data",
-                expected: info.data_len as u64,
-                found: entry.size.saturating_sub(info.data_offset),
-            })
-            .in_member(entry.name));
-        }
+        info.check_data_within(entry.size)
+            .map_err(|e| e.in_member(entry.name))?;
         info.data_offset += self.data.start;
         Ok(RemoteNpy::from_parts(
             self.npz.object.clone(),
