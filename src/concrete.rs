@@ -10,7 +10,10 @@
 //! [`TypeId`]; everything else takes the generic path.
 //!
 //! This is the only module that looks at a type parameter's identity. Its `unsafe` operation
-//! is [`cast_mut`], whose callers below keep to the rule it states.
+//! is [`cast_mut`], whose callers below keep to the rule it states. The one result whose
+//! lifetimes the cast chooses, the caller's slice or cursor, leaves this module only inside
+//! [`InMemory`], which hands out the bytes left and a way to advance past them: no code
+//! outside can write a slice of a shorter life into the caller's reader.
 #![allow(unsafe_code)]
 
 use std::any::TypeId;
@@ -70,14 +73,63 @@ pub(crate) enum ConcreteReader<'r, R> {
     File(&'r File),
     /// A `BufReader<File>`, by value or `&mut`.
     BufFile(&'r mut BufReader<File>),
-    /// A `&[u8]` or `&mut &[u8]`: the slice, advanced past what is read.
-    Bytes(&'r mut &'r [u8]),
-    /// A `Cursor<&[u8]>`, by value or `&mut`.
-    CursorSlice(&'r mut Cursor<&'r [u8]>),
-    /// A `Cursor<Vec<u8>>`, by value or `&mut`.
-    CursorVec(&'r mut Cursor<Vec<u8>>),
+    /// Bytes in memory: a `&[u8]`, `Cursor<&[u8]>` or `Cursor<Vec<u8>>`, by value or `&mut`.
+    Bytes(InMemory<'r>),
     /// Anything else.
     Other(&'r mut R),
+}
+
+/// The caller's bytes in memory, seen from the reader's position: what is left to read, and a
+/// way to move the reader on. The caller's slice or cursor is private to this module and only
+/// ever advanced ([`InMemory::advance`]), so no code outside it can store other bytes into
+/// the caller's reader, whatever lifetime they have.
+pub(crate) struct InMemory<'r>(Behind<'r>);
+
+/// What [`InMemory`] holds: the caller's reader itself.
+enum Behind<'r> {
+    Slice(&'r mut &'r [u8]),
+    CursorSlice(&'r mut Cursor<&'r [u8]>),
+    CursorVec(&'r mut Cursor<Vec<u8>>),
+}
+
+impl InMemory<'_> {
+    /// The bytes from the reader's position on (none if a cursor is past its end).
+    pub(crate) fn remaining(&self) -> &[u8] {
+        fn from<B: AsRef<[u8]>>(c: &Cursor<B>) -> &[u8] {
+            let all = c.get_ref().as_ref();
+            let start = usize::try_from(c.position()).map_or(all.len(), |p| p.min(all.len()));
+            &all[start..]
+        }
+        match &self.0 {
+            Behind::Slice(s) => s,
+            Behind::CursorSlice(c) => from(c),
+            Behind::CursorVec(c) => from(c),
+        }
+    }
+
+    /// Moves the reader `n` bytes on (at most to the end of [`remaining`](Self::remaining)).
+    pub(crate) fn advance(&mut self, n: usize) {
+        let n = n.min(self.remaining().len());
+        if n == 0 {
+            return;
+        }
+        match &mut self.0 {
+            Behind::Slice(s) => {
+                let rest: &[u8] = s;
+                **s = &rest[n..];
+            }
+            Behind::CursorSlice(c) => advance_cursor(c, n),
+            Behind::CursorVec(c) => advance_cursor(c, n),
+        }
+    }
+}
+
+/// Moves a cursor `n` bytes on from its position, which is at most its length (`n` is
+/// within what remains).
+fn advance_cursor<B: AsRef<[u8]>>(c: &mut Cursor<B>, n: usize) {
+    let len = c.get_ref().as_ref().len() as u64;
+    let pos = c.position().min(len);
+    c.set_position(pos + n as u64);
 }
 
 /// What `r` is, among the readers [`ConcreteReader`] names.
@@ -85,9 +137,9 @@ pub(crate) fn reader<R: Read>(r: &mut R) -> ConcreteReader<'_, R> {
     // SAFETY (every `cast_mut` below, each after its `is`): `File`, `BufReader<File>` and
     // `Cursor<Vec<u8>>` name no lifetime, so `R` is exactly that type. For the reference
     // types, `R` is the same type with lifetimes that outlive the borrow of `r` (`R: 'r`); the
-    // results are given the borrow's lifetime, and the slices and cursors are only advanced (a
-    // slice is set to a suffix of itself, a cursor's position is set), never given other
-    // bytes.
+    // results are given the borrow's lifetime. The slices and cursors go into an `InMemory`,
+    // whose field no code outside this module can reach and whose only write sets a slice
+    // to a suffix of itself or a cursor's position: never other bytes.
     unsafe {
         if is::<R, File>() {
             ConcreteReader::File(cast_mut::<R, File>(r))
@@ -100,21 +152,25 @@ pub(crate) fn reader<R: Read>(r: &mut R) -> ConcreteReader<'_, R> {
         } else if is::<R, &'static mut BufReader<File>>() {
             ConcreteReader::BufFile(cast_mut::<R, &mut BufReader<File>>(r))
         } else if is::<R, &'static [u8]>() {
-            ConcreteReader::Bytes(cast_mut::<R, &[u8]>(r))
+            in_memory(Behind::Slice(cast_mut::<R, &[u8]>(r)))
         } else if is::<R, &'static mut &'static [u8]>() {
-            ConcreteReader::Bytes(cast_mut::<R, &mut &[u8]>(r))
+            in_memory(Behind::Slice(cast_mut::<R, &mut &[u8]>(r)))
         } else if is::<R, Cursor<&'static [u8]>>() {
-            ConcreteReader::CursorSlice(cast_mut::<R, Cursor<&[u8]>>(r))
+            in_memory(Behind::CursorSlice(cast_mut::<R, Cursor<&[u8]>>(r)))
         } else if is::<R, &'static mut Cursor<&'static [u8]>>() {
-            ConcreteReader::CursorSlice(cast_mut::<R, &mut Cursor<&[u8]>>(r))
+            in_memory(Behind::CursorSlice(cast_mut::<R, &mut Cursor<&[u8]>>(r)))
         } else if is::<R, Cursor<Vec<u8>>>() {
-            ConcreteReader::CursorVec(cast_mut::<R, Cursor<Vec<u8>>>(r))
+            in_memory(Behind::CursorVec(cast_mut::<R, Cursor<Vec<u8>>>(r)))
         } else if is::<R, &'static mut Cursor<Vec<u8>>>() {
-            ConcreteReader::CursorVec(cast_mut::<R, &mut Cursor<Vec<u8>>>(r))
+            in_memory(Behind::CursorVec(cast_mut::<R, &mut Cursor<Vec<u8>>>(r)))
         } else {
             ConcreteReader::Other(r)
         }
     }
+}
+
+fn in_memory<R>(behind: Behind<'_>) -> ConcreteReader<'_, R> {
+    ConcreteReader::Bytes(InMemory(behind))
 }
 
 /// The file behind `r` if it is a `File` or `BufReader<File>` (by value or reference), to be
@@ -182,9 +238,9 @@ mod tests {
         match reader(&mut r) {
             ConcreteReader::File(_) => "file",
             ConcreteReader::BufFile(_) => "buf",
-            ConcreteReader::Bytes(_) => "bytes",
-            ConcreteReader::CursorSlice(_) => "cursor slice",
-            ConcreteReader::CursorVec(_) => "cursor vec",
+            ConcreteReader::Bytes(InMemory(Behind::Slice(_))) => "bytes",
+            ConcreteReader::Bytes(InMemory(Behind::CursorSlice(_))) => "cursor slice",
+            ConcreteReader::Bytes(InMemory(Behind::CursorVec(_))) => "cursor vec",
             ConcreteReader::Other(_) => "other",
         }
     }
@@ -242,19 +298,33 @@ mod tests {
     fn a_recognised_slice_is_the_callers_slice() {
         let bytes = [1u8, 2, 3, 4];
         let mut s = &bytes[1..];
-        if let ConcreteReader::Bytes(b) = reader(&mut s) {
-            assert_eq!(**b, [2, 3, 4]);
-            *b = &b[2..];
+        if let ConcreteReader::Bytes(mut b) = reader(&mut s) {
+            assert_eq!(b.remaining(), [2, 3, 4]);
+            b.advance(2);
+            assert_eq!(b.remaining(), [4]);
+            b.advance(7); // at most to the end
         } else {
             panic!("not seen as bytes");
         }
-        assert_eq!(s, [4]);
+        assert!(s.is_empty());
         let mut c = Cursor::new(&bytes[..]);
         c.set_position(1);
-        if let ConcreteReader::CursorSlice(c) = reader(&mut c) {
-            assert_eq!(c.position(), 1);
-            c.set_position(3);
+        if let ConcreteReader::Bytes(mut m) = reader(&mut c) {
+            assert_eq!(m.remaining(), [2, 3, 4]);
+            m.advance(2);
+        } else {
+            panic!("not seen as bytes");
         }
         assert_eq!(c.position(), 3);
+        // A cursor past its end has nothing left and stays where it is.
+        let mut v = Cursor::new(bytes.to_vec());
+        v.set_position(10);
+        if let ConcreteReader::Bytes(mut m) = reader(&mut v) {
+            assert!(m.remaining().is_empty());
+            m.advance(1);
+        } else {
+            panic!("not seen as bytes");
+        }
+        assert_eq!(v.position(), 10);
     }
 }

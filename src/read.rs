@@ -214,9 +214,14 @@ pub(crate) fn read_through<R: Read, T>(
             b.seek(SeekFrom::Start(end))?;
             Ok(value)
         }
-        ConcreteReader::Bytes(bytes) => read_bytes_rest(bytes, opts, body),
-        ConcreteReader::CursorSlice(c) => read_cursor(c, opts, body),
-        ConcreteReader::CursorVec(c) => read_cursor(c, opts, body),
+        ConcreteReader::Bytes(mut bytes) => {
+            let mut rest = bytes.remaining();
+            let len = rest.len();
+            let result = read_bytes_rest(&mut rest, opts, body);
+            let used = len - rest.len();
+            bytes.advance(used);
+            result
+        }
         ConcreteReader::Other(r) => {
             let info = Header::read(r, opts)?;
             body(r, info, None)
@@ -276,21 +281,6 @@ fn read_bytes_rest<T>(
     }
     #[cfg(not(all(feature = "parallel", unix)))]
     body(bytes, info, available)
-}
-
-/// Reads header and data from a cursor's bytes, moving its position past them.
-fn read_cursor<B: AsRef<[u8]>, T>(
-    cursor: &mut std::io::Cursor<B>,
-    opts: &ReadOptions,
-    body: impl FnOnce(&mut dyn Read, HeaderInfo, Option<u64>) -> Result<T, Error>,
-) -> Result<T, Error> {
-    let all = cursor.get_ref().as_ref();
-    let start = usize::try_from(cursor.position()).map_or(all.len(), |p| p.min(all.len()));
-    let mut rest = &all[start..];
-    let result = read_bytes_rest(&mut rest, opts, body);
-    let end = all.len() - rest.len();
-    cursor.set_position(end as u64);
-    result
 }
 
 /// Reads header and data; `whole` is what is known of the input from the header's first byte
