@@ -1431,6 +1431,13 @@ pub(crate) enum UsageError {
     },
     /// The operation needs a growth axis, and the array is 0-d.
     NoGrowthAxis,
+    /// A selection (`s![..]`) does not have one element per axis of the array.
+    SliceAxes {
+        /// The array's number of axes.
+        ndim: usize,
+        /// The selection's axes (its `NewAxis` elements aside).
+        found: usize,
+    },
     /// An index or range is outside the array.
     OutOfBounds {
         /// The index or range asked for.
@@ -1550,6 +1557,10 @@ impl fmt::Display for UsageError {
             UsageError::NoGrowthAxis => {
                 f.write_str("a 0-d array has no axis to read or write in steps")
             }
+            UsageError::SliceAxes { ndim, found } => write!(
+                f,
+                "the selection has {found} axes (besides new ones), the array {ndim}"
+            ),
             UsageError::OutOfBounds { requested, len } => {
                 write!(f, "{requested} is out of bounds for length {len}")
             }

@@ -197,6 +197,7 @@ mod printable_table;
 mod pyrepr;
 mod read;
 pub mod record;
+mod region;
 #[cfg(feature = "object_store")]
 mod remote;
 mod sys;

@@ -10,14 +10,14 @@
 //! map are `unsafe fn` for that reason, as in `memmap2`) and the views of the mapped bytes.
 #![allow(unsafe_code)]
 
-use crate::element::{FixedDType, ViewElement, ViewMutElement};
+use crate::element::{FixedDType, ReadableElement, ViewElement, ViewMutElement};
 use crate::error::{Error, MismatchError};
 use crate::fsutil::replace_atomically;
 use crate::header::{Header, HeaderInfo, ReadOptions};
 use crate::view::{split_data, view_data, view_data_mut};
 use crate::write::{write_zeroed_npy, WriteOptions};
 use memmap2::{Mmap, MmapMut, MmapOptions};
-use ndarray::{ArrayView, ArrayViewMut, Dimension, ShapeBuilder};
+use ndarray::{Array, ArrayView, ArrayViewMut, Dimension, IxDyn, ShapeBuilder, SliceArg};
 use std::fs::{File, OpenOptions};
 use std::io::{self, BufReader, Seek, SeekFrom};
 use std::path::Path;
@@ -191,8 +191,73 @@ impl NpyMmap {
     /// # Ok::<(), ndnpy::Error>(())
     /// ```
     pub fn view<A: ViewElement, D: Dimension>(&self) -> Result<ArrayView<'_, A, D>, Error> {
-        let start = self.start;
-        view_data(&self.map[start..start + self.info.data_len], &self.info)
+        view_data(self.data(), &self.info)
+    }
+
+    /// A view of the region `selection` (ndarray's slice syntax, `s![..]`), without a copy:
+    /// [`NpyMmap::view`] sliced, with a selection outside the shape an error rather than a
+    /// panic. Only the pages of the elements used are read from disk.
+    ///
+    /// # Errors
+    ///
+    /// As [`NpyMmap::view`]; [`ErrorKind::Usage`](crate::ErrorKind::Usage) as
+    /// [`NpyReader::read_slice`](crate::NpyReader::read_slice).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ndarray::{array, s};
+    /// // SAFETY: nothing modifies the fixture while it is mapped.
+    /// let map = unsafe { ndnpy::NpyMmap::open("testdata/example.npy")? };
+    /// let col = map.view_slice::<f64, _>(s![.., 1])?;
+    /// assert_eq!(col, array![-0.5, 1.0]);
+    /// # Ok::<(), ndnpy::Error>(())
+    /// ```
+    pub fn view_slice<A, I>(&self, selection: I) -> Result<ArrayView<'_, A, I::OutDim>, Error>
+    where
+        A: ViewElement,
+        I: SliceArg<IxDyn>,
+    {
+        let view = self.view::<A, IxDyn>()?;
+        crate::region::check::<I::OutDim>(&self.info.header, selection.as_ref())?;
+        Ok(view.slice_move(selection))
+    }
+
+    /// Reads the region `selection` into a new array, as
+    /// [`NpyReader::read_slice`](crate::NpyReader::read_slice) does: any element type, either
+    /// byte order, only the selected runs copied. For native plain types,
+    /// [`NpyMmap::view_slice`] needs no copy.
+    ///
+    /// # Errors
+    ///
+    /// As [`NpyReader::read_slice`](crate::NpyReader::read_slice).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ndarray::{array, s};
+    /// // SAFETY: nothing modifies the fixture while it is mapped.
+    /// let map = unsafe { ndnpy::NpyMmap::open("testdata/f4_be_f_3x4.npy")? };
+    /// let block: ndarray::Array2<f32> = map.read_slice(s![1.., ..2])?; // big-endian: a copy
+    /// assert_eq!(block.shape(), [2, 2]);
+    /// # Ok::<(), ndnpy::Error>(())
+    /// ```
+    pub fn read_slice<A, I>(&self, selection: I) -> Result<Array<A, I::OutDim>, Error>
+    where
+        A: ReadableElement,
+        I: SliceArg<IxDyn>,
+    {
+        crate::region::read_slice(
+            &self.info,
+            selection,
+            self.data(),
+            crate::region::Merge::LOCAL,
+        )
+    }
+
+    /// The mapped array data.
+    fn data(&self) -> &[u8] {
+        &self.map[self.start..self.start + self.info.data_len]
     }
 }
 

@@ -27,6 +27,7 @@ use crate::read::array_from_vec;
 use crate::write::WriteOptions;
 use ndarray::{
     Array, ArrayBase, ArrayView, Axis, Data, Dimension, IntoDimension, IxDyn, ShapeBuilder,
+    SliceArg,
 };
 use std::fs::File;
 use std::io::{self, Read, Seek, SeekFrom, Write};
@@ -172,6 +173,47 @@ impl<R: Read + Seek> NpyReader<R> {
             }
             .into()
         })
+    }
+
+    /// Reads the region `selection` of the array, in ndarray's slice syntax (`s![..]`: ranges
+    /// with steps, negative steps, single indices that drop an axis, `NewAxis`): the array
+    /// `read_npy(..)?.slice(selection).to_owned()` gives, in the file's layout, reading only
+    /// the runs of bytes the selection covers (runs less than 4 KiB apart are read as one).
+    /// Any element type and byte order; the source must hold the whole data.
+    ///
+    /// # Errors
+    ///
+    /// [`ErrorKind::Usage`](crate::ErrorKind::Usage) if the selection does not have one
+    /// element per axis or lies outside the shape (naming the axis); a mismatch
+    /// ([`ErrorKind::is_mismatch`](crate::ErrorKind::is_mismatch)) for a wrong element type
+    /// or dimension; [`ErrorKind::Truncated`](crate::ErrorKind::Truncated) if the source is
+    /// shorter than its header says.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ndarray::{array, s};
+    /// let mut npy = ndnpy::NpyReader::new(std::fs::File::open("testdata/example.npy")?)?;
+    /// let a: ndarray::Array1<f64> = npy.read_slice(s![.., 2])?; // the last column
+    /// assert_eq!(a, array![0.0, 1.5]);
+    /// let b: ndarray::Array2<f64> = npy.read_slice(s![..;-1, 1..;2])?;
+    /// assert_eq!(b, array![[1.0], [-0.5]]);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn read_slice<A, I>(&mut self, selection: I) -> Result<Array<A, I::OutDim>, Error>
+    where
+        A: ReadableElement,
+        I: SliceArg<IxDyn>,
+    {
+        self.info.check_data_within(
+            self.end
+                .saturating_sub(self.data_start - self.info.data_offset),
+        )?;
+        let source = crate::region::Seeking {
+            inner: &mut self.inner,
+            start: self.data_start,
+        };
+        crate::region::read_slice(&self.info, selection, source, crate::region::Merge::LOCAL)
     }
 
     /// Reads the whole array.

@@ -7,7 +7,7 @@ use super::Compression;
 use crate::error::{with_path, Detail, Error, LimitError, MismatchError};
 use crate::header::{HeaderInfo, ReadOptions};
 use crate::{DynArray, ReadableElement, ViewElement, ViewNpyExt};
-use ndarray::{ArrayBase, ArrayView, DataOwned, Dimension};
+use ndarray::{Array, ArrayBase, ArrayView, DataOwned, Dimension, IxDyn, SliceArg};
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, Cursor, Read, Seek, SeekFrom};
 use std::marker::PhantomData;
@@ -1046,6 +1046,51 @@ impl<R: Read + Seek> NpzMember<'_, R> {
             .dir
             .locate(&mut npz.reader, self.index, &mut npz.scratch)?;
         Ok(Some(located.data_start..located.data_start + size))
+    }
+
+    /// Reads the region `selection` of the member's array (ndarray's slice syntax, `s![..]`),
+    /// as [`NpyReader::read_slice`](crate::NpyReader::read_slice) reads one of a `.npy`: for
+    /// a stored member (what `np.savez` writes), only the runs of bytes the selection covers,
+    /// read in place in the archive (its CRC-32, which covers the whole member, is not
+    /// checked); a deflated member is inflated whole first (checked), then sliced.
+    ///
+    /// # Errors
+    ///
+    /// As [`NpyReader::read_slice`](crate::NpyReader::read_slice) and [`NpzMember::read`],
+    /// naming the member.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ndarray::{array, s};
+    /// let mut npz = ndnpy::NpzReader::open("testdata/npz_stored.npz")?;
+    /// let row: ndarray::Array1<f64> = npz.member("a")?.read_slice(s![1, ..])?;
+    /// assert_eq!(row, array![3.0, 4.0, 5.0]);
+    /// # Ok::<(), ndnpy::Error>(())
+    /// ```
+    pub fn read_slice<A, I>(&mut self, selection: I) -> Result<Array<A, I::OutDim>, ReadNpzError>
+    where
+        A: ReadableElement,
+        I: SliceArg<IxDyn>,
+    {
+        let name = self.info().name().to_string();
+        let result = match self.stored_range()? {
+            Some(range) => {
+                let info = self.header()?;
+                info.check_data_within(range.end - range.start)?;
+                let source = crate::region::Seeking {
+                    inner: &mut self.npz.reader,
+                    start: range.start + info.data_offset,
+                };
+                crate::region::read_slice(&info, selection, source, crate::region::Merge::LOCAL)
+            }
+            None => {
+                let bytes = self.bytes()?;
+                crate::NpyReader::new(Cursor::new(&bytes[..]))
+                    .and_then(|mut npy| npy.read_slice(selection))
+            }
+        };
+        result.map_err(|e| e.in_member(&name))
     }
 }
 

@@ -67,6 +67,9 @@ pub struct RemoteOptions {
     pub part_size: usize,
     /// How many bytes the first GET asks for ([`RemoteOptions::header_guess`]).
     pub header_guess: usize,
+    /// Runs of a region read at most this many bytes apart are fetched by one GET
+    /// ([`RemoteOptions::region_gap`]).
+    pub region_gap: usize,
     /// The limits applied to the header and the data ([`RemoteOptions::read_options`]).
     pub read: ReadOptions,
 }
@@ -78,8 +81,8 @@ impl Default for RemoteOptions {
 }
 
 impl RemoteOptions {
-    /// The defaults: 8 GETs at once, parts of 8 MiB, a first GET of 4 KiB, and
-    /// [`ReadOptions::new`]'s limits.
+    /// The defaults: 8 GETs at once, parts of 8 MiB, a first GET of 4 KiB, region runs up
+    /// to 256 KiB apart merged, and [`ReadOptions::new`]'s limits.
     ///
     /// ```
     /// let opts = ndnpy::RemoteOptions::new();
@@ -90,6 +93,7 @@ impl RemoteOptions {
             concurrency: 8,
             part_size: 8 << 20,
             header_guess: 4096,
+            region_gap: 256 << 10,
             read: ReadOptions::new(),
         }
     }
@@ -124,6 +128,20 @@ impl RemoteOptions {
     /// ```
     pub fn header_guess(mut self, bytes: usize) -> RemoteOptions {
         self.header_guess = bytes.max(12);
+        self
+    }
+
+    /// How far apart, in bytes, two runs of a region read
+    /// ([`RemoteNpy::read_slice`](crate::RemoteNpy::read_slice)) may be and still be
+    /// fetched by one GET, the bytes between them fetched and dropped (default 256 KiB:
+    /// about what a request costs on a fast network; raise it for stores whose requests are
+    /// slow or billed, lower it to fetch fewer bytes).
+    ///
+    /// ```
+    /// assert_eq!(ndnpy::RemoteOptions::new().region_gap(0).region_gap, 0);
+    /// ```
+    pub fn region_gap(mut self, bytes: usize) -> RemoteOptions {
+        self.region_gap = bytes;
         self
     }
 
@@ -377,6 +395,55 @@ impl Object {
             e_tag: self.e_tag.clone(),
             source,
         }))
+    }
+}
+
+/// A pinned object as a positioned source for region reads, offsets counted from `base`.
+struct At<'o> {
+    object: &'o Object,
+    base: u64,
+}
+
+impl Object {
+    /// This object as a source of bytes at offsets from `base` (a `.npy`'s data).
+    fn at(&self, base: u64) -> At<'_> {
+        At { object: self, base }
+    }
+}
+
+impl At<'_> {
+    /// The object's bytes at `offset` from the base, as long as `len`.
+    fn range(&self, offset: u64, len: usize) -> io::Result<Range<u64>> {
+        let start = self.base.checked_add(offset);
+        let end = start.and_then(|s| s.checked_add(len as u64));
+        match (start, end) {
+            (Some(start), Some(end)) if end <= self.object.size => Ok(start..end),
+            _ => Err(io::Error::from(io::ErrorKind::UnexpectedEof)),
+        }
+    }
+}
+
+impl crate::region::ReadAt for At<'_> {
+    fn read_at(&mut self, offset: u64, buf: &mut [u8]) -> io::Result<()> {
+        let range = self.range(offset, buf.len())?;
+        block_on(self.object.fetch_into(range, buf))??;
+        Ok(())
+    }
+
+    /// One GET per buffer, [`RemoteOptions::concurrency`] at once.
+    fn read_many(&mut self, reads: &mut [(u64, &mut [u8])]) -> io::Result<()> {
+        let mut gets = Vec::with_capacity(reads.len());
+        for (offset, buf) in reads.iter_mut() {
+            let range = self.range(*offset, buf.len())?;
+            let object = self.object;
+            gets.push(async move { object.get_into(range, buf, &mut |_| ()).await });
+        }
+        block_on(
+            futures::stream::iter(gets)
+                .buffer_unordered(self.object.opts.concurrency.max(1))
+                .try_collect::<Vec<()>>(),
+        )??;
+        Ok(())
     }
 }
 

@@ -9,7 +9,7 @@ use crate::header::{declared_header_len, element_offset, rows_plan, Header, Head
 use crate::layout::dimension;
 use crate::object::is_object;
 use crate::read::array_from_vec;
-use ndarray::{Array, Dimension};
+use ndarray::{Array, Dimension, IxDyn, SliceArg, SliceInfoElem};
 use object_store::path::Path;
 use object_store::{GetRange, ObjectStore};
 use std::io;
@@ -303,6 +303,50 @@ impl RemoteNpy {
         self.only(v)
     }
 
+    /// Reads the region `selection` of the array (ndarray's slice syntax, `s![..]`), as
+    /// [`NpyReader::read_slice`](crate::NpyReader::read_slice) does, fetching only the runs
+    /// of bytes the selection covers: runs less than [`RemoteOptions::region_gap`] bytes
+    /// apart are fetched by one GET (the bytes between them are dropped), up to
+    /// [`RemoteOptions::part_size`] bytes a GET, [`RemoteOptions::concurrency`] GETs at
+    /// once; a run of a part or more is fetched in parts straight into the array. It runs
+    /// on the tokio runtime's blocking pool (under another executor, on the calling thread).
+    ///
+    /// # Errors
+    ///
+    /// [`ErrorKind::Usage`](crate::ErrorKind::Usage) for a selection outside the shape
+    /// (naming the axis), before any GET; otherwise as [`RemoteNpy::read`].
+    ///
+    /// # Examples
+    ///
+    /// ```no_run
+    /// # async fn run(npy: ndnpy::RemoteNpy) -> Result<(), ndnpy::Error> {
+    /// use ndarray::s;
+    /// let block: ndarray::Array2<f32> = npy.read_slice(s![1000..1010, 64..128]).await?;
+    /// # Ok(()) }
+    /// ```
+    pub async fn read_slice<A, I>(&self, selection: I) -> Result<Array<A, I::OutDim>, Error>
+    where
+        A: ReadableElement + Send + 'static,
+        I: SliceArg<IxDyn>,
+    {
+        let elems: Vec<SliceInfoElem> = selection.as_ref().to_vec();
+        crate::region::check::<I::OutDim>(&self.info.header, &elems)?;
+        let a = match tokio::runtime::Handle::try_current() {
+            Ok(handle) => {
+                let object = self.object.clone();
+                let info = self.info.clone();
+                handle
+                    .spawn_blocking(move || slice_blocking::<A>(&object, &info, &elems))
+                    .await
+                    .map_err(|e| {
+                        io::Error::other(format!("a remote read's thread failed: {e}"))
+                    })??
+            }
+            Err(_) => slice_blocking::<A>(&self.object, &self.info, &elems)?,
+        };
+        Ok(into_dimension(a))
+    }
+
     /// Reads the whole array whatever its dtype, as [`DynArray::read_npy`] does: numbers,
     /// strings, records, datetimes, and object arrays (their pickle, up to the file's end,
     /// is decoded without running code). The bytes are fetched into one buffer first, in
@@ -451,6 +495,29 @@ fn read_range_blocking<A: ReadableElement>(
         .max(1);
     let mut reader = io::BufReader::with_capacity(capacity, BlockingRange::new(object, range));
     A::read_vec(&mut reader, dtype, count, Input::new(Some(len)))
+}
+
+/// Reads the region `elems` of the array `info` describes in `object` on this thread: the
+/// runs merged and fetched as [`RemoteNpy::read_slice`] says.
+fn slice_blocking<A: ReadableElement>(
+    object: &Object,
+    info: &HeaderInfo,
+    elems: &[SliceInfoElem],
+) -> Result<ndarray::ArrayD<A>, Error> {
+    let merge = crate::region::Merge {
+        gap: object.opts.region_gap as u64,
+        block: object.opts.part_size.max(1),
+        batch: object.opts.concurrency.max(1),
+    };
+    let source = object.at(info.data_offset);
+    crate::region::read_slice(info, elems, source, merge)
+}
+
+/// `a` with the dimension type the caller's selection gives, which
+/// [`crate::region::check`] checked.
+fn into_dimension<A, D: Dimension>(a: ndarray::ArrayD<A>) -> Array<A, D> {
+    a.into_dimensionality()
+        .expect("the selection's dimension was checked before the read")
 }
 
 /// A [`RemoteNpy`] for code that is not async: each call runs the async one to completion on
@@ -638,6 +705,31 @@ impl BlockingRemoteNpy {
         let offset = element_offset(&self.inner.info.header, index)?;
         let v = self.inner.read_elements_blocking::<A>(offset, 1)?;
         self.inner.only(v)
+    }
+
+    /// [`RemoteNpy::read_slice`], blocking.
+    ///
+    /// # Errors
+    ///
+    /// As [`RemoteNpy::read_slice`].
+    ///
+    /// # Examples
+    ///
+    /// ```no_run
+    /// # fn run(npy: ndnpy::BlockingRemoteNpy) -> Result<(), ndnpy::Error> {
+    /// use ndarray::s;
+    /// let col: ndarray::Array1<f64> = npy.read_slice(s![.., 7])?;
+    /// # Ok(()) }
+    /// ```
+    pub fn read_slice<A, I>(&self, selection: I) -> Result<Array<A, I::OutDim>, Error>
+    where
+        A: ReadableElement,
+        I: SliceArg<IxDyn>,
+    {
+        let inner = &self.inner;
+        crate::region::check::<I::OutDim>(&inner.info.header, selection.as_ref())?;
+        let a = slice_blocking::<A>(&inner.object, &inner.info, selection.as_ref())?;
+        Ok(into_dimension(a))
     }
 
     /// [`RemoteNpy::read_dyn`], blocking.

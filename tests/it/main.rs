@@ -44,6 +44,8 @@ mod read_while_growing;
 mod record_times;
 #[cfg(all(feature = "derive", feature = "mmap"))]
 mod records;
+#[cfg(all(feature = "mmap", feature = "npz", feature = "derive"))]
+mod region;
 mod roundtrip;
 #[cfg(feature = "derive")]
 mod roundtrip_records;

@@ -1,0 +1,591 @@
+//! N-d region reads: a selection in ndarray's slice syntax (`s![..]`) planned as runs of
+//! bytes of the array data, read from any positioned source, and decoded by the element
+//! readers every other read uses.
+//!
+//! The plan ([`Plan::new`]) turns each axis's selection into an arithmetic progression of
+//! indices (first, signed step, count), exactly as ndarray's `slice` does, and orders the axes
+//! as the file stores them (C: the last axis innermost; Fortran: the first). The selected
+//! elements, in the file's storage order, are then a sequence of *runs*: contiguous spans of
+//! bytes. The innermost axis gives one run per line when its step is 1 (else one per
+//! element); an innermost axis selected whole folds into the next axis's runs, and so on.
+//! [`Runs`] yields them lazily, one odometer step at a time, so a plan costs a few words per
+//! axis whatever the selection.
+//!
+//! [`RegionRead`] serves the runs' bytes, in order, as a [`Read`]: that is what the element
+//! readers ([`ReadableElement::read_vec`]) consume, so strings, records and byte swaps are
+//! decoded as in a whole read. Runs are merged into one read when the gap between them is at
+//! most the source's `gap` (the bytes in between are read and dropped: one read of a few KiB
+//! more costs less than another call), as long as the merged window stays within the
+//! source's `block` bytes; a run of `block` bytes or more is read straight into the
+//! destination, never through a window. Several windows are handed to the source at once
+//! ([`ReadAt::read_many`]) so that a remote source fetches them concurrently. Memory: the
+//! output, plus at most `block * batch` bytes of windows, whatever the file's header says.
+
+use std::io::{self, Read};
+
+use ndarray::{Array, SliceArg, SliceInfoElem};
+
+use crate::element::{Input, ReadableElement};
+use crate::error::{Error, UsageError};
+use crate::header::{Header, HeaderInfo};
+use crate::read::array_from_vec;
+
+/// Bytes at an offset: the one thing a region read needs of its source. Offsets count from
+/// the first byte of the array data.
+pub(crate) trait ReadAt {
+    /// Fills `buf` with the bytes at `offset`.
+    fn read_at(&mut self, offset: u64, buf: &mut [u8]) -> io::Result<()>;
+
+    /// Fills each buffer with the bytes at its offset; a source that can read several ranges
+    /// at once (a remote object) does so.
+    fn read_many(&mut self, reads: &mut [(u64, &mut [u8])]) -> io::Result<()> {
+        for (offset, buf) in reads.iter_mut() {
+            self.read_at(*offset, buf)?;
+        }
+        Ok(())
+    }
+}
+
+/// How a source wants its runs merged and batched.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Merge {
+    /// Runs at most this many bytes apart are read as one.
+    pub(crate) gap: u64,
+    /// The largest merged window; runs this long or longer are read on their own, straight
+    /// into the destination.
+    pub(crate) block: usize,
+    /// How many windows are handed to [`ReadAt::read_many`] at once.
+    pub(crate) batch: usize,
+}
+
+impl Merge {
+    /// Local sources (a file, bytes in memory): runs up to a page apart merged, windows of
+    /// up to 1 MiB, one at a time.
+    pub(crate) const LOCAL: Merge = Merge {
+        gap: 4096,
+        block: 1 << 20,
+        batch: 1,
+    };
+}
+
+/// The most runs one batch of windows serves (16 bytes each of bookkeeping).
+const MAX_RUNS: usize = 1 << 16;
+
+/// One axis of the selection, in storage order.
+#[derive(Debug, Clone, Copy)]
+struct Axis {
+    /// The first index selected.
+    first: usize,
+    /// The step between indices (negative: backwards).
+    step: isize,
+    /// How many indices are selected.
+    count: usize,
+    /// Bytes between consecutive indices of this axis in the data.
+    stride: u64,
+}
+
+/// A selection planned against one array.
+#[derive(Debug, Clone)]
+pub(crate) struct Plan {
+    /// The result's shape (axes dropped by an index removed, `NewAxis` ones inserted).
+    pub(crate) shape: Vec<usize>,
+    /// The selected elements.
+    pub(crate) count: usize,
+    /// The axes outside the run, outermost first.
+    outer: Vec<Axis>,
+    /// Where the first run starts when every outer index is its first (bytes).
+    base: u64,
+    /// The bytes of one run.
+    run_len: u64,
+}
+
+impl Plan {
+    /// Plans `elems` (ndarray's slice elements, one per axis of the file plus any `NewAxis`)
+    /// against the array `header` describes.
+    ///
+    /// # Errors
+    ///
+    /// [`ErrorKind::Usage`](crate::ErrorKind::Usage) if the selection does not have one
+    /// element per axis, or an index or range lies outside its axis (the error names the
+    /// axis), or a step is 0.
+    pub(crate) fn new(header: &Header, elems: &[SliceInfoElem]) -> Result<Plan, Error> {
+        let ndim = header.shape.len();
+        let used = elems
+            .iter()
+            .filter(|e| !matches!(e, SliceInfoElem::NewAxis))
+            .count();
+        if used != ndim {
+            return Err(UsageError::SliceAxes { ndim, found: used }.into());
+        }
+        let itemsize = header.dtype.itemsize() as u64;
+        // Byte strides in logical axis order, checked: the shape's product was checked
+        // against the data length by the header, but a zero-length axis makes that product
+        // 0 whatever the others are.
+        let mut strides = vec![0u64; ndim];
+        let mut acc = Some(itemsize);
+        let order: Vec<usize> = if header.fortran_order {
+            (0..ndim).collect()
+        } else {
+            (0..ndim).rev().collect()
+        };
+        for &a in &order {
+            strides[a] = acc.unwrap_or(0);
+            acc = acc.and_then(|s| s.checked_mul(header.shape[a] as u64));
+        }
+        let mut shape = Vec::with_capacity(elems.len());
+        let mut axes = Vec::with_capacity(ndim); // logical order, `None` for an index
+        let mut count: usize = 1;
+        let mut base = 0u64;
+        let mut axis = 0;
+        for elem in elems {
+            match *elem {
+                SliceInfoElem::NewAxis => shape.push(1),
+                SliceInfoElem::Index(i) => {
+                    let len = header.shape[axis];
+                    let index = abs_index(len, i)
+                        .filter(|&i| i < len)
+                        .ok_or_else(|| out_of_bounds(axis, format!("index {i}"), len))?;
+                    base += index as u64 * strides[axis];
+                    axes.push(None);
+                    axis += 1;
+                }
+                SliceInfoElem::Slice { start, end, step } => {
+                    let len = header.shape[axis];
+                    let shown = || match end {
+                        Some(e) => format!("slice {start}..{e};{step}"),
+                        None => format!("slice {start}..;{step}"),
+                    };
+                    if step == 0 {
+                        return Err(out_of_bounds(axis, format!("{} (step 0)", shown()), len));
+                    }
+                    let lo = abs_index(len, start)
+                        .filter(|&s| s <= len)
+                        .ok_or_else(|| out_of_bounds(axis, shown(), len))?;
+                    let hi = match end {
+                        None => len,
+                        Some(e) => abs_index(len, e)
+                            .filter(|&e| e <= len)
+                            .ok_or_else(|| out_of_bounds(axis, shown(), len))?,
+                    };
+                    let hi = hi.max(lo);
+                    let m = hi - lo;
+                    let n = m.div_ceil(step.unsigned_abs());
+                    let first = if step > 0 || m == 0 { lo } else { hi - 1 };
+                    if n > 0 {
+                        base += first as u64 * strides[axis];
+                    }
+                    count = count.saturating_mul(n);
+                    shape.push(n);
+                    axes.push(Some(Axis {
+                        first,
+                        step,
+                        count: n,
+                        stride: strides[axis],
+                    }));
+                    axis += 1;
+                }
+            }
+        }
+        // The kept axes in storage order, outermost first; the run is what the innermost
+        // ones cover contiguously.
+        let mut storage: Vec<(usize, Axis)> = order
+            .iter()
+            .rev()
+            .filter_map(|&a| axes[a].map(|x| (a, x)))
+            .collect();
+        let mut run_len = itemsize;
+        if count > 0 {
+            // Fold innermost axes read whole and forwards into the run, then take the next
+            // axis's line if its step is 1.
+            while let Some(&(a, x)) = storage.last() {
+                let whole = x.step == 1 && x.first == 0 && x.count == header.shape[a];
+                if x.count == 1 || (whole && x.stride == run_len) {
+                    run_len = run_len.saturating_mul(x.count as u64);
+                    storage.pop();
+                    continue;
+                }
+                if x.step == 1 && x.stride == run_len {
+                    run_len = run_len.saturating_mul(x.count as u64);
+                    storage.pop();
+                }
+                break;
+            }
+        }
+        // `base` already counts every axis's first index; the outer axes step from it.
+        let outer = storage
+            .into_iter()
+            .map(|(_, x)| Axis { first: 0, ..x })
+            .collect();
+        Ok(Plan {
+            shape,
+            count,
+            outer,
+            base,
+            run_len,
+        })
+    }
+
+    /// The runs, in storage order.
+    pub(crate) fn runs(&self) -> Runs<'_> {
+        Runs {
+            plan: self,
+            index: vec![0; self.outer.len()],
+            done: self.count == 0,
+        }
+    }
+
+    /// The bytes the selection holds.
+    pub(crate) fn bytes(&self) -> u64 {
+        if self.count == 0 {
+            0
+        } else {
+            let runs = self.outer.iter().map(|a| a.count as u64).product::<u64>();
+            runs.saturating_mul(self.run_len)
+        }
+    }
+}
+
+/// An index counted from the end when negative (ndarray's rule); `None` if before the start.
+fn abs_index(len: usize, index: isize) -> Option<usize> {
+    if index < 0 {
+        len.checked_sub(index.unsigned_abs())
+    } else {
+        Some(index as usize)
+    }
+}
+
+/// The usage error of a selection outside axis `axis`.
+fn out_of_bounds(axis: usize, what: String, len: usize) -> Error {
+    UsageError::OutOfBounds {
+        requested: format!("{what} of axis {axis}"),
+        len,
+    }
+    .into()
+}
+
+/// The runs of a [`Plan`], as (offset, length) in bytes from the data's start.
+#[derive(Debug, Clone)]
+pub(crate) struct Runs<'p> {
+    plan: &'p Plan,
+    /// The odometer over the outer axes (the count of steps taken on each).
+    index: Vec<usize>,
+    done: bool,
+}
+
+impl Iterator for Runs<'_> {
+    type Item = (u64, u64);
+
+    fn next(&mut self) -> Option<(u64, u64)> {
+        if self.done {
+            return None;
+        }
+        let plan = self.plan;
+        let mut offset = plan.base as i128;
+        for (k, a) in self.index.iter().zip(&plan.outer) {
+            offset += *k as i128 * a.step as i128 * a.stride as i128;
+        }
+        // Step the odometer, the innermost outer axis first.
+        self.done = true;
+        for (k, a) in self.index.iter_mut().zip(&plan.outer).rev() {
+            *k += 1;
+            if *k < a.count {
+                self.done = false;
+                break;
+            }
+            *k = 0;
+        }
+        // Every offset lies in the data: each index is within its axis.
+        Some((offset as u64, plan.run_len))
+    }
+}
+
+/// The selected bytes of a [`Plan`], in storage order, read from `source`.
+pub(crate) struct RegionRead<'p, S> {
+    source: S,
+    merge: Merge,
+    runs: std::iter::Peekable<Runs<'p>>,
+    /// Windows read and not yet served: their bytes, one after another.
+    scratch: Vec<u8>,
+    /// The runs the windows hold, in order: where each starts in `scratch`, and its length.
+    pending: std::collections::VecDeque<(u64, usize)>,
+    /// Bytes of the front pending run already served.
+    served: usize,
+    /// Bytes of a long run (read straight into the destination) already served.
+    long_done: u64,
+}
+
+impl<'p, S: ReadAt> RegionRead<'p, S> {
+    /// The bytes of `plan`'s runs from `source`.
+    pub(crate) fn new(plan: &'p Plan, source: S, merge: Merge) -> RegionRead<'p, S> {
+        RegionRead {
+            source,
+            merge,
+            runs: plan.runs().peekable(),
+            scratch: Vec::new(),
+            pending: std::collections::VecDeque::new(),
+            served: 0,
+            long_done: 0,
+        }
+    }
+
+    /// Reads the next batch of merged windows into `scratch`.
+    fn fill(&mut self) -> io::Result<()> {
+        let block = self.merge.block as u64;
+        let mut windows: Vec<(u64, u64)> = Vec::new();
+        self.scratch.clear();
+        self.pending.clear();
+        self.served = 0;
+        while windows.len() < self.merge.batch.max(1) && self.pending.len() < MAX_RUNS {
+            let Some(&(off, len)) = self.runs.peek() else {
+                break;
+            };
+            if len >= block {
+                break; // read on its own, straight into the destination
+            }
+            // A new window, grown with the runs that lie within `gap` of it.
+            let (mut lo, mut hi) = (off, off + len);
+            let first_run = self.pending.len();
+            self.pending.push_back((off, len as usize));
+            self.runs.next();
+            while let Some(&(o, l)) = self.runs.peek() {
+                if self.pending.len() >= MAX_RUNS {
+                    break;
+                }
+                if l >= block {
+                    break;
+                }
+                let (nlo, nhi) = (lo.min(o), hi.max(o + l));
+                let near = o <= hi.saturating_add(self.merge.gap)
+                    && o + l >= lo.saturating_sub(self.merge.gap);
+                if !near || nhi - nlo > block {
+                    break;
+                }
+                (lo, hi) = (nlo, nhi);
+                // Both fit in usize: the window is at most `block` bytes.
+                self.pending.push_back((o, l as usize));
+                self.runs.next();
+            }
+            let at = self.scratch.len();
+            // The runs' offsets, from absolute to their place in `scratch`.
+            for run in self.pending.range_mut(first_run..) {
+                run.0 = at as u64 + (run.0 - lo);
+            }
+            windows.push((lo, hi));
+            let size = (hi - lo) as usize;
+            self.scratch
+                .try_reserve(size)
+                .map_err(|_| io::Error::from(io::ErrorKind::OutOfMemory))?;
+            self.scratch.resize(at + size, 0);
+        }
+        let mut reads: Vec<(u64, &mut [u8])> = Vec::with_capacity(windows.len());
+        let mut rest = &mut self.scratch[..];
+        for &(lo, hi) in &windows {
+            let (this, more) = rest.split_at_mut((hi - lo) as usize);
+            reads.push((lo, this));
+            rest = more;
+        }
+        self.source.read_many(&mut reads)
+    }
+}
+
+impl<S: ReadAt> Read for RegionRead<'_, S> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let mut filled = 0;
+        while filled < buf.len() {
+            if let Some(&(at, len)) = self.pending.front() {
+                let n = (len - self.served).min(buf.len() - filled);
+                // Within `scratch`, which is in memory.
+                let from = at as usize + self.served;
+                buf[filled..filled + n].copy_from_slice(&self.scratch[from..from + n]);
+                filled += n;
+                self.served += n;
+                if self.served == len {
+                    self.pending.pop_front();
+                    self.served = 0;
+                }
+                continue;
+            }
+            let Some(&(off, len)) = self.runs.peek() else {
+                break;
+            };
+            if len >= self.merge.block as u64 {
+                let n = (len - self.long_done).min((buf.len() - filled) as u64) as usize;
+                self.source
+                    .read_at(off + self.long_done, &mut buf[filled..filled + n])?;
+                filled += n;
+                self.long_done += n as u64;
+                if self.long_done == len {
+                    self.runs.next();
+                    self.long_done = 0;
+                }
+                continue;
+            }
+            self.fill()?;
+        }
+        Ok(filled)
+    }
+}
+
+/// Plans `selection` against `header` and checks that the result has `D`'s number of axes:
+/// the errors a region read gives before it reads anything.
+pub(crate) fn check<D: ndarray::Dimension>(
+    header: &Header,
+    selection: &[SliceInfoElem],
+) -> Result<Plan, Error> {
+    let plan = Plan::new(header, selection)?;
+    crate::layout::dimension::<D>(&plan.shape)?;
+    Ok(plan)
+}
+
+/// Reads the selection `info` of the array `info_header` describes from `source` (offsets
+/// counted from the data's first byte): the array `read_npy(..)?.slice(info).to_owned()`
+/// would give, in the file's layout. The caller has checked that the source holds the whole
+/// data ([`HeaderInfo::check_data_within`]).
+pub(crate) fn read_slice<A, I, S>(
+    info: &HeaderInfo,
+    selection: I,
+    source: S,
+    merge: Merge,
+) -> Result<Array<A, I::OutDim>, Error>
+where
+    A: ReadableElement,
+    I: SliceArg<ndarray::IxDyn>,
+    S: ReadAt,
+{
+    let header = &info.header;
+    let plan = check::<I::OutDim>(header, selection.as_ref())?;
+    let mut reader = RegionRead::new(&plan, source, merge);
+    let data = A::read_vec(
+        &mut reader,
+        &header.dtype,
+        plan.count,
+        Input::new(Some(plan.bytes())),
+    )?;
+    array_from_vec(
+        data,
+        plan.shape.clone(),
+        header.fortran_order,
+        header.dtype.itemsize(),
+    )
+}
+
+/// Bytes in memory as a source: the array data itself.
+impl ReadAt for &[u8] {
+    fn read_at(&mut self, offset: u64, buf: &mut [u8]) -> io::Result<()> {
+        let src = usize::try_from(offset)
+            .ok()
+            .and_then(|o| self.get(o..o.checked_add(buf.len())?))
+            .ok_or_else(|| io::Error::from(io::ErrorKind::UnexpectedEof))?;
+        buf.copy_from_slice(src);
+        Ok(())
+    }
+}
+
+/// A `Read + Seek` as a source: the data starts at `start`.
+pub(crate) struct Seeking<'r, R> {
+    pub(crate) inner: &'r mut R,
+    pub(crate) start: u64,
+}
+
+impl<R: Read + io::Seek> ReadAt for Seeking<'_, R> {
+    fn read_at(&mut self, offset: u64, buf: &mut [u8]) -> io::Result<()> {
+        let pos = self
+            .start
+            .checked_add(offset)
+            .ok_or_else(|| io::Error::from(io::ErrorKind::UnexpectedEof))?;
+        self.inner.seek(io::SeekFrom::Start(pos))?;
+        self.inner.read_exact(buf)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dtype::DType;
+    use ndarray::{s, ArrayD, IxDyn, NewAxis, ShapeBuilder};
+
+    fn header(shape: &[usize], fortran: bool) -> Header {
+        Header {
+            dtype: DType::from_descr("'<i4'").unwrap(),
+            fortran_order: fortran,
+            shape: shape.to_vec(),
+        }
+    }
+
+    /// The array, its bytes in storage order, and its header.
+    fn array(shape: &[usize], fortran: bool) -> (ArrayD<i32>, Vec<u8>, HeaderInfo) {
+        let n: usize = shape.iter().product();
+        let a =
+            ArrayD::from_shape_vec(IxDyn(shape).set_f(fortran), (0..n as i32).collect()).unwrap();
+        let bytes: Vec<u8> = (0..n as i32).flat_map(|x| x.to_le_bytes()).collect();
+        let h = header(shape, fortran);
+        let info = HeaderInfo {
+            header: h,
+            version: crate::Version::V1_0,
+            data_offset: 0,
+            num_elements: n,
+            data_len: bytes.len(),
+        };
+        (a, bytes, info)
+    }
+
+    fn check(shape: &[usize], sel: &[SliceInfoElem]) {
+        for fortran in [false, true] {
+            let (a, bytes, info) = array(shape, fortran);
+            let want = a.slice(sel).to_owned();
+            for merge in [
+                Merge::LOCAL,
+                Merge {
+                    gap: 0,
+                    block: 8,
+                    batch: 3,
+                },
+            ] {
+                let got: ArrayD<i32> = read_slice(&info, sel, &bytes[..], merge).unwrap();
+                assert_eq!(got, want, "{shape:?} {sel:?} fortran {fortran} {merge:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn selections_read_what_ndarray_slices() {
+        let shape = [4, 3, 5];
+        check(&shape, s![1..3, .., ..].as_ref());
+        check(&shape, s![.., 2, 1..;2].as_ref());
+        check(&shape, s![NewAxis, ..;-1, .., -2..].as_ref());
+        check(&shape, s![3..3, .., ..].as_ref());
+        check(&shape, s![-1, -1, ..;-2].as_ref());
+        check(&shape, s![1..4;2, NewAxis, 0..3;-1, 4].as_ref());
+        // A 0-d array, and an empty axis.
+        let (a, bytes, info) = array(&[], false);
+        let got: ndarray::Array0<i32> = read_slice(&info, s![], &bytes[..], Merge::LOCAL).unwrap();
+        assert_eq!(got, a.into_dimensionality().unwrap());
+        check(&[0, 3], s![.., 1..2].as_ref());
+    }
+
+    #[test]
+    fn outside_the_shape_is_a_usage_error_naming_the_axis() {
+        let (_, bytes, info) = array(&[4, 3], false);
+        for sel in [s![0..5, ..], s![.., 4..4], s![-5.., ..]] {
+            let err = read_slice::<i32, _, _>(&info, sel, &bytes[..], Merge::LOCAL).unwrap_err();
+            assert_eq!(err.kind(), crate::ErrorKind::Usage, "{err}");
+            assert!(err.to_string().contains("of axis"), "{err}");
+        }
+        let err = read_slice::<i32, _, _>(&info, s![.., 3], &bytes[..], Merge::LOCAL).unwrap_err();
+        assert!(err.to_string().contains("index 3 of axis 1"), "{err}");
+        let err = read_slice::<i32, _, _>(&info, s![..], &bytes[..], Merge::LOCAL).unwrap_err();
+        assert_eq!(err.kind(), crate::ErrorKind::Usage, "{err}");
+    }
+
+    #[test]
+    fn rows_are_one_run_and_columns_one_run_a_row() {
+        let h = header(&[100, 50], false);
+        let p = Plan::new(&h, s![10..20, ..].as_ref()).unwrap();
+        assert_eq!(p.runs().collect::<Vec<_>>(), [(10 * 200, 10 * 200)]);
+        let p = Plan::new(&h, s![.., 5..8].as_ref()).unwrap();
+        assert_eq!(p.runs().count(), 100);
+        assert_eq!(p.runs().nth(1), Some((200 + 20, 12)));
+        let p = Plan::new(&h, s![3, 4].as_ref()).unwrap();
+        assert_eq!(p.runs().collect::<Vec<_>>(), [(3 * 200 + 16, 4)]);
+    }
+}
