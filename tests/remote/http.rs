@@ -94,3 +94,105 @@ fn one_row_of_a_1_gib_array_or_member_is_two_small_requests_at_most() {
     assert!(bytes <= 64 << 10, "{bytes} bytes");
     assert_eq!(member.remote().info().size(), 128 + (1 << 30));
 }
+
+/// Region reads over HTTP, blocking and async, from a `.npy` and from a stored member, equal
+/// local region reads of the same file (a Fortran-order big-endian array, strings too).
+#[test]
+fn region_reads_over_http_equal_local_ones() {
+    let server = HttpServer::start();
+    let dir = server.dir.display();
+    python(&format!(
+        "import numpy as np\n\
+         a = np.asfortranarray((np.arange(4 * 50 * 60, dtype='>f8') * 0.25).reshape(4, 50, 60))\n\
+         u = np.array([str(i) * (i % 3) for i in range(300)], dtype='<U2').reshape(20, 15)\n\
+         np.save(r'{dir}/a.npy', a)\n\
+         np.save(r'{dir}/u.npy', u)\n\
+         np.savez(r'{dir}/both.npz', a=a, u=u)"
+    ));
+    let sels = [
+        s![1..3, .., ..].as_ref().to_vec(),
+        s![.., 10..20;3, ..;-7].as_ref().to_vec(),
+        s![2, 49, 59].as_ref().to_vec(),
+        s![ndarray::NewAxis, -1, 5.., 0..0].as_ref().to_vec(),
+    ];
+    let local = |name: &str| {
+        ndnpy::NpyReader::new(std::fs::File::open(server.dir.join(name)).unwrap()).unwrap()
+    };
+    let store = Counting::new(server.store());
+    let npy = BlockingRemoteNpy::open(store.clone(), "a.npy".into()).unwrap();
+    let async_npy = rt()
+        .block_on(RemoteNpy::open(store.clone(), "a.npy".into()))
+        .unwrap();
+    let npz = BlockingRemoteNpz::open(store.clone(), "both.npz".into()).unwrap();
+    let member = npz.member("a").unwrap().npy().unwrap();
+    for sel in &sels {
+        let want: ndarray::ArrayD<f64> = local("a.npy").read_slice(&sel[..]).unwrap();
+        assert_eq!(npy.read_slice::<f64, _>(&sel[..]).unwrap(), want, "{sel:?}");
+        let got = rt()
+            .block_on(async_npy.read_slice::<f64, _>(&sel[..]))
+            .unwrap();
+        assert_eq!(got, want, "async {sel:?}");
+        assert_eq!(
+            member.read_slice::<f64, _>(&sel[..]).unwrap(),
+            want,
+            "member {sel:?}"
+        );
+    }
+    let u = BlockingRemoteNpy::open(store.clone(), "u.npy".into()).unwrap();
+    let want: ndarray::Array1<String> = local("u.npy").read_slice(s![3..17;2, 4]).unwrap();
+    assert_eq!(u.read_slice::<String, _>(s![3..17;2, 4]).unwrap(), want);
+    // A selection outside the shape is refused before any request.
+    store.take();
+    let err = npy.read_slice::<f64, _>(s![.., 50, ..]).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::Usage, "{err}");
+    let err = rt()
+        .block_on(async_npy.read_slice::<f64, _>(s![5.., .., ..]))
+        .unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::Usage, "{err}");
+    assert_eq!(store.take(), (0, 0));
+}
+
+/// The issue's region reads of a 1 GiB `(1024, 128, 1024)` `f8` file (numpy writes it from
+/// `np.zeros` and one plane of values): the requests and bytes each one costs, with the
+/// default options (runs up to 256 KiB apart merged, GETs up to 8 MiB).
+#[test]
+fn region_reads_of_a_1_gib_array_fetch_about_what_they_select() {
+    let server = HttpServer::start();
+    let dir = server.dir.display();
+    python(&format!(
+        "import numpy as np\n\
+         a = np.zeros((1024, 128, 1024))\n\
+         a[600] = np.arange(128 * 1024).reshape(128, 1024)\n\
+         np.save(r'{dir}/big.npy', a)"
+    ));
+    let plane = |j: usize, k: usize| (j * 1024 + k) as f64;
+    let store = Counting::new(server.store());
+    let npy = BlockingRemoteNpy::open(store.clone(), "big.npy".into()).unwrap();
+    store.take();
+    // A band of rows: two planes, 2 MiB, one GET.
+    let band: ndarray::Array3<f64> = npy.read_slice(s![600..602, .., ..]).unwrap();
+    assert_eq!(band[[0, 5, 7]], plane(5, 7));
+    let band_cost = store.take();
+    // A block of columns: 128 columns of one row in every plane, 1 KiB runs 1 MiB apart.
+    let cols: Array2<f64> = npy.read_slice(s![.., 5, 100..228]).unwrap();
+    assert_eq!(cols[[600, 0]], plane(5, 100));
+    let cols_cost = store.take();
+    // A strided box: every 10th plane, 16th row, 128th column; runs within a plane are
+    // less than 256 KiB apart, so one GET a plane.
+    let boxed: ndarray::Array3<f64> = npy.read_slice(s![510..610;10, ..;16, ..;128]).unwrap();
+    assert_eq!(boxed.shape(), [10, 8, 8]);
+    assert_eq!(boxed[[9, 3, 2]], plane(48, 256));
+    let box_cost = store.take();
+    // One element.
+    let one: ndarray::Array0<f64> = npy.read_slice(s![600, 127, 1023]).unwrap();
+    assert_eq!(one[()], plane(127, 1023));
+    let one_cost = store.take();
+    eprintln!(
+        "1 GiB region reads (requests, bytes): band {band_cost:?}, columns {cols_cost:?}, \
+         strided box {box_cost:?}, one element {one_cost:?}"
+    );
+    assert_eq!(band_cost, (1, 2 << 20));
+    assert_eq!(cols_cost, (1024, 1024 * 1024));
+    assert_eq!(box_cost, (10, 10 * (7 * 16 * 8192 + 7 * 1024 + 8)));
+    assert_eq!(one_cost, (1, 8));
+}
