@@ -31,6 +31,8 @@ that `time.perf_counter()` measured around just the operation; errors reply `ERR
                                       src/ooc.rs); MODE open: m = np.load(PATH, mmap_mode='r')
                                       in every call; kept: one m per PATH, made on first use
                                       (untimed) and kept
+    region_gen PATH N              -> "ok": writes an (N, 128, 1024) f8 array of 0, 1, 2, ...
+    region_read PATH SEL COUNT     -> seconds for COUNT np.load(PATH, mmap_mode='r')[SEL].copy()
     rows_check PATH A B            -> "ok SUM" if np.load(PATH, mmap_mode='r')[A:B].copy() is
                                       an f8 array equal to the expected rows; SUM its sum
     forget                         -> "ok"; drops the kept maps
@@ -258,6 +260,23 @@ class Worker:
                 t1 = time.perf_counter()
             else:
                 return f"ERR unknown mode {mode}"
+            del r
+            return repr(t1 - t0)
+        if cmd == "region_gen":
+            path, planes = args[0], int(args[1])
+            a = np.lib.format.open_memmap(path, mode="w+", dtype="<f8", shape=(planes, 128, 1024))
+            for i in range(planes):
+                a[i] = np.arange(i * 131072, (i + 1) * 131072, dtype="<f8").reshape(128, 1024)
+            a.flush()
+            del a
+            return "ok"
+        if cmd == "region_read":
+            path, expr, count = args[0], args[1], int(args[2])
+            sel = eval("np.s_[" + expr + "]", {"np": np})
+            t0 = time.perf_counter()
+            for _ in range(count):
+                r = np.load(path, mmap_mode="r")[sel].copy()
+            t1 = time.perf_counter()
             del r
             return repr(t1 - t0)
         if cmd == "rows_check":

@@ -13,15 +13,15 @@ seconds=${1:-600}
 shift || true
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
-    targets=(header descr read_typed read_dyn view roundtrip npz mmap record read_rows appender pickle)
+    targets=(header descr read_typed read_dyn view roundtrip npz mmap record read_rows region appender pickle)
 fi
 # Seeds: the fixtures up to 4 KiB (inputs are capped at 4 KiB so each run stays fast; the
 # large-header cases are covered by tests/it/malformed.rs).
-for t in header read_typed read_dyn view roundtrip npz mmap record read_rows appender; do
+for t in header read_typed read_dyn view roundtrip npz mmap record read_rows region appender; do
     mkdir -p "corpus/$t"
 done
 find ../testdata -name '*.npz' -size -4097c -exec cp -n {} corpus/npz/ \;
-for t in header read_typed read_dyn view mmap record read_rows appender; do
+for t in header read_typed read_dyn view mmap record read_rows region appender; do
     find ../testdata -name '*.npy' -size -4097c -exec cp -n {} "corpus/$t/" \;
 done
 mkdir -p corpus/descr corpus/pickle

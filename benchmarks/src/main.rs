@@ -12,6 +12,7 @@ mod numpy;
 mod ooc;
 mod process;
 mod records;
+mod region;
 mod remote;
 mod strings;
 
@@ -22,7 +23,7 @@ use std::time::{Duration, Instant};
 
 pub type Res<T> = Result<T, Box<dyn std::error::Error>>;
 
-const CASES: [&str; 19] = [
+const CASES: [&str; 20] = [
     "read_c",
     "read_f",
     "read_be",
@@ -42,6 +43,7 @@ const CASES: [&str; 19] = [
     "records",
     "process",
     "remote",
+    "region",
 ];
 
 const USAGE: &str = "\
@@ -50,7 +52,7 @@ usage: ndnpy-benchmarks [options]
                    1024 MiB; strings and records use N * 4096 items; npz members N / 4 MiB)
   --rounds N       timed rounds for every case (default 7, tiny arrays 15)
   --tiny-count N   number of tiny arrays (default 10000)
-  --case NAME      run one case: read_c read_f read_be write_c write_f write_perm tiny
+  --case NAME      run one case: read_c read_f read_be write_c write_f write_perm tiny region
                    mmap_sum view_create append rows strings npz_tiny npz_compress
                    npz_decompress npz_parallel records process remote
   --quick          16 MiB and 3 rounds, fewer repetitions in view_create (explicit options
@@ -482,6 +484,7 @@ fn run() -> Res<()> {
             "records" => vec![records::records_case(&cfg, &mut np)?],
             "process" => vec![process::process_case(&cfg, &mut np)?],
             "remote" => vec![remote::remote_case(&cfg, &mut np)?],
+            "region" => region::region_case(&cfg, &mut np)?,
             _ => unreachable!("case names are checked in parse_args"),
         };
         for report in &reports {
