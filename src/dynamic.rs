@@ -42,6 +42,10 @@ use std::path::Path;
 /// | `dict` | [`Dict`](PyValue::Dict): the pairs in insertion order |
 /// | `numpy.ndarray` | [`Array`](PyValue::Array): a [`DynArray`] of any dtype ndnpy reads, objects and `StringDType` included (as `'|O'`) |
 /// | numpy scalar (`np.float32(1.5)`) | [`Scalar`](PyValue::Scalar): a 0-d [`DynArray`] of its dtype |
+/// | `numpy.recarray` | [`Array`](PyValue::Array): the record array it holds (its `numpy.record` dtype read as the plain record dtype) |
+/// | `numpy.ma.MaskedArray` of a number, bool, string or time dtype | [`MaskedArray`](PyValue::MaskedArray): data, mask and fill value |
+/// | `range` (Python 2's `xrange`) | [`Range`](PyValue::Range): start, stop and step, never the items |
+/// | the class `range` itself | [`Class`](PyValue::Class)`("builtins.range")` |
 ///
 /// # Examples
 ///
@@ -51,6 +55,19 @@ use std::path::Path;
 /// let meta = read_npy_dyn("testdata/object/meta.npy")?.into_item()?;
 /// assert_eq!(meta.get("lr"), Some(&PyValue::Float(0.1)));
 /// assert_eq!(meta.get("epochs").and_then(PyValue::as_i64), Some(3));
+/// # Ok::<(), ndnpy::Error>(())
+/// ```
+///
+/// Ranges and masked arrays (see `testdata/object/generate.py` for what this file holds):
+///
+/// ```
+/// use ndnpy::{read_npy_dyn, PyValue};
+/// let v = read_npy_dyn("testdata/object/subclasses.npy")?.into_array::<PyValue>()?;
+/// assert_eq!(v[6], PyValue::Range { start: 1, stop: 10, step: 2 });
+/// assert_eq!(v[10], PyValue::Class("builtins.range".into()));
+/// let PyValue::MaskedArray { mask, .. } = &v[1] else { panic!("not a masked array") };
+/// let mask = mask.as_array::<bool>().expect("a bool array");
+/// assert_eq!(mask.as_slice(), Some(&[false, true, false][..]));
 /// # Ok::<(), ndnpy::Error>(())
 /// ```
 #[derive(Debug, Clone, PartialEq)]
@@ -95,6 +112,36 @@ pub enum PyValue {
     Array(Box<DynArray>),
     /// A numpy scalar (`np.float64(1.5)`, `np.str_('a')`), as a 0-d array of its dtype.
     Scalar(Box<DynArray>),
+    /// A `range(start, stop, step)`: the three ints, never the items, so a range of 2**62
+    /// items is one `PyValue` of 32 bytes. Ranges whose bounds do not fit in `i64` are
+    /// refused ([`ErrorKind::DType`](crate::ErrorKind::DType)); `step` is never 0 (a pickle
+    /// that says 0 is malformed, as Python's `range` raises; writing one is a usage error).
+    Range {
+        /// The first item.
+        start: i64,
+        /// The end, not included.
+        stop: i64,
+        /// The difference between items (not 0).
+        step: i64,
+    },
+    /// A class referred to as a value (not called): its qualified name as Python 3 spells it.
+    /// The one class read is `"builtins.range"` (numpy's own test files hold it, written by
+    /// Python 2 as `__builtin__.xrange`); it is also the one written.
+    Class(String),
+    /// A `numpy.ma.MaskedArray` (of a number, bool, string or time dtype; masked arrays of
+    /// records or objects are refused).
+    MaskedArray {
+        /// The data, masked elements included, as `masked.data` gives it.
+        data: Box<DynArray>,
+        /// A `bool` array of the data's shape and order: `true` where an element is masked
+        /// (numpy's `np.ma.getmaskarray`, all `false` when nothing is masked).
+        mask: Box<DynArray>,
+        /// The fill value, a 0-d array, if one was set or computed before the array was
+        /// pickled. `None` if the pickle holds `None` (no fill value asked for yet), for
+        /// which numpy's `np.load` sets `np.ma.default_fill_value(dtype)`: `1e20` for
+        /// floats, `999999` for ints, `True` for bool, `'N/A'` for strings.
+        fill_value: Option<Box<DynArray>>,
+    },
 }
 
 /// An array kept as its stored bytes: records, void, long doubles and sub-array dtypes.

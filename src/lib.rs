@@ -74,8 +74,9 @@
 //!   [`NpzReader::by_name_dyn`] by a pickle reader that interprets data and never runs code
 //!   (only numpy's array, dtype and scalar reconstruction and Python's data types are
 //!   resolved; any other global is an error naming it), into [`PyValue`]s: `None`, bools,
-//!   ints of any size, floats, complex, `str`, bytes, lists, tuples, dicts, sets, numpy
-//!   scalars and nested arrays of any dtype (ragged arrays, `StringDType`). Typed
+//!   ints of any size, floats, complex, `str`, bytes, lists, tuples, dicts, sets, ranges,
+//!   numpy scalars, nested arrays of any dtype (ragged arrays, `StringDType`, recarrays) and
+//!   masked arrays. Typed
 //!   conveniences: [`DynArray::into_item`] (a dict saved with `np.save`),
 //!   [`DynArray::into_strings`], [`DynArray::into_optional_strings`],
 //!   [`DynArray::into_arrays`] (ragged arrays).
@@ -146,8 +147,10 @@
 //!   on the platform that wrote them. So are ml_dtypes' float8 and float4 arrays (`'<V1'`:
 //!   [`RawData::bytes`] holds their bits); no element type reads them.
 //! - Object arrays are read from their pickle (protocols 0 to 5, numpy 1 and 2, Python 2
-//!   files as `encoding='latin1'` reads them) when they hold Python data and numpy arrays;
-//!   instances of other classes are refused by name. Records with object fields are not read.
+//!   files as `encoding='latin1'` reads them) when they hold Python data and numpy arrays
+//!   (recarrays, and masked arrays of scalar dtypes, included); instances of other classes
+//!   are refused by name, and so are masked arrays of records or objects and ranges whose
+//!   bounds do not fit in `i64`. Records with object fields are not read.
 //! - The header parser accepts the Python-literal subset numpy writes and has written (see
 //!   [`DType::from_descr`] and the `literal` grammar in the source), not all of
 //!   `ast.literal_eval`: no floats, bytes, sets, names other than `True`/`False`/`None`.

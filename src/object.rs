@@ -5,7 +5,8 @@
 //! [`NpzMember::read_dyn`](crate::NpzMember::read_dyn) read an object array as
 //! [`DynData::Object`]: one [`PyValue`] per element. The pickle is interpreted as data by
 //! the crate's own machine (`pickle`), which resolves only the globals that describe numpy
-//! arrays, dtypes and scalars and Python's data types, by exact module and name; any other
+//! arrays, dtypes and scalars (`recarray` and `MaskedArray` included) and Python's data
+//! types, by exact module and name; any other
 //! global is refused with [`ErrorKind::DType`](crate::ErrorKind::DType) naming it. What each Python value
 //! becomes is listed on [`PyValue`].
 //!
@@ -59,6 +60,9 @@ impl PyValue {
             PyValue::FrozenSet(_) => "frozenset",
             PyValue::Array(_) => "numpy.ndarray",
             PyValue::Scalar(_) => "numpy scalar",
+            PyValue::Range { .. } => "range",
+            PyValue::Class(_) => "type",
+            PyValue::MaskedArray { .. } => "numpy.ma.MaskedArray",
         }
     }
 
@@ -203,6 +207,37 @@ pub(crate) fn read_object<R: Read + ?Sized>(
     }
 }
 
+/// An array of a dtype without objects from its pickled bytes.
+fn plain_array(meta: ArrayMeta, bytes: Vec<u8>) -> Result<DynArray, Error> {
+    let to_native = meta.to_native;
+    let a = DynArray::from_raw(meta.dtype, meta.shape, meta.fortran_order, bytes)?;
+    // numpy swaps an array of a non-native scalar dtype into native order as it unpickles it
+    // (array_setstate, not protocol 5's frombuffer); so does this (the values are decoded
+    // already, only the dtype changes). Records keep their fields' orders, as in numpy.
+    let swapped = matches!(a.dtype(), DType::Scalar(s) if s.byte_order().needs_swap());
+    Ok(
+        if to_native && swapped && !matches!(a.data(), DynData::Raw(_)) {
+            let native = a.dtype().with_byte_order(crate::dtype::ByteOrder::NATIVE);
+            DynArray::from_parts(native, a.into_data())
+        } else {
+            a
+        },
+    )
+}
+
+/// `'|b1'`, a mask's dtype.
+fn bool_dtype() -> DType {
+    DType::Scalar(
+        crate::dtype::Scalar::new(
+            ScalarKind::Bool,
+            crate::dtype::ByteOrder::NotApplicable,
+            1,
+            None,
+        )
+        .expect("bool is a dtype"),
+    )
+}
+
 /// Builds a pickle's values as `PyValue`s.
 struct Values;
 
@@ -227,18 +262,25 @@ impl Sink for Values {
                 false,
                 bytes,
             )?)),
-            Leaf::Array(meta, bytes) => {
-                let to_native = meta.to_native;
-                let a = DynArray::from_raw(meta.dtype, meta.shape, meta.fortran_order, bytes)?;
-                // numpy swaps an array of a non-native scalar dtype into native order as it
-                // unpickles it (array_setstate, not protocol 5's frombuffer); so does this (the values are decoded already,
-                // only the dtype changes). Records keep their fields' orders, as in numpy.
-                let swapped = matches!(a.dtype(), DType::Scalar(s) if s.byte_order().needs_swap());
-                if to_native && swapped && !matches!(a.data(), DynData::Raw(_)) {
-                    let native = a.dtype().with_byte_order(crate::dtype::ByteOrder::NATIVE);
-                    PyValue::Array(Box::new(DynArray::from_parts(native, a.into_data())))
-                } else {
-                    PyValue::Array(Box::new(a))
+            Leaf::Array(meta, bytes) => PyValue::Array(Box::new(plain_array(meta, bytes)?)),
+            Leaf::Range(start, stop, step) => PyValue::Range { start, stop, step },
+            Leaf::Class(module, name) => PyValue::Class(format!("{module}.{name}")),
+            Leaf::Masked { data, mask, fill } => {
+                let (meta, bytes) = data;
+                let mask_meta = ArrayMeta {
+                    dtype: bool_dtype(),
+                    string_dtype: false,
+                    shape: meta.shape.clone(),
+                    fortran_order: meta.fortran_order,
+                    to_native: false,
+                };
+                PyValue::MaskedArray {
+                    data: Box::new(plain_array(meta, bytes)?),
+                    mask: Box::new(plain_array(mask_meta, mask)?),
+                    fill_value: match fill {
+                        Some((meta, bytes)) => Some(Box::new(plain_array(meta, bytes)?)),
+                        None => None,
+                    },
                 }
             }
         })
@@ -700,26 +742,40 @@ fn write_value<'a>(
         }
         PyValue::Array(a) => match a.data() {
             DynData::Object(o) => acts.push(Act::ObjectArray(o, depth)),
-            data => {
-                // In native byte order, the order numpy gives it when it loads it (and ndnpy
-                // when it reads it back), so that what is written reads back the same.
-                let swapped = matches!(a.dtype(), DType::Scalar(s) if s.byte_order().needs_swap());
-                let native;
-                let a = if swapped && !matches!(data, DynData::Raw(_)) {
-                    let dtype = a.dtype().with_byte_order(crate::dtype::ByteOrder::NATIVE);
-                    native = DynArray::from_parts(dtype, data.clone());
-                    &native
-                } else {
-                    &**a
-                };
-                let bytes = raw_bytes(a)?;
-                reconstruct_head(p, a.dtype(), a.shape(), a.is_fortran_order())?;
-                p.bytes(&bytes);
-                p.tuple(5);
-                p.op(b'b');
-                p.end_value();
+            _ => write_plain_array(p, a)?,
+        },
+        PyValue::Range { start, stop, step } => {
+            if *step == 0 {
+                return Err(crate::error::UsageError::ObjectValue {
+                    reason: "a range's step must not be 0".into(),
+                }
+                .into());
+            }
+            p.global("builtins", "range");
+            for v in [start, stop, step] {
+                p.int(*v);
+            }
+            p.tuple(3);
+            p.op(b'R');
+            p.memoize();
+            p.end_value();
+        }
+        PyValue::Class(name) => match name.as_str() {
+            "builtins.range" => p.global("builtins", "range"),
+            other => {
+                return Err(crate::error::UsageError::ObjectValue {
+                    reason: crate::error::excerpt(format_args!(
+                        "the class {other:?} is not one ndnpy writes (only builtins.range)"
+                    )),
+                }
+                .into())
             }
         },
+        PyValue::MaskedArray {
+            data,
+            mask,
+            fill_value,
+        } => write_masked(p, data, mask, fill_value.as_deref())?,
         PyValue::Scalar(a) => {
             if !a.shape().is_empty() || matches!(a.data(), DynData::Object(_)) {
                 return Err(crate::error::UsageError::ObjectValue {
@@ -737,6 +793,94 @@ fn write_value<'a>(
             p.end_value();
         }
     }
+    Ok(())
+}
+
+/// An array of a dtype without objects: `_reconstruct` and its state.
+fn write_plain_array(p: &mut Pickler, a: &DynArray) -> Result<(), Error> {
+    let a = native_order(a);
+    let bytes = raw_bytes(&a)?;
+    reconstruct_head(p, a.dtype(), a.shape(), a.is_fortran_order())?;
+    p.bytes(&bytes);
+    p.tuple(5);
+    p.op(b'b');
+    p.end_value();
+    Ok(())
+}
+
+/// `a` in native byte order, the order numpy gives it when it loads it (and ndnpy when it
+/// reads it back), so that what is written reads back the same.
+fn native_order(a: &DynArray) -> std::borrow::Cow<'_, DynArray> {
+    let swapped = matches!(a.dtype(), DType::Scalar(s) if s.byte_order().needs_swap());
+    if swapped && !matches!(a.data(), DynData::Raw(_)) {
+        let dtype = a.dtype().with_byte_order(crate::dtype::ByteOrder::NATIVE);
+        std::borrow::Cow::Owned(DynArray::from_parts(dtype, a.data().clone()))
+    } else {
+        std::borrow::Cow::Borrowed(a)
+    }
+}
+
+/// A `MaskedArray` as numpy pickles it: `_mareconstruct(MaskedArray, ndarray, (0,), 'b')`
+/// and the state `(1, shape, dtype, is_fortran, data, mask, fill_value)`.
+fn write_masked(
+    p: &mut Pickler,
+    data: &DynArray,
+    mask: &DynArray,
+    fill: Option<&DynArray>,
+) -> Result<(), Error> {
+    let bad = |reason: &str| -> Error {
+        crate::error::UsageError::ObjectValue {
+            reason: reason.into(),
+        }
+        .into()
+    };
+    if !matches!(data.dtype(), DType::Scalar(s) if s.kind() != ScalarKind::Object) {
+        return Err(bad(
+            "a MaskedArray's data must be an array of a scalar dtype without objects",
+        ));
+    }
+    let DynData::Bool(m) = mask.data() else {
+        return Err(bad("a MaskedArray's mask must be a bool array"));
+    };
+    if m.shape() != data.shape() {
+        return Err(bad("a MaskedArray's mask must have its data's shape"));
+    }
+    if fill.is_some_and(|f| !f.shape().is_empty() || matches!(f.data(), DynData::Object(_))) {
+        return Err(bad(
+            "a MaskedArray's fill value must be a 0-d array without objects",
+        ));
+    }
+    let data = native_order(data);
+    let fortran = data.is_fortran_order();
+    // The mask's bytes in the data's order, as numpy's getmaskarray(self).tobytes('CF'[fnc]).
+    let mask_bytes: Vec<u8> = if fortran && m.ndim() > 1 {
+        m.t().iter().map(|&b| u8::from(b)).collect()
+    } else {
+        m.iter().map(|&b| u8::from(b)).collect()
+    };
+    p.global("numpy.ma.core", "_mareconstruct");
+    p.mark();
+    p.global("numpy.ma", "MaskedArray");
+    p.global("numpy", "ndarray");
+    p.masked_shape();
+    p.str(b"b", Some(u32::from(b'b')), 1);
+    p.tuple(4);
+    p.op(b'R');
+    p.memoize();
+    p.mark();
+    p.int(1);
+    p.shape(data.shape());
+    p.dtype(data.dtype())?;
+    p.bool(fortran);
+    p.bytes(&raw_bytes(&data)?);
+    p.bytes(&mask_bytes);
+    match fill {
+        Some(f) => write_plain_array(p, f)?,
+        None => p.none(),
+    }
+    p.tuple(7);
+    p.op(b'b');
+    p.end_value();
     Ok(())
 }
 

@@ -48,6 +48,12 @@ pub(super) enum Obj {
     /// `_reconstruct(ndarray, (0,), b'b')` before its `BUILD`.
     ArrayNew,
     Array(Box<ArrayObj>),
+    /// `_mareconstruct(MaskedArray, ndarray, (0,), 'b')` before its `BUILD`.
+    MaskedNew,
+    /// A built `MaskedArray`.
+    Masked(Box<MaskedObj>),
+    /// `range(start, stop, step)`: the value, never its items.
+    Range(i64, i64, i64),
     Scalar(Rc<DType>, u64, Vec<u8>),
     /// Moved out into the tree.
     Taken,
@@ -64,6 +70,15 @@ pub(super) struct ArrayObj {
     /// rebuilt by `_reconstruct` and `BUILD`; not protocol 5's `_frombuffer`).
     pub(super) to_native: bool,
     pub(super) data: Payload,
+}
+
+/// A `MaskedArray`: its data (an array of a scalar dtype without objects), its mask (bytes,
+/// one `bool` per element, in the data's order) and its fill value (a 0-d array), if set.
+#[derive(Debug)]
+pub(super) struct MaskedObj {
+    pub(super) array: ArrayObj,
+    pub(super) mask: Id,
+    pub(super) fill: Option<Id>,
 }
 
 #[derive(Debug, Clone, Copy)]

@@ -6,11 +6,15 @@
 //! protocols 0 to 5 on its own objects instead, and resolves only the globals, by exact module
 //! and name, that describe data (`GLOBALS`): numpy's array reconstruction
 //! (`numpy._core.multiarray._reconstruct` / `numpy.core.multiarray._reconstruct`,
-//! `numpy.ndarray`, `numpy.dtype` and its `BUILD` state), protocol 5's
+//! `numpy.ndarray`, `numpy.dtype` and its `BUILD` state; `numpy.core._internal._reconstruct`,
+//! the name numpy before 1.0 wrote), protocol 5's
 //! `numpy._core.numeric._frombuffer`, numpy scalars (`numpy._core.multiarray.scalar`),
-//! `StringDType` (`numpy._core._internal._convert_to_stringdtype_kwargs`) and the builtins
-//! that pickles use for data (`complex`, `set`, `frozenset`, `bytearray`, `bytes`,
-//! `_codecs.encode`). Any other global is an [`ErrorKind::DType`](crate::ErrorKind::DType) error naming it.
+//! `StringDType` (`numpy._core._internal._convert_to_stringdtype_kwargs`), the ndarray
+//! subclasses whose pickles are plain data (`numpy.rec.recarray` with `numpy.record`, rebuilt
+//! as the plain array; `numpy.ma.core._mareconstruct` with `numpy.ma.MaskedArray`) and the
+//! builtins that pickles use for data (`complex`, `set`, `frozenset`, `bytearray`, `bytes`,
+//! `_codecs.encode`, `range`, Python 2's `xrange`; the class `range` may also be a value).
+//! Any other global is an [`ErrorKind::DType`](crate::ErrorKind::DType) error naming it.
 //!
 //! Hostile pickles are bounded like every other input:
 //!
@@ -83,6 +87,17 @@ pub(crate) enum Leaf {
     /// An array whose dtype holds no objects: its bytes, `itemsize` per element, in the
     /// dtype's byte order and in C or Fortran order as `ArrayMeta::fortran_order` says.
     Array(ArrayMeta, Vec<u8>),
+    /// A `range(start, stop, step)` (`step` is not 0).
+    Range(i64, i64, i64),
+    /// A class referred to as a value, by its module and name (`builtins`, `range`).
+    Class(&'static str, &'static str),
+    /// A `MaskedArray` of a scalar dtype: its data as [`Leaf::Array`]'s, its mask (one byte
+    /// per element, in the data's order) and its fill value (a 0-d array), if set.
+    Masked {
+        data: (ArrayMeta, Vec<u8>),
+        mask: Vec<u8>,
+        fill: Option<(ArrayMeta, Vec<u8>)>,
+    },
 }
 
 /// What a reconstructed `numpy.ndarray` is, apart from its elements.

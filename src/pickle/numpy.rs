@@ -2,7 +2,7 @@
 //! numpy's array, dtype and scalar reconstruction, and the builtins of Python data.
 
 use super::globals::Global;
-use super::machine::{Called, Host, Id, Machine, Obj, Payload};
+use super::machine::{Called, Host, Id, Machine, MaskedObj, Obj, Payload};
 use super::source::Source;
 use crate::dtype::{
     ByteOrder, DType, DateTimeUnit, Field, Scalar, ScalarKind, Structured, SubArray, TimeUnit,
@@ -113,9 +113,11 @@ pub(super) fn call<R: Read + ?Sized>(
     let bad_args = |m: &Machine, what: &str| m.bad(src, format_args!("bad arguments to {what}"));
     Ok(Called::New(match g {
         Global::Reconstruct => {
-            // _reconstruct(ndarray, (0,), b'b'): an empty array that BUILD fills.
+            // _reconstruct(ndarray, (0,), b'b'): an empty array that BUILD fills. A recarray's
+            // state is an ndarray's (its dtype made from numpy.record): it is rebuilt as the
+            // plain array it holds.
             match args.first().map(|&a| &m.arena[a]) {
-                Some(Obj::Global(Global::NdArray)) => Obj::ArrayNew,
+                Some(Obj::Global(Global::NdArray | Global::RecArray)) => Obj::ArrayNew,
                 Some(Obj::Global(_)) | None => return Err(bad_args(m, "_reconstruct")),
                 Some(_) => {
                     return Err(unsupported(
@@ -127,6 +129,14 @@ pub(super) fn call<R: Read + ?Sized>(
             }
         }
         Global::DTypeClass => {
+            // numpy.dtype(numpy.record, False, True): a recarray's dtype, a record dtype whose
+            // fields its BUILD state gives (a void without them).
+            if let Some(Obj::Global(Global::Record)) = args.first().map(|&a| &m.arena[a]) {
+                if args.len() > 3 {
+                    return Err(bad_args(m, "numpy.dtype"));
+                }
+                return Ok(Called::New(Obj::DTypeNew("V".into())));
+            }
             let short = args.first().is_some_and(|&a| match &m.arena[a] {
                 Obj::Str(s) => s.len() <= 32,
                 Obj::Py2Str(b) => b.len() <= 32,
@@ -225,6 +235,51 @@ pub(super) fn call<R: Read + ?Sized>(
             }
             Obj::StringDType
         }
+        Global::Range => {
+            // range(stop), range(start, stop[, step]): Python's pickler writes all three.
+            let mut ints = [0i64; 3];
+            for (slot, &a) in ints.iter_mut().zip(args) {
+                *slot = match &m.arena[a] {
+                    Obj::BigInt(_) => {
+                        return Err(unsupported(
+                            m,
+                            src,
+                            "a range whose bounds do not fit in 64 bits".into(),
+                        ))
+                    }
+                    _ => int_of(m, a).ok_or_else(|| bad_args(m, "range"))?,
+                };
+            }
+            let (start, stop, step) = match args.len() {
+                1 => (0, ints[0], 1),
+                2 => (ints[0], ints[1], 1),
+                3 => (ints[0], ints[1], ints[2]),
+                _ => return Err(bad_args(m, "range")),
+            };
+            if step == 0 {
+                // Python raises ValueError: so does np.load.
+                return Err(m.bad(src, "a range with step 0"));
+            }
+            Obj::Range(start, stop, step)
+        }
+        Global::MaReconstruct => {
+            // _mareconstruct(MaskedArray, ndarray, (0,), 'b'): an empty masked array that
+            // BUILD fills.
+            let [class, base, _, _] = args else {
+                return Err(bad_args(m, "_mareconstruct"));
+            };
+            match (&m.arena[*class], &m.arena[*base]) {
+                (Obj::Global(Global::MaskedArray), Obj::Global(Global::NdArray)) => Obj::MaskedNew,
+                (Obj::Global(Global::MaskedArray), Obj::Global(Global::RecArray)) => {
+                    return Err(unsupported(
+                        m,
+                        src,
+                        "a MaskedArray of a recarray (only of a numpy.ndarray)".into(),
+                    ))
+                }
+                _ => return Err(bad_args(m, "_mareconstruct")),
+            }
+        }
         Global::Complex => match args {
             [] => Obj::Complex(0.0, 0.0),
             [re] => Obj::Complex(float_of(m, *re).ok_or_else(|| bad_args(m, "complex"))?, 0.0),
@@ -289,11 +344,19 @@ pub(super) fn call<R: Read + ?Sized>(
                 _ => return Err(bad_args(m, "_codecs.encode")),
             }
         }
-        Global::NdArray => {
+        Global::NdArray | Global::RecArray | Global::MaskedArray | Global::Record => {
             return Err(unsupported(
                 m,
                 src,
-                "numpy.ndarray called directly (numpy pickles arrays through _reconstruct)".into(),
+                format!(
+                    "{} called directly (numpy pickles arrays through _reconstruct)",
+                    match g {
+                        Global::RecArray => "numpy.recarray",
+                        Global::MaskedArray => "numpy.ma.MaskedArray",
+                        Global::Record => "numpy.record",
+                        _ => "numpy.ndarray",
+                    }
+                ),
             ))
         }
     }))
@@ -344,8 +407,15 @@ pub(super) fn build<R: Read + ?Sized>(
             Ok(())
         }
         Obj::ArrayNew => {
-            let array = build_array(m, state, src)?;
+            let items = tuple_of(m, state, 5)
+                .ok_or_else(|| m.bad(src, "bad ndarray state: not a tuple of 4 or 5 items"))?;
+            let array = build_array(m, &items, src)?;
             m.arena[target] = Obj::Array(Box::new(array));
+            Ok(())
+        }
+        Obj::MaskedNew => {
+            let masked = build_masked(m, state, src)?;
+            m.arena[target] = Obj::Masked(Box::new(masked));
             Ok(())
         }
         _ => Err(m.bad(
@@ -355,15 +425,51 @@ pub(super) fn build<R: Read + ?Sized>(
     }
 }
 
+/// A `MaskedArray`'s `__setstate__`: `(version, shape, dtype, is_fortran, data, mask,
+/// fill_value)`, the mask the bytes of a `bool` array in the data's order (numpy writes
+/// `getmaskarray(self).tobytes(order)`, so it is there even when nothing is masked) and the
+/// fill value `None` or a 0-d array.
+fn build_masked<R: Read + ?Sized>(
+    m: &Machine,
+    state: Id,
+    src: &Source<'_, R>,
+) -> Result<MaskedObj, Error> {
+    let bad = |why: &str| m.bad(src, format_args!("bad MaskedArray state: {why}"));
+    let items = tuple_of(m, state, 7).ok_or_else(|| bad("not a tuple of 7 items"))?;
+    let [version, shape, dtype, fortran, data, mask, fill] = items[..] else {
+        return Err(bad("not a tuple of 7 items"));
+    };
+    let array = build_array(m, &[version, shape, dtype, fortran, data], src)?;
+    let scalar = matches!(&*array.dtype, DType::Scalar(s) if s.kind() != ScalarKind::Object);
+    if !scalar || array.string_dtype {
+        // A record's mask is a record of bools, an object array's data a list: not read.
+        return Err(unsupported(
+            m,
+            src,
+            format!(
+                "a MaskedArray of dtype {} (only of number, bool, string and time dtypes)",
+                array.dtype
+            ),
+        ));
+    }
+    let count = array.shape.iter().product::<usize>();
+    check_raw(m, mask, count, src).map_err(|_| bad("the mask is not one byte per element"))?;
+    let fill = match &m.arena[fill] {
+        Obj::None => None,
+        Obj::Array(a) if a.shape.is_empty() && matches!(a.data, Payload::Raw(_)) => Some(fill),
+        _ => return Err(bad("the fill value is not None or a 0-d array")),
+    };
+    Ok(MaskedObj { array, mask, fill })
+}
+
 /// An array's `__setstate__`: `(version, shape, dtype, is_fortran, data)`, or the same
 /// without the version.
 fn build_array<R: Read + ?Sized>(
     m: &Machine,
-    state: Id,
+    items: &[Id],
     src: &Source<'_, R>,
 ) -> Result<super::machine::ArrayObj, Error> {
     let bad = |why: &str| m.bad(src, format_args!("bad ndarray state: {why}"));
-    let items = tuple_of(m, state, 5).ok_or_else(|| bad("not a tuple of 4 or 5 items"))?;
     let [shape, dtype, fortran, data] = match items[..] {
         [version, shape, dtype, fortran, data] => {
             if int_of(m, version) != Some(1) {

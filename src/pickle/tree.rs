@@ -3,7 +3,8 @@
 //! cycles refused as they are met, and the copies of shared objects charged against the
 //! expansion limit.
 
-use super::machine::{Id, Obj, Payload};
+use super::globals::Global;
+use super::machine::{ArrayObj, Id, MaskedObj, Obj, Payload};
 use super::{ArrayMeta, Leaf, Limits, Seq, Sink, MAX_DEPTH};
 use crate::error::{Error, FormatError, LimitError, MismatchError};
 
@@ -74,6 +75,12 @@ pub(super) fn build<S: Sink>(
             Obj::Array(a) => match a.data {
                 Payload::Raw(i) | Payload::Items(i) => bump(i),
             },
+            Obj::Masked(ma) => {
+                let (Payload::Raw(i) | Payload::Items(i)) = ma.array.data;
+                bump(i);
+                bump(ma.mask);
+                ma.fill.into_iter().for_each(&mut bump);
+            }
             _ => {}
         }
     }
@@ -180,6 +187,12 @@ impl Walker {
                 let (Payload::Raw(i) | Payload::Items(i)) = a.data;
                 self.refs[i] = self.refs[i].saturating_add(1);
             }
+            Obj::Masked(ma) => {
+                let (Payload::Raw(i) | Payload::Items(i)) = ma.array.data;
+                for j in [i, ma.mask].into_iter().chain(ma.fill) {
+                    self.refs[j] = self.refs[j].saturating_add(1);
+                }
+            }
             _ => {}
         }
         copy
@@ -204,18 +217,14 @@ impl Walker {
             Obj::FrozenSet(v) => Obj::FrozenSet(v.clone()),
             Obj::Dict(v) => Obj::Dict(v.clone()),
             Obj::Scalar(d, n, b) => Obj::Scalar(d.clone(), *n, b.clone()),
-            Obj::Array(a) => Obj::Array(Box::new(super::machine::ArrayObj {
-                dtype: a.dtype.clone(),
-                dtype_nodes: a.dtype_nodes,
-                string_dtype: a.string_dtype,
-                shape: a.shape.clone(),
-                fortran_order: a.fortran_order,
-                to_native: a.to_native,
-                data: match a.data {
-                    Payload::Raw(i) => Payload::Raw(i),
-                    Payload::Items(i) => Payload::Items(i),
-                },
+            Obj::Array(a) => Obj::Array(Box::new(copy_array(a))),
+            Obj::Masked(ma) => Obj::Masked(Box::new(MaskedObj {
+                array: copy_array(&ma.array),
+                mask: ma.mask,
+                fill: ma.fill,
             })),
+            Obj::Range(a, b, c) => Obj::Range(*a, *b, *c),
+            Obj::MaskedNew => Obj::MaskedNew,
             // Not values: reported by `value`.
             Obj::Global(g) => Obj::Global(*g),
             Obj::DTypeNew(_) => Obj::DTypeNew(String::new()),
@@ -224,6 +233,36 @@ impl Walker {
             Obj::ArrayNew => Obj::ArrayNew,
             Obj::Taken => Obj::Taken,
         }
+    }
+
+    /// The bytes of an array's data (`Payload::Raw`), taken out and charged.
+    fn raw(&mut self, data: Payload) -> Result<Vec<u8>, Error> {
+        // Checked at BUILD to be bytes of the right length; nothing changes a bytes object
+        // afterwards.
+        let raw = match data {
+            Payload::Raw(i) => match self.take(i) {
+                Obj::Bytes(b) | Obj::ByteArray(b) | Obj::Py2Str(b) => b,
+                _ => return Err(self.unsupported("an array whose data is not bytes")),
+            },
+            Payload::Items(_) => return Err(self.unsupported("an array whose data is not bytes")),
+        };
+        self.charge(raw.len() as u64)?;
+        Ok(raw)
+    }
+
+    /// A 0-d or larger array of a dtype without objects, as a leaf's parts.
+    fn plain_array(&mut self, a: ArrayObj) -> Result<(ArrayMeta, Vec<u8>), Error> {
+        let raw = self.raw(a.data)?;
+        Ok((
+            ArrayMeta {
+                dtype: (*a.dtype).clone(),
+                string_dtype: a.string_dtype,
+                shape: a.shape,
+                fortran_order: a.fortran_order,
+                to_native: a.to_native,
+            },
+            raw,
+        ))
     }
 
     /// Visits `id` at `depth`: a leaf is built at once; a container is opened.
@@ -246,6 +285,7 @@ impl Walker {
             Obj::CodePoints(p) => 4 * p.len() as u64,
             Obj::Scalar(_, n, b) => 64 * n + b.len() as u64,
             Obj::Array(a) => 64 * a.dtype_nodes + 8 * a.shape.len() as u64,
+            Obj::Masked(ma) => 2 * (64 * ma.array.dtype_nodes + 8 * ma.array.shape.len() as u64),
             _ => 0,
         };
         self.charge(NODE + heap)?;
@@ -309,16 +349,7 @@ impl Walker {
                     to_native: a.to_native,
                 };
                 match a.data {
-                    Payload::Raw(i) => {
-                        // Checked at BUILD to be bytes of the right length; nothing changes
-                        // a bytes object afterwards.
-                        let raw = match self.take(i) {
-                            Obj::Bytes(b) | Obj::ByteArray(b) | Obj::Py2Str(b) => b,
-                            _ => return Err(self.unsupported("an array whose data is not bytes")),
-                        };
-                        self.charge(raw.len() as u64)?;
-                        Leaf::Array(meta, raw)
-                    }
+                    Payload::Raw(_) => Leaf::Array(meta, self.raw(a.data)?),
                     Payload::Items(i) => {
                         // The list was checked at BUILD; a later APPEND may have grown it.
                         let count = meta.shape.iter().product::<usize>();
@@ -344,11 +375,26 @@ impl Walker {
                     }
                 }
             }
+            Obj::Range(start, stop, step) => Leaf::Range(start, stop, step),
+            Obj::Masked(ma) => {
+                let MaskedObj { array, mask, fill } = *ma;
+                let data = self.plain_array(array)?;
+                let mask = self.raw(Payload::Raw(mask))?;
+                let fill = match fill.map(|f| self.take(f)) {
+                    None => None,
+                    Some(Obj::Array(f)) => Some(self.plain_array(*f)?),
+                    Some(Obj::None) => None,
+                    Some(_) => return Err(self.unsupported("a MaskedArray's fill value")),
+                };
+                Leaf::Masked { data, mask, fill }
+            }
+            // The class range (numpy's own test files hold it), referred to, never called.
+            Obj::Global(Global::Range) => Leaf::Class("builtins", "range"),
             Obj::Global(_) => return Err(self.unsupported("a global (a function or class)")),
             Obj::DType(..) | Obj::StringDType => {
                 return Err(self.unsupported("a numpy dtype object as a value"))
             }
-            Obj::DTypeNew(_) | Obj::ArrayNew => {
+            Obj::DTypeNew(_) | Obj::ArrayNew | Obj::MaskedNew => {
                 return Err(self.unsupported("a numpy dtype or array that BUILD never set up"))
             }
             Obj::Taken => return Err(self.unsupported("an object met twice")),
@@ -380,5 +426,17 @@ impl Walker {
             what: what.into(),
         }
         .into()
+    }
+}
+
+fn copy_array(a: &ArrayObj) -> ArrayObj {
+    ArrayObj {
+        dtype: a.dtype.clone(),
+        dtype_nodes: a.dtype_nodes,
+        string_dtype: a.string_dtype,
+        shape: a.shape.clone(),
+        fortran_order: a.fortran_order,
+        to_native: a.to_native,
+        data: a.data,
     }
 }

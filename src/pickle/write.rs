@@ -24,6 +24,8 @@ enum Shared {
     Bytes(Vec<u8>),
     Global(&'static str, &'static str),
     DType(String),
+    /// The `(0,)` of `MaskedArray.__reduce__`, a constant of its code: one object.
+    MaskedShape,
 }
 
 pub(crate) struct Pickler {
@@ -277,6 +279,17 @@ impl Pickler {
                 p.boundary();
             }
             p.op(0x93);
+        });
+        self.boundary();
+    }
+
+    /// The tuple `(0,)` that `MaskedArray.__reduce__` hands to `_mareconstruct`, memoized
+    /// once (a constant of numpy's code, so one object in every pickle).
+    pub(crate) fn masked_shape(&mut self) {
+        self.shared(Shared::MaskedShape, |p| {
+            p.int_ops(0);
+            p.boundary();
+            p.op(0x85);
         });
         self.boundary();
     }

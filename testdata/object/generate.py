@@ -18,9 +18,14 @@ Files written by np.save (protocol 4, numpy 2 module paths):
   cycle.npy           a list that contains itself (ndnpy refuses cycles)
   fraction.npy        a fractions.Fraction (a global ndnpy does not resolve)
   objects.npz         np.savez of meta and labels
+  subclasses.npy      ndarray subclasses whose pickles are plain data, and ranges (SUBCLASSES
+                      below): a numpy.rec.recarray, numpy.ma.MaskedArrays (float, int with a
+                      fill value, Fortran-ordered 2-d, nothing masked, big-endian, str),
+                      range values and the class range
 Files written by pickle.dump after numpy's own header (np.save always uses protocol 4):
   kinds_p0.npy .. kinds_p5.npy   KINDS pickled with protocols 0 to 5 (5 pickles arrays
                                  in-band through numpy._core.numeric._frombuffer)
+  subclasses_p0.npy .. subclasses_p5.npy   SUBCLASSES pickled with protocols 0 to 5
 Files crafted here (numpy 2.4 cannot write them; each is checked to load in numpy):
   kinds_np1.npy       KINDS pickled with protocol 3, as numpy 1.x's np.save did, with the
                       numpy 1 module paths (numpy.core.multiarray, numpy.core.numeric): the
@@ -29,6 +34,15 @@ Files crafted here (numpy 2.4 cannot write them; each is checked to load in nump
                       Python 2 byte strings (SHORT_BINSTRING, BINSTRING) as the items, the
                       dtype's arguments and a nested float64 array's data, numpy 1 module
                       paths; np.load reads it with encoding='latin1'
+  subclasses_np1.npy  SUBCLASSES pickled with protocol 2, with the numpy 1 module paths of
+                      the classes (numpy.core.records.recarray, numpy.ma.core.MaskedArray,
+                      numpy.core.multiarray): GLOBAL text rewritten, no length field changed
+
+numpy's own object-array files (numpy/lib/tests/data/ in the numpy wheel: py2-objarr.npy,
+py3-objarr.npy, py2-np0-objarr.npy and the .npz forms, which hold None, the class range
+(Python 2's __builtin__.xrange), a str and a Python 2 str or bytes) are not copied here:
+tests/it/object.rs finds them in the installed numpy and compares them through canon() too
+(for an .npz, this script prints one line per member).
 """
 import fractions
 import io
@@ -67,6 +81,25 @@ KINDS = [
     np.zeros(1, dtype=np.dtype({"names": ["x"], "formats": ["<i2"], "offsets": [2],
                                 "titles": ["the x"], "itemsize": 8})),
     np.float16(0.5), np.zeros((0, 2)), np.array(7.0),
+]
+
+
+def masked_fortran():
+    data = np.asfortranarray(np.arange(6, dtype="<f4").reshape(2, 3))
+    m = np.ma.masked_array(data, mask=np.asfortranarray([[0, 1, 0], [1, 0, 0]], dtype=bool))
+    assert m.flags.fnc
+    return m
+
+
+SUBCLASSES = [
+    np.rec.array([(1, 2.5, b"ab"), (3, 4.5, b"c")],
+                 dtype=[("a", "<i4"), ("b", "<f8"), ("c", "S2")]),
+    np.ma.masked_array([1.5, 2.5, 3.5], mask=[False, True, False]),
+    np.ma.masked_array(np.arange(4, dtype="<i2"), mask=[1, 0, 0, 1], fill_value=7),
+    masked_fortran(),
+    np.ma.masked_array(np.array([1, 2], dtype=">u4")),
+    np.ma.masked_array(np.array(["ab", "c"]), mask=[0, 1], fill_value="zz"),
+    range(1, 10, 2), range(-5), range(0, 2**62, 3), range(7, -7, -2), range,
 ]
 
 
@@ -132,7 +165,22 @@ def py2_pickle():
 
 def canon(x):
     """A canonical text of a loaded value, which tests/it/object.rs computes for ndnpy's."""
+    if isinstance(x, np.ma.MaskedArray):
+        # numpy sets the fill value as it loads a pickle whose fill value is None, to
+        # np.ma.default_fill_value(dtype): that default is "N", as ndnpy's None.
+        fill = x._fill_value
+        default = np.asarray(np.ma.default_fill_value(x.dtype))
+        if fill is None or (fill.shape == () and fill.tobytes() == default.astype(fill.dtype).tobytes()):
+            fill = "N"
+        else:
+            fill = canon(np.asarray(fill))
+        return "M[%s,%s,%s]" % (canon(np.asarray(x.data)), canon(np.ma.getmaskarray(x)), fill)
+    if isinstance(x, range):
+        return "Q[%d,%d,%d]" % (x.start, x.stop, x.step)
+    if isinstance(x, type):
+        return "K" + x.__module__ + "." + x.__qualname__
     if isinstance(x, np.ndarray):
+        x = np.asarray(x)  # a recarray as the array it holds
         if x.dtype == object or isinstance(x.dtype, np.dtypes.StringDType):
             flat = [canon(v) for v in x.ravel(order="C")]
             return "O%s[%s]" % (list(x.shape), ",".join(flat))
@@ -173,10 +221,15 @@ def canon(x):
 
 
 def load_canon(path):
-    """canon() of what numpy loads from `path` (a .npy file)."""
+    """canon() of what numpy loads from `path`: a .npy file, or an .npz, one line per member
+    in the archive's order."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        return canon(np.load(path, allow_pickle=True, encoding="latin1"))
+        loaded = np.load(path, allow_pickle=True, encoding="latin1")
+        if isinstance(loaded, np.lib.npyio.NpzFile):
+            with loaded:
+                return "\n".join(canon(loaded[k]) for k in loaded.files)
+        return canon(loaded)
 
 
 def main():
@@ -209,6 +262,14 @@ def main():
     save_with_protocol(p("kinds_np1.npy"), kinds, 3,
                        rewrite=[(b"cnumpy._core.multiarray\n", b"cnumpy.core.multiarray\n"),
                                 (b"cnumpy._core.numeric\n", b"cnumpy.core.numeric\n")])
+    subclasses = obj_array(SUBCLASSES)
+    np.save(p("subclasses.npy"), subclasses)
+    for proto in range(6):
+        save_with_protocol(p("subclasses_p%d.npy" % proto), subclasses, proto)
+    save_with_protocol(p("subclasses_np1.npy"), subclasses, 2,
+                       rewrite=[(b"cnumpy._core.multiarray\n", b"cnumpy.core.multiarray\n"),
+                                (b"cnumpy.rec\nrecarray\n", b"cnumpy.core.records\nrecarray\n"),
+                                (b"cnumpy.ma\nMaskedArray\n", b"cnumpy.ma.core\nMaskedArray\n")])
     arr = obj_array([0] * 7)
     buf = io.BytesIO()
     npformat.write_array_header_1_0(buf, npformat.header_data_from_array_1_0(arr))
@@ -221,6 +282,13 @@ def main():
     with open(p("kinds_np1.npy"), "rb") as f:
         data = f.read()
         assert b"numpy.core.multiarray" in data and b"numpy._core" not in data
+    with open(p("subclasses_np1.npy"), "rb") as f:
+        data = f.read()
+        assert b"numpy.core.records\nrecarray" in data and b"numpy.ma.core\nMaskedArray" in data
+        assert b"numpy._core" not in data and b"numpy.rec\n" not in data
+    loaded = np.load(p("subclasses.npy"), allow_pickle=True)
+    assert type(loaded[0]) is np.rec.recarray and type(loaded[1]) is np.ma.MaskedArray
+    assert loaded[3].flags.fnc and loaded[-1] is range
     assert "caf\xe9" in repr(np.load(p("py2_latin1.npy"), allow_pickle=True, encoding="latin1"))
 
 

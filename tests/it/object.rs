@@ -102,6 +102,18 @@ fn canon(v: &PyValue) -> String {
             a.write_npy(&mut out).unwrap();
             format!("Z{}", hex(&out))
         }
+        PyValue::Range { start, stop, step } => format!("Q[{start},{stop},{step}]"),
+        PyValue::Class(name) => format!("K{name}"),
+        PyValue::MaskedArray {
+            data,
+            mask,
+            fill_value,
+        } => format!(
+            "M[{},{},{}]",
+            canon_array(data),
+            canon_array(mask),
+            fill_value.as_deref().map_or("N".into(), canon_array)
+        ),
         other => panic!("unexpected value {other:?}"),
     }
 }
@@ -142,7 +154,7 @@ fn numpy_canon(names: &[&str]) -> Vec<String> {
         .collect()
 }
 
-const LOADABLE: [&str; 18] = [
+const LOADABLE: [&str; 26] = [
     "meta.npy",
     "labels.npy",
     "ragged_f8.npy",
@@ -161,6 +173,14 @@ const LOADABLE: [&str; 18] = [
     "kinds_np1.npy",
     "py2_latin1.npy",
     "labels.npy",
+    "subclasses.npy",
+    "subclasses_p0.npy",
+    "subclasses_p1.npy",
+    "subclasses_p2.npy",
+    "subclasses_p3.npy",
+    "subclasses_p4.npy",
+    "subclasses_p5.npy",
+    "subclasses_np1.npy",
 ];
 
 #[test]
@@ -528,6 +548,10 @@ fn every_prefix_of_a_pickle_is_an_error_and_the_stream_position_is_exact() {
     for cut in 0..bytes.len() {
         assert!(read(&bytes[..cut]).is_err(), "prefix {cut}");
     }
+    let subclasses = std::fs::read(fixture("subclasses_p2.npy")).unwrap();
+    for cut in 0..subclasses.len() {
+        assert!(read(&subclasses[..cut]).is_err(), "subclasses prefix {cut}");
+    }
     // Two arrays in one stream: the pickle is read to its STOP and no further.
     let mut stream = bytes.clone();
     stream.extend_from_slice(&std::fs::read("testdata/example.npy").unwrap());
@@ -548,10 +572,15 @@ fn every_prefix_of_a_pickle_is_an_error_and_the_stream_position_is_exact() {
 
 #[test]
 fn flipped_bytes_never_panic() {
-    let bytes = std::fs::read(fixture("kinds_p4.npy")).unwrap();
+    for name in ["kinds_p4.npy", "subclasses_p2.npy"] {
+        flip_bytes(&std::fs::read(fixture(name)).unwrap());
+    }
+}
+
+fn flip_bytes(bytes: &[u8]) {
     let mut state = 0x2545_f491_4f6c_dd1du64;
     for _ in 0..3000 {
-        let mut b = bytes.clone();
+        let mut b = bytes.to_vec();
         for _ in 0..3 {
             state ^= state << 13;
             state ^= state >> 7;
@@ -695,6 +724,13 @@ fn values() -> impl Strategy<Value = PyValue> {
             ndnpy::WriteNpyExt::write_npy(&a, &mut bytes).unwrap();
             PyValue::Array(Box::new(DynArray::read_npy(&bytes[..]).unwrap()))
         }),
+        (
+            any::<i64>(),
+            any::<i64>(),
+            any::<i64>().prop_filter("step 0", |&s| s != 0)
+        )
+            .prop_map(|(start, stop, step)| PyValue::Range { start, stop, step }),
+        Just(PyValue::Class("builtins.range".into())),
     ];
     leaf.prop_recursive(4, 48, 6, |inner| {
         prop_oneof![
@@ -860,4 +896,359 @@ fn canon_by_numpy<'a>(paths: impl Iterator<Item = &'a Path>) -> String {
         String::from_utf8_lossy(&out.stderr)
     );
     String::from_utf8(out.stdout).unwrap()
+}
+
+// ---- numpy's own object arrays, ndarray subclasses and ranges -----------------------------
+
+/// numpy's test data folder in the installed numpy wheel (`numpy/lib/tests/data`), which
+/// holds the object arrays numpy's own tests load.
+fn numpy_test_data() -> PathBuf {
+    let out = std::process::Command::new("python3")
+        .args([
+            "-c",
+            "import numpy, os; print(os.path.join(os.path.dirname(numpy.__file__), 'lib', \
+             'tests', 'data'))",
+        ])
+        .output()
+        .expect("python3 with numpy is needed for these tests (python3 -m pip install numpy)");
+    assert!(
+        out.status.success(),
+        "python3 with numpy is needed for these tests: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let dir = PathBuf::from(String::from_utf8(out.stdout).unwrap().trim());
+    assert!(
+        dir.join("py3-objarr.npy").is_file(),
+        "numpy's test data is not in {} (a numpy wheel ships it)",
+        dir.display()
+    );
+    dir
+}
+
+/// The object arrays of numpy's test data: Python 2 (`__builtin__.xrange`, Python 2 `str`,
+/// numpy 1 paths), Python 3, and very old numpy's `numpy.core._internal._reconstruct`.
+const NUMPY_OBJARR: [&str; 3] = ["py2-objarr.npy", "py3-objarr.npy", "py2-np0-objarr.npy"];
+
+#[test]
+fn numpys_own_object_arrays_read_as_numpy_loads_them() {
+    let dir = numpy_test_data();
+    let paths: Vec<PathBuf> = NUMPY_OBJARR.iter().map(|n| dir.join(n)).collect();
+    let expected = canon_by_numpy(paths.iter().map(PathBuf::as_path));
+    let expected: Vec<&str> = expected.lines().collect();
+    assert_eq!(expected.len(), NUMPY_OBJARR.len());
+    for ((name, path), want) in NUMPY_OBJARR.iter().zip(&paths).zip(expected) {
+        let a = read_npy_dyn(path).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert_eq!(canon_array(&a), want, "{name}");
+        let v = a.as_array::<PyValue>().unwrap();
+        // [None, the class range, '優良', then a Python 2 str as Latin-1, or bytes]
+        assert_eq!(v[0], PyValue::None, "{name}");
+        assert_eq!(v[1], PyValue::Class("builtins.range".into()), "{name}");
+        assert_eq!(v[1].type_name(), "type");
+        assert_eq!(v[2], PyValue::Str("優良".into()), "{name}");
+        let third = "不良".as_bytes().to_vec();
+        let want = if name.starts_with("py3") {
+            PyValue::Bytes(third)
+        } else {
+            PyValue::Str(third.iter().map(|&b| char::from(b)).collect())
+        };
+        assert_eq!(v[3], want, "{name}");
+    }
+    // The plain arrays beside them: Python 3's, and Python 2's with a `2L` in its shape.
+    let plain = ["python3.npy", "win64python2.npy"].map(|n| dir.join(n));
+    let expected = canon_by_numpy(plain.iter().map(PathBuf::as_path));
+    for (path, want) in plain.iter().zip(expected.lines()) {
+        let a = read_npy_dyn(path).unwrap();
+        assert_eq!(canon_array(&a), want, "{}", path.display());
+    }
+}
+
+#[cfg(feature = "npz")]
+#[test]
+fn numpys_own_object_npz_members_read_as_numpy_loads_them() {
+    let dir = numpy_test_data();
+    for name in ["py2-objarr.npz", "py3-objarr.npz"] {
+        let path = dir.join(name);
+        let want = canon_by_numpy(std::iter::once(path.as_path()));
+        let mut npz = ndnpy::NpzReader::open(&path).unwrap();
+        assert_eq!(npz.names().unwrap(), ["x"], "{name}");
+        let a = npz
+            .by_name_dyn("x")
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert_eq!(canon_array(&a), want.trim_end(), "{name}");
+        assert_eq!(
+            a.as_array::<PyValue>().unwrap()[1],
+            PyValue::Class("builtins.range".into())
+        );
+    }
+}
+
+#[test]
+fn subclasses_and_ranges_map_to_their_variants() {
+    let a = read_npy_dyn(fixture("subclasses.npy")).unwrap();
+    let v = a.as_array::<PyValue>().unwrap();
+    // A recarray is the record array it holds.
+    let PyValue::Array(rec) = &v[0] else {
+        panic!("{:?}", v[0])
+    };
+    assert_eq!(
+        rec.dtype().descr(),
+        "[('a', '<i4'), ('b', '<f8'), ('c', '|S2')]"
+    );
+    assert_eq!(
+        rec.field("b")
+            .unwrap()
+            .as_array::<f64>()
+            .unwrap()
+            .as_slice(),
+        Some(&[2.5, 4.5][..])
+    );
+    // A MaskedArray: its data, its mask and its fill value.
+    let PyValue::MaskedArray {
+        data,
+        mask,
+        fill_value,
+    } = &v[2]
+    else {
+        panic!("{:?}", v[2])
+    };
+    assert_eq!(v[2].type_name(), "numpy.ma.MaskedArray");
+    assert_eq!(
+        data.as_array::<i16>().unwrap().as_slice(),
+        Some(&[0, 1, 2, 3][..])
+    );
+    assert_eq!(
+        mask.as_array::<bool>().unwrap().as_slice(),
+        Some(&[true, false, false, true][..])
+    );
+    let fill = fill_value.as_ref().expect("fill_value=7 was set");
+    assert_eq!(fill.shape(), [] as [usize; 0]);
+    assert_eq!(fill.as_array::<i16>().unwrap().first(), Some(&7));
+    // The Fortran-ordered one keeps its order, its mask too.
+    let PyValue::MaskedArray { data, mask, .. } = &v[3] else {
+        panic!("{:?}", v[3])
+    };
+    assert!(data.is_fortran_order() && mask.is_fortran_order());
+    assert!(mask.as_array::<bool>().unwrap()[[0, 1]]);
+    // Nothing masked: a mask of false, no fill value (numpy pickles None until one is asked
+    // for), and the big-endian data in native order as numpy loads it.
+    let PyValue::MaskedArray {
+        data,
+        mask,
+        fill_value,
+    } = &v[4]
+    else {
+        panic!("{:?}", v[4])
+    };
+    assert!(mask.as_array::<bool>().unwrap().iter().all(|&m| !m));
+    assert!(fill_value.is_none());
+    assert_eq!(
+        data.as_array::<u32>().unwrap().as_slice(),
+        Some(&[1, 2][..])
+    );
+    // Ranges are values.
+    assert_eq!(
+        v[6],
+        PyValue::Range {
+            start: 1,
+            stop: 10,
+            step: 2
+        }
+    );
+    assert_eq!(
+        v[7],
+        PyValue::Range {
+            start: 0,
+            stop: -5,
+            step: 1
+        }
+    );
+    assert_eq!(
+        v[8],
+        PyValue::Range {
+            start: 0,
+            stop: 1 << 62,
+            step: 3
+        }
+    );
+    assert_eq!(v[8].type_name(), "range");
+    assert_eq!(v[10], PyValue::Class("builtins.range".into()));
+    // Every protocol, and numpy 1's module paths, give the same values.
+    for name in [
+        "subclasses_p0.npy",
+        "subclasses_p1.npy",
+        "subclasses_p2.npy",
+        "subclasses_p3.npy",
+        "subclasses_p4.npy",
+        "subclasses_p5.npy",
+        "subclasses_np1.npy",
+    ] {
+        assert_eq!(read_npy_dyn(fixture(name)).unwrap(), a, "{name}");
+    }
+}
+
+#[test]
+fn ranges_masked_arrays_and_the_range_class_are_written_as_np_save_writes_them() {
+    let dir = crate::common::scratch_dir("object-subclasses");
+    crate::common::numpy(
+        &dir,
+        r#"
+import os
+a = np.empty(6, dtype=object)
+a[:] = [range(1, 10, 2), range, range(-3, 2**62), np.ma.masked_array([1.5, 2.5], mask=[0, 1]),
+        np.ma.masked_array(np.arange(3, dtype='<i2'), mask=[1, 0, 0], fill_value=9), range]
+np.save(os.path.join(d, "a.npy"), a)
+"#,
+    );
+    let bytes = std::fs::read(dir.join("a.npy")).unwrap();
+    let a = DynArray::read_npy(&bytes[..]).unwrap();
+    let mut out = Vec::new();
+    a.write_npy(&mut out).unwrap();
+    std::fs::write(dir.join("ndnpy.npy"), &out).unwrap();
+    assert!(
+        out == bytes,
+        "written bytes differ from np.save's: compare {} with a.npy there",
+        dir.join("ndnpy.npy").display()
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// An object array of one range whose arguments are the opcodes `args` (a tuple's items).
+fn range_npy(args: &[u8]) -> Vec<u8> {
+    let mut items = b"c__builtin__\nxrange\n(".to_vec();
+    items.extend_from_slice(args);
+    items.extend_from_slice(b"tR");
+    object_npy(1, &items)
+}
+
+#[test]
+fn a_range_is_a_value_whatever_its_bounds() {
+    // range(-2**63, 2**63 - 1): 2**64 - 1 items, read as three ints.
+    let min = b"\x8a\x08\x00\x00\x00\x00\x00\x00\x00\x80";
+    let max = b"\x8a\x08\xff\xff\xff\xff\xff\xff\xff\x7f";
+    let a = read(&range_npy(&[&min[..], max].concat())).unwrap();
+    assert_eq!(
+        a.as_array::<PyValue>().unwrap()[0],
+        PyValue::Range {
+            start: i64::MIN,
+            stop: i64::MAX,
+            step: 1
+        }
+    );
+    // 10,000 of them: a value each, so the array is 10,000 values however many items the
+    // ranges hold (expanding them would not end).
+    let mut items = Vec::new();
+    for _ in 0..10_000 {
+        items.extend_from_slice(b"c__builtin__\nxrange\n(K\x00");
+        items.extend_from_slice(max);
+        items.extend_from_slice(b"tR");
+    }
+    let a = read(&object_npy_n(10_000, &items)).unwrap();
+    let v = a.as_array::<PyValue>().unwrap();
+    assert_eq!(v.len(), 10_000);
+    assert!(v
+        .iter()
+        .all(|r| matches!(r, PyValue::Range { stop: i64::MAX, .. })));
+    assert!(std::mem::size_of::<PyValue>() <= 32);
+    // Bounds beyond i64 are refused by name, not rounded; a step of 0 is malformed (Python
+    // raises ValueError); so is a range of floats.
+    let big = b"K\x00\x8a\x09\x00\x00\x00\x00\x00\x00\x00\x00\x01K\x01";
+    let err = read(&range_npy(big)).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::DType, "{err}");
+    assert!(err.to_string().contains("range whose bounds"), "{err}");
+    let err = read(&range_npy(b"K\x00K\x05K\x00")).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::InvalidData, "{err}");
+    assert!(err.to_string().contains("step 0"), "{err}");
+    let err = read(&range_npy(b"G?\xf8\x00\x00\x00\x00\x00\x00")).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::InvalidData, "{err}");
+    // Writing a step of 0 is refused too.
+    let bad = DynArray::from_objects(
+        ndarray::arr1(&[PyValue::Range {
+            start: 0,
+            stop: 1,
+            step: 0,
+        }])
+        .into_dyn(),
+    );
+    let err = bad.write_npy(Vec::new()).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::Usage, "{err}");
+}
+
+/// `object_npy` with a shape of `n` elements (any `n`).
+fn object_npy_n(n: usize, items: &[u8]) -> Vec<u8> {
+    let text = format!("{{'descr': '|O', 'fortran_order': False, 'shape': ({n},), }}");
+    let hlen = text.len() + 1;
+    let pad = 64 - (10 + hlen) % 64;
+    let mut out = b"\x93NUMPY\x01\x00".to_vec();
+    out.extend_from_slice(&((hlen + pad) as u16).to_le_bytes());
+    out.extend_from_slice(text.as_bytes());
+    out.extend(std::iter::repeat_n(b' ', pad));
+    out.push(b'\n');
+    out.extend_from_slice(b"\x80\x02cnumpy._core.multiarray\n_reconstruct\ncnumpy\nndarray\n");
+    out.extend_from_slice(b"K\x00\x85C\x01b\x87R(K\x01J");
+    out.extend_from_slice(&i32::try_from(n).unwrap().to_le_bytes());
+    out.extend_from_slice(b"\x85cnumpy\ndtype\nX\x02\x00\x00\x00O8\x89\x88\x87R");
+    out.extend_from_slice(b"(K\x03X\x01\x00\x00\x00|NNNJ\xff\xff\xff\xffJ\xff\xff\xff\xffK?tb");
+    out.extend_from_slice(b"\x89](");
+    out.extend_from_slice(items);
+    out.extend_from_slice(b"etb.");
+    out
+}
+
+#[test]
+fn other_globals_and_subclasses_are_still_refused_by_name() {
+    for (items, name) in [
+        // Another ndarray subclass.
+        (
+            &b"cnumpy._core.multiarray\n_reconstruct\ncnumpy\nmatrix\nK\x00\x85C\x01b\x87R"[..],
+            "numpy.matrix",
+        ),
+        // A function of numpy.rec, beside the class ndnpy rebuilds.
+        (b"cnumpy.rec\nfromarrays\n)R", "numpy.rec.fromarrays"),
+        // numpy.ma's other reconstructors.
+        (
+            b"cnumpy.ma.core\n_mareconstruct_mrecords\n)R",
+            "numpy.ma.core",
+        ),
+        (
+            b"cnumpy.ma.core\nMaskedConstant\n)R",
+            "numpy.ma.core.MaskedConstant",
+        ),
+        // Another builtin.
+        (
+            b"c__builtin__\nslice\n(K\x00K\x01K\x01tR",
+            "__builtin__.slice",
+        ),
+    ] {
+        let err = read(&object_npy(1, items)).unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::DType, "{err}");
+        assert!(
+            err.to_string()
+                .starts_with(&format!("the pickle calls {name}")),
+            "{err}"
+        );
+    }
+    // Python 3 maps __builtin__.xrange only below protocol 3, and so does ndnpy.
+    let mut p3 = range_npy(b"K\x00K\x01K\x01");
+    let at = p3.windows(2).position(|w| w == b"\x80\x02").unwrap();
+    p3[at + 1] = 3;
+    let err = read(&p3).unwrap_err();
+    assert!(
+        err.to_string()
+            .starts_with("the pickle calls __builtin__.xrange"),
+        "{err}"
+    );
+    // Classes other than range are not values; range is never called with a class.
+    let err = read(&object_npy(1, b"c__builtin__\nset\n")).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::DType, "{err}");
+    // A MaskedArray of records (whose mask is a record) is refused, naming its dtype.
+    let err = read(&object_npy(
+        1,
+        b"cnumpy.ma.core\n_mareconstruct\n(cnumpy.ma\nMaskedArray\ncnumpy\nndarray\nK\x00\x85\
+          X\x01\x00\x00\x00btR\
+          (K\x01K\x00\x85cnumpy\ndtype\nX\x02\x00\x00\x00O8\x89\x88\x87R\
+          (K\x03X\x01\x00\x00\x00|NNNJ\xff\xff\xff\xffJ\xff\xff\xff\xffK?tb\x89]C\x00Ntb",
+    ))
+    .unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::DType, "{err}");
+    assert!(err.to_string().contains("MaskedArray of dtype"), "{err}");
 }
