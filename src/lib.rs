@@ -22,8 +22,10 @@
 //! - **Memory maps** (feature `mmap`, on by default): [`NpyMmap`] and [`NpyMmapMut`] open files
 //!   read-only, read-write or copy-on-write, or create zero-filled sparse files, like numpy's
 //!   `open_memmap`; [`write_zeroed_npy`] creates such a file from a `File`.
-//! - **Out of core**: [`NpyReader`] reads a range of rows or single elements from any
-//!   `Read + Seek`; [`NpyAppender`] grows a file on disk row by row, crash-safely;
+//! - **Out of core**: [`NpyReader`] reads a range of rows, single elements or an N-d region
+//!   ([`NpyReader::read_slice`], ndarray's `s![..]`: only the selected bytes are read; also on
+//!   [`NpyMmap`], [`NpzMember`] and [`RemoteNpy`]) from any `Read + Seek`; [`NpyAppender`]
+//!   grows a file on disk row by row, crash-safely;
 //!   [`NpyWriter`] writes an array of known shape block by block.
 //! - **Object stores** (feature `object_store`): [`RemoteNpy`] reads an `.npy` object of any
 //!   store of the `object_store` crate (S3 and S3-compatible servers, GCS, Azure, HTTP), by

@@ -1065,7 +1065,7 @@ impl<R: Read + Seek> NpzMember<'_, R> {
     /// use ndarray::{array, s};
     /// let mut npz = ndnpy::NpzReader::open("testdata/npz_stored.npz")?;
     /// let row: ndarray::Array1<f64> = npz.member("a")?.read_slice(s![1, ..])?;
-    /// assert_eq!(row, array![3.0, 4.0, 5.0]);
+    /// assert_eq!(row, array![1.5, 2.0, 2.5]);
     /// # Ok::<(), ndnpy::Error>(())
     /// ```
     pub fn read_slice<A, I>(&mut self, selection: I) -> Result<Array<A, I::OutDim>, ReadNpzError>
