@@ -92,7 +92,7 @@ fn inspect_npz(path: &str) -> Result<(), ndnpy::Error> {
     Ok(())
 }
 
-fn describe(info: &ndnpy::HeaderInfo) {
+fn describe(info: &ndnpy::header::HeaderInfo) {
     let order = if info.header.fortran_order {
         "Fortran"
     } else {

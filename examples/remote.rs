@@ -13,7 +13,7 @@
 //! accepts any; the defaults are `test`, `test` and `us-east-1`).
 
 use ndarray::{s, Array2};
-use ndnpy::{BlockingRemoteNpy, RemoteOptions};
+use ndnpy::{remote::BlockingRemoteNpy, remote::RemoteOptions};
 use object_store::aws::AmazonS3Builder;
 use object_store::{ObjectStore, ObjectStoreExt, PutPayload};
 use std::sync::Arc;

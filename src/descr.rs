@@ -31,7 +31,7 @@ impl Scalar {
     /// # Examples
     ///
     /// ```
-    /// use ndnpy::{ByteOrder, DType, Scalar, ScalarKind};
+    /// use ndnpy::{dtype::ByteOrder, DType, dtype::Scalar, dtype::ScalarKind};
     /// let s = Scalar::new(ScalarKind::Float, ByteOrder::Big, 8, None)?;
     /// assert_eq!(DType::Scalar(s).descr(), "'>f8'");
     /// # Ok::<(), ndnpy::Error>(())
@@ -102,7 +102,7 @@ impl Structured {
     /// # Examples
     ///
     /// ```
-    /// use ndnpy::{DType, Field, Structured};
+    /// use ndnpy::{DType, dtype::Field, dtype::Structured};
     /// let i1 = DType::from_descr("'|i1'")?;
     /// let r = Structured::new(
     ///     vec![
@@ -173,7 +173,7 @@ impl SubArray {
     /// # Examples
     ///
     /// ```
-    /// use ndnpy::{DType, SubArray};
+    /// use ndnpy::{DType, dtype::SubArray};
     /// let s = SubArray::new(DType::from_descr("'<f8'")?, vec![5])?;
     /// assert_eq!(DType::SubArray(Box::new(s)).descr(), "('<f8', (5,))");
     /// # Ok::<(), ndnpy::Error>(())

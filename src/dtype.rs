@@ -26,7 +26,7 @@ impl ByteOrder {
     /// The byte order of the machine this code runs on.
     ///
     /// ```
-    /// use ndnpy::ByteOrder;
+    /// use ndnpy::dtype::ByteOrder;
     /// assert_eq!(ByteOrder::NATIVE, if cfg!(target_endian = "little") {
     ///     ByteOrder::Little
     /// } else {
@@ -42,7 +42,7 @@ impl ByteOrder {
     /// The character numpy writes for this order: `<`, `>` or `|`.
     ///
     /// ```
-    /// assert_eq!(ndnpy::ByteOrder::Big.as_char(), '>');
+    /// assert_eq!(ndnpy::dtype::ByteOrder::Big.as_char(), '>');
     /// ```
     pub fn as_char(self) -> char {
         match self {
@@ -55,7 +55,7 @@ impl ByteOrder {
     /// Whether data in this order must be byte-swapped on this machine.
     ///
     /// ```
-    /// use ndnpy::ByteOrder;
+    /// use ndnpy::dtype::ByteOrder;
     /// assert!(!ByteOrder::NATIVE.needs_swap());
     /// assert!(!ByteOrder::NotApplicable.needs_swap());
     /// ```
@@ -189,7 +189,7 @@ impl TimeUnit {
     /// numpy's code for the unit (`"ns"`, `"D"`, …).
     ///
     /// ```
-    /// assert_eq!(ndnpy::TimeUnit::Microseconds.code(), "us");
+    /// assert_eq!(ndnpy::dtype::TimeUnit::Microseconds.code(), "us");
     /// ```
     pub fn code(self) -> &'static str {
         Self::ALL
@@ -227,7 +227,7 @@ impl Scalar {
     ///
     /// ```
     /// let d = ndnpy::DType::from_descr("'<c16'")?;
-    /// assert_eq!(d.as_scalar().unwrap().kind(), ndnpy::ScalarKind::Complex);
+    /// assert_eq!(d.as_scalar().unwrap().kind(), ndnpy::dtype::ScalarKind::Complex);
     /// # Ok::<(), ndnpy::Error>(())
     /// ```
     pub fn kind(&self) -> ScalarKind {
@@ -238,7 +238,7 @@ impl Scalar {
     ///
     /// ```
     /// let d = ndnpy::DType::from_descr("'>i4'")?;
-    /// assert_eq!(d.as_scalar().unwrap().byte_order(), ndnpy::ByteOrder::Big);
+    /// assert_eq!(d.as_scalar().unwrap().byte_order(), ndnpy::dtype::ByteOrder::Big);
     /// # Ok::<(), ndnpy::Error>(())
     /// ```
     pub fn byte_order(&self) -> ByteOrder {
@@ -259,7 +259,7 @@ impl Scalar {
     /// The datetime unit (`None` for other kinds and for generic `'<M8'`).
     ///
     /// ```
-    /// use ndnpy::{DType, TimeUnit};
+    /// use ndnpy::{DType, dtype::TimeUnit};
     /// let d = DType::from_descr("'<M8[25ms]'")?;
     /// let unit = d.as_scalar().unwrap().unit().unwrap();
     /// assert_eq!((unit.unit, unit.multiplier), (TimeUnit::Milliseconds, 25));
@@ -544,7 +544,7 @@ impl DType {
     /// in that byte order).
     ///
     /// ```
-    /// use ndnpy::{ByteOrder, DType};
+    /// use ndnpy::{dtype::ByteOrder, DType};
     /// let d = DType::from_descr("[('a', '<i4'), ('b', '|u1')]")?;
     /// assert_eq!(d.with_byte_order(ByteOrder::Big).descr(), "[('a', '>i4'), ('b', '|u1')]");
     /// # Ok::<(), ndnpy::Error>(())

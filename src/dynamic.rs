@@ -719,7 +719,7 @@ fn in_memory(header: Header) -> Result<HeaderInfo, Error> {
     let (num_elements, data_len) = header.sizes()?;
     Ok(HeaderInfo {
         header,
-        version: crate::Version::V1_0,
+        version: crate::header::Version::V1_0,
         data_offset: 0,
         num_elements,
         data_len,

@@ -128,7 +128,7 @@ pub enum ErrorKind {
     /// this index.
     MissingMember,
     /// The archive member is not an `.npy` array; read its bytes with
-    /// [`NpzMember::bytes`](crate::NpzMember::bytes).
+    /// [`NpzMember::bytes`](crate::npz::NpzMember::bytes).
     NotNpy,
     /// The file exceeds a limit set in [`ReadOptions`](crate::ReadOptions) (header length,
     /// nesting depth, data length, bytes inflated out of an archive).
@@ -1490,7 +1490,7 @@ pub(crate) enum UsageError {
     /// The requested version cannot hold this header.
     VersionTooSmall {
         /// The requested version.
-        version: crate::Version,
+        version: crate::header::Version,
         /// Why it cannot.
         reason: &'static str,
     },

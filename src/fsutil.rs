@@ -938,7 +938,7 @@ mod tests {
         let published = [Event::SyncFile, Event::Publish, Event::SyncDir];
         take_events();
 
-        crate::write_npy_with_options(dir.join("w.npy"), &a, &durable).unwrap();
+        durable.write_npy(dir.join("w.npy"), &a).unwrap();
         assert_eq!(take_events(), published, "write_npy_with_options");
         crate::write_npy(dir.join("w.npy"), &a).unwrap();
         assert_eq!(take_events(), [Event::Publish], "write_npy");
@@ -955,14 +955,14 @@ mod tests {
             a
         );
 
-        crate::create_new_npy_with_options(dir.join("c.npy"), &a, &durable).unwrap();
+        durable.create_new_npy(dir.join("c.npy"), &a).unwrap();
         assert_eq!(take_events(), published, "create_new_npy_with_options");
         crate::create_new_npy(dir.join("c2.npy"), &a).unwrap();
         assert_eq!(take_events(), [Event::Publish], "create_new_npy");
 
         #[cfg(feature = "npz")]
         {
-            use crate::{NpzWriteOptions, NpzWriter};
+            use crate::{npz::NpzWriteOptions, NpzWriter};
             let opts = NpzWriteOptions::new().durable(true);
             let mut npz = NpzWriter::create_with_options(dir.join("z.npz"), &opts).unwrap();
             npz.add_array("a", &a).unwrap();
@@ -994,8 +994,8 @@ mod tests {
                 crate::read_npy::<_, ndarray::Array2<f64>>(dir.join("m.npy")).unwrap(),
                 a
             );
-            let be = WriteOptions::new().byte_order(crate::ByteOrder::Big);
-            let native_be = crate::ByteOrder::NATIVE == crate::ByteOrder::Big;
+            let be = WriteOptions::new().byte_order(crate::dtype::ByteOrder::Big);
+            let native_be = crate::dtype::ByteOrder::NATIVE == crate::dtype::ByteOrder::Big;
             // SAFETY: as above.
             let r = unsafe { NpyMmapMut::create_with_options::<f64, _>(dir.join("b.npy"), 2, &be) };
             assert_eq!(r.is_ok(), native_be, "a map cannot view non-native data");

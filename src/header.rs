@@ -345,7 +345,7 @@ pub struct Header {
 /// # Examples
 ///
 /// ```
-/// use ndnpy::{Header, ReadOptions, Version};
+/// use ndnpy::{Header, ReadOptions, header::Version};
 /// let mut file = &include_bytes!("../testdata/f8_le_c_2x3.npy")[..];
 /// let info = Header::read(&mut file, &ReadOptions::default())?;
 /// assert_eq!(info.header.shape, [2, 3]);
@@ -654,7 +654,7 @@ impl Header {
     /// # Examples
     ///
     /// ```
-    /// use ndnpy::{DType, Header, Version};
+    /// use ndnpy::{DType, Header, header::Version};
     /// let h = Header { dtype: DType::from_descr("'<f8'")?, fortran_order: false, shape: vec![3] };
     /// let v2 = h.to_bytes_with_version(Version::V2_0)?;
     /// assert_eq!((&v2[6..8], v2.len()), (&[2u8, 0][..], 128));

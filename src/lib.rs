@@ -9,13 +9,13 @@
 //!   grows with the bytes that arrive). A `File`, `BufReader<File>`, `&[u8]` or `Cursor` is
 //!   read through the file or bytes behind it, the way a path is. Limits for untrusted input,
 //!   and how many threads a large read of a file or of memory may use (two with the
-//!   `parallel` feature on Unix): [`ReadOptions`], [`read_npy_with_options`].
+//!   `parallel` feature on Unix): [`ReadOptions`], [`ReadOptions::read_npy`].
 //! - **Writing**: [`write_npy`], [`create_new_npy`] and [`WriteNpyExt`] (any layout; C and
 //!   Fortran order kept, other layouts written in C order; a `File` or `BufWriter<File>`
 //!   written as a path is), with a chosen byte order through [`WriteOptions`]. Files are
 //!   written atomically (a killed process never leaves a partial file, nor a temporary one
 //!   that the next write does not remove), and durably on request
-//!   ([`WriteOptions::durable`], [`write_npy_with_options`]); [`write_file_atomically`]
+//!   ([`WriteOptions::durable`], [`WriteOptions::write_npy`]); [`write_file_atomically`]
 //!   publishes bytes of one's own (a streaming [`NpyWriter`]) the same way.
 //! - **Zero-copy views**: [`ViewNpyExt`] and [`ViewMutNpyExt`] view `.npy` bytes in place
 //!   (native byte order, aligned; C or Fortran layout).
@@ -24,29 +24,29 @@
 //!   `open_memmap`; [`write_zeroed_npy`] creates such a file from a `File`.
 //! - **Out of core**: [`NpyReader`] reads a range of rows, single elements or an N-d region
 //!   ([`NpyReader::read_slice`], ndarray's `s![..]`: only the selected bytes are read; also on
-//!   [`NpyMmap`], [`NpzMember`] and [`RemoteNpy`]) from any `Read + Seek`; [`NpyAppender`]
+//!   [`NpyMmap`], [`NpzMember`](npz::NpzMember) and [`RemoteNpy`](remote::RemoteNpy)) from any `Read + Seek`; [`NpyAppender`]
 //!   grows a file on disk row by row, crash-safely;
 //!   [`NpyWriter`] writes an array of known shape block by block.
-//! - **Object stores** (feature `object_store`): [`RemoteNpy`] reads an `.npy` object of any
+//! - **Object stores** (feature `object_store`): [`RemoteNpy`](remote::RemoteNpy) reads an `.npy` object of any
 //!   store of the `object_store` crate (S3 and S3-compatible servers, GCS, Azure, HTTP), by
 //!   `(store, path)` or by URL: one small GET for the header, then exactly the byte ranges
-//!   [`read`](RemoteNpy::read), [`read_rows`](RemoteNpy::read_rows) and
-//!   [`read_element`](RemoteNpy::read_element) need, large ones split into concurrent GETs
-//!   ([`RemoteOptions`]), every GET pinned to the version of the object that was opened;
-//!   [`RemoteNpy::read_dyn`] for any dtype. [`RemoteNpz`] reads an `.npz` archive: its
-//!   directory by a suffix range, each member by name ([`RemoteNpzMember`]), a stored one
-//!   also by rows. [`RemoteNpy::write`] uploads an array, [`RemoteWriter`] and
-//!   [`BlockingRemoteWriter`] any bytes, in concurrent multipart uploads that are visible only
-//!   once complete; [`SpooledRemoteWriter`] takes an [`NpzWriter`] to a store.
-//!   [`BlockingRemoteNpy`] and [`BlockingRemoteNpz`] are the same for code that is not async.
+//!   [`read`](remote::RemoteNpy::read), [`read_rows`](remote::RemoteNpy::read_rows) and
+//!   [`read_element`](remote::RemoteNpy::read_element) need, large ones split into concurrent GETs
+//!   ([`RemoteOptions`](remote::RemoteOptions)), every GET pinned to the version of the object that was opened;
+//!   [`RemoteNpy::read_dyn`](remote::RemoteNpy::read_dyn) for any dtype. [`RemoteNpz`](remote::RemoteNpz) reads an `.npz` archive: its
+//!   directory by a suffix range, each member by name ([`RemoteNpzMember`](remote::RemoteNpzMember)), a stored one
+//!   also by rows. [`RemoteNpy::write`](remote::RemoteNpy::write) uploads an array, [`RemoteWriter`](remote::RemoteWriter) and
+//!   [`BlockingRemoteWriter`](remote::BlockingRemoteWriter) any bytes, in concurrent multipart uploads that are visible only
+//!   once complete; [`SpooledRemoteWriter`](remote::SpooledRemoteWriter) takes an [`NpzWriter`] to a store.
+//!   [`BlockingRemoteNpy`](remote::BlockingRemoteNpy) and [`BlockingRemoteNpz`](remote::BlockingRemoteNpz) are the same for code that is not async.
 //! - **Archives** (feature `npz`, on by default): [`NpzReader`] reads `.npz` files
 //!   (`np.savez`, `np.savez_compressed`, streamed, zip64) lazily, member by member, with
 //!   numpy's key rules. [`NpzReader::by_name`] and [`NpzReader::by_index`] read an array, as
 //!   in ndarray-npy; [`NpzReader::member`] finds one member by key or index and gives a
-//!   handle, [`NpzMember`], for all the rest: its directory facts, its header alone, its array
-//!   of any dtype ([`NpzMember::read_dyn`]), its raw bytes (for members that are not arrays),
-//!   and a zero-copy [`NpzMember::view`] of a stored member. [`NpzWriter`] writes archives
-//!   `np.load` reads, stored or deflated per member ([`NpzWriteOptions`]), deterministic,
+//!   handle, [`NpzMember`](npz::NpzMember), for all the rest: its directory facts, its header alone, its array
+//!   of any dtype ([`NpzMember::read_dyn`](npz::NpzMember::read_dyn)), its raw bytes (for members that are not arrays),
+//!   and a zero-copy [`NpzMember::view`](npz::NpzMember::view) of a stored member. [`NpzWriter`] writes archives
+//!   `np.load` reads, stored or deflated per member ([`NpzWriteOptions`](npz::NpzWriteOptions)), deterministic,
 //!   zip64 when needed, optionally 64-byte aligned so that stored members can be viewed in
 //!   place. With the `parallel` feature, [`NpzReader::read_all`] inflates members on all
 //!   cores; inflating a member of 16 MiB or more, a helper thread faults the array's pages in
@@ -54,20 +54,20 @@
 //!   16 MiB or more of a stored member, two threads read parts of an archive that is a file
 //!   and hash each part (from other sources, a helper thread runs the CRC-32).
 //! - **Headers**: [`Header`] reads and writes the header alone, with numpy's version choice
-//!   and padding; [`HeaderInfo`] adds the version and data offset of a file.
+//!   and padding; [`HeaderInfo`](header::HeaderInfo) adds the version and data offset of a file.
 //! - **Dtypes**: [`DType`] parses and formats every `descr` numpy writes (scalars, strings,
 //!   datetimes, records with padding and titles, sub-arrays), whether or not a Rust element
 //!   type exists for it yet.
 //! - **Element types**: [`ReadableElement`] and [`WritableElement`], implemented for `bool`,
 //!   `i8`..`i64`, `u8`..`u64`, `f32`, `f64`, `half::f16`, `num_complex::Complex<f32/f64>`
 //!   (whatever the features), strings (`String` and `&str` for
-//!   `U`, `Vec<u8>` for `S`, fixed-size [`FixedUnicode`] and [`FixedBytes`]), and
+//!   `U`, `Vec<u8>` for `S`, fixed-size [`FixedUnicode`](element::FixedUnicode) and [`FixedBytes`](element::FixedBytes)), and
 //!   [`Datetime64`] / [`Timedelta64`], which carry their unit (chrono conversions with feature
 //!   `chrono`), and `half::bf16` for the bfloat16 arrays JAX and ml_dtypes save: numpy stores
 //!   them as two-byte voids (`'<V2'`), so they are bf16 only when read, viewed or
 //!   ([`DynArray::view_as`]) reinterpreted as `bf16`, and written as `np.save` writes them
 //!   (in native order: numpy drops a void's byte order, so ml_dtypes would read the bytes of
-//!   a `'>V2'` file as native; this crate reads either order). [`FixedDType`] marks the types whose dtype does not depend on the values.
+//!   a `'>V2'` file as native; this crate reads either order). [`FixedDType`](element::FixedDType) marks the types whose dtype does not depend on the values.
 //! - **Dtypes known at run time**: [`read_npy_dyn`] and [`DynArray`] read any file into typed
 //!   arrays or raw bytes (records, void, long double), take record fields out by name, and
 //!   write back the same bytes; `U` strings holding lone surrogates are kept as code points
@@ -86,10 +86,10 @@
 //!   struct of named fields an element whose dtype is a numpy record: numbers, `bool`,
 //!   strings, fixed arrays (sub-arrays) and nested records as fields, matched by name when
 //!   reading, written as `np.save` writes them; `#[repr(C)]` structs are also viewed in place.
-//!   A datetime or timedelta field declares its unit in its type, [`DatetimeIn<unit::Days>`]
-//!   for `datetime64[D]` ([`TimedeltaIn`], the units in [`unit`](mod@unit)), and reads any unit that
+//!   A datetime or timedelta field declares its unit in its type, [`DatetimeIn<unit::Days>`](element::DatetimeIn)
+//!   for `datetime64[D]` ([`TimedeltaIn`](element::TimedeltaIn), the units in [`unit`](mod@unit)), and reads any unit that
 //!   converts to it exactly.
-//!   The traits are in [`record`]: [`RecordField`] for field types, [`PlainField`] for
+//!   The traits are in [`record`]: [`RecordField`](record::RecordField) for field types, [`PlainField`](record::PlainField) for
 //!   zero-copy ones, [`NpyRecord`](trait@NpyRecord) for the derived structs; what the derive's
 //!   generated code calls is hidden (`record::derive_runtime`), not API.
 //! - **Errors**: one [`Error`] type, one pointer wide: its [`kind`](Error::kind)
@@ -115,10 +115,10 @@
 //!   README's migration table gives the test for each;
 //! - has a `From` impl for two of those error names, which all stand for [`Error`];
 //! - implements the element traits (sealed here: derive [`NpyRecord`](trait@NpyRecord) or
-//!   implement [`RecordField`] instead) or calls their methods, which take `py_literal`'s
+//!   implement [`RecordField`](record::RecordField) instead) or calls their methods, which take `py_literal`'s
 //!   values in ndarray-npy (ndnpy's take a parsed [`DType`]), or uses `ndarray_npy::npy::header`
 //!   (impls of [`ReadNpyExt`] and [`WriteNpyExt`] for types of one's own compile as they are);
-//! - passes the `zip` crate's options to `NpzWriter` (here [`NpzWriteOptions`]).
+//! - passes the `zip` crate's options to `NpzWriter` (here [`NpzWriteOptions`](npz::NpzWriteOptions)).
 //!
 //! ndarray-npy's own tests, doc examples and examples pass against this crate apart from
 //! those, and apart from tests that compare written files with copies from which numpy's
@@ -147,7 +147,7 @@
 //!
 //! - Long doubles (`<f16`, `<f12`) are raw bytes (through [`DynArray`]): their format depends
 //!   on the platform that wrote them. So are ml_dtypes' float8 and float4 arrays (`'<V1'`:
-//!   [`RawData::bytes`] holds their bits); no element type reads them.
+//!   [`RawData::bytes`](dynamic::RawData::bytes) holds their bits); no element type reads them.
 //! - Object arrays are read from their pickle (protocols 0 to 5, numpy 1 and 2, Python 2
 //!   files as `encoding='latin1'` reads them) when they hold Python data and numpy arrays
 //!   (recarrays, and masked arrays of scalar dtypes, included); instances of other classes
@@ -160,7 +160,7 @@
 //!   as Python 3.11 would; other Python versions may escape newer code points differently.
 //! - `.npz` members must be stored or deflated (what numpy writes); encrypted members, other
 //!   compression methods (bzip2, lzma, zstd) and archives spanning several disks give a clear
-//!   error. Only stored, aligned members can be viewed in place ([`NpzMember::view`]);
+//!   error. Only stored, aligned members can be viewed in place ([`NpzMember::view`](npz::NpzMember::view));
 //!   [`NpzReader::by_name`] copies any member.
 
 #![deny(missing_docs)]
@@ -178,20 +178,20 @@ extern crate self as ndnpy;
 
 mod concrete;
 mod descr;
-mod dtype;
-mod dynamic;
-mod element;
+pub mod dtype;
+pub mod dynamic;
+pub mod element;
 mod encode;
 mod error;
 mod fsutil;
-mod header;
+pub mod header;
 mod ioutil;
 mod layout;
 mod literal;
 #[cfg(feature = "mmap")]
-mod mmap;
+pub mod mmap;
 #[cfg(feature = "npz")]
-mod npz;
+pub mod npz;
 mod object;
 mod outofcore;
 mod pickle;
@@ -204,43 +204,32 @@ mod read;
 pub mod record;
 mod region;
 #[cfg(feature = "object_store")]
-mod remote;
+pub mod remote;
 mod sys;
 pub mod unit;
 mod view;
 mod write;
 
-pub use crate::dtype::{
-    ByteOrder, DType, DateTimeUnit, Field, Scalar, ScalarKind, Structured, SubArray, TimeUnit,
-};
-pub use crate::dynamic::PyValue;
-pub use crate::dynamic::{read_npy_dyn, DynArray, DynData, DynElement, RawData};
+// The names every user needs, and ndarray-npy 0.10's; everything else is in the module named
+// after its concept (`dtype`, `dynamic`, `element`, `header`, `mmap`, `npz`, `record`,
+// `remote`, `unit`).
+pub use crate::dtype::DType;
+pub use crate::dynamic::{read_npy_dyn, DynArray, DynData, PyValue};
 pub use crate::element::{
-    Datetime64, DatetimeIn, FixedBytes, FixedDType, FixedUnicode, Input, ReadableElement,
-    Timedelta64, TimedeltaIn, ViewElement, ViewMutElement, WritableElement, NAT,
+    Datetime64, ReadableElement, Timedelta64, ViewElement, ViewMutElement, WritableElement,
 };
 pub use crate::error::{Error, ErrorKind, ReadNpyError, WriteNpyError};
-pub use crate::header::{Header, HeaderInfo, ReadOptions, Version, MAGIC};
+pub use crate::header::{Header, ReadOptions};
 #[cfg(feature = "mmap")]
 pub use crate::mmap::{NpyMmap, NpyMmapMut};
 #[cfg(feature = "npz")]
-pub use crate::npz::{
-    Compression, MemberInfo, MemberKey, NpzArrays, NpzMember, NpzReader, NpzValue, NpzWriteOptions,
-    NpzWriter, ReadNpzError, WriteNpzError,
-};
+pub use crate::npz::{NpzReader, NpzWriter, ReadNpzError, WriteNpzError};
 pub use crate::outofcore::{NpyAppender, NpyReader, NpyWriter};
-pub use crate::read::{read_npy, read_npy_with_options, ReadNpyExt};
-pub use crate::record::{NpyRecord, PlainField, RecordField};
-#[cfg(feature = "object_store")]
-pub use crate::remote::{BlockingRemoteNpy, RemoteNpy, RemoteOptions};
-#[cfg(all(feature = "object_store", feature = "npz"))]
-pub use crate::remote::{BlockingRemoteNpz, BlockingRemoteNpzMember, RemoteNpz, RemoteNpzMember};
-#[cfg(feature = "object_store")]
-pub use crate::remote::{BlockingRemoteWriter, RemoteWriter, SpooledRemoteWriter, Uploaded};
+pub use crate::read::{read_npy, ReadNpyExt};
+pub use crate::record::NpyRecord;
 pub use crate::view::{ViewMutNpyExt, ViewNpyError, ViewNpyExt};
 pub use crate::write::{
-    create_new_npy, create_new_npy_with_options, write_file_atomically, write_npy,
-    write_npy_with_options, write_zeroed_npy, WriteNpyExt, WriteOptions,
+    create_new_npy, write_file_atomically, write_npy, write_zeroed_npy, WriteNpyExt, WriteOptions,
 };
 /// Derives [`NpyRecord`](trait@NpyRecord) for a struct of named fields; see
 /// [`record`] for what it reads and writes.

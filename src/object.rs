@@ -2,7 +2,7 @@
 //! running any code.
 //!
 //! [`read_npy_dyn`](crate::read_npy_dyn), [`DynArray::read_npy`] and
-//! [`NpzMember::read_dyn`](crate::NpzMember::read_dyn) read an object array as
+//! [`NpzMember::read_dyn`](crate::npz::NpzMember::read_dyn) read an object array as
 //! [`DynData::Object`]: one [`PyValue`] per element. The pickle is interpreted as data by
 //! the crate's own machine (`pickle`), which resolves only the globals that describe numpy
 //! arrays, dtypes and scalars (`recarray` and `MaskedArray` included) and Python's data

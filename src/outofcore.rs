@@ -330,7 +330,7 @@ fn write_block_data<A: WritableElement, W: Write + ?Sized>(
 /// order also holds across power loss. If a header has no room for the new shape (files from
 /// writers without growth padding), the file is rewritten whole where no reader sees it and
 /// renamed into place, so the old file stays intact until the new one is complete (durable:
-/// with the file and directory flushed, as [`write_npy_with_options`](crate::write_npy_with_options)
+/// with the file and directory flushed, as [`WriteOptions::write_npy`](crate::WriteOptions::write_npy)
 /// does). [`create`](NpyAppender::create) replaces a file the same way.
 ///
 /// Readers may read the file while it grows: [`read_npy`](crate::read_npy) and
@@ -407,7 +407,7 @@ impl<A: FixedDType> NpyAppender<A> {
     /// # Examples
     ///
     /// ```
-    /// use ndnpy::{ByteOrder, NpyAppender, WriteOptions};
+    /// use ndnpy::{dtype::ByteOrder, NpyAppender, WriteOptions};
     /// # let dir = std::env::temp_dir().join(format!("ndnpy-doc-app-opts-{}", std::process::id()));
     /// # std::fs::create_dir_all(&dir)?;
     /// let path = dir.join("be.npy");
@@ -674,7 +674,7 @@ impl<W: Write, A: FixedDType> NpyWriter<W, A> {
     /// # Examples
     ///
     /// ```
-    /// use ndnpy::{ByteOrder, NpyWriter, WriteOptions};
+    /// use ndnpy::{dtype::ByteOrder, NpyWriter, WriteOptions};
     /// let opts = WriteOptions::new().byte_order(ByteOrder::Big);
     /// let mut w = NpyWriter::<_, u16>::with_options(Vec::new(), 2, &opts)?;
     /// w.write_slice(&[1, 2])?;

@@ -51,31 +51,34 @@ where
     T::read_npy_with_options(&mut file, &ReadOptions::default())
 }
 
-/// Reads the `.npy` file at `path` with limits and a thread count other than the defaults
-/// ([`ReadOptions`]).
-///
-/// # Errors
-///
-/// As [`read_npy`], with [`ErrorKind::Limit`](crate::ErrorKind::Limit) for the given limits.
-///
-/// # Examples
-///
-/// ```
-/// use ndarray::Array2;
-/// use ndnpy::ReadOptions;
-/// let opts = ReadOptions::new().max_header_len(10_000).threads(1);
-/// let a: Array2<f64> = ndnpy::read_npy_with_options("testdata/example.npy", &opts)?;
-/// assert_eq!(a[[1, 2]], 1.5);
-/// # Ok::<(), ndnpy::Error>(())
-/// ```
-pub fn read_npy_with_options<P, T>(path: P, opts: &ReadOptions) -> Result<T, ReadNpyError>
-where
-    P: AsRef<Path>,
-    T: ReadNpyExt,
-{
-    let path = path.as_ref();
-    let mut file = File::open(path).map_err(crate::error::with_path("open", path))?;
-    T::read_npy_with_options(&mut file, opts)
+/// The path reader with options: the terminal call of a [`ReadOptions`].
+impl ReadOptions {
+    /// Reads the `.npy` file at `path` with limits and a thread count other than the defaults
+    /// ([`ReadOptions`]).
+    ///
+    /// # Errors
+    ///
+    /// As [`read_npy`], with [`ErrorKind::Limit`](crate::ErrorKind::Limit) for the given limits.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ndarray::Array2;
+    /// use ndnpy::ReadOptions;
+    /// let opts = ReadOptions::new().max_header_len(10_000).threads(1);
+    /// let a: Array2<f64> = opts.read_npy("testdata/example.npy")?;
+    /// assert_eq!(a[[1, 2]], 1.5);
+    /// # Ok::<(), ndnpy::Error>(())
+    /// ```
+    pub fn read_npy<P, T>(&self, path: P) -> Result<T, ReadNpyError>
+    where
+        P: AsRef<Path>,
+        T: ReadNpyExt,
+    {
+        let path = path.as_ref();
+        let mut file = File::open(path).map_err(crate::error::with_path("open", path))?;
+        T::read_npy_with_options(&mut file, self)
+    }
 }
 
 use crate::error::ReadNpyError;

@@ -521,7 +521,7 @@ mod tests {
         let h = header(shape, fortran);
         let info = HeaderInfo {
             header: h,
-            version: crate::Version::V1_0,
+            version: crate::header::Version::V1_0,
             data_offset: 0,
             num_elements: n,
             data_len: bytes.len(),

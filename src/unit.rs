@@ -1,6 +1,6 @@
 //! Time units as types, for record fields whose unit is declared in the struct:
-//! [`DatetimeIn<unit::Days>`](crate::DatetimeIn) is numpy's `datetime64[D]`,
-//! [`TimedeltaIn<unit::Seconds>`](crate::TimedeltaIn) is `timedelta64[s]`.
+//! [`DatetimeIn<unit::Days>`](crate::element::DatetimeIn) is numpy's `datetime64[D]`,
+//! [`TimedeltaIn<unit::Seconds>`](crate::element::TimedeltaIn) is `timedelta64[s]`.
 //!
 //! One marker type per unit numpy has, from [`Years`] (`Y`) to [`Attoseconds`] (`as`); each
 //! implements [`Unit`], which names its [`TimeUnit`]. The markers are never built: they are
@@ -10,7 +10,7 @@
 //!
 //! ```
 //! use ndnpy::unit::{self, Unit};
-//! use ndnpy::TimeUnit;
+//! use ndnpy::dtype::TimeUnit;
 //! assert_eq!(unit::Days::UNIT, TimeUnit::Days);
 //! assert_eq!(<unit::Microseconds as Unit>::UNIT.code(), "us");
 //! ```
@@ -21,8 +21,8 @@ mod sealed {
     pub trait Sealed {}
 }
 
-/// A time unit as a type: the `U` of [`DatetimeIn<U>`](crate::DatetimeIn) and
-/// [`TimedeltaIn<U>`](crate::TimedeltaIn). Sealed: implemented by the markers of this module
+/// A time unit as a type: the `U` of [`DatetimeIn<U>`](crate::element::DatetimeIn) and
+/// [`TimedeltaIn<U>`](crate::element::TimedeltaIn). Sealed: implemented by the markers of this module
 /// only, one per [`TimeUnit`].
 ///
 /// # Examples
@@ -66,7 +66,7 @@ pub trait Unit: sealed::Sealed + 'static {
 macro_rules! units {
     ($($name:ident $code:literal, $timedeltas:literal;)*) => {$(
         #[doc = concat!("The unit `", $code, "`: [`DatetimeIn<", stringify!($name),
-            ">`](crate::DatetimeIn) is `datetime64[", $code, "]`.")]
+            ">`](crate::element::DatetimeIn) is `datetime64[", $code, "]`.")]
         ///
         /// ```
         #[doc = concat!("assert_eq!(<ndnpy::unit::", stringify!($name), " as ndnpy::unit::Unit>::UNIT.code(), \"", $code, "\");")]

@@ -18,7 +18,7 @@ use std::path::Path;
 /// # Examples
 ///
 /// ```
-/// use ndnpy::{ByteOrder, WriteNpyExt, WriteOptions};
+/// use ndnpy::{dtype::ByteOrder, WriteNpyExt, WriteOptions};
 /// let mut out = Vec::new();
 /// let opts = WriteOptions::new().byte_order(ByteOrder::Big);
 /// ndarray::array![1u16, 2].write_npy_with_options(&mut out, &opts)?;
@@ -47,7 +47,7 @@ impl WriteOptions {
     /// The defaults: native byte order, not durable.
     ///
     /// ```
-    /// assert_eq!(ndnpy::WriteOptions::new().byte_order, ndnpy::ByteOrder::NATIVE);
+    /// assert_eq!(ndnpy::WriteOptions::new().byte_order, ndnpy::dtype::ByteOrder::NATIVE);
     /// assert!(!ndnpy::WriteOptions::new().durable);
     /// ```
     pub fn new() -> WriteOptions {
@@ -61,8 +61,8 @@ impl WriteOptions {
     /// consumer). [`ByteOrder::NotApplicable`] means native.
     ///
     /// ```
-    /// let opts = ndnpy::WriteOptions::new().byte_order(ndnpy::ByteOrder::Big);
-    /// # assert_eq!(opts.byte_order, ndnpy::ByteOrder::Big);
+    /// let opts = ndnpy::WriteOptions::new().byte_order(ndnpy::dtype::ByteOrder::Big);
+    /// # assert_eq!(opts.byte_order, ndnpy::dtype::ByteOrder::Big);
     /// ```
     pub fn byte_order(mut self, order: ByteOrder) -> WriteOptions {
         self.byte_order = match order {
@@ -79,8 +79,8 @@ impl WriteOptions {
     /// path), but after power loss the path may hold the old file or, depending on the
     /// filesystem, an incomplete new one.
     ///
-    /// Used by the writers that take a path: [`write_npy_with_options`],
-    /// [`create_new_npy_with_options`],
+    /// Used by the writers that take a path: [`WriteOptions::write_npy`],
+    /// [`WriteOptions::create_new_npy`],
     /// [`NpyMmapMut::create_with_options`](crate::NpyMmapMut::create_with_options) and
     /// [`NpyAppender::create_with_options`](crate::NpyAppender::create_with_options).
     /// [`WriteNpyExt::write_npy_with_options`] writes to any [`Write`] and ignores it (call
@@ -91,7 +91,7 @@ impl WriteOptions {
     /// # let dir = std::env::temp_dir().join(format!("ndnpy-doc-durable-opt-{}", std::process::id()));
     /// # std::fs::create_dir_all(&dir)?;
     /// let opts = ndnpy::WriteOptions::new().durable(true);
-    /// ndnpy::write_npy_with_options(dir.join("a.npy"), &ndarray::array![1.0f64, 2.0], &opts)?;
+    /// opts.write_npy(dir.join("a.npy"), &ndarray::array![1.0f64, 2.0])?;
     /// # std::fs::remove_dir_all(&dir)?;
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
@@ -157,7 +157,7 @@ pub trait WriteNpyExt {
     /// # Examples
     ///
     /// ```
-    /// use ndnpy::{ByteOrder, WriteNpyExt, WriteOptions};
+    /// use ndnpy::{dtype::ByteOrder, WriteNpyExt, WriteOptions};
     /// let mut out = Vec::new();
     /// ndarray::array![1.5f32].write_npy_with_options(&mut out, &WriteOptions::new().byte_order(ByteOrder::Little))?;
     /// assert_eq!(&out[128..], &1.5f32.to_le_bytes());
@@ -192,7 +192,7 @@ pub trait WriteNpyExt {
     }
 }
 
-/// The length of the `.npy` data `write_npy_with_options` writes for `arr`.
+/// The length of the `.npy` data `WriteOptions::write_npy` writes for `arr`.
 fn npy_len_of<A: WritableElement, D: Dimension>(
     arr: &ArrayRef<A, D>,
     opts: &WriteOptions,
@@ -265,8 +265,8 @@ where
 /// error or a killed process never leaves a half-written file at `path`: the old file stays
 /// whole, and a reader that has it open or memory-mapped keeps reading it. A temporary file
 /// left by a killed writer is removed by the next write to the same path (see
-/// [`write_npy_with_options`]). This does not wait for the disk; for a write that survives
-/// power loss use [`write_npy_with_options`] with [`WriteOptions::durable`].
+/// [`WriteOptions::write_npy`]). This does not wait for the disk; for a write that survives
+/// power loss use [`WriteOptions::write_npy`] with [`WriteOptions::durable`].
 ///
 /// # Errors
 ///
@@ -290,61 +290,13 @@ where
     P: AsRef<Path>,
     T: WriteNpyExt + ?Sized,
 {
-    write_npy_with_options(path, array, &WriteOptions::default())
-}
-
-/// Like [`write_npy`], with options: the byte order, and whether the write is durable.
-///
-/// # Atomic and durable writes
-///
-/// On Linux the data goes to an `O_TMPFILE` file, which has no name until it is complete;
-/// elsewhere (or on filesystems without `O_TMPFILE`) to a temporary name in the same
-/// directory, `.NAME.ndnpy-tmp-K`. Either way the complete file is renamed over `path` in one
-/// step. With [`WriteOptions::durable`], the file is flushed to the disk (`fsync`) before the
-/// rename and the directory after it, so that once this returns, the new array (name
-/// included) survives power loss.
-///
-/// A process killed while a temporary name exists leaves it behind. Each writer holds an
-/// exclusive `flock` on its temporary file while the name exists, so the next write to the
-/// same `path`, in any process, removes the temporary files of `path` that nobody holds
-/// locked: their writers are gone. Liveness is never guessed from a process id, so a reused
-/// PID or a writer in another container cannot lose its file. Where `flock` is unavailable
-/// (non-Unix platforms), such files are left alone.
-///
-/// # Errors
-///
-/// As [`write_npy`]. If only the final directory sync of a durable write fails, the new file
-/// is in place but may not survive power loss; the error says so by its presence.
-///
-/// # Examples
-///
-/// ```
-/// use ndnpy::{ByteOrder, WriteOptions};
-/// let dir = std::env::temp_dir().join(format!("ndnpy-doc-write-opts-{}", std::process::id()));
-/// std::fs::create_dir_all(&dir)?;
-/// let path = dir.join("be.npy");
-/// let opts = WriteOptions::new().byte_order(ByteOrder::Big).durable(true);
-/// ndnpy::write_npy_with_options(&path, &ndarray::array![1u16, 2], &opts)?;
-/// assert_eq!(&std::fs::read(&path)?[128..], &[0, 1, 0, 2]);
-/// # std::fs::remove_dir_all(&dir)?;
-/// # Ok::<(), Box<dyn std::error::Error>>(())
-/// ```
-pub fn write_npy_with_options<P, T>(
-    path: P,
-    array: &T,
-    opts: &WriteOptions,
-) -> Result<(), WriteNpyError>
-where
-    P: AsRef<Path>,
-    T: WriteNpyExt + ?Sized,
-{
-    write_path(path.as_ref(), array, opts, Publish::Replace)
+    WriteOptions::default().write_npy(path, array)
 }
 
 /// Writes `array` to a new `.npy` file at `path`; fails if the file exists, and never
 /// replaces it.
 ///
-/// The file is complete before it takes the name `path` (see [`create_new_npy_with_options`]):
+/// The file is complete before it takes the name `path` (see [`WriteOptions::create_new_npy`]):
 /// an error or a killed process leaves no file at `path`, and no other file either.
 ///
 /// # Errors
@@ -370,47 +322,90 @@ where
     P: AsRef<Path>,
     T: WriteNpyExt + ?Sized,
 {
-    create_new_npy_with_options(path, array, &WriteOptions::default())
+    WriteOptions::default().create_new_npy(path, array)
 }
 
-/// Like [`create_new_npy`], with options: the byte order, and whether the write is durable
-/// ([`WriteOptions::durable`]).
-///
-/// On Linux the data goes to an `O_TMPFILE` file, which `linkat` gives the name `path` when
-/// complete; the link fails if `path` exists, so two writers racing for one name cannot both
-/// win, and a killed process leaves nothing at all (the unnamed file is freed). Elsewhere the
-/// data goes to a temporary name, which is hard-linked to `path` (failing if it exists) and
-/// then removed; temporary files of killed writers are removed as described for
-/// [`write_npy_with_options`]. Durable: `fsync` of the file before the link, of the directory
-/// after.
-///
-/// # Errors
-///
-/// As [`create_new_npy`].
-///
-/// # Examples
-///
-/// ```
-/// let dir = std::env::temp_dir().join(format!("ndnpy-doc-create-opts-{}", std::process::id()));
-/// std::fs::create_dir_all(&dir)?;
-/// let path = dir.join("new.npy");
-/// let opts = ndnpy::WriteOptions::new().durable(true);
-/// ndnpy::create_new_npy_with_options(&path, &ndarray::array![1i32, 2], &opts)?;
-/// let err = ndnpy::create_new_npy_with_options(&path, &ndarray::array![3i32], &opts).unwrap_err();
-/// assert_eq!(err.io_error().unwrap().kind(), std::io::ErrorKind::AlreadyExists);
-/// # std::fs::remove_dir_all(&dir)?;
-/// # Ok::<(), Box<dyn std::error::Error>>(())
-/// ```
-pub fn create_new_npy_with_options<P, T>(
-    path: P,
-    array: &T,
-    opts: &WriteOptions,
-) -> Result<(), WriteNpyError>
-where
-    P: AsRef<Path>,
-    T: WriteNpyExt + ?Sized,
-{
-    write_path(path.as_ref(), array, opts, Publish::CreateNew)
+/// The path writers with options: the terminal calls of a [`WriteOptions`].
+impl WriteOptions {
+    /// Like [`write_npy`], with options: the byte order, and whether the write is durable.
+    ///
+    /// # Atomic and durable writes
+    ///
+    /// On Linux the data goes to an `O_TMPFILE` file, which has no name until it is complete;
+    /// elsewhere (or on filesystems without `O_TMPFILE`) to a temporary name in the same
+    /// directory, `.NAME.ndnpy-tmp-K`. Either way the complete file is renamed over `path` in one
+    /// step. With [`WriteOptions::durable`], the file is flushed to the disk (`fsync`) before the
+    /// rename and the directory after it, so that once this returns, the new array (name
+    /// included) survives power loss.
+    ///
+    /// A process killed while a temporary name exists leaves it behind. Each writer holds an
+    /// exclusive `flock` on its temporary file while the name exists, so the next write to the
+    /// same `path`, in any process, removes the temporary files of `path` that nobody holds
+    /// locked: their writers are gone. Liveness is never guessed from a process id, so a reused
+    /// PID or a writer in another container cannot lose its file. Where `flock` is unavailable
+    /// (non-Unix platforms), such files are left alone.
+    ///
+    /// # Errors
+    ///
+    /// As [`write_npy`]. If only the final directory sync of a durable write fails, the new file
+    /// is in place but may not survive power loss; the error says so by its presence.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ndnpy::{dtype::ByteOrder, WriteOptions};
+    /// let dir = std::env::temp_dir().join(format!("ndnpy-doc-write-opts-{}", std::process::id()));
+    /// std::fs::create_dir_all(&dir)?;
+    /// let path = dir.join("be.npy");
+    /// let opts = WriteOptions::new().byte_order(ByteOrder::Big).durable(true);
+    /// opts.write_npy(&path, &ndarray::array![1u16, 2])?;
+    /// assert_eq!(&std::fs::read(&path)?[128..], &[0, 1, 0, 2]);
+    /// # std::fs::remove_dir_all(&dir)?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn write_npy<P, T>(&self, path: P, array: &T) -> Result<(), WriteNpyError>
+    where
+        P: AsRef<Path>,
+        T: WriteNpyExt + ?Sized,
+    {
+        write_path(path.as_ref(), array, self, Publish::Replace)
+    }
+
+    /// Like [`create_new_npy`], with options: the byte order, and whether the write is durable
+    /// ([`WriteOptions::durable`]).
+    ///
+    /// On Linux the data goes to an `O_TMPFILE` file, which `linkat` gives the name `path` when
+    /// complete; the link fails if `path` exists, so two writers racing for one name cannot both
+    /// win, and a killed process leaves nothing at all (the unnamed file is freed). Elsewhere the
+    /// data goes to a temporary name, which is hard-linked to `path` (failing if it exists) and
+    /// then removed; temporary files of killed writers are removed as described for
+    /// [`WriteOptions::write_npy`]. Durable: `fsync` of the file before the link, of the directory
+    /// after.
+    ///
+    /// # Errors
+    ///
+    /// As [`create_new_npy`].
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let dir = std::env::temp_dir().join(format!("ndnpy-doc-create-opts-{}", std::process::id()));
+    /// std::fs::create_dir_all(&dir)?;
+    /// let path = dir.join("new.npy");
+    /// let opts = ndnpy::WriteOptions::new().durable(true);
+    /// opts.create_new_npy(&path, &ndarray::array![1i32, 2])?;
+    /// let err = opts.create_new_npy(&path, &ndarray::array![3i32]).unwrap_err();
+    /// assert_eq!(err.io_error().unwrap().kind(), std::io::ErrorKind::AlreadyExists);
+    /// # std::fs::remove_dir_all(&dir)?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn create_new_npy<P, T>(&self, path: P, array: &T) -> Result<(), WriteNpyError>
+    where
+        P: AsRef<Path>,
+        T: WriteNpyExt + ?Sized,
+    {
+        write_path(path.as_ref(), array, self, Publish::CreateNew)
+    }
 }
 
 /// Writes `array` to a new file that takes the name `path` as `publish` says, reserving the
@@ -485,7 +480,7 @@ fn write_path<T: WriteNpyExt + ?Sized>(
 ///
 /// Any [`WritableElement`] can be written, as with ndarray-npy. The dtype is the one
 /// [`WritableElement::dtype_of`] gives for no elements, the dtype `np.save` writes for an
-/// empty array of the type: fixed for numbers, `bool` and [`FixedDType`](crate::FixedDType)
+/// empty array of the type: fixed for numbers, `bool` and [`FixedDType`](crate::element::FixedDType)
 /// types; `<U1` for `String` and `&str`, `|S1` for `Vec<u8>`, generic-unit `<M8` / `<m8` for
 /// [`Datetime64`](crate::Datetime64) / [`Timedelta64`](crate::Timedelta64). Zero bytes are a
 /// valid value of every such dtype (0, `False`, empty strings), so numpy loads the file as

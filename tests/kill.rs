@@ -220,7 +220,7 @@ for kind, path, want in json.load(open(sys.argv[1])):
                 let arrays: Vec<_> = (1..=4).map(gen).collect();
                 ready();
                 for g in 0.. {
-                    ndnpy::write_npy_with_options(&target, &arrays[g % 4], &opts).unwrap();
+                    opts.write_npy(&target, &arrays[g % 4]).unwrap();
                 }
             }
             "write_file_atomically" => {

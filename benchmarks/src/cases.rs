@@ -218,7 +218,7 @@ pub fn read_case(cfg: &Config, np: &mut Numpy, kind: ReadKind) -> Res<Report> {
         "File written by np.save, {file_len} bytes; page cache warm. \
          ndnpy: `ndnpy::read_npy::<_, Array2<f64>>(path)` (two threads: the `parallel` \
          feature splits a large read of a regular file in two positioned reads); ndnpy, one \
-         thread: `read_npy_with_options(path, &ReadOptions::new().threads(1))`; ndnpy File, BufReader<File>, &[u8]: \
+         thread: `ReadOptions::new().threads(1).read_npy(path)`; ndnpy File, BufReader<File>, &[u8]: \
          `Array2::<f64>::read_npy(File::open(path)?)`, `read_npy(BufReader::new(File::open(path)?))` \
          and `read_npy(&bytes[..])` of the file read into memory beforehand (untimed); ndnpy .npz \
          member: `NpzReader::open(npz)?.by_name(\"a\")` of `np.savez(npz, a=np.load(path))` \

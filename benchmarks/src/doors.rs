@@ -69,12 +69,7 @@ pub(crate) fn door_imps<'a, T: ndnpy::ReadNpyExt + 'a>(
         }),
         Imp::new(names.path1, move |c| {
             let one = ndnpy::ReadOptions::new().threads(1);
-            timed(
-                names.path1,
-                || Ok(ndnpy::read_npy_with_options::<_, T>(path, &one)?),
-                c,
-                check,
-            )
+            timed(names.path1, || Ok(one.read_npy::<_, T>(path)?), c, check)
         }),
         Imp::new(names.file, move |c| {
             timed(names.file, || Ok(T::read_npy(File::open(path)?)?), c, check)

@@ -266,7 +266,7 @@ pub fn npz_compress_case(cfg: &Config, np: &mut Numpy) -> Res<Report> {
             None => ndnpy::NpzWriter::new_compressed(w),
             Some(l) => ndnpy::NpzWriter::with_options(
                 w,
-                &ndnpy::NpzWriteOptions::compressed().level(Some(l)),
+                &ndnpy::npz::NpzWriteOptions::compressed().level(Some(l)),
             ),
         };
         npz.add_array("a", &array)?;

@@ -7,7 +7,7 @@ use crate::doors::{door_goals, door_imps, DoorNames};
 use crate::numpy::Numpy;
 use crate::{fmt_secs, median_secs, Config, Goal, Imp, Report, Res};
 use ndarray::Array1;
-use ndnpy::{DynData, FixedBytes};
+use ndnpy::{element::FixedBytes, DynData};
 use std::cell::RefCell;
 use std::fs::File;
 use std::hint::black_box;

@@ -8,7 +8,10 @@ use crate::doors::ratio_goals;
 use crate::numpy::Numpy;
 use crate::{Config, Imp, Report, Res};
 use ndarray::Array2;
-use ndnpy::{BlockingRemoteNpy, BlockingRemoteNpz, RemoteNpy, RemoteNpz, RemoteOptions};
+use ndnpy::{
+    remote::BlockingRemoteNpy, remote::BlockingRemoteNpz, remote::RemoteNpy, remote::RemoteNpz,
+    remote::RemoteOptions,
+};
 use object_store::ObjectStore;
 use std::cell::RefCell;
 use std::io::{BufRead, BufReader};

@@ -6,7 +6,7 @@ use crate::doors::{door_goals, door_imps, DoorNames};
 use crate::numpy::Numpy;
 use crate::{Config, Imp, Report, Res};
 use ndarray::{ArrayD, IxDyn};
-use ndnpy::{FixedUnicode, NpzReader};
+use ndnpy::{element::FixedUnicode, NpzReader};
 use std::fs::File;
 use std::hint::black_box;
 use std::io::{BufReader, Read};

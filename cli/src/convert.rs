@@ -3,7 +3,9 @@
 
 use crate::fail::{Fail, Res};
 use crate::source::{file_kind, ArraySource, FileKind, Target};
-use ndnpy::{ByteOrder, DType, Header, NpzReader, NpzWriteOptions, NpzWriter, ScalarKind};
+use ndnpy::{
+    dtype::ByteOrder, dtype::ScalarKind, npz::NpzWriteOptions, DType, Header, NpzReader, NpzWriter,
+};
 use std::io::Write;
 use std::path::Path;
 

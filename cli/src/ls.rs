@@ -2,7 +2,10 @@
 
 use crate::fail::{Fail, Res, EXIT_OK};
 use crate::source::{file_kind, FileKind};
-use ndnpy::{ByteOrder, DType, HeaderInfo, NpzReader, ReadOptions, ScalarKind, Structured};
+use ndnpy::{
+    dtype::ByteOrder, dtype::ScalarKind, dtype::Structured, header::HeaderInfo, DType, NpzReader,
+    ReadOptions,
+};
 use serde_json::{json, Value};
 use std::fs::File;
 use std::io::BufReader;
@@ -54,7 +57,7 @@ fn record_str(r: &Structured) -> String {
         offset += f.dtype.itemsize();
         ok
     }) && offset == r.itemsize();
-    let name = |f: &ndnpy::Field| match &f.title {
+    let name = |f: &ndnpy::dtype::Field| match &f.title {
         Some(t) => format!("({}, {})", repr_str(t), repr_str(&f.name)),
         None => repr_str(&f.name),
     };
@@ -268,8 +271,8 @@ fn list(path: &Path) -> Res<(&'static str, Vec<Row>)> {
                 let (key, disk, compression) = {
                     let info = member.info();
                     let compression = match info.compression() {
-                        Some(ndnpy::Compression::Stored) => "stored",
-                        Some(ndnpy::Compression::Deflated) => "deflated",
+                        Some(ndnpy::npz::Compression::Stored) => "stored",
+                        Some(ndnpy::npz::Compression::Deflated) => "deflated",
                         _ => "other",
                     };
                     (info.key().to_string(), info.compressed_size(), compression)

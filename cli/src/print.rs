@@ -4,7 +4,7 @@
 
 use crate::fail::{Fail, Res};
 use crate::pyfmt::{self, Float, FloatFormat, Width};
-use ndnpy::{DType, DynArray, DynData, ScalarKind};
+use ndnpy::{dtype::ScalarKind, DType, DynArray, DynData};
 
 /// numpy's `threshold`: arrays of more elements are summarised.
 pub const THRESHOLD: usize = 1000;
@@ -128,9 +128,9 @@ pub fn format_column(a: &DynArray, name: &str) -> Res<Vec<String>> {
 }
 
 /// An x87 80-bit extended float (the first 10 bytes of `<f16`/`<f12`) as the nearest f64.
-fn long_double(b: &[u8], order: ndnpy::ByteOrder) -> f64 {
+fn long_double(b: &[u8], order: ndnpy::dtype::ByteOrder) -> f64 {
     let mut bytes = [0u8; 10];
-    if order == ndnpy::ByteOrder::Big {
+    if order == ndnpy::dtype::ByteOrder::Big {
         let n = b.len();
         for (i, x) in bytes.iter_mut().enumerate() {
             *x = b[n - 1 - i];

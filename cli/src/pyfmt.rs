@@ -2,7 +2,7 @@
 //! `floatmode='maxprec'`, 8 digits), Python's `repr` of strings and bytes, datetimes as ISO
 //! strings.
 
-use ndnpy::{DateTimeUnit, TimeUnit};
+use ndnpy::{dtype::DateTimeUnit, dtype::TimeUnit};
 
 /// numpy's default `precision`.
 const PRECISION: usize = 8;

@@ -2,7 +2,7 @@
 //! in chunks of elements (in storage order) so that no command needs the whole array in memory.
 
 use crate::fail::{Fail, Res};
-use ndnpy::{DType, DynArray, Header, HeaderInfo, NpzReader, ReadOptions};
+use ndnpy::{header::HeaderInfo, DType, DynArray, Header, NpzReader, ReadOptions};
 use std::fs::File;
 use std::io::Read;
 use std::ops::Range;

@@ -17,7 +17,7 @@ enum Kind {
     /// Floats (and each part of complex numbers).
     Float,
     /// Datetimes: min and max as dates, NaT counted.
-    Datetime(Option<ndnpy::DateTimeUnit>),
+    Datetime(Option<ndnpy::dtype::DateTimeUnit>),
     /// Timedeltas: min and max as counts of the unit, NaT counted.
     Timedelta,
     /// Strings, bytes, void: counted only.
@@ -256,7 +256,7 @@ fn columns(
             }
         }
         DType::Scalar(s) => {
-            use ndnpy::ScalarKind as K;
+            use ndnpy::dtype::ScalarKind as K;
             let kind = match s.kind() {
                 K::Bool | K::Int | K::UInt => Kind::Int,
                 K::Float if s.size() <= 8 => Kind::Float,

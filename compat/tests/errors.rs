@@ -395,7 +395,7 @@ fn write_io_is_io() {
 /// array.
 #[test]
 fn write_format_data_is_usage() {
-    use ndarray_npy::{DateTimeUnit, Datetime64, TimeUnit};
+    use ndarray_npy::{dtype::DateTimeUnit, dtype::TimeUnit, Datetime64};
     let unit = |unit| {
         Some(DateTimeUnit {
             unit,
@@ -908,7 +908,7 @@ fn npz_write_io_is_io() {
 /// units.
 #[test]
 fn npz_write_npy_is_the_write_pattern_unwrapped() {
-    use ndarray_npy::{DateTimeUnit, Datetime64, TimeUnit};
+    use ndarray_npy::{dtype::DateTimeUnit, dtype::TimeUnit, Datetime64};
     let unit = |unit| {
         Some(DateTimeUnit {
             unit,

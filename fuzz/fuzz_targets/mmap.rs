@@ -21,6 +21,6 @@ fuzz_target!(|data: &[u8]| {
             assert!(v.iter().all(|b| *b as u8 <= 1));
         }
         let _: Option<ArrayViewD<'_, u16>> = map.view().ok();
-        let _ = map.view::<ndnpy::FixedBytes<3>, ndarray::IxDyn>();
+        let _ = map.view::<ndnpy::element::FixedBytes<3>, ndarray::IxDyn>();
     }
 });

@@ -22,5 +22,5 @@ fuzz_target!(|data: &[u8]| {
     check::<String>(data);
     check::<Vec<u8>>(data);
     check::<ndnpy::Datetime64>(data);
-    check::<ndnpy::FixedUnicode<3>>(data);
+    check::<ndnpy::element::FixedUnicode<3>>(data);
 });

@@ -3,7 +3,7 @@
 #![no_main]
 use libfuzzer_sys::fuzz_target;
 use ndarray::ArrayD;
-use ndnpy::{FixedBytes, NpyRecord, ReadNpyExt, WriteNpyExt};
+use ndnpy::{element::FixedBytes, NpyRecord, ReadNpyExt, WriteNpyExt};
 
 #[derive(NpyRecord, Debug, PartialEq, Clone)]
 struct Decoded {

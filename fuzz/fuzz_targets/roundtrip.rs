@@ -6,7 +6,7 @@
 use arbitrary::Arbitrary;
 use libfuzzer_sys::fuzz_target;
 use ndarray::{ArrayD, ArrayViewD, IxDyn, ShapeBuilder};
-use ndnpy::{ByteOrder, DynArray, ErrorKind, ReadNpyExt, ViewNpyExt, WriteNpyExt, WriteOptions};
+use ndnpy::{dtype::ByteOrder, DynArray, ErrorKind, ReadNpyExt, ViewNpyExt, WriteNpyExt, WriteOptions};
 
 #[derive(Arbitrary, Debug)]
 struct Case {

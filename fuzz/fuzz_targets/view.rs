@@ -17,7 +17,7 @@ fuzz_target!(|data: &[u8]| {
         if let Ok(v) = ArrayViewD::<bool>::view_npy(buf) {
             assert!(v.iter().all(|b| *b as u8 <= 1));
         }
-        let _ = ArrayViewD::<ndnpy::FixedBytes<4>>::view_npy(buf);
+        let _ = ArrayViewD::<ndnpy::element::FixedBytes<4>>::view_npy(buf);
         if let Ok(mut v) = ArrayViewMutD::<i32>::view_mut_npy(buf) {
             v.fill(7);
         }

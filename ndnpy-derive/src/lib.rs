@@ -14,11 +14,11 @@ use syn::{parse_macro_input, Data, DeriveInput, Fields, GenericParam, LitInt, Li
 /// in declaration order, byte-identical to `np.save`), and, for `#[repr(C)]` structs,
 /// viewable in place.
 ///
-/// Every field type must implement `ndnpy::RecordField`: numbers, `bool`, `half::f16`,
+/// Every field type must implement `ndnpy::record::RecordField`: numbers, `bool`, `half::f16`,
 /// `half::bf16`,
 /// `Complex`, `[T; N]` (a sub-array), `String` and `Vec<u8>` with a length, `FixedBytes`,
 /// `FixedUnicode`, datetimes and timedeltas with their unit in the type
-/// (`ndnpy::DatetimeIn<ndnpy::unit::Days>` is `datetime64[D]`), and other derived structs
+/// (`ndnpy::element::DatetimeIn<ndnpy::unit::Days>` is `datetime64[D]`), and other derived structs
 /// (nested records). A type parameter of the struct is bounded by `RecordField`, so it stands
 /// for a field's whole type, not for a unit.
 ///
@@ -60,7 +60,7 @@ use syn::{parse_macro_input, Data, DeriveInput, Fields, GenericParam, LitInt, Li
 /// let a = array![Particle { id: 1, kind: "e-".into(), pos: [[0.5; 2]; 3], alive: true }];
 /// let mut file = Vec::new();
 /// a.write_npy(&mut file)?;
-/// let n = ndnpy::ByteOrder::NATIVE.as_char();
+/// let n = ndnpy::dtype::ByteOrder::NATIVE.as_char();
 /// let descr = format!("[('id', '{n}u4'), ('type', '{n}U4'), ('pos', '{n}f4', (3, 2)), ('alive', '|b1')]");
 /// let header = ndnpy::Header::read(&mut &file[..], &Default::default())?.header;
 /// assert_eq!(header.dtype.descr(), descr);
@@ -239,8 +239,8 @@ fn expand(input: &DeriveInput) -> syn::Result<TokenStream2> {
             quote!(where #(#preds),*)
         }
     };
-    let where_field = bounded(quote!(#krate::RecordField));
-    let where_plain = bounded(quote!(#krate::PlainField));
+    let where_field = bounded(quote!(#krate::record::RecordField));
+    let where_plain = bounded(quote!(#krate::record::PlainField));
 
     let tys: Vec<&syn::Type> = fields.iter().map(|f| &f.ty).collect();
     let names: Vec<&String> = fields.iter().map(|f| &f.name).collect();
@@ -261,7 +261,7 @@ fn expand(input: &DeriveInput) -> syn::Result<TokenStream2> {
             let ty = &f.ty;
             let (cond, msg) = match &f.len {
                 Some(_) => (
-                    quote!(<#ty as #krate::RecordField>::TAKES_LEN),
+                    quote!(<#ty as #krate::record::RecordField>::TAKES_LEN),
                     format!(
                         "field `{}`: #[npy(len = N)] applies only to String and Vec<u8> fields \
                          (and arrays of them)",
@@ -269,7 +269,7 @@ fn expand(input: &DeriveInput) -> syn::Result<TokenStream2> {
                     ),
                 ),
                 None => (
-                    quote!(!<#ty as #krate::RecordField>::TAKES_LEN),
+                    quote!(!<#ty as #krate::record::RecordField>::TAKES_LEN),
                     format!(
                         "field `{}`: String and Vec<u8> fields need #[npy(len = N)], their \
                          length in the file",
@@ -312,14 +312,14 @@ fn expand(input: &DeriveInput) -> syn::Result<TokenStream2> {
     let where_read = if view { &where_plain } else { &where_field };
     let record_impls = quote! {
         #[automatically_derived]
-        impl #impl_g #krate::RecordField for #ident #ty_g #where_field {
-            type Plan = ( #( #krate::record::derive_runtime::FieldPlan<<#tys as #krate::RecordField>::Plan>, )* );
-            const NEEDS_CHECK: bool = false #( || <#tys as #krate::RecordField>::NEEDS_CHECK )*;
+        impl #impl_g #krate::record::RecordField for #ident #ty_g #where_field {
+            type Plan = ( #( #krate::record::derive_runtime::FieldPlan<<#tys as #krate::record::RecordField>::Plan>, )* );
+            const NEEDS_CHECK: bool = false #( || <#tys as #krate::record::RecordField>::NEEDS_CHECK )*;
 
             fn npy_dtype(_len: ::core::option::Option<usize>) -> #krate::DType {
                 #fn_checks
                 #krate::record::derive_runtime::record_dtype(::std::vec![
-                    #( (#names, <#tys as #krate::RecordField>::npy_dtype(#len_exprs)), )*
+                    #( (#names, <#tys as #krate::record::RecordField>::npy_dtype(#len_exprs)), )*
                 ])
             }
 
@@ -358,7 +358,7 @@ fn expand(input: &DeriveInput) -> syn::Result<TokenStream2> {
                 reader: &mut R,
                 dtype: &#krate::DType,
                 len: usize,
-                input: #krate::Input,
+                input: #krate::element::Input,
             ) -> ::core::result::Result<::std::vec::Vec<Self>, #krate::Error> {
                 #read_fn::<Self, R>(reader, dtype, len, input)
             }
@@ -370,7 +370,7 @@ fn expand(input: &DeriveInput) -> syn::Result<TokenStream2> {
             where
                 Self: '__npy,
             {
-                <Self as #krate::RecordField>::npy_dtype(::core::option::Option::None)
+                <Self as #krate::record::RecordField>::npy_dtype(::core::option::Option::None)
             }
 
             fn write_slice<W: ::std::io::Write + ?Sized>(
@@ -394,9 +394,9 @@ fn expand(input: &DeriveInput) -> syn::Result<TokenStream2> {
         }
 
         #[automatically_derived]
-        impl #impl_g #krate::FixedDType for #ident #ty_g #where_field {
+        impl #impl_g #krate::element::FixedDType for #ident #ty_g #where_field {
             fn dtype() -> #krate::DType {
-                <Self as #krate::RecordField>::npy_dtype(::core::option::Option::None)
+                <Self as #krate::record::RecordField>::npy_dtype(::core::option::Option::None)
             }
         }
 
@@ -416,9 +416,9 @@ fn expand(input: &DeriveInput) -> syn::Result<TokenStream2> {
             // field is valid for it and the other bytes are padding. `HAS_PADDING` is true if
             // the fields' sizes do not add up to the struct's size or a field has padding.
             #[automatically_derived]
-            unsafe impl #impl_g #krate::PlainField for #ident #ty_g #where_plain {
+            unsafe impl #impl_g #krate::record::PlainField for #ident #ty_g #where_plain {
                 const HAS_PADDING: bool = ::core::mem::size_of::<Self>() != #sizes
-                    #( || <#tys as #krate::PlainField>::HAS_PADDING )*;
+                    #( || <#tys as #krate::record::PlainField>::HAS_PADDING )*;
 
                 fn check_layout(found: &#krate::DType) -> ::core::result::Result<(), #krate::Error> {
                     #[allow(unused_variables)]

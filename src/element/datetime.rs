@@ -29,7 +29,7 @@ macro_rules! time_type {
             /// A value of `value` ticks of `unit`.
             ///
             /// ```
-            /// use ndnpy::{DateTimeUnit, TimeUnit};
+            /// use ndnpy::{dtype::DateTimeUnit, dtype::TimeUnit};
             #[doc = concat!("let t = ndnpy::", stringify!($name), "::new(5, Some(DateTimeUnit { unit: TimeUnit::Seconds, multiplier: 1 }));")]
             /// assert!(!t.is_nat());
             /// ```
@@ -147,7 +147,7 @@ time_type!(
     /// # Examples
     ///
     /// ```
-    /// use ndnpy::{Datetime64, DateTimeUnit, ReadNpyExt, TimeUnit, WriteNpyExt};
+    /// use ndnpy::{Datetime64, dtype::DateTimeUnit, ReadNpyExt, dtype::TimeUnit, WriteNpyExt};
     /// let ms25 = Some(DateTimeUnit { unit: TimeUnit::Milliseconds, multiplier: 25 });
     /// let a = ndarray::array![Datetime64::new(40, ms25), Datetime64::nat(ms25)];
     /// let mut file = Vec::new();
@@ -167,7 +167,7 @@ time_type!(
     /// # Examples
     ///
     /// ```
-    /// use ndnpy::{DateTimeUnit, Timedelta64, TimeUnit};
+    /// use ndnpy::{dtype::DateTimeUnit, Timedelta64, dtype::TimeUnit};
     /// // np.save("dt_m8_7D.npy", np.zeros((2, 3), "<m8[7D]"))
     /// let b: ndarray::Array2<Timedelta64> = ndnpy::read_npy("testdata/dt_m8_7D.npy")?;
     /// assert_eq!(b[[0, 0]].unit, Some(DateTimeUnit { unit: TimeUnit::Days, multiplier: 7 }));
@@ -222,7 +222,7 @@ macro_rules! unit_time_type {
             /// The unit, `U`'s, with multiplier 1.
             ///
             /// ```
-            /// use ndnpy::{DateTimeUnit, TimeUnit};
+            /// use ndnpy::{dtype::DateTimeUnit, dtype::TimeUnit};
             #[doc = concat!("let unit = ndnpy::", stringify!($name), "::<ndnpy::unit::Days>::unit();")]
             /// assert_eq!(unit, DateTimeUnit { unit: TimeUnit::Days, multiplier: 1 });
             /// ```
@@ -297,7 +297,7 @@ unit_time_type!(
     /// datetime dtype is declared as (a [`Datetime64`] carries its unit in each value, so
     /// it cannot be one).
     ///
-    /// As a record field ([`RecordField`](crate::RecordField)) it is written as `'<M8[U]'`
+    /// As a record field ([`RecordField`](crate::record::RecordField)) it is written as `'<M8[U]'`
     /// (native byte order), and read from a field of any datetime unit in either byte order,
     /// converted the way numpy's `astype` converts, but only where that loses nothing:
     ///
@@ -316,7 +316,7 @@ unit_time_type!(
     ///
     /// ```
     /// use ndarray::{array, Array1};
-    /// use ndnpy::{unit, DatetimeIn, NpyRecord, ReadNpyExt, WriteNpyExt};
+    /// use ndnpy::{unit, element::DatetimeIn, NpyRecord, ReadNpyExt, WriteNpyExt};
     ///
     /// #[derive(NpyRecord, Debug, PartialEq)]
     /// struct Quote {
@@ -328,7 +328,7 @@ unit_time_type!(
     /// let mut file = Vec::new();
     /// a.write_npy(&mut file)?;
     /// let header = ndnpy::Header::read(&mut &file[..], &Default::default())?.header;
-    /// let n = ndnpy::ByteOrder::NATIVE.as_char();
+    /// let n = ndnpy::dtype::ByteOrder::NATIVE.as_char();
     /// assert_eq!(header.dtype.descr(), format!("[('date', '{n}M8[D]'), ('close', '{n}f8')]"));
     /// assert_eq!(Array1::<Quote>::read_npy(&file[..])?, a);
     ///
@@ -374,7 +374,7 @@ unit_time_type!(
     /// # Examples
     ///
     /// ```
-    /// use ndnpy::{unit, DType, RecordField, TimedeltaIn};
+    /// use ndnpy::{unit, DType, record::RecordField, element::TimedeltaIn};
     /// type Ms = TimedeltaIn<unit::Milliseconds>;
     /// let plan = Ms::plan(&DType::from_descr("'>m8[s]'")?)?; // a big-endian field in seconds
     /// assert_eq!(Ms::decode(&plan, &3i64.to_be_bytes()), Ms::new(3000));
@@ -453,7 +453,7 @@ mod chrono_conv {
         /// # Examples
         ///
         /// ```
-        /// use ndnpy::{Datetime64, DateTimeUnit, TimeUnit};
+        /// use ndnpy::{Datetime64, dtype::DateTimeUnit, dtype::TimeUnit};
         /// let months = Some(DateTimeUnit { unit: TimeUnit::Months, multiplier: 1 });
         /// let t = Datetime64::new(-1, months).to_chrono().unwrap();
         /// assert_eq!(t.to_string(), "1969-12-01 00:00:00");
@@ -484,7 +484,7 @@ mod chrono_conv {
         /// # Examples
         ///
         /// ```
-        /// use ndnpy::{Datetime64, DateTimeUnit, TimeUnit};
+        /// use ndnpy::{Datetime64, dtype::DateTimeUnit, dtype::TimeUnit};
         /// let t = chrono::NaiveDate::from_ymd_opt(2000, 3, 1).unwrap().and_hms_opt(12, 0, 0).unwrap();
         /// let days = DateTimeUnit { unit: TimeUnit::Days, multiplier: 1 };
         /// assert_eq!(Datetime64::from_chrono(t, days).unwrap().value, 11017);
@@ -506,7 +506,7 @@ mod chrono_conv {
         /// # Examples
         ///
         /// ```
-        /// use ndnpy::{DateTimeUnit, Timedelta64, TimeUnit};
+        /// use ndnpy::{dtype::DateTimeUnit, Timedelta64, dtype::TimeUnit};
         /// let d = Timedelta64::new(3, Some(DateTimeUnit { unit: TimeUnit::Days, multiplier: 7 }));
         /// assert_eq!(d.to_chrono().unwrap().num_days(), 21);
         /// ```
@@ -526,7 +526,7 @@ mod chrono_conv {
         /// # Examples
         ///
         /// ```
-        /// use ndnpy::{DateTimeUnit, Timedelta64, TimeUnit};
+        /// use ndnpy::{dtype::DateTimeUnit, Timedelta64, dtype::TimeUnit};
         /// let ms = DateTimeUnit { unit: TimeUnit::Milliseconds, multiplier: 1 };
         /// let d = Timedelta64::from_chrono(chrono::TimeDelta::microseconds(2500), ms).unwrap();
         /// assert_eq!(d.value, 2);

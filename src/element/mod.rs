@@ -71,7 +71,7 @@ use std::io::{Read, Write};
 /// struct Mine(u8);
 /// impl ndnpy::ReadableElement for Mine {
 ///     fn read_vec<R: std::io::Read + ?Sized>(
-///         _: &mut R, _: &ndnpy::DType, _: usize, _: ndnpy::Input,
+///         _: &mut R, _: &ndnpy::DType, _: usize, _: ndnpy::element::Input,
 ///     ) -> Result<Vec<Self>, ndnpy::Error> {
 ///         Ok(Vec::new())
 ///     }
@@ -101,7 +101,7 @@ pub trait ReadableElement: Sized + Sealed {
 /// [`ReadableElement::read_vec`].
 ///
 /// ```
-/// use ndnpy::{DType, Input, ReadableElement};
+/// use ndnpy::{DType, element::Input, ReadableElement};
 /// let input = Input::new(Some(4));
 /// assert!(!input.slow);
 /// let v = u16::read_vec(&mut &[1u8, 0, 2, 0][..], &DType::from_descr("'<u2'")?, 2, input)?;
@@ -124,7 +124,7 @@ impl Input {
     /// An input that holds `available` bytes, when known, and is as fast as memory.
     ///
     /// ```
-    /// assert_eq!(ndnpy::Input::new(None), ndnpy::Input::default());
+    /// assert_eq!(ndnpy::element::Input::new(None), ndnpy::element::Input::default());
     /// ```
     pub fn new(available: Option<u64>) -> Input {
         Input {
@@ -212,7 +212,7 @@ pub trait WritableElement: Sized + Sealed {
 /// # Examples
 ///
 /// ```
-/// use ndnpy::{DType, FixedDType};
+/// use ndnpy::{DType, element::FixedDType};
 /// assert_eq!(f64::dtype(), DType::from_descr("'=f8'")?);
 /// # Ok::<(), ndnpy::Error>(())
 /// ```

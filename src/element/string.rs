@@ -351,7 +351,7 @@ impl WritableElement for Vec<u8> {
 /// # Examples
 ///
 /// ```
-/// use ndnpy::{FixedBytes, ReadNpyExt, WriteNpyExt};
+/// use ndnpy::{element::FixedBytes, ReadNpyExt, WriteNpyExt};
 /// let a = ndarray::array![FixedBytes::<4>::new(b"ab")?, FixedBytes::new(b"wxyz")?];
 /// let mut file = Vec::new();
 /// a.write_npy(&mut file)?;
@@ -374,7 +374,7 @@ impl<const N: usize> FixedBytes<N> {
     /// # Examples
     ///
     /// ```
-    /// assert!(ndnpy::FixedBytes::<2>::new(b"abc").is_err());
+    /// assert!(ndnpy::element::FixedBytes::<2>::new(b"abc").is_err());
     /// ```
     pub fn new(bytes: &[u8]) -> Result<Self, Error> {
         let mut out = [0u8; N];
@@ -393,7 +393,7 @@ impl<const N: usize> FixedBytes<N> {
     /// The bytes without trailing NULs (numpy's value).
     ///
     /// ```
-    /// assert_eq!(ndnpy::FixedBytes::<4>::new(b"a\0b")?.as_bytes(), b"a\0b");
+    /// assert_eq!(ndnpy::element::FixedBytes::<4>::new(b"a\0b")?.as_bytes(), b"a\0b");
     /// # Ok::<(), ndnpy::Error>(())
     /// ```
     pub fn as_bytes(&self) -> &[u8] {
@@ -411,7 +411,7 @@ impl<const N: usize> FixedBytes<N> {
 /// # Examples
 ///
 /// ```
-/// use ndnpy::{FixedUnicode, ReadNpyExt, WriteNpyExt};
+/// use ndnpy::{element::FixedUnicode, ReadNpyExt, WriteNpyExt};
 /// let a = ndarray::array![FixedUnicode::<3>::new("héé")?, FixedUnicode::new("x")?];
 /// let mut file = Vec::new();
 /// a.write_npy(&mut file)?;
@@ -434,7 +434,7 @@ impl<const N: usize> FixedUnicode<N> {
     /// # Examples
     ///
     /// ```
-    /// assert!(ndnpy::FixedUnicode::<1>::new("ab").is_err());
+    /// assert!(ndnpy::element::FixedUnicode::<1>::new("ab").is_err());
     /// ```
     pub fn new(s: &str) -> Result<Self, Error> {
         let mut out = [0u32; N];
@@ -463,7 +463,7 @@ impl<const N: usize> FixedUnicode<N> {
     /// # Examples
     ///
     /// ```
-    /// assert!(ndnpy::FixedUnicode([0xD800u32]).to_string().is_err());
+    /// assert!(ndnpy::element::FixedUnicode([0xD800u32]).to_string().is_err());
     /// ```
     pub fn to_string(&self) -> Result<String, Error> {
         let mut s = String::new();

@@ -30,7 +30,7 @@ pub use writer::{NpzWriteOptions, NpzWriter, WriteNpzError};
 /// # Examples
 ///
 /// ```
-/// use ndnpy::{Compression, NpzWriteOptions};
+/// use ndnpy::{npz::Compression, npz::NpzWriteOptions};
 /// let opts = NpzWriteOptions::new().compression(Compression::Deflated);
 /// assert_eq!(opts.compression, Compression::Deflated);
 /// ```

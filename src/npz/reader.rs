@@ -125,7 +125,7 @@ impl<R: Read + Seek> std::fmt::Debug for NpzReader<R> {
 ///
 /// ```
 /// use ndarray::{ArrayD, IxDyn, OwnedRepr};
-/// use ndnpy::{NpzReader, NpzValue};
+/// use ndnpy::{NpzReader, npz::NpzValue};
 ///
 /// // Written with zipfile: "metadata" is text, "a.npy" an array.
 /// let mut npz = NpzReader::open("testdata/npz_non_npy.npz")?;
@@ -150,7 +150,7 @@ pub enum NpzValue<A> {
 /// # Examples
 ///
 /// ```
-/// use ndnpy::{Compression, NpzReader};
+/// use ndnpy::{npz::Compression, NpzReader};
 ///
 /// let mut npz = NpzReader::open("testdata/npz_compressed.npz")?;
 /// let a = npz.member("a")?;
@@ -213,7 +213,7 @@ impl<'a> MemberInfo<'a> {
     ///
     /// ```
     /// let mut npz = ndnpy::NpzReader::open("testdata/npz_stored.npz")?;
-    /// assert_eq!(npz.member(0)?.info().compression(), Some(ndnpy::Compression::Stored));
+    /// assert_eq!(npz.member(0)?.info().compression(), Some(ndnpy::npz::Compression::Stored));
     /// # Ok::<(), ndnpy::Error>(())
     /// ```
     pub fn compression(&self) -> Option<Compression> {
@@ -796,7 +796,7 @@ impl<R: Read + Seek> NpzReader<R> {
 ///
 /// ```
 /// use ndarray::{array, Array1};
-/// use ndnpy::{NpzReader, NpzValue};
+/// use ndnpy::{NpzReader, npz::NpzValue};
 ///
 /// // np.savez(f, weights=..., bias=..., *[np.arange(3), [[1, 2]]])
 /// let mut npz = NpzReader::open("testdata/npz_keywords.npz")?;
@@ -834,7 +834,7 @@ impl<R: Read + Seek> NpzMember<'_, R> {
     /// sizes and CRC-32. Nothing is read.
     ///
     /// ```
-    /// use ndnpy::Compression;
+    /// use ndnpy::npz::Compression;
     /// let mut npz = ndnpy::NpzReader::open("testdata/npz_compressed.npz")?;
     /// let scalar = npz.member("scalar")?;
     /// let info = scalar.info();
@@ -957,7 +957,7 @@ impl<R: Read + Seek> NpzMember<'_, R> {
     ///
     /// ```
     /// use ndarray::{array, Ix1, OwnedRepr};
-    /// use ndnpy::{NpzReader, NpzValue};
+    /// use ndnpy::{NpzReader, npz::NpzValue};
     ///
     /// // "test2" has no .npy suffix but .npy content, as in numpy's test_load_non_npy.
     /// let mut npz = NpzReader::open("testdata/npz_non_npy.npz")?;
@@ -1008,7 +1008,7 @@ impl<R: Read + Seek> NpzMember<'_, R> {
     ///
     /// This is what zero-copy access builds on: a view of those bytes in an in-memory or
     /// memory-mapped archive needs no copy when the array data in them is aligned for its
-    /// element type ([`NpzWriteOptions::align`](crate::NpzWriteOptions::align) writes archives
+    /// element type ([`NpzWriteOptions::align`](crate::npz::NpzWriteOptions::align) writes archives
     /// where it is; numpy's are not). For in-memory archives [`NpzMember::stored_slice`] gives
     /// the bytes themselves and [`NpzMember::view`] the view. When a member is compressed, or
     /// its data is misaligned, [`NpzMember::read`] is the explicit, copying fallback. The
@@ -1107,7 +1107,7 @@ impl<'b> NpzMember<'_, Cursor<&'b [u8]>> {
     ///
     /// ```
     /// use std::io::Cursor;
-    /// use ndnpy::{NpzReader, NpzWriteOptions, NpzWriter};
+    /// use ndnpy::{NpzReader, npz::NpzWriteOptions, NpzWriter};
     ///
     /// // An archive whose stored members have their array data on 64-byte boundaries.
     /// let mut w = NpzWriter::with_options(Cursor::new(Vec::new()), &NpzWriteOptions::new().align(true));
@@ -1135,7 +1135,7 @@ impl<'b> NpzMember<'_, Cursor<&'b [u8]>> {
     /// A zero-copy view of the member's array, in an in-memory or memory-mapped archive.
     ///
     /// Possible for a stored member whose data is in native byte order and aligned for `A`:
-    /// archives written with [`NpzWriteOptions::align`](crate::NpzWriteOptions::align) always
+    /// archives written with [`NpzWriteOptions::align`](crate::npz::NpzWriteOptions::align) always
     /// are; numpy's own archives put data at arbitrary offsets, so an `f64` member is usually
     /// not (one-byte elements always are). Otherwise use [`NpzMember::read`], the explicit
     /// copying call, which reads any member, compressed or not.
@@ -1152,7 +1152,7 @@ impl<'b> NpzMember<'_, Cursor<&'b [u8]>> {
     ///
     /// ```
     /// use std::io::Cursor;
-    /// use ndnpy::{NpzReader, NpzWriteOptions, NpzWriter};
+    /// use ndnpy::{NpzReader, npz::NpzWriteOptions, NpzWriter};
     ///
     /// let mut w = NpzWriter::with_options(Cursor::new(Vec::new()), &NpzWriteOptions::new().align(true));
     /// w.add_array("weights", &ndarray::array![[1.0f64, 2.0], [3.0, 4.0]])?;

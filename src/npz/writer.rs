@@ -31,7 +31,7 @@ const ALIGN: u16 = 64;
 /// # Examples
 ///
 /// ```
-/// use ndnpy::{ByteOrder, Compression, NpzWriteOptions};
+/// use ndnpy::{dtype::ByteOrder, npz::Compression, npz::NpzWriteOptions};
 /// let opts = NpzWriteOptions::new()
 ///     .compression(Compression::Deflated)
 ///     .level(Some(1))
@@ -66,8 +66,8 @@ impl NpzWriteOptions {
     /// `np.savez`'s choices: stored (no compression), unaligned, native byte order.
     ///
     /// ```
-    /// let opts = ndnpy::NpzWriteOptions::new();
-    /// assert_eq!(opts.compression, ndnpy::Compression::Stored);
+    /// let opts = ndnpy::npz::NpzWriteOptions::new();
+    /// assert_eq!(opts.compression, ndnpy::npz::Compression::Stored);
     /// assert!(!opts.align);
     /// ```
     pub fn new() -> NpzWriteOptions {
@@ -84,8 +84,8 @@ impl NpzWriteOptions {
     /// (numpy's zlib uses 6, which [`NpzWriteOptions::level`] can ask for).
     ///
     /// ```
-    /// let opts = ndnpy::NpzWriteOptions::compressed();
-    /// assert_eq!(opts.compression, ndnpy::Compression::Deflated);
+    /// let opts = ndnpy::npz::NpzWriteOptions::compressed();
+    /// assert_eq!(opts.compression, ndnpy::npz::Compression::Deflated);
     /// assert_eq!(opts.level, None);
     /// ```
     pub fn compressed() -> NpzWriteOptions {
@@ -95,8 +95,8 @@ impl NpzWriteOptions {
     /// Stores members as they are, or deflates them.
     ///
     /// ```
-    /// let opts = ndnpy::NpzWriteOptions::new().compression(ndnpy::Compression::Deflated);
-    /// # assert_eq!(opts.compression, ndnpy::Compression::Deflated);
+    /// let opts = ndnpy::npz::NpzWriteOptions::new().compression(ndnpy::npz::Compression::Deflated);
+    /// # assert_eq!(opts.compression, ndnpy::npz::Compression::Deflated);
     /// ```
     pub fn compression(mut self, compression: Compression) -> NpzWriteOptions {
         self.compression = compression;
@@ -113,7 +113,7 @@ impl NpzWriteOptions {
     /// third to a half of its level-6 time. Any level is read by numpy alike.
     ///
     /// ```
-    /// let opts = ndnpy::NpzWriteOptions::compressed().level(Some(9));
+    /// let opts = ndnpy::npz::NpzWriteOptions::compressed().level(Some(9));
     /// # assert_eq!(opts.level, Some(9));
     /// ```
     pub fn level(mut self, level: Option<u32>) -> NpzWriteOptions {
@@ -123,13 +123,13 @@ impl NpzWriteOptions {
 
     /// Whether a stored member's data starts on a 64-byte boundary of the archive, so that its
     /// array can be viewed in place in a memory-mapped archive (see
-    /// [`NpzMember::view`](crate::NpzMember::view)). The padding is a ZIP extra
+    /// [`NpzMember::view`](crate::npz::NpzMember::view)). The padding is a ZIP extra
     /// field (id `0xa11e`, as the zip crate and Android's zipalign write it), which numpy and
     /// every other ZIP reader skip. numpy's own archives are not aligned. Ignored for
     /// deflated members.
     ///
     /// ```
-    /// let opts = ndnpy::NpzWriteOptions::new().align(true);
+    /// let opts = ndnpy::npz::NpzWriteOptions::new().align(true);
     /// # assert!(opts.align);
     /// ```
     pub fn align(mut self, align: bool) -> NpzWriteOptions {
@@ -141,8 +141,8 @@ impl NpzWriteOptions {
     /// [`WriteOptions::byte_order`](crate::WriteOptions::byte_order)).
     ///
     /// ```
-    /// let opts = ndnpy::NpzWriteOptions::new().byte_order(ndnpy::ByteOrder::Big);
-    /// # assert_eq!(opts.byte_order, ndnpy::ByteOrder::Big);
+    /// let opts = ndnpy::npz::NpzWriteOptions::new().byte_order(ndnpy::dtype::ByteOrder::Big);
+    /// # assert_eq!(opts.byte_order, ndnpy::dtype::ByteOrder::Big);
     /// ```
     pub fn byte_order(mut self, order: ByteOrder) -> NpzWriteOptions {
         self.byte_order = match order {
@@ -160,7 +160,7 @@ impl NpzWriteOptions {
     /// other [`Write`]. Default `false`, as numpy.
     ///
     /// ```
-    /// let opts = ndnpy::NpzWriteOptions::compressed().durable(true);
+    /// let opts = ndnpy::npz::NpzWriteOptions::compressed().durable(true);
     /// # assert!(opts.durable);
     /// ```
     pub fn durable(mut self, durable: bool) -> NpzWriteOptions {
@@ -233,7 +233,7 @@ impl NpzWriter<BufWriter<File>> {
     /// unfinished or the process is killed, an existing file at `path` is untouched (and a
     /// reader that has it open or memory-mapped keeps reading it). A temporary file is removed
     /// when the writer is dropped, or, left by a killed process, by the next write to `path`
-    /// (see [`write_npy_with_options`](crate::write_npy_with_options)).
+    /// (see [`WriteOptions::write_npy`](crate::WriteOptions::write_npy)).
     ///
     /// # Errors
     ///
@@ -269,7 +269,7 @@ impl NpzWriter<BufWriter<File>> {
     /// # Examples
     ///
     /// ```
-    /// use ndnpy::{NpzWriteOptions, NpzWriter};
+    /// use ndnpy::{npz::NpzWriteOptions, NpzWriter};
     /// let dir = std::env::temp_dir().join(format!("ndnpy-doc-npz-create-opts-{}", std::process::id()));
     /// std::fs::create_dir_all(&dir)?;
     /// let path = dir.join("model.npz");
@@ -325,7 +325,7 @@ impl<W: Write + Seek> NpzWriter<W> {
     /// says otherwise.
     ///
     /// ```
-    /// use ndnpy::{NpzWriteOptions, NpzWriter};
+    /// use ndnpy::{npz::NpzWriteOptions, NpzWriter};
     /// let opts = NpzWriteOptions::compressed().level(Some(1));
     /// let mut npz = NpzWriter::with_options(std::io::Cursor::new(Vec::new()), &opts);
     /// npz.add_array("a", &ndarray::Array1::<f64>::zeros(10_000))?;
@@ -384,7 +384,7 @@ impl<W: Write + Seek> NpzWriter<W> {
     /// # Examples
     ///
     /// ```
-    /// use ndnpy::{ByteOrder, NpzWriteOptions, NpzWriter};
+    /// use ndnpy::{dtype::ByteOrder, npz::NpzWriteOptions, NpzWriter};
     /// let mut npz = NpzWriter::new(std::io::Cursor::new(Vec::new()));
     /// let big = ndarray::Array1::<i64>::zeros(100_000);
     /// npz.add_array_with_options("big", &big, &NpzWriteOptions::compressed())?;
@@ -442,7 +442,7 @@ impl<W: Write + Seek> NpzWriter<W> {
 
     /// Adds a member of raw bytes, named exactly `name` (no `.npy` is appended), with the
     /// writer's compression. numpy's `np.load` returns such a member as `bytes`, and so does
-    /// [`NpzMember::get`](crate::NpzMember::get).
+    /// [`NpzMember::get`](crate::npz::NpzMember::get).
     ///
     /// # Errors
     ///

@@ -38,7 +38,7 @@ use std::mem::{align_of, size_of};
 ///
 /// let dtype = DType::from_descr("[('ok', '|b1'), ('t', '>u2')]")?;
 /// let data = [1u8, 0, 7, 0, 1, 8];
-/// let v: Vec<Sample> = record::read_vec(&mut &data[..], &dtype, 2, ndnpy::Input::new(None))?;
+/// let v: Vec<Sample> = record::read_vec(&mut &data[..], &dtype, 2, ndnpy::element::Input::new(None))?;
 /// assert_eq!(v, [Sample { t: 7, ok: true }, Sample { t: 264, ok: false }]);
 /// # Ok::<(), ndnpy::Error>(())
 /// ```
@@ -108,12 +108,12 @@ pub fn read_vec<T: RecordField, R: Read + ?Sized>(
 /// let same = DType::from_descr("[('on', '|b1'), ('id', '|u1')]")?;
 /// let other = DType::from_descr("[('id', '|u1'), ('on', '|b1')]")?;
 /// let data = [1u8, 7, 0, 8];
-/// let a: Vec<Flag> = record::read_vec_plain(&mut &data[..], &same, 2, ndnpy::Input::new(Some(4)))?;
+/// let a: Vec<Flag> = record::read_vec_plain(&mut &data[..], &same, 2, ndnpy::element::Input::new(Some(4)))?;
 /// // The fields the other way round: decoded field by field instead.
-/// let b: Vec<Flag> = record::read_vec_plain(&mut &[7u8, 1, 8, 0][..], &other, 2, ndnpy::Input::new(None))?;
+/// let b: Vec<Flag> = record::read_vec_plain(&mut &[7u8, 1, 8, 0][..], &other, 2, ndnpy::element::Input::new(None))?;
 /// assert_eq!(a, [Flag { on: true, id: 7 }, Flag { on: false, id: 8 }]);
 /// assert_eq!(a, b);
-/// assert!(record::read_vec_plain::<Flag, _>(&mut &[2u8, 0][..], &same, 1, ndnpy::Input::new(None)).is_err());
+/// assert!(record::read_vec_plain::<Flag, _>(&mut &[2u8, 0][..], &same, 1, ndnpy::element::Input::new(None)).is_err());
 /// # Ok::<(), ndnpy::Error>(())
 /// ```
 pub fn read_vec_plain<T: PlainField, R: Read + ?Sized>(
@@ -166,7 +166,7 @@ pub fn read_vec_plain<T: PlainField, R: Read + ?Sized>(
 ///
 /// ```
 /// use ndnpy::record::derive_runtime as record;
-/// use ndnpy::{ByteOrder, DType, NpyRecord, RecordField};
+/// use ndnpy::{dtype::ByteOrder, DType, NpyRecord, record::RecordField};
 ///
 /// #[derive(NpyRecord)]
 /// struct Id {
@@ -200,7 +200,7 @@ pub fn write_slice<T: RecordField, W: Write + ?Sized>(
 ///
 /// ```
 /// use ndnpy::record::derive_runtime as record;
-/// use ndnpy::{NpyRecord, RecordField};
+/// use ndnpy::{NpyRecord, record::RecordField};
 ///
 /// #[derive(NpyRecord)]
 /// struct B {
@@ -355,7 +355,7 @@ pub fn view<'a, T: PlainField>(
 ///     hit: bool,
 /// }
 ///
-/// let n = ndnpy::ByteOrder::NATIVE.as_char();
+/// let n = ndnpy::dtype::ByteOrder::NATIVE.as_char();
 /// let dtype = DType::from_descr(&format!("[('id', '{n}u4'), ('hit', '|b1')]"))?;
 /// let mut bytes = [0u8; 10];
 /// let hits: &mut [Hit] = record::view_mut(&mut bytes, &dtype, 2)?;

@@ -170,7 +170,7 @@ crate::element::scalars::for_each_scalar!(scalar_field);
 /// `'|V2'`). Any other dtype, `'<f2'` included, is a mismatch.
 ///
 /// ```
-/// use ndnpy::{DType, RecordField};
+/// use ndnpy::{DType, record::RecordField};
 /// let plan = half::bf16::plan(&DType::from_descr("'>V2'")?)?;
 /// assert_eq!(half::bf16::decode(&plan, &[0x3f, 0xc0]), half::bf16::from_f32(1.5));
 /// assert!(half::bf16::plan(&DType::from_descr("'<f2'")?).is_err());
@@ -371,7 +371,7 @@ impl RecordField for Vec<u8> {
 /// included). Fixed-size, so records holding it can be read in one copy and viewed in place.
 ///
 /// ```
-/// use ndnpy::{DType, FixedBytes, RecordField};
+/// use ndnpy::{DType, element::FixedBytes, record::RecordField};
 /// let plan = FixedBytes::<3>::plan(&DType::from_descr("'|S3'")?)?;
 /// assert_eq!(FixedBytes::<3>::decode(&plan, b"ab\0").as_bytes(), b"ab");
 /// assert!(FixedBytes::<3>::plan(&DType::from_descr("'|S4'")?).is_err());
@@ -414,7 +414,7 @@ unsafe impl<const N: usize> PlainField for FixedBytes<N> {
 /// records holding it can be read in one copy and viewed in place.
 ///
 /// ```
-/// use ndnpy::{DType, FixedUnicode, RecordField};
+/// use ndnpy::{DType, element::FixedUnicode, record::RecordField};
 /// let plan = FixedUnicode::<2>::plan(&DType::from_descr("'>U2'")?)?;
 /// let v = FixedUnicode::<2>::decode(&plan, &[0, 0, 0, b'h', 0, 0, 0, b'i']);
 /// assert_eq!(v.to_string()?, "hi");

@@ -6,8 +6,8 @@
 //! `half::bf16` (ml_dtypes' `bfloat16`, `'<V2'`) and `Complex`, fixed arrays `[T; N]` of any field type (a sub-array
 //! field; `[[T; N]; M]` is `(M, N)`), `String` (`'<UN'`) and `Vec<u8>` (`'|SN'`) with
 //! `#[npy(len = N)]`, datetimes and timedeltas whose unit is in their type
-//! ([`DatetimeIn<unit::Days>`](crate::DatetimeIn) is `'<M8[D]'`,
-//! [`TimedeltaIn`](crate::TimedeltaIn); read from any unit that converts exactly), and other
+//! ([`DatetimeIn<unit::Days>`](crate::element::DatetimeIn) is `'<M8[D]'`,
+//! [`TimedeltaIn`](crate::element::TimedeltaIn); read from any unit that converts exactly), and other
 //! derived structs (nested records).
 //!
 //! # Reading
@@ -114,15 +114,15 @@ pub mod derive_runtime {
 ///
 /// Implemented for `bool`, `i8`..`i64`, `u8`..`u64`, `f32`, `f64`, `half::f16`,
 /// `half::bf16` (ml_dtypes' `bfloat16`, a `'<V2'` field), `Complex<f32>`/`Complex<f64>`, `String` and `Vec<u8>`
-/// (with a length), [`FixedBytes`](crate::FixedBytes), [`FixedUnicode`](crate::FixedUnicode),
-/// [`DatetimeIn`](crate::DatetimeIn), [`TimedeltaIn`](crate::TimedeltaIn),
+/// (with a length), [`FixedBytes`](crate::element::FixedBytes), [`FixedUnicode`](crate::element::FixedUnicode),
+/// [`DatetimeIn`](crate::element::DatetimeIn), [`TimedeltaIn`](crate::element::TimedeltaIn),
 /// `[T; N]` for every `T: RecordField`, and every
 /// `#[derive(NpyRecord)]` struct. Implement it for your own field types (a newtype can
 /// delegate to its inner type's implementation).
 ///
 /// A datetime or timedelta field declares its unit in its type:
-/// [`DatetimeIn<unit::Days>`](crate::DatetimeIn) is `datetime64[D]`,
-/// [`TimedeltaIn<unit::Seconds>`](crate::TimedeltaIn) is `timedelta64[s]`.
+/// [`DatetimeIn<unit::Days>`](crate::element::DatetimeIn) is `datetime64[D]`,
+/// [`TimedeltaIn<unit::Seconds>`](crate::element::TimedeltaIn) is `timedelta64[s]`.
 /// [`Datetime64`](crate::Datetime64) and [`Timedelta64`](crate::Timedelta64) carry a unit in
 /// each value, so no field dtype can be written for them, and they are not `RecordField`s;
 /// the compiler says so, and what to write instead:
@@ -138,14 +138,14 @@ pub mod derive_runtime {
 /// # Examples
 ///
 /// ```
-/// use ndnpy::{DType, RecordField};
+/// use ndnpy::{DType, record::RecordField};
 /// let found = DType::from_descr("'>i4'")?; // a big-endian field in a file
 /// let plan = i32::plan(&found)?;
 /// assert_eq!(i32::decode(&plan, &[0, 0, 1, 2]), 258);
 /// let mut out = [0u8; 4];
 /// 258i32.encode(&plan, &mut out)?;
 /// assert_eq!(out, [0, 0, 1, 2]);
-/// assert_eq!(<[f32; 3]>::npy_dtype(None).descr(), format!("('{}f4', (3,))", ndnpy::ByteOrder::NATIVE.as_char()));
+/// assert_eq!(<[f32; 3]>::npy_dtype(None).descr(), format!("('{}f4', (3,))", ndnpy::dtype::ByteOrder::NATIVE.as_char()));
 /// # Ok::<(), ndnpy::Error>(())
 /// ```
 #[diagnostic::on_unimplemented(
@@ -155,8 +155,8 @@ pub mod derive_runtime {
             `Vec<u8>` with `#[npy(len = N)]`, `FixedBytes`, `FixedUnicode`, \
             `#[derive(NpyRecord)]` structs, and datetimes and timedeltas with a unit",
     note = "a datetime or timedelta field declares its unit in its type: \
-            `ndnpy::DatetimeIn<ndnpy::unit::Days>` is numpy's `datetime64[D]`, \
-            `ndnpy::TimedeltaIn<ndnpy::unit::Seconds>` is `timedelta64[s]`; `Datetime64` and \
+            `ndnpy::element::DatetimeIn<ndnpy::unit::Days>` is numpy's `datetime64[D]`, \
+            `ndnpy::element::TimedeltaIn<ndnpy::unit::Seconds>` is `timedelta64[s]`; `Datetime64` and \
             `Timedelta64` hold a unit in each value, so they cannot be fields"
 )]
 pub trait RecordField: Sized {
@@ -244,7 +244,7 @@ pub trait RecordField: Sized {
 /// # Examples
 ///
 /// ```
-/// use ndnpy::{DType, PlainField};
+/// use ndnpy::{DType, record::PlainField};
 /// assert!(<[u16; 4]>::check_layout(&DType::from_descr("('=u2', (4,))")?).is_ok());
 /// assert!(u16::check_layout(&DType::from_descr(if cfg!(target_endian = "little") { "'>u2'" } else { "'<u2'" })?).is_err());
 /// # Ok::<(), ndnpy::Error>(())
@@ -278,7 +278,7 @@ pub unsafe trait PlainField: RecordField {
 /// # Examples
 ///
 /// ```
-/// use ndnpy::{FixedDType, NpyRecord};
+/// use ndnpy::{element::FixedDType, NpyRecord};
 ///
 /// #[derive(NpyRecord)]
 /// struct Point {
@@ -289,7 +289,7 @@ pub unsafe trait PlainField: RecordField {
 /// fn descr_of<T: NpyRecord>() -> String {
 ///     T::dtype().descr()
 /// }
-/// let n = ndnpy::ByteOrder::NATIVE.as_char();
+/// let n = ndnpy::dtype::ByteOrder::NATIVE.as_char();
 /// assert_eq!(descr_of::<Point>(), format!("[('x', '{n}f4'), ('y', '{n}f4')]"));
 /// ```
 pub trait NpyRecord: RecordField + ReadableElement + WritableElement + FixedDType {}

@@ -11,7 +11,7 @@ use crate::error::Error;
 /// # Examples
 ///
 /// ```
-/// use ndnpy::{DType, RecordField};
+/// use ndnpy::{DType, record::RecordField};
 /// let plan = f64::plan(&DType::from_descr("'=f8'")?)?;
 /// assert_eq!(f64::decode(&plan, &1.5f64.to_ne_bytes()), 1.5);
 /// # Ok::<(), ndnpy::Error>(())
@@ -26,7 +26,7 @@ pub struct ScalarPlan {
 /// # Examples
 ///
 /// ```
-/// use ndnpy::{DType, RecordField};
+/// use ndnpy::{DType, record::RecordField};
 /// let plan = String::plan(&DType::from_descr("'>U2'")?)?;
 /// assert_eq!(String::decode(&plan, &[0, 0, 0, b'h', 0, 0, 0, b'i']), "hi");
 /// # Ok::<(), ndnpy::Error>(())
@@ -38,13 +38,13 @@ pub struct TextPlan {
 }
 
 /// The plan of a datetime or timedelta field with a declared unit
-/// ([`DatetimeIn`](crate::DatetimeIn), [`TimedeltaIn`](crate::TimedeltaIn)): the field's
+/// ([`DatetimeIn`](crate::element::DatetimeIn), [`TimedeltaIn`](crate::element::TimedeltaIn)): the field's
 /// unit in the file, which values are converted from and to, and its byte order.
 ///
 /// # Examples
 ///
 /// ```
-/// use ndnpy::{unit, DType, DatetimeIn, RecordField};
+/// use ndnpy::{unit, DType, element::DatetimeIn, record::RecordField};
 /// type Day = DatetimeIn<unit::Days>;
 /// let plan = Day::plan(&DType::from_descr("'<M8[h]'")?)?;
 /// assert_eq!(Day::decode(&plan, &48i64.to_le_bytes()), Day::new(2));
@@ -65,7 +65,7 @@ pub struct TimePlan {
 /// # Examples
 ///
 /// ```
-/// use ndnpy::{DType, RecordField};
+/// use ndnpy::{DType, record::RecordField};
 /// let plan = <[u8; 2]>::plan(&DType::from_descr("('|u1', (2,))")?)?;
 /// assert_eq!(<[u8; 2]>::decode(&plan, &[4, 5]), [4, 5]);
 /// # Ok::<(), ndnpy::Error>(())
@@ -86,7 +86,7 @@ pub struct ArrayPlan<P> {
 ///
 /// ```
 /// use ndnpy::record::derive_runtime::{record_dtype, record_of, FieldPlan};
-/// use ndnpy::{DType, Error, RecordField};
+/// use ndnpy::{DType, Error, record::RecordField};
 ///
 /// struct Pair { a: u8, b: i16 }
 ///

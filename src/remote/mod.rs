@@ -49,7 +49,7 @@ pub use write::{BlockingRemoteWriter, RemoteWriter, SpooledRemoteWriter, Uploade
 /// # Examples
 ///
 /// ```
-/// use ndnpy::{ReadOptions, RemoteOptions};
+/// use ndnpy::{ReadOptions, remote::RemoteOptions};
 /// let opts = RemoteOptions::new()
 ///     .concurrency(16)
 ///     .part_size(4 << 20)
@@ -85,7 +85,7 @@ impl RemoteOptions {
     /// to 256 KiB apart merged, and [`ReadOptions::new`]'s limits.
     ///
     /// ```
-    /// let opts = ndnpy::RemoteOptions::new();
+    /// let opts = ndnpy::remote::RemoteOptions::new();
     /// assert_eq!((opts.concurrency, opts.part_size, opts.header_guess), (8, 8 << 20, 4096));
     /// ```
     pub fn new() -> RemoteOptions {
@@ -101,7 +101,7 @@ impl RemoteOptions {
     /// The most ranged GETs one read keeps in flight at once (default 8; 0 counts as 1).
     ///
     /// ```
-    /// assert_eq!(ndnpy::RemoteOptions::new().concurrency(0).concurrency, 1);
+    /// assert_eq!(ndnpy::remote::RemoteOptions::new().concurrency(0).concurrency, 1);
     /// ```
     pub fn concurrency(mut self, requests: usize) -> RemoteOptions {
         self.concurrency = requests.max(1);
@@ -112,7 +112,7 @@ impl RemoteOptions {
     /// range no longer than this is one GET.
     ///
     /// ```
-    /// assert_eq!(ndnpy::RemoteOptions::new().part_size(1 << 20).part_size, 1 << 20);
+    /// assert_eq!(ndnpy::remote::RemoteOptions::new().part_size(1 << 20).part_size, 1 << 20);
     /// ```
     pub fn part_size(mut self, bytes: usize) -> RemoteOptions {
         self.part_size = bytes.max(1);
@@ -124,7 +124,7 @@ impl RemoteOptions {
     /// two. numpy's headers are 128 bytes unless the dtype is a large record.
     ///
     /// ```
-    /// assert_eq!(ndnpy::RemoteOptions::new().header_guess(0).header_guess, 12);
+    /// assert_eq!(ndnpy::remote::RemoteOptions::new().header_guess(0).header_guess, 12);
     /// ```
     pub fn header_guess(mut self, bytes: usize) -> RemoteOptions {
         self.header_guess = bytes.max(12);
@@ -132,13 +132,13 @@ impl RemoteOptions {
     }
 
     /// How far apart, in bytes, two runs of a region read
-    /// ([`RemoteNpy::read_slice`](crate::RemoteNpy::read_slice)) may be and still be
+    /// ([`RemoteNpy::read_slice`](crate::remote::RemoteNpy::read_slice)) may be and still be
     /// fetched by one GET, the bytes between them fetched and dropped (default 256 KiB:
     /// about what a request costs on a fast network; raise it for stores whose requests are
     /// slow or billed, lower it to fetch fewer bytes).
     ///
     /// ```
-    /// assert_eq!(ndnpy::RemoteOptions::new().region_gap(0).region_gap, 0);
+    /// assert_eq!(ndnpy::remote::RemoteOptions::new().region_gap(0).region_gap, 0);
     /// ```
     pub fn region_gap(mut self, bytes: usize) -> RemoteOptions {
         self.region_gap = bytes;
@@ -150,7 +150,7 @@ impl RemoteOptions {
     /// are fetched at once.
     ///
     /// ```
-    /// let opts = ndnpy::RemoteOptions::new()
+    /// let opts = ndnpy::remote::RemoteOptions::new()
     ///     .read_options(ndnpy::ReadOptions::new().max_data_len(Some(1 << 30)));
     /// assert_eq!(opts.read.max_data_len, Some(1 << 30));
     /// ```

@@ -33,7 +33,7 @@ use std::sync::Arc;
 /// ```no_run
 /// use std::sync::Arc;
 /// use object_store::aws::AmazonS3Builder;
-/// use ndnpy::RemoteNpy;
+/// use ndnpy::remote::RemoteNpy;
 ///
 /// # async fn run() -> Result<(), Box<dyn std::error::Error>> {
 /// let store = AmazonS3Builder::from_env().with_bucket_name("data").build()?;
@@ -72,7 +72,7 @@ impl RemoteNpy {
     ///     .with_url("https://example.com/data")
     ///     .build()
     ///     .unwrap());
-    /// let npy = ndnpy::RemoteNpy::open(store, "a.npy".into()).await?;
+    /// let npy = ndnpy::remote::RemoteNpy::open(store, "a.npy".into()).await?;
     /// # Ok(()) }
     /// ```
     pub async fn open(store: Arc<dyn ObjectStore>, path: Path) -> Result<RemoteNpy, Error> {
@@ -92,8 +92,8 @@ impl RemoteNpy {
     ///
     /// ```no_run
     /// # async fn run(store: std::sync::Arc<dyn object_store::ObjectStore>) -> Result<(), ndnpy::Error> {
-    /// let opts = ndnpy::RemoteOptions::new().concurrency(32).part_size(16 << 20);
-    /// let npy = ndnpy::RemoteNpy::open_with_options(store, "big.npy".into(), opts).await?;
+    /// let opts = ndnpy::remote::RemoteOptions::new().concurrency(32).part_size(16 << 20);
+    /// let npy = ndnpy::remote::RemoteNpy::open_with_options(store, "big.npy".into(), opts).await?;
     /// # Ok(()) }
     /// ```
     pub async fn open_with_options(
@@ -145,10 +145,10 @@ impl RemoteNpy {
     ///
     /// ```no_run
     /// # async fn run() -> Result<(), ndnpy::Error> {
-    /// let npy = ndnpy::RemoteNpy::open_url(
+    /// let npy = ndnpy::remote::RemoteNpy::open_url(
     ///     "s3://data/a.npy",
     ///     [("aws_endpoint", "http://127.0.0.1:9000"), ("aws_allow_http", "true")],
-    ///     ndnpy::RemoteOptions::new(),
+    ///     ndnpy::remote::RemoteOptions::new(),
     /// )
     /// .await?;
     /// # Ok(()) }
@@ -182,7 +182,7 @@ impl RemoteNpy {
     /// and sizes).
     ///
     /// ```no_run
-    /// # async fn run(npy: ndnpy::RemoteNpy) {
+    /// # async fn run(npy: ndnpy::remote::RemoteNpy) {
     /// println!("{} bytes of data at {}", npy.info().data_len, npy.info().data_offset);
     /// # }
     /// ```
@@ -193,7 +193,7 @@ impl RemoteNpy {
     /// The header: dtype, order and shape.
     ///
     /// ```no_run
-    /// # async fn run(npy: ndnpy::RemoteNpy) {
+    /// # async fn run(npy: ndnpy::remote::RemoteNpy) {
     /// println!("{:?} {}", npy.header().shape, npy.header().dtype);
     /// # }
     /// ```
@@ -204,7 +204,7 @@ impl RemoteNpy {
     /// The object's path in its store.
     ///
     /// ```no_run
-    /// # async fn run(npy: ndnpy::RemoteNpy) {
+    /// # async fn run(npy: ndnpy::remote::RemoteNpy) {
     /// println!("{}", npy.path());
     /// # }
     /// ```
@@ -216,7 +216,7 @@ impl RemoteNpy {
     /// one), as the first response gave them.
     ///
     /// ```no_run
-    /// # async fn run(npy: ndnpy::RemoteNpy) {
+    /// # async fn run(npy: ndnpy::remote::RemoteNpy) {
     /// let (size, e_tag) = npy.object();
     /// println!("{size} bytes, ETag {e_tag:?}");
     /// # }
@@ -242,7 +242,7 @@ impl RemoteNpy {
     /// # Examples
     ///
     /// ```no_run
-    /// # async fn run(npy: ndnpy::RemoteNpy) -> Result<(), ndnpy::Error> {
+    /// # async fn run(npy: ndnpy::remote::RemoteNpy) -> Result<(), ndnpy::Error> {
     /// let a: ndarray::ArrayD<f64> = npy.read().await?;
     /// # Ok(()) }
     /// ```
@@ -268,7 +268,7 @@ impl RemoteNpy {
     /// # Examples
     ///
     /// ```no_run
-    /// # async fn run(npy: ndnpy::RemoteNpy) -> Result<(), ndnpy::Error> {
+    /// # async fn run(npy: ndnpy::remote::RemoteNpy) -> Result<(), ndnpy::Error> {
     /// let rows: ndarray::Array2<f32> = npy.read_rows(500..510).await?;
     /// # Ok(()) }
     /// ```
@@ -293,7 +293,7 @@ impl RemoteNpy {
     /// # Examples
     ///
     /// ```no_run
-    /// # async fn run(npy: ndnpy::RemoteNpy) -> Result<(), ndnpy::Error> {
+    /// # async fn run(npy: ndnpy::remote::RemoteNpy) -> Result<(), ndnpy::Error> {
     /// let x: i64 = npy.read_element(&[3, 4]).await?;
     /// # Ok(()) }
     /// ```
@@ -319,7 +319,7 @@ impl RemoteNpy {
     /// # Examples
     ///
     /// ```no_run
-    /// # async fn run(npy: ndnpy::RemoteNpy) -> Result<(), ndnpy::Error> {
+    /// # async fn run(npy: ndnpy::remote::RemoteNpy) -> Result<(), ndnpy::Error> {
     /// use ndarray::s;
     /// let block: ndarray::Array2<f32> = npy.read_slice(s![1000..1010, 64..128]).await?;
     /// # Ok(()) }
@@ -359,7 +359,7 @@ impl RemoteNpy {
     /// # Examples
     ///
     /// ```no_run
-    /// # async fn run(npy: ndnpy::RemoteNpy) -> Result<(), ndnpy::Error> {
+    /// # async fn run(npy: ndnpy::remote::RemoteNpy) -> Result<(), ndnpy::Error> {
     /// let any = npy.read_dyn().await?;
     /// println!("{} {:?}", any.dtype(), any.shape());
     /// # Ok(()) }
@@ -540,7 +540,7 @@ fn into_dimension<A, D: Dimension>(a: ndarray::ArrayD<A>) -> Array<A, D> {
 /// ```no_run
 /// use std::sync::Arc;
 /// use object_store::aws::AmazonS3Builder;
-/// use ndnpy::BlockingRemoteNpy;
+/// use ndnpy::remote::BlockingRemoteNpy;
 ///
 /// let store = AmazonS3Builder::new()
 ///     .with_endpoint("http://127.0.0.1:9000")
@@ -571,7 +571,7 @@ impl BlockingRemoteNpy {
     ///
     /// ```no_run
     /// # fn run(store: std::sync::Arc<dyn object_store::ObjectStore>) -> Result<(), ndnpy::Error> {
-    /// let npy = ndnpy::BlockingRemoteNpy::open(store, "a.npy".into())?;
+    /// let npy = ndnpy::remote::BlockingRemoteNpy::open(store, "a.npy".into())?;
     /// # Ok(()) }
     /// ```
     pub fn open(store: Arc<dyn ObjectStore>, path: Path) -> Result<BlockingRemoteNpy, Error> {
@@ -588,8 +588,8 @@ impl BlockingRemoteNpy {
     ///
     /// ```no_run
     /// # fn run(store: std::sync::Arc<dyn object_store::ObjectStore>) -> Result<(), ndnpy::Error> {
-    /// let opts = ndnpy::RemoteOptions::new().header_guess(64 << 10);
-    /// let npy = ndnpy::BlockingRemoteNpy::open_with_options(store, "a.npy".into(), opts)?;
+    /// let opts = ndnpy::remote::RemoteOptions::new().header_guess(64 << 10);
+    /// let npy = ndnpy::remote::BlockingRemoteNpy::open_with_options(store, "a.npy".into(), opts)?;
     /// # Ok(()) }
     /// ```
     pub fn open_with_options(
@@ -610,10 +610,10 @@ impl BlockingRemoteNpy {
     /// # Examples
     ///
     /// ```no_run
-    /// let npy = ndnpy::BlockingRemoteNpy::open_url(
+    /// let npy = ndnpy::remote::BlockingRemoteNpy::open_url(
     ///     "s3://data/a.npy",
     ///     [("aws_endpoint", "http://127.0.0.1:9000"), ("aws_allow_http", "true")],
-    ///     ndnpy::RemoteOptions::new(),
+    ///     ndnpy::remote::RemoteOptions::new(),
     /// )?;
     /// # Ok::<(), ndnpy::Error>(())
     /// ```
@@ -639,7 +639,7 @@ impl BlockingRemoteNpy {
     /// The async reader, for [`RemoteNpy::info`], [`RemoteNpy::header`] and the rest.
     ///
     /// ```no_run
-    /// # fn run(npy: ndnpy::BlockingRemoteNpy) {
+    /// # fn run(npy: ndnpy::remote::BlockingRemoteNpy) {
     /// println!("{:?}", npy.remote().header().shape);
     /// # }
     /// ```
@@ -656,7 +656,7 @@ impl BlockingRemoteNpy {
     /// # Examples
     ///
     /// ```no_run
-    /// # fn run(npy: ndnpy::BlockingRemoteNpy) -> Result<(), ndnpy::Error> {
+    /// # fn run(npy: ndnpy::remote::BlockingRemoteNpy) -> Result<(), ndnpy::Error> {
     /// let a: ndarray::Array2<f64> = npy.read()?;
     /// # Ok(()) }
     /// ```
@@ -675,7 +675,7 @@ impl BlockingRemoteNpy {
     /// # Examples
     ///
     /// ```no_run
-    /// # fn run(npy: ndnpy::BlockingRemoteNpy) -> Result<(), ndnpy::Error> {
+    /// # fn run(npy: ndnpy::remote::BlockingRemoteNpy) -> Result<(), ndnpy::Error> {
     /// let rows: ndarray::Array2<f64> = npy.read_rows(10..20)?;
     /// # Ok(()) }
     /// ```
@@ -697,7 +697,7 @@ impl BlockingRemoteNpy {
     /// # Examples
     ///
     /// ```no_run
-    /// # fn run(npy: ndnpy::BlockingRemoteNpy) -> Result<(), ndnpy::Error> {
+    /// # fn run(npy: ndnpy::remote::BlockingRemoteNpy) -> Result<(), ndnpy::Error> {
     /// let x: f64 = npy.read_element(&[1, 2])?;
     /// # Ok(()) }
     /// ```
@@ -716,7 +716,7 @@ impl BlockingRemoteNpy {
     /// # Examples
     ///
     /// ```no_run
-    /// # fn run(npy: ndnpy::BlockingRemoteNpy) -> Result<(), ndnpy::Error> {
+    /// # fn run(npy: ndnpy::remote::BlockingRemoteNpy) -> Result<(), ndnpy::Error> {
     /// use ndarray::s;
     /// let col: ndarray::Array1<f64> = npy.read_slice(s![.., 7])?;
     /// # Ok(()) }
@@ -741,7 +741,7 @@ impl BlockingRemoteNpy {
     /// # Examples
     ///
     /// ```no_run
-    /// # fn run(npy: ndnpy::BlockingRemoteNpy) -> Result<(), ndnpy::Error> {
+    /// # fn run(npy: ndnpy::remote::BlockingRemoteNpy) -> Result<(), ndnpy::Error> {
     /// let labels = npy.read_dyn()?.into_strings();
     /// # Ok(()) }
     /// ```

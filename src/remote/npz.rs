@@ -60,7 +60,7 @@ const MAX_FETCHES: usize = 32;
 /// ```no_run
 /// use std::sync::Arc;
 /// use object_store::aws::AmazonS3Builder;
-/// use ndnpy::RemoteNpz;
+/// use ndnpy::remote::RemoteNpz;
 ///
 /// # async fn run() -> Result<(), Box<dyn std::error::Error>> {
 /// let store = AmazonS3Builder::from_env().with_bucket_name("models").build()?;
@@ -93,7 +93,7 @@ impl RemoteNpz {
     ///
     /// ```no_run
     /// # async fn run(store: std::sync::Arc<dyn object_store::ObjectStore>) -> Result<(), ndnpy::Error> {
-    /// let npz = ndnpy::RemoteNpz::open(store, "weights.npz".into()).await?;
+    /// let npz = ndnpy::remote::RemoteNpz::open(store, "weights.npz".into()).await?;
     /// println!("{} members", npz.len());
     /// # Ok(()) }
     /// ```
@@ -113,8 +113,8 @@ impl RemoteNpz {
     ///
     /// ```no_run
     /// # async fn run(store: std::sync::Arc<dyn object_store::ObjectStore>) -> Result<(), ndnpy::Error> {
-    /// let opts = ndnpy::RemoteOptions::new().concurrency(16);
-    /// let npz = ndnpy::RemoteNpz::open_with_options(store, "weights.npz".into(), opts).await?;
+    /// let opts = ndnpy::remote::RemoteOptions::new().concurrency(16);
+    /// let npz = ndnpy::remote::RemoteNpz::open_with_options(store, "weights.npz".into(), opts).await?;
     /// # Ok(()) }
     /// ```
     pub async fn open_with_options(
@@ -157,10 +157,10 @@ impl RemoteNpz {
     ///
     /// ```no_run
     /// # async fn run() -> Result<(), ndnpy::Error> {
-    /// let npz = ndnpy::RemoteNpz::open_url(
+    /// let npz = ndnpy::remote::RemoteNpz::open_url(
     ///     "s3://models/weights.npz",
     ///     [("aws_endpoint", "http://127.0.0.1:9000"), ("aws_allow_http", "true")],
-    ///     ndnpy::RemoteOptions::new(),
+    ///     ndnpy::remote::RemoteOptions::new(),
     /// )
     /// .await?;
     /// # Ok(()) }
@@ -182,7 +182,7 @@ impl RemoteNpz {
     /// The number of members.
     ///
     /// ```no_run
-    /// # fn run(npz: ndnpy::RemoteNpz) {
+    /// # fn run(npz: ndnpy::remote::RemoteNpz) {
     /// println!("{} members", npz.len());
     /// # }
     /// ```
@@ -193,7 +193,7 @@ impl RemoteNpz {
     /// Whether the archive has no members.
     ///
     /// ```no_run
-    /// # fn run(npz: ndnpy::RemoteNpz) {
+    /// # fn run(npz: ndnpy::remote::RemoteNpz) {
     /// assert!(!npz.is_empty());
     /// # }
     /// ```
@@ -205,7 +205,7 @@ impl RemoteNpz {
     /// `NpzFile.files` lists them. No request is made: the directory is in memory.
     ///
     /// ```no_run
-    /// # fn run(npz: ndnpy::RemoteNpz) {
+    /// # fn run(npz: ndnpy::remote::RemoteNpz) {
     /// let keys: Vec<&str> = npz.keys().collect();
     /// # }
     /// ```
@@ -217,7 +217,7 @@ impl RemoteNpz {
     /// order, without a request.
     ///
     /// ```no_run
-    /// # fn run(npz: ndnpy::RemoteNpz) {
+    /// # fn run(npz: ndnpy::remote::RemoteNpz) {
     /// for m in npz.members() {
     ///     println!("{} {} bytes, {:?}", m.name(), m.size(), m.compression());
     /// }
@@ -234,7 +234,7 @@ impl RemoteNpz {
     /// [`NpzReader::contains`](crate::NpzReader::contains)).
     ///
     /// ```no_run
-    /// # fn run(npz: ndnpy::RemoteNpz) {
+    /// # fn run(npz: ndnpy::remote::RemoteNpz) {
     /// assert!(npz.contains("weights"));
     /// # }
     /// ```
@@ -245,7 +245,7 @@ impl RemoteNpz {
     /// The object's path in its store.
     ///
     /// ```no_run
-    /// # fn run(npz: ndnpy::RemoteNpz) {
+    /// # fn run(npz: ndnpy::remote::RemoteNpz) {
     /// println!("{}", npz.path());
     /// # }
     /// ```
@@ -257,7 +257,7 @@ impl RemoteNpz {
     /// one).
     ///
     /// ```no_run
-    /// # fn run(npz: ndnpy::RemoteNpz) {
+    /// # fn run(npz: ndnpy::remote::RemoteNpz) {
     /// let (size, e_tag) = npz.object();
     /// # }
     /// ```
@@ -281,7 +281,7 @@ impl RemoteNpz {
     /// # Examples
     ///
     /// ```no_run
-    /// # async fn run(npz: ndnpy::RemoteNpz) -> Result<(), ndnpy::Error> {
+    /// # async fn run(npz: ndnpy::remote::RemoteNpz) -> Result<(), ndnpy::Error> {
     /// let kernel = npz.member("dense/kernel").await?;
     /// println!("{:?}", kernel.header()?.header.shape);
     /// let first = npz.member(0).await?;
@@ -354,7 +354,7 @@ impl RemoteNpz {
 /// # Examples
 ///
 /// ```no_run
-/// # async fn run(npz: ndnpy::RemoteNpz) -> Result<(), ndnpy::Error> {
+/// # async fn run(npz: ndnpy::remote::RemoteNpz) -> Result<(), ndnpy::Error> {
 /// let m = npz.member("embeddings").await?;
 /// println!("{} ({:?})", m.info().name(), m.info().compression());
 /// let all: ndarray::Array2<f32> = m.read().await?;
@@ -381,7 +381,7 @@ impl<'a> RemoteNpzMember<'a> {
     /// What the directory says of the member.
     ///
     /// ```no_run
-    /// # async fn run(npz: ndnpy::RemoteNpz) -> Result<(), ndnpy::Error> {
+    /// # async fn run(npz: ndnpy::remote::RemoteNpz) -> Result<(), ndnpy::Error> {
     /// let m = npz.member(0).await?;
     /// println!("{} {} bytes", m.info().name(), m.info().size());
     /// # Ok(()) }
@@ -401,7 +401,7 @@ impl<'a> RemoteNpzMember<'a> {
     /// # Examples
     ///
     /// ```no_run
-    /// # async fn run(npz: ndnpy::RemoteNpz) -> Result<(), ndnpy::Error> {
+    /// # async fn run(npz: ndnpy::remote::RemoteNpz) -> Result<(), ndnpy::Error> {
     /// let m = npz.member("a").await?;
     /// println!("{:?} {}", m.header()?.header.shape, m.header()?.header.dtype);
     /// # Ok(()) }
@@ -410,7 +410,7 @@ impl<'a> RemoteNpzMember<'a> {
         self.header.as_ref().ok_or_else(|| self.not_npy())
     }
 
-    /// Reads the member's array, as [`NpzMember::read`](crate::NpzMember::read) does, the
+    /// Reads the member's array, as [`NpzMember::read`](crate::npz::NpzMember::read) does, the
     /// sizes and CRC-32 checked against the directory.
     ///
     /// Inside a tokio runtime, the read runs on the runtime's blocking pool as
@@ -422,13 +422,13 @@ impl<'a> RemoteNpzMember<'a> {
     ///
     /// # Errors
     ///
-    /// As [`NpzMember::read`](crate::NpzMember::read); the store's errors as
+    /// As [`NpzMember::read`](crate::npz::NpzMember::read); the store's errors as
     /// [`ErrorKind::Io`](crate::ErrorKind::Io). Every error names the member.
     ///
     /// # Examples
     ///
     /// ```no_run
-    /// # async fn run(npz: ndnpy::RemoteNpz) -> Result<(), ndnpy::Error> {
+    /// # async fn run(npz: ndnpy::remote::RemoteNpz) -> Result<(), ndnpy::Error> {
     /// let a: ndarray::ArrayD<f64> = npz.member("a").await?.read().await?;
     /// # Ok(()) }
     /// ```
@@ -442,7 +442,7 @@ impl<'a> RemoteNpzMember<'a> {
     }
 
     /// Reads the member's array whatever its dtype, as
-    /// [`NpzMember::read_dyn`](crate::NpzMember::read_dyn) does (object arrays included, their
+    /// [`NpzMember::read_dyn`](crate::npz::NpzMember::read_dyn) does (object arrays included, their
     /// pickle decoded without running code).
     ///
     /// # Errors
@@ -452,7 +452,7 @@ impl<'a> RemoteNpzMember<'a> {
     /// # Examples
     ///
     /// ```no_run
-    /// # async fn run(npz: ndnpy::RemoteNpz) -> Result<(), ndnpy::Error> {
+    /// # async fn run(npz: ndnpy::remote::RemoteNpz) -> Result<(), ndnpy::Error> {
     /// let labels = npz.member("labels").await?.read_dyn().await?;
     /// # Ok(()) }
     /// ```
@@ -472,7 +472,7 @@ impl<'a> RemoteNpzMember<'a> {
     /// # Examples
     ///
     /// ```no_run
-    /// # async fn run(npz: ndnpy::RemoteNpz) -> Result<(), ndnpy::Error> {
+    /// # async fn run(npz: ndnpy::remote::RemoteNpz) -> Result<(), ndnpy::Error> {
     /// let raw = npz.member("notes.txt").await?.bytes().await?;
     /// # Ok(()) }
     /// ```
@@ -497,7 +497,7 @@ impl<'a> RemoteNpzMember<'a> {
     /// # Examples
     ///
     /// ```no_run
-    /// # async fn run(npz: ndnpy::RemoteNpz) -> Result<(), ndnpy::Error> {
+    /// # async fn run(npz: ndnpy::remote::RemoteNpz) -> Result<(), ndnpy::Error> {
     /// let npy = npz.member("big").await?.npy()?;
     /// let rows: ndarray::Array2<f32> = npy.read_rows(1000..1010).await?;
     /// # Ok(()) }
@@ -730,7 +730,7 @@ impl MemberSource for Streamed {
 /// ```no_run
 /// use std::sync::Arc;
 /// use object_store::aws::AmazonS3Builder;
-/// use ndnpy::BlockingRemoteNpz;
+/// use ndnpy::remote::BlockingRemoteNpz;
 ///
 /// let store = AmazonS3Builder::from_env().with_bucket_name("models").build()?;
 /// let npz = BlockingRemoteNpz::open(Arc::new(store), "weights.npz".into())?;
@@ -753,7 +753,7 @@ impl BlockingRemoteNpz {
     ///
     /// ```no_run
     /// # fn run(store: std::sync::Arc<dyn object_store::ObjectStore>) -> Result<(), ndnpy::Error> {
-    /// let npz = ndnpy::BlockingRemoteNpz::open(store, "weights.npz".into())?;
+    /// let npz = ndnpy::remote::BlockingRemoteNpz::open(store, "weights.npz".into())?;
     /// # Ok(()) }
     /// ```
     pub fn open(store: Arc<dyn ObjectStore>, path: Path) -> Result<BlockingRemoteNpz, Error> {
@@ -770,8 +770,8 @@ impl BlockingRemoteNpz {
     ///
     /// ```no_run
     /// # fn run(store: std::sync::Arc<dyn object_store::ObjectStore>) -> Result<(), ndnpy::Error> {
-    /// let opts = ndnpy::RemoteOptions::new().part_size(16 << 20);
-    /// let npz = ndnpy::BlockingRemoteNpz::open_with_options(store, "w.npz".into(), opts)?;
+    /// let opts = ndnpy::remote::RemoteOptions::new().part_size(16 << 20);
+    /// let npz = ndnpy::remote::BlockingRemoteNpz::open_with_options(store, "w.npz".into(), opts)?;
     /// # Ok(()) }
     /// ```
     pub fn open_with_options(
@@ -792,10 +792,10 @@ impl BlockingRemoteNpz {
     /// # Examples
     ///
     /// ```no_run
-    /// let npz = ndnpy::BlockingRemoteNpz::open_url(
+    /// let npz = ndnpy::remote::BlockingRemoteNpz::open_url(
     ///     "s3://models/weights.npz",
     ///     [("aws_endpoint", "http://127.0.0.1:9000"), ("aws_allow_http", "true")],
-    ///     ndnpy::RemoteOptions::new(),
+    ///     ndnpy::remote::RemoteOptions::new(),
     /// )?;
     /// # Ok::<(), ndnpy::Error>(())
     /// ```
@@ -816,7 +816,7 @@ impl BlockingRemoteNpz {
     /// The async archive, for [`RemoteNpz::keys`], [`RemoteNpz::members`] and the rest.
     ///
     /// ```no_run
-    /// # fn run(npz: ndnpy::BlockingRemoteNpz) {
+    /// # fn run(npz: ndnpy::remote::BlockingRemoteNpz) {
     /// let keys: Vec<&str> = npz.remote().keys().collect();
     /// # }
     /// ```
@@ -833,7 +833,7 @@ impl BlockingRemoteNpz {
     /// # Examples
     ///
     /// ```no_run
-    /// # fn run(npz: ndnpy::BlockingRemoteNpz) -> Result<(), ndnpy::Error> {
+    /// # fn run(npz: ndnpy::remote::BlockingRemoteNpz) -> Result<(), ndnpy::Error> {
     /// let m = npz.member("w")?;
     /// println!("{:?}", m.remote().header()?.header.shape);
     /// # Ok(()) }
@@ -850,7 +850,7 @@ impl BlockingRemoteNpz {
 /// # Examples
 ///
 /// ```no_run
-/// # fn run(npz: ndnpy::BlockingRemoteNpz) -> Result<(), ndnpy::Error> {
+/// # fn run(npz: ndnpy::remote::BlockingRemoteNpz) -> Result<(), ndnpy::Error> {
 /// let m = npz.member("w")?;
 /// let w: ndarray::Array2<f32> = m.read()?;
 /// # Ok(()) }
@@ -864,7 +864,7 @@ impl<'a> BlockingRemoteNpzMember<'a> {
     /// The async member, for [`RemoteNpzMember::info`] and [`RemoteNpzMember::header`].
     ///
     /// ```no_run
-    /// # fn run(npz: ndnpy::BlockingRemoteNpz) -> Result<(), ndnpy::Error> {
+    /// # fn run(npz: ndnpy::remote::BlockingRemoteNpz) -> Result<(), ndnpy::Error> {
     /// println!("{}", npz.member(0)?.remote().info().name());
     /// # Ok(()) }
     /// ```
@@ -882,7 +882,7 @@ impl<'a> BlockingRemoteNpzMember<'a> {
     /// # Examples
     ///
     /// ```no_run
-    /// # fn run(npz: ndnpy::BlockingRemoteNpz) -> Result<(), ndnpy::Error> {
+    /// # fn run(npz: ndnpy::remote::BlockingRemoteNpz) -> Result<(), ndnpy::Error> {
     /// let w: ndarray::Array2<f32> = npz.member("w")?.read()?;
     /// # Ok(()) }
     /// ```
@@ -900,7 +900,7 @@ impl<'a> BlockingRemoteNpzMember<'a> {
     /// # Examples
     ///
     /// ```no_run
-    /// # fn run(npz: ndnpy::BlockingRemoteNpz) -> Result<(), ndnpy::Error> {
+    /// # fn run(npz: ndnpy::remote::BlockingRemoteNpz) -> Result<(), ndnpy::Error> {
     /// let any = npz.member("labels")?.read_dyn()?;
     /// # Ok(()) }
     /// ```
@@ -918,7 +918,7 @@ impl<'a> BlockingRemoteNpzMember<'a> {
     /// # Examples
     ///
     /// ```no_run
-    /// # fn run(npz: ndnpy::BlockingRemoteNpz) -> Result<(), ndnpy::Error> {
+    /// # fn run(npz: ndnpy::remote::BlockingRemoteNpz) -> Result<(), ndnpy::Error> {
     /// let raw = npz.member("notes.txt")?.bytes()?;
     /// # Ok(()) }
     /// ```
@@ -935,7 +935,7 @@ impl<'a> BlockingRemoteNpzMember<'a> {
     /// # Examples
     ///
     /// ```no_run
-    /// # fn run(npz: ndnpy::BlockingRemoteNpz) -> Result<(), ndnpy::Error> {
+    /// # fn run(npz: ndnpy::remote::BlockingRemoteNpz) -> Result<(), ndnpy::Error> {
     /// let rows: ndarray::Array2<f32> = npz.member("big")?.npy()?.read_rows(0..10)?;
     /// # Ok(()) }
     /// ```

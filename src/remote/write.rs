@@ -40,7 +40,7 @@ const ENCODE_CHUNK: usize = 1 << 20;
 ///
 /// ```no_run
 /// # fn run(store: std::sync::Arc<dyn object_store::ObjectStore>) -> Result<(), ndnpy::Error> {
-/// let done = ndnpy::BlockingRemoteNpy::write(store, "a.npy".into(), &ndarray::array![1.0f64])?;
+/// let done = ndnpy::remote::BlockingRemoteNpy::write(store, "a.npy".into(), &ndarray::array![1.0f64])?;
 /// println!("{}: {} bytes, ETag {:?}", done.path, done.size, done.e_tag);
 /// # Ok(()) }
 /// ```
@@ -151,7 +151,7 @@ struct PartFailure {
 /// ```no_run
 /// use std::sync::Arc;
 /// use object_store::aws::AmazonS3Builder;
-/// use ndnpy::RemoteWriter;
+/// use ndnpy::remote::RemoteWriter;
 ///
 /// # async fn run() -> Result<(), Box<dyn std::error::Error>> {
 /// let store = AmazonS3Builder::from_env().with_bucket_name("data").build()?;
@@ -208,7 +208,7 @@ impl RemoteWriter {
     ///
     /// ```no_run
     /// # async fn run(store: std::sync::Arc<dyn object_store::ObjectStore>) -> Result<(), ndnpy::Error> {
-    /// let mut w = ndnpy::RemoteWriter::create(store, "notes.txt".into());
+    /// let mut w = ndnpy::remote::RemoteWriter::create(store, "notes.txt".into());
     /// w.write_all(b"hello").await?;
     /// w.finish().await?; // one PUT
     /// # Ok(()) }
@@ -225,8 +225,8 @@ impl RemoteWriter {
     ///
     /// ```no_run
     /// # async fn run(store: std::sync::Arc<dyn object_store::ObjectStore>) {
-    /// let opts = ndnpy::RemoteOptions::new().part_size(1 << 20).concurrency(4);
-    /// let w = ndnpy::RemoteWriter::create_with_options(store, "a.npy".into(), opts);
+    /// let opts = ndnpy::remote::RemoteOptions::new().part_size(1 << 20).concurrency(4);
+    /// let w = ndnpy::remote::RemoteWriter::create_with_options(store, "a.npy".into(), opts);
     /// assert_eq!(w.part_size(), 5 << 20); // S3's smallest part
     /// # }
     /// ```
@@ -250,10 +250,10 @@ impl RemoteWriter {
     ///
     /// ```no_run
     /// # async fn run() -> Result<(), ndnpy::Error> {
-    /// let mut w = ndnpy::RemoteWriter::create_url(
+    /// let mut w = ndnpy::remote::RemoteWriter::create_url(
     ///     "s3://data/a.bin",
     ///     [("aws_endpoint", "http://127.0.0.1:9000"), ("aws_allow_http", "true")],
-    ///     ndnpy::RemoteOptions::new(),
+    ///     ndnpy::remote::RemoteOptions::new(),
     /// )?;
     /// w.write_all(&[1, 2, 3]).await?;
     /// w.finish().await?;
@@ -302,7 +302,7 @@ impl RemoteWriter {
     /// The object's path in its store.
     ///
     /// ```no_run
-    /// # fn run(w: ndnpy::RemoteWriter) {
+    /// # fn run(w: ndnpy::remote::RemoteWriter) {
     /// println!("writing {}", w.path());
     /// # }
     /// ```
@@ -316,7 +316,7 @@ impl RemoteWriter {
     ///
     /// ```no_run
     /// # fn run(store: std::sync::Arc<dyn object_store::ObjectStore>) {
-    /// let w = ndnpy::RemoteWriter::create(store, "a.npy".into());
+    /// let w = ndnpy::remote::RemoteWriter::create(store, "a.npy".into());
     /// assert_eq!(w.part_size(), 8 << 20);
     /// # }
     /// ```
@@ -327,7 +327,7 @@ impl RemoteWriter {
     /// How many bytes were written so far (uploaded, being uploaded or buffered).
     ///
     /// ```no_run
-    /// # async fn run(mut w: ndnpy::RemoteWriter) -> Result<(), ndnpy::Error> {
+    /// # async fn run(mut w: ndnpy::remote::RemoteWriter) -> Result<(), ndnpy::Error> {
     /// w.write_all(&[0; 100]).await?;
     /// assert_eq!(w.bytes_written(), 100);
     /// # Ok(()) }
@@ -350,7 +350,7 @@ impl RemoteWriter {
     /// # Examples
     ///
     /// ```no_run
-    /// # async fn run(mut w: ndnpy::RemoteWriter) -> Result<(), ndnpy::Error> {
+    /// # async fn run(mut w: ndnpy::remote::RemoteWriter) -> Result<(), ndnpy::Error> {
     /// for line in ["a,b\n", "1,2\n"] {
     ///     w.write_all(line.as_bytes()).await?;
     /// }
@@ -390,7 +390,7 @@ impl RemoteWriter {
     /// ```no_run
     /// # async fn run(store: std::sync::Arc<dyn object_store::ObjectStore>) -> Result<(), ndnpy::Error> {
     /// let a = ndarray::array![[1i64, 2], [3, 4]];
-    /// let mut w = ndnpy::RemoteWriter::create(store, "a.npy".into());
+    /// let mut w = ndnpy::remote::RemoteWriter::create(store, "a.npy".into());
     /// w.write_array(&a.t(), &ndnpy::WriteOptions::new()).await?; // Fortran order
     /// w.finish().await?;
     /// # Ok(()) }
@@ -453,7 +453,7 @@ impl RemoteWriter {
     /// # Examples
     ///
     /// ```no_run
-    /// # async fn run(mut w: ndnpy::RemoteWriter) -> Result<(), ndnpy::Error> {
+    /// # async fn run(mut w: ndnpy::remote::RemoteWriter) -> Result<(), ndnpy::Error> {
     /// let done = w.finish().await?;
     /// println!("{} bytes, ETag {:?}", done.size, done.e_tag);
     /// # Ok(()) }
@@ -474,7 +474,7 @@ impl RemoteWriter {
     /// # Examples
     ///
     /// ```no_run
-    /// # async fn run(mut w: ndnpy::RemoteWriter) -> Result<(), ndnpy::Error> {
+    /// # async fn run(mut w: ndnpy::remote::RemoteWriter) -> Result<(), ndnpy::Error> {
     /// w.write_all(&[0; 100 << 20]).await?;
     /// w.abort().await?; // changed my mind
     /// # Ok(()) }
@@ -817,7 +817,7 @@ impl<'a, A> Iterator for CPieces<'a, A> {
 /// use std::io::Write;
 /// use std::sync::Arc;
 /// use object_store::aws::AmazonS3Builder;
-/// use ndnpy::{BlockingRemoteWriter, WriteNpyExt};
+/// use ndnpy::{remote::BlockingRemoteWriter, WriteNpyExt};
 ///
 /// let store = AmazonS3Builder::from_env().with_bucket_name("data").build()?;
 /// let mut w = BlockingRemoteWriter::create(Arc::new(store), "a.npy".into());
@@ -831,7 +831,7 @@ impl<'a, A> Iterator for CPieces<'a, A> {
 ///
 /// ```no_run
 /// # fn run(store: std::sync::Arc<dyn object_store::ObjectStore>) -> Result<(), ndnpy::Error> {
-/// let w = ndnpy::BlockingRemoteWriter::create(store, "rows.npy".into());
+/// let w = ndnpy::remote::BlockingRemoteWriter::create(store, "rows.npy".into());
 /// let mut rows = ndnpy::NpyWriter::<_, f32>::new(w, (1_000_000, 64))?;
 /// for i in 0..1_000_000 {
 ///     rows.write_block(&ndarray::Array1::from_elem(64, i as f32))?;
@@ -860,8 +860,8 @@ impl BlockingRemoteWriter {
     ///
     /// ```no_run
     /// # fn run(store: std::sync::Arc<dyn object_store::ObjectStore>) {
-    /// let opts = ndnpy::RemoteOptions::new().part_size(64 << 20).concurrency(4);
-    /// let w = ndnpy::BlockingRemoteWriter::create_with_options(store, "big.npy".into(), opts);
+    /// let opts = ndnpy::remote::RemoteOptions::new().part_size(64 << 20).concurrency(4);
+    /// let w = ndnpy::remote::BlockingRemoteWriter::create_with_options(store, "big.npy".into(), opts);
     /// # }
     /// ```
     pub fn create_with_options(
@@ -881,10 +881,10 @@ impl BlockingRemoteWriter {
     /// # Examples
     ///
     /// ```no_run
-    /// let w = ndnpy::BlockingRemoteWriter::create_url(
+    /// let w = ndnpy::remote::BlockingRemoteWriter::create_url(
     ///     "s3://data/a.npy",
     ///     [("aws_endpoint", "http://127.0.0.1:9000"), ("aws_allow_http", "true")],
-    ///     ndnpy::RemoteOptions::new(),
+    ///     ndnpy::remote::RemoteOptions::new(),
     /// )?;
     /// # Ok::<(), ndnpy::Error>(())
     /// ```
@@ -917,7 +917,7 @@ impl BlockingRemoteWriter {
     /// [`RemoteWriter::bytes_written`].
     ///
     /// ```no_run
-    /// # fn run(w: ndnpy::BlockingRemoteWriter) {
+    /// # fn run(w: ndnpy::remote::BlockingRemoteWriter) {
     /// println!("{} bytes so far", w.remote().bytes_written());
     /// # }
     /// ```
@@ -936,7 +936,7 @@ impl BlockingRemoteWriter {
     /// # Examples
     ///
     /// ```no_run
-    /// # fn run(mut w: ndnpy::BlockingRemoteWriter) -> Result<(), ndnpy::Error> {
+    /// # fn run(mut w: ndnpy::remote::BlockingRemoteWriter) -> Result<(), ndnpy::Error> {
     /// let done = w.finish()?;
     /// println!("ETag {:?}", done.e_tag);
     /// # Ok(()) }
@@ -954,7 +954,7 @@ impl BlockingRemoteWriter {
     /// # Examples
     ///
     /// ```no_run
-    /// # fn run(w: ndnpy::BlockingRemoteWriter) -> Result<(), ndnpy::Error> {
+    /// # fn run(w: ndnpy::remote::BlockingRemoteWriter) -> Result<(), ndnpy::Error> {
     /// w.abort()?;
     /// # Ok(()) }
     /// ```
@@ -1039,7 +1039,7 @@ impl Drop for BlockingRemoteWriter {
 ///
 /// ```no_run
 /// # fn run(store: std::sync::Arc<dyn object_store::ObjectStore>) -> Result<(), ndnpy::Error> {
-/// use ndnpy::{NpzWriter, SpooledRemoteWriter};
+/// use ndnpy::{NpzWriter, remote::SpooledRemoteWriter};
 /// let spool = SpooledRemoteWriter::create(store, "arrays.npz".into())?;
 /// let mut npz = NpzWriter::new_compressed(spool);
 /// npz.add_array("a", &ndarray::array![1.0f64, 2.0])?;
@@ -1086,8 +1086,8 @@ impl SpooledRemoteWriter {
     ///
     /// ```no_run
     /// # fn run(store: std::sync::Arc<dyn object_store::ObjectStore>) -> Result<(), ndnpy::Error> {
-    /// let opts = ndnpy::RemoteOptions::new().concurrency(16);
-    /// let spool = ndnpy::SpooledRemoteWriter::create_in(store, "a.npz".into(), opts, "/scratch")?;
+    /// let opts = ndnpy::remote::RemoteOptions::new().concurrency(16);
+    /// let spool = ndnpy::remote::SpooledRemoteWriter::create_in(store, "a.npz".into(), opts, "/scratch")?;
     /// # Ok(()) }
     /// ```
     pub fn create_in<P: AsRef<std::path::Path>>(
@@ -1253,7 +1253,7 @@ impl RemoteNpy {
     /// ```no_run
     /// # async fn run(store: std::sync::Arc<dyn object_store::ObjectStore>) -> Result<(), ndnpy::Error> {
     /// let a = ndarray::Array2::<f32>::zeros((4096, 4096)); // 64 MiB
-    /// let done = ndnpy::RemoteNpy::write(store, "zeros.npy".into(), &a).await?;
+    /// let done = ndnpy::remote::RemoteNpy::write(store, "zeros.npy".into(), &a).await?;
     /// assert_eq!(done.parts, 9);
     /// # Ok(()) }
     /// ```
@@ -1288,7 +1288,7 @@ impl RemoteNpy {
     ///
     /// ```no_run
     /// # async fn run(store: std::sync::Arc<dyn object_store::ObjectStore>) -> Result<(), ndnpy::Error> {
-    /// use ndnpy::{ByteOrder, RemoteNpy, RemoteOptions, WriteOptions};
+    /// use ndnpy::{dtype::ByteOrder, remote::RemoteNpy, remote::RemoteOptions, WriteOptions};
     /// let a = ndarray::array![1u32, 2, 3];
     /// let be = WriteOptions::new().byte_order(ByteOrder::Big);
     /// RemoteNpy::write_with_options(store, "be.npy".into(), &a, &be, RemoteOptions::new()).await?;
@@ -1326,7 +1326,7 @@ impl BlockingRemoteNpy {
     /// ```no_run
     /// # fn run(store: std::sync::Arc<dyn object_store::ObjectStore>) -> Result<(), ndnpy::Error> {
     /// let a = ndarray::array![[1.0f64, 2.0], [3.0, 4.0]];
-    /// ndnpy::BlockingRemoteNpy::write(store, "a.npy".into(), &a)?;
+    /// ndnpy::remote::BlockingRemoteNpy::write(store, "a.npy".into(), &a)?;
     /// # Ok(()) }
     /// ```
     pub fn write<T: WriteNpyExt + ?Sized>(
@@ -1353,9 +1353,9 @@ impl BlockingRemoteNpy {
     ///
     /// ```no_run
     /// # fn run(store: std::sync::Arc<dyn object_store::ObjectStore>) -> Result<(), ndnpy::Error> {
-    /// let opts = ndnpy::RemoteOptions::new().part_size(32 << 20).concurrency(4);
+    /// let opts = ndnpy::remote::RemoteOptions::new().part_size(32 << 20).concurrency(4);
     /// let a = ndarray::Array1::<f64>::zeros(100_000_000);
-    /// ndnpy::BlockingRemoteNpy::write_with_options(
+    /// ndnpy::remote::BlockingRemoteNpy::write_with_options(
     ///     store, "big.npy".into(), &a, &ndnpy::WriteOptions::new(), opts)?;
     /// # Ok(()) }
     /// ```

@@ -2,7 +2,7 @@
 //! file whole, a live map of the old file keeps working, and create_new never replaces.
 
 use ndarray::{array, Array1};
-use ndnpy::{DateTimeUnit, Datetime64, Error, ErrorKind, NpyMmap, TimeUnit};
+use ndnpy::{dtype::DateTimeUnit, dtype::TimeUnit, Datetime64, Error, ErrorKind, NpyMmap};
 
 use crate::common::Scratch;
 

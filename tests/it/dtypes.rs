@@ -2,8 +2,8 @@
 
 use ndarray::{ArrayD, IxDyn};
 use ndnpy::{
-    read_npy_dyn, DateTimeUnit, Datetime64, DynArray, DynData, ErrorKind, FixedBytes, FixedUnicode,
-    ReadNpyExt, TimeUnit, Timedelta64, ViewNpyExt, WriteNpyExt,
+    dtype::DateTimeUnit, dtype::TimeUnit, element::FixedBytes, element::FixedUnicode, read_npy_dyn,
+    Datetime64, DynArray, DynData, ErrorKind, ReadNpyExt, Timedelta64, ViewNpyExt, WriteNpyExt,
 };
 
 use crate::common::{numpy, Scratch};

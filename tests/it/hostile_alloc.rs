@@ -9,7 +9,7 @@
 
 use crate::common::Scratch;
 use ndarray::ArrayD;
-use ndnpy::{DynArray, Error, ErrorKind, FixedBytes, NpzReader, NpzWriter, ReadNpyExt};
+use ndnpy::{element::FixedBytes, DynArray, Error, ErrorKind, NpzReader, NpzWriter, ReadNpyExt};
 use std::fs::File;
 use std::io::{BufReader, Cursor, Read};
 use std::path::Path;

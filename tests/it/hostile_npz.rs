@@ -11,7 +11,7 @@ use crate::error_checks::{is_dtype_mismatch, is_not_zip, is_zip_structure, membe
 
 use ndarray::{Array2, ArrayD, IxDyn, OwnedRepr};
 use ndnpy::{
-    DType, Error, ErrorKind, Header, NpzReader, NpzValue, NpzWriter, ReadNpyExt, ReadOptions,
+    npz::NpzValue, DType, Error, ErrorKind, Header, NpzReader, NpzWriter, ReadNpyExt, ReadOptions,
 };
 use std::io::Cursor;
 use std::path::Path;

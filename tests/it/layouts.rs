@@ -3,7 +3,7 @@
 
 use ndarray::{ArrayD, IxDyn, ShapeBuilder};
 use ndnpy::{
-    ByteOrder, DynArray, Header, ReadNpyExt, ReadOptions, ReadableElement, WritableElement,
+    dtype::ByteOrder, DynArray, Header, ReadNpyExt, ReadOptions, ReadableElement, WritableElement,
     WriteNpyExt, WriteOptions,
 };
 use proptest::prelude::*;

@@ -140,9 +140,9 @@ fn views_bf16_in_place_and_refuses_the_other_byte_order() {
     assert_eq!(bits(v.iter().copied()), GRID);
 
     let a = array![bf16::from_f32(1.5), bf16::from_f32(-2.0)];
-    let opts = ndnpy::WriteOptions::new().byte_order(ndnpy::ByteOrder::Big);
+    let opts = ndnpy::WriteOptions::new().byte_order(ndnpy::dtype::ByteOrder::Big);
     let dir = Scratch::new("bf16-big");
-    ndnpy::write_npy_with_options(dir.path("be.npy"), &a, &opts).unwrap();
+    opts.write_npy(dir.path("be.npy"), &a).unwrap();
     let be = dir.read("be.npy");
     assert!(be.starts_with(b"\x93NUMPY\x01\x00v\x00{'descr': '>V2'"));
     assert_eq!(Array1::<bf16>::read_npy(&be[..]).unwrap(), a);

@@ -4,8 +4,8 @@
 
 use ndarray::{arr0, array, Array, Array0, Array1, Array2, ArrayD, IxDyn, OwnedRepr, ShapeBuilder};
 use ndnpy::{
-    ByteOrder, Compression, Error, ErrorKind, NpzReader, NpzValue, NpzWriteOptions, NpzWriter,
-    ReadOptions,
+    dtype::ByteOrder, npz::Compression, npz::NpzValue, npz::NpzWriteOptions, Error, ErrorKind,
+    NpzReader, NpzWriter, ReadOptions,
 };
 use std::io::{Cursor, Write};
 
@@ -1218,7 +1218,7 @@ fn dtype_and_dimension_mismatches_are_per_member() {
 
 #[test]
 fn stored_aligned_members_view_in_place_others_say_why_not() {
-    use ndnpy::{NpzWriteOptions, NpzWriter};
+    use ndnpy::{npz::NpzWriteOptions, NpzWriter};
     use std::io::Cursor;
     let a = ndarray::Array2::from_shape_fn((5, 7), |(i, j)| (i * 7 + j) as f64);
     let mut w =
@@ -1227,7 +1227,7 @@ fn stored_aligned_members_view_in_place_others_say_why_not() {
     w.add_array_with_options(
         "deflated",
         &a,
-        &NpzWriteOptions::new().compression(ndnpy::Compression::Deflated),
+        &NpzWriteOptions::new().compression(ndnpy::npz::Compression::Deflated),
     )
     .unwrap();
     let archive = w.finish().unwrap().into_inner();

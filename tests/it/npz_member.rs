@@ -6,7 +6,10 @@
 //! These tests need `python3 -c "import numpy"` to work.
 
 use ndarray::{array, Array0, Array1, Array2, ArrayView1, ArrayView2, Ix1, IxDyn, OwnedRepr};
-use ndnpy::{Compression, ErrorKind, MemberKey, NpzReader, NpzValue, NpzWriteOptions, NpzWriter};
+use ndnpy::{
+    npz::Compression, npz::MemberKey, npz::NpzValue, npz::NpzWriteOptions, ErrorKind, NpzReader,
+    NpzWriter,
+};
 use std::collections::BTreeMap;
 use std::io::Cursor;
 

@@ -8,7 +8,9 @@
 
 use half::f16;
 use ndarray::{arr0, array, Array1, Array2, ArrayD, IxDyn, OwnedRepr, ShapeBuilder};
-use ndnpy::{ByteOrder, NpzReader, NpzWriteOptions, NpzWriter, ReadableElement, WritableElement};
+use ndnpy::{
+    dtype::ByteOrder, npz::NpzWriteOptions, NpzReader, NpzWriter, ReadableElement, WritableElement,
+};
 use num_complex::Complex;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;

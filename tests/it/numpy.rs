@@ -6,7 +6,9 @@
 //! These tests need `python3 -c "import numpy"` to work; `.ci/run` installs numpy.
 
 use ndarray::{ArrayD, IxDyn, ShapeBuilder, SliceInfoElem};
-use ndnpy::{ByteOrder, ReadNpyExt, ReadableElement, WritableElement, WriteNpyExt, WriteOptions};
+use ndnpy::{
+    dtype::ByteOrder, ReadNpyExt, ReadableElement, WritableElement, WriteNpyExt, WriteOptions,
+};
 use num_complex::Complex;
 use std::fmt::Write as _;
 use std::path::Path;

@@ -6,7 +6,7 @@ use ndarray::{
     Dimension, ShapeBuilder,
 };
 use ndnpy::{
-    ByteOrder, Error, ErrorKind, NpyAppender, NpyMmap, NpyMmapMut, NpyReader, NpyWriter,
+    dtype::ByteOrder, Error, ErrorKind, NpyAppender, NpyMmap, NpyMmapMut, NpyReader, NpyWriter,
     ReadNpyExt, ViewMutNpyExt, ViewNpyExt, WriteNpyExt, WriteOptions,
 };
 use std::path::{Path, PathBuf};

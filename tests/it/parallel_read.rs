@@ -33,7 +33,7 @@ fn split_reads_by_path_equal_one_thread_reads_in_every_layout() {
     for name in ["c.npy", "f.npy", "be.npy"] {
         for threads in [1, 2, 3, 4] {
             let opts = ReadOptions::new().threads(threads);
-            let a: Array2<f64> = ndnpy::read_npy_with_options(dir.path(name), &opts).unwrap();
+            let a: Array2<f64> = opts.read_npy(dir.path(name)).unwrap();
             assert_eq!(a, want, "{name} with {threads} threads");
         }
         let d = ndnpy::read_npy_dyn(dir.path(name)).unwrap();

@@ -7,8 +7,8 @@
 use crate::common::{numpy, Scratch};
 use ndarray::{array, Array1, ArrayView1};
 use ndnpy::{
-    unit, DatetimeIn, ErrorKind, NpyRecord, NpzReader, NpzWriter, ReadNpyExt, TimedeltaIn,
-    ViewNpyExt, WriteNpyExt,
+    element::DatetimeIn, element::TimedeltaIn, unit, ErrorKind, NpyRecord, NpzReader, NpzWriter,
+    ReadNpyExt, ViewNpyExt, WriteNpyExt,
 };
 
 /// One row of matplotlib's goog.npz (`price_data`).

@@ -10,9 +10,9 @@
 use half::f16;
 use ndarray::{s, Array1, Array2, ArrayView1, ArrayViewMut1, ShapeBuilder};
 use ndnpy::{
-    ByteOrder, DType, Error, ErrorKind, FixedDType, Header, NpyRecord, NpyWriter, ReadNpyExt,
-    ReadableElement, RecordField, ViewMutNpyExt, ViewNpyExt, WritableElement, WriteNpyExt,
-    WriteOptions,
+    dtype::ByteOrder, element::FixedDType, record::RecordField, DType, Error, ErrorKind, Header,
+    NpyRecord, NpyWriter, ReadNpyExt, ReadableElement, ViewMutNpyExt, ViewNpyExt, WritableElement,
+    WriteNpyExt, WriteOptions,
 };
 use num_complex::Complex;
 
@@ -1274,7 +1274,7 @@ fn appending_partial_reads_and_memory_maps_of_records() {
 struct Fixed5 {
     id: i32,
     value: f64,
-    tag: ndnpy::FixedBytes<8>,
+    tag: ndnpy::element::FixedBytes<8>,
     ok: bool,
     vec: [f32; 3],
 }

@@ -290,7 +290,7 @@ proptest! {
         let n: usize = shape.iter().product();
         let a = ArrayD::from_shape_vec(IxDyn(&shape).set_f(fortran), (0..n as i16).collect()).unwrap();
         let mut bytes = Vec::new();
-        let opts = ndnpy::WriteOptions::new().byte_order(if big { ndnpy::ByteOrder::Big } else { ndnpy::ByteOrder::Little });
+        let opts = ndnpy::WriteOptions::new().byte_order(if big { ndnpy::dtype::ByteOrder::Big } else { ndnpy::dtype::ByteOrder::Little });
         a.write_npy_with_options(&mut bytes, &opts).unwrap();
         prop_assert_eq!(ArrayD::<i16>::read_npy(&bytes[..]).unwrap(), a.clone());
         let got = NpyReader::new(Cursor::new(&bytes[..])).unwrap().read_slice::<i16, _>(&sel[..]);

@@ -7,7 +7,9 @@
 use crate::common::{numpy, Scratch};
 use crate::layouts::{layouts, orders, round_trip, sample, shapes};
 use ndarray::{ArrayD, IxDyn, ShapeBuilder};
-use ndnpy::{ByteOrder, DType, Error, ErrorKind, Header, ReadOptions, WriteNpyExt, WriteOptions};
+use ndnpy::{
+    dtype::ByteOrder, DType, Error, ErrorKind, Header, ReadOptions, WriteNpyExt, WriteOptions,
+};
 use num_complex::Complex;
 use proptest::prelude::*;
 

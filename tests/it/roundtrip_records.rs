@@ -6,7 +6,10 @@
 use crate::common::{numpy, Scratch};
 use crate::layouts::{arrange, cases, layouts, orders, round_trip, sample, shapes};
 use ndarray::{ArrayD, ArrayViewD};
-use ndnpy::{ByteOrder, FixedBytes, NpyRecord, ReadNpyExt, ViewNpyExt, WriteNpyExt, WriteOptions};
+use ndnpy::{
+    dtype::ByteOrder, element::FixedBytes, NpyRecord, ReadNpyExt, ViewNpyExt, WriteNpyExt,
+    WriteOptions,
+};
 use proptest::prelude::*;
 
 #[derive(NpyRecord, Debug, Clone, PartialEq)]

@@ -9,7 +9,9 @@ use crate::layouts::{
     arrange, cases, layouts, orders, round_trip, round_trip_typed, sample, shapes,
 };
 use ndarray::ArrayD;
-use ndnpy::{ByteOrder, FixedBytes, FixedUnicode, WriteNpyExt, WriteOptions};
+use ndnpy::{
+    dtype::ByteOrder, element::FixedBytes, element::FixedUnicode, WriteNpyExt, WriteOptions,
+};
 use proptest::prelude::*;
 
 /// Texts of up to `max` characters: any printable ones, or few distinct ones with NULs inside

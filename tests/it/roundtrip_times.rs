@@ -7,8 +7,8 @@ use crate::common::{numpy, Scratch};
 use crate::layouts::{arrange, cases, layouts, orders, round_trip, sample, shapes};
 use ndarray::ArrayD;
 use ndnpy::{
-    ByteOrder, DType, DateTimeUnit, Datetime64, TimeUnit, Timedelta64, WriteNpyExt, WriteOptions,
-    NAT,
+    dtype::ByteOrder, dtype::DateTimeUnit, dtype::TimeUnit, element::NAT, DType, Datetime64,
+    Timedelta64, WriteNpyExt, WriteOptions,
 };
 use proptest::prelude::*;
 

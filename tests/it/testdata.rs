@@ -4,7 +4,7 @@
 
 use ndarray::{ArrayD, IxDyn, ShapeBuilder};
 use ndnpy::{
-    ByteOrder, ErrorKind, Header, ReadNpyExt, ReadOptions, ReadableElement, Version,
+    dtype::ByteOrder, header::Version, ErrorKind, Header, ReadNpyExt, ReadOptions, ReadableElement,
     WritableElement, WriteNpyExt, WriteOptions,
 };
 use num_complex::Complex;

@@ -3,8 +3,8 @@
 
 use ndarray::{array, Array1, Array2, ShapeBuilder};
 use ndnpy::{
-    ByteOrder, Error, ErrorKind, NpyAppender, NpyMmap, NpyMmapMut, NpyWriter, NpzWriteOptions,
-    NpzWriter, WriteOptions,
+    dtype::ByteOrder, npz::NpzWriteOptions, Error, ErrorKind, NpyAppender, NpyMmap, NpyMmapMut,
+    NpyWriter, NpzWriter, WriteOptions,
 };
 
 use crate::common::{numpy, Scratch};
@@ -15,10 +15,10 @@ fn durable_writes_of_every_path_writer_read_back_in_numpy() {
     let durable = WriteOptions::new().durable(true);
     let a = Array2::from_shape_fn((3, 4), |(i, j)| (i * 4 + j) as f64);
 
-    ndnpy::write_npy_with_options(dir.path("w.npy"), &a, &durable).unwrap();
+    durable.write_npy(dir.path("w.npy"), &a).unwrap();
     let be = durable.clone().byte_order(ByteOrder::Big);
-    ndnpy::write_npy_with_options(dir.path("be.npy"), &a.t(), &be).unwrap();
-    ndnpy::create_new_npy_with_options(dir.path("c.npy"), &a, &durable).unwrap();
+    be.write_npy(dir.path("be.npy"), &a.t()).unwrap();
+    durable.create_new_npy(dir.path("c.npy"), &a).unwrap();
 
     let opts = NpzWriteOptions::compressed().durable(true);
     let mut npz = NpzWriter::create_with_options(dir.path("z.npz"), &opts).unwrap();
@@ -247,7 +247,10 @@ fn write_npy_to_a_pipe_or_a_device_writes_in_place() {
     assert!(std::fs::metadata(&fifo).unwrap().file_type().is_fifo());
     assert_eq!(dir.entries(), ["pipe"]);
     // A character device, written in place (and durably: syncing a device is not an error).
-    ndnpy::write_npy_with_options("/dev/null", &a, &WriteOptions::new().durable(true)).unwrap();
+    WriteOptions::new()
+        .durable(true)
+        .write_npy("/dev/null", &a)
+        .unwrap();
     assert!(std::fs::metadata("/dev/null")
         .unwrap()
         .file_type()

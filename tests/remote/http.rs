@@ -3,7 +3,10 @@
 
 use crate::harness::*;
 use ndarray::{s, Array2, Ix2};
-use ndnpy::{BlockingRemoteNpy, BlockingRemoteNpz, ErrorKind, NpzWriter, RemoteNpy, WriteNpyExt};
+use ndnpy::{
+    remote::BlockingRemoteNpy, remote::BlockingRemoteNpz, remote::RemoteNpy, ErrorKind, NpzWriter,
+    WriteNpyExt,
+};
 use std::sync::Arc;
 
 #[test]

@@ -3,8 +3,8 @@
 use crate::harness::*;
 use ndarray::{s, Array2, ArrayD, Ix2, IxDyn};
 use ndnpy::{
-    BlockingRemoteNpy, ErrorKind, FixedBytes, Header, NpyRecord, ReadNpyExt, ReadOptions,
-    RemoteNpy, RemoteOptions, WriteNpyExt,
+    element::FixedBytes, remote::BlockingRemoteNpy, remote::RemoteNpy, remote::RemoteOptions,
+    ErrorKind, Header, NpyRecord, ReadNpyExt, ReadOptions, WriteNpyExt,
 };
 use object_store::path::Path;
 use object_store::ObjectStore;
@@ -412,7 +412,7 @@ fn an_empty_object_is_a_format_error_as_an_empty_file_is() {
     let err = BlockingRemoteNpy::open(Arc::clone(&store), "empty/a.npy".into()).unwrap_err();
     assert_eq!(err.kind(), local.kind(), "{err}");
     let local = ndnpy::NpzReader::new(std::io::Cursor::new(Vec::new())).unwrap_err();
-    let err = ndnpy::BlockingRemoteNpz::open(store, "empty/a.npy".into()).unwrap_err();
+    let err = ndnpy::remote::BlockingRemoteNpz::open(store, "empty/a.npy".into()).unwrap_err();
     assert_eq!(err.kind(), local.kind(), "{err}");
     eprintln!("{err}");
 }

@@ -4,8 +4,8 @@
 use crate::harness::*;
 use ndarray::{s, Array1, Array2, Ix1, Ix2, IxDyn};
 use ndnpy::{
-    BlockingRemoteNpz, Compression, ErrorKind, NpzReader, NpzWriteOptions, NpzWriter, RemoteNpz,
-    RemoteOptions,
+    npz::Compression, npz::NpzWriteOptions, remote::BlockingRemoteNpz, remote::RemoteNpz,
+    remote::RemoteOptions, ErrorKind, NpzReader, NpzWriter,
 };
 use object_store::path::Path;
 use object_store::ObjectStore;

@@ -6,8 +6,9 @@
 use crate::harness::*;
 use ndarray::{s, Array1, Array2, Array3};
 use ndnpy::{
-    BlockingRemoteNpy, BlockingRemoteWriter, ErrorKind, NpyWriter, NpzWriteOptions, NpzWriter,
-    RemoteNpy, RemoteOptions, RemoteWriter, SpooledRemoteWriter, WriteNpyExt, WriteOptions,
+    npz::NpzWriteOptions, remote::BlockingRemoteNpy, remote::BlockingRemoteWriter,
+    remote::RemoteNpy, remote::RemoteOptions, remote::RemoteWriter, remote::SpooledRemoteWriter,
+    ErrorKind, NpyWriter, NpzWriter, WriteNpyExt, WriteOptions,
 };
 use object_store::path::Path;
 use object_store::{ObjectStore, ObjectStoreExt};
@@ -576,7 +577,7 @@ fn futures_are_send(store: Arc<dyn ObjectStore>, w: &mut RemoteWriter, a: &Array
 
 #[test]
 fn a_write_error_in_a_later_piece_names_the_element_as_a_local_write_does() {
-    use ndnpy::{DateTimeUnit, Datetime64, TimeUnit};
+    use ndnpy::{dtype::DateTimeUnit, dtype::TimeUnit, Datetime64};
     let unit = |unit| {
         Some(DateTimeUnit {
             unit,
