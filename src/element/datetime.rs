@@ -30,7 +30,7 @@ macro_rules! time_type {
             ///
             /// ```
             /// use ndnpy::{dtype::DateTimeUnit, dtype::TimeUnit};
-            #[doc = concat!("let t = ndnpy::", stringify!($name), "::new(5, Some(DateTimeUnit { unit: TimeUnit::Seconds, multiplier: 1 }));")]
+            #[doc = concat!("let t = ndnpy::element::", stringify!($name), "::new(5, Some(DateTimeUnit { unit: TimeUnit::Seconds, multiplier: 1 }));")]
             /// assert!(!t.is_nat());
             /// ```
             pub fn new(value: i64, unit: Option<DateTimeUnit>) -> Self {
@@ -40,7 +40,7 @@ macro_rules! time_type {
             /// NaT in `unit`.
             ///
             /// ```
-            #[doc = concat!("assert!(ndnpy::", stringify!($name), "::nat(None).is_nat());")]
+            #[doc = concat!("assert!(ndnpy::element::", stringify!($name), "::nat(None).is_nat());")]
             /// ```
             pub fn nat(unit: Option<DateTimeUnit>) -> Self {
                 $name { value: NAT, unit }
@@ -49,7 +49,7 @@ macro_rules! time_type {
             /// Whether this is NaT.
             ///
             /// ```
-            #[doc = concat!("assert!(!ndnpy::", stringify!($name), "::new(0, None).is_nat());")]
+            #[doc = concat!("assert!(!ndnpy::element::", stringify!($name), "::new(0, None).is_nat());")]
             /// ```
             pub fn is_nat(&self) -> bool {
                 self.value == NAT
@@ -193,14 +193,14 @@ macro_rules! unit_time_type {
             /// NaT, not-a-time.
             ///
             /// ```
-            #[doc = concat!("assert!(ndnpy::", stringify!($name), "::<ndnpy::unit::Days>::NAT.is_nat());")]
+            #[doc = concat!("assert!(ndnpy::element::", stringify!($name), "::<ndnpy::unit::Days>::NAT.is_nat());")]
             /// ```
             pub const NAT: Self = Self::new(NAT);
 
             /// `value` ticks of `U`.
             ///
             /// ```
-            #[doc = concat!("let t = ndnpy::", stringify!($name), "::<ndnpy::unit::Seconds>::new(90);")]
+            #[doc = concat!("let t = ndnpy::element::", stringify!($name), "::<ndnpy::unit::Seconds>::new(90);")]
             /// assert_eq!(t.value, 90);
             /// ```
             pub const fn new(value: i64) -> Self {
@@ -213,7 +213,7 @@ macro_rules! unit_time_type {
             /// Whether this is NaT.
             ///
             /// ```
-            #[doc = concat!("assert!(!ndnpy::", stringify!($name), "::<ndnpy::unit::Days>::new(0).is_nat());")]
+            #[doc = concat!("assert!(!ndnpy::element::", stringify!($name), "::<ndnpy::unit::Days>::new(0).is_nat());")]
             /// ```
             pub const fn is_nat(&self) -> bool {
                 self.value == NAT
@@ -223,7 +223,7 @@ macro_rules! unit_time_type {
             ///
             /// ```
             /// use ndnpy::{dtype::DateTimeUnit, dtype::TimeUnit};
-            #[doc = concat!("let unit = ndnpy::", stringify!($name), "::<ndnpy::unit::Days>::unit();")]
+            #[doc = concat!("let unit = ndnpy::element::", stringify!($name), "::<ndnpy::unit::Days>::unit();")]
             /// assert_eq!(unit, DateTimeUnit { unit: TimeUnit::Days, multiplier: 1 });
             /// ```
             pub const fn unit() -> DateTimeUnit {
