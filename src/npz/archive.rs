@@ -51,10 +51,9 @@ const FLAG_PATCHED: u16 = 1 << 5;
 const FLAG_STRONG_ENCRYPTION: u16 = 1 << 6;
 const FLAG_UTF8: u16 = 1 << 11;
 
-/// What the central directory says about one member, its name aside (the names are kept
-/// together in [`Directory`]): 40 bytes, so that the directory in memory costs little more than
-/// its 46-plus-name bytes per entry in the file.
-#[derive(Debug, Clone)]
+/// What the central directory says about one member, its name aside, as [`Directory::entry`]
+/// hands it out (the directory keeps it packed, see [`Packed`]).
+#[derive(Debug, Clone, Copy)]
 pub(crate) struct Entry {
     pub(crate) flags: u16,
     pub(crate) method: u16,
@@ -64,11 +63,64 @@ pub(crate) struct Entry {
     /// Absolute offset of the local header (the archive's leading bytes included), or
     /// [`NO_OFFSET`] when the recorded offset points outside the input.
     header_offset: u64,
+}
+
+/// One entry as the directory keeps it: 28 bytes, so that with its name it costs less than
+/// its 46-plus-name bytes in the file. The two sizes and the local header offset are kept in
+/// 32 bits; one that does not fit (it came from a zip64 extra field, 8 bytes in the file)
+/// is marked in `flags` ([`WIDE`]), its high 32 bits kept in [`Directory::wide`].
+#[derive(Debug, Clone, Copy)]
+struct Packed {
+    crc32: u32,
+    /// The low 32 bits of the three values, in [`WIDE`]'s order: the compressed size, the
+    /// uncompressed size, and the local header offset as recorded (before the archive's
+    /// leading bytes are added: only zip64 offsets need more than 32 bits).
+    narrow: [u32; 3],
     /// Offset of the central directory entry from the directory's start, for messages.
     entry_rel: u32,
     /// Where the name ends in [`Directory::names`] (it starts where the previous one ends).
     name_end: u32,
+    method: u16,
+    /// The general purpose flags this reader looks at ([`KEPT_FLAGS`]), and the [`WIDE`]
+    /// marks.
+    flags: u16,
 }
+
+/// The general purpose flags an [`Entry`] keeps; the others do not change how a member is
+/// read.
+const KEPT_FLAGS: u16 = FLAG_ENCRYPTED | FLAG_PATCHED | FLAG_STRONG_ENCRYPTION | FLAG_UTF8;
+
+/// Marks, in [`Packed::flags`] (bits that [`KEPT_FLAGS`] leaves free), of the values of
+/// [`Packed::narrow`] that are kept in [`Directory::wide`]: the compressed size, the
+/// uncompressed size, the recorded local header offset.
+const WIDE: [u16; 3] = [1 << 1, 1 << 2, 1 << 3];
+
+/// The high 32 bits of the values of more than 32 bits (their low bits are in
+/// [`Packed::narrow`]), by entry index times 3 plus the value's place in [`WIDE`], in
+/// increasing order (entries are parsed in order): 8 bytes a value, for the 8 that its zip64
+/// extra field takes in the file.
+#[derive(Debug, Default)]
+struct Wide {
+    keys: Vec<u32>,
+    high: Vec<u32>,
+}
+
+impl Wide {
+    /// The high bits of value `key`, if it has any.
+    fn high(&self, key: u32) -> Option<u32> {
+        let at = self.keys.binary_search(&key).ok()?;
+        self.high.get(at).copied()
+    }
+
+    fn bytes(&self) -> usize {
+        self.keys.len() * 8
+    }
+}
+
+/// What the directory in memory may take beyond its bytes in the file. Names that decode to
+/// more bytes than they take (CP437 and invalid UTF-8: up to 3 bytes a byte) may use it, and
+/// no more: an archive whose names would is refused.
+const DIRECTORY_SLACK: usize = 8 << 20;
 
 /// A local header offset outside the input.
 const NO_OFFSET: u64 = u64::MAX;
@@ -80,14 +132,14 @@ pub(crate) struct EntryRef<'d> {
     pub(crate) name: &'d str,
     /// Absolute offset of the central directory entry, for messages.
     pub(crate) entry_offset: u64,
-    facts: &'d Entry,
+    facts: Entry,
 }
 
 impl std::ops::Deref for EntryRef<'_> {
     type Target = Entry;
 
     fn deref(&self) -> &Entry {
-        self.facts
+        &self.facts
     }
 }
 
@@ -168,11 +220,11 @@ impl Entry {
     /// These facts as the entry `name`, whose directory entry lies at `entry_offset` (an
     /// entry's facts and name taken apart, to move a member's read to another thread).
     #[cfg_attr(not(feature = "object_store"), allow(dead_code))]
-    pub(crate) fn named_at<'d>(&'d self, name: &'d str, entry_offset: u64) -> EntryRef<'d> {
+    pub(crate) fn named_at<'d>(&self, name: &'d str, entry_offset: u64) -> EntryRef<'d> {
         EntryRef {
             name,
             entry_offset,
-            facts: self,
+            facts: *self,
         }
     }
 }
@@ -188,8 +240,6 @@ impl Entry {
             compressed_size,
             size,
             header_offset: 0,
-            entry_rel: 0,
-            name_end: 0,
         }
     }
 
@@ -207,16 +257,24 @@ pub(crate) struct Located {
     pub(crate) in_scratch: Option<std::ops::Range<usize>>,
 }
 
-/// The central directory of an archive, kept compact: per entry, 40 bytes of facts and its
-/// name in one shared string; the two orders below add 4 bytes per entry each, when first
-/// needed.
+/// The central directory of an archive, kept compact: per entry, 28 bytes of facts
+/// ([`Packed`]) and its name in one shared string (with 8 bytes for each zip64 value that
+/// needs more than 32 bits); the two orders below add 4 bytes per entry each, when first
+/// needed. Entries and names together take at most the directory's bytes in the file plus
+/// [`DIRECTORY_SLACK`].
 #[derive(Debug)]
 pub(crate) struct Directory {
-    entries: Vec<Entry>,
+    entries: Vec<Packed>,
     /// Every name, decoded, one after another.
     names: String,
+    /// The zip64 values that do not fit in an entry.
+    wide: Wide,
     /// Absolute offset of the central directory: where the last member's data must end.
     cd_start: u64,
+    /// The input's length: a local header lies before it.
+    len: u64,
+    /// What to add to a recorded offset to make it absolute ([`Span::concat`]).
+    concat: i128,
     /// Entry indices sorted by name, then index (for `zipfile`'s "the last of that name"),
     /// built on the first lookup; `None` if there was no memory for it (lookups then scan).
     by_name: OnceLock<Option<Box<[u32]>>>,
@@ -406,8 +464,10 @@ impl Directory {
     /// start.
     ///
     /// The directory is read through a 64 KiB buffer, entry by entry, and kept compact (see
-    /// [`Directory`]); the two allocations it makes, for the entries and the names, are
-    /// bounded by the directory's length, which is bounded by the input's.
+    /// [`Directory`]); the allocations it makes, for the entries and the names, are bounded by
+    /// the directory's length (plus [`DIRECTORY_SLACK`] for names that decode to more bytes),
+    /// which is bounded by the input's, and only the pages the entries and names use are
+    /// touched.
     pub(crate) fn parse<R: Read>(r: R, span: &Span) -> Result<Directory, Error> {
         let Span {
             len,
@@ -415,18 +475,25 @@ impl Directory {
             cd_size,
             concat,
         } = *span;
-        // cd_size <= cd_end <= len: both reservations are bounded by the input's length; the
-        // pages they do not use are never touched.
+        // cd_size <= cd_end <= len: the reservations are bounded by the input's length; the
+        // pages they do not use are never touched, and neither grows.
         let cd_len = cd_size as usize;
-        let mut entries: Vec<Entry> = Vec::new();
+        // What entries, names and wide values may take in all.
+        let budget = cd_len.saturating_add(DIRECTORY_SLACK);
+        let mut entries: Vec<Packed> = Vec::new();
         let most = cd_len / CENTRAL_LEN;
         entries
             .try_reserve_exact(most)
-            .map_err(|_| oom("the central directory", most * size_of::<Entry>()))?;
+            .map_err(|_| oom("the central directory", most * size_of::<Packed>()))?;
+        // Names take at most 3 bytes a byte decoded, and at most the budget.
+        let names_cap = cd_len.saturating_mul(3).min(budget);
         let mut names = String::new();
         names
-            .try_reserve_exact(cd_len)
-            .map_err(|_| oom("the member names", cd_len))?;
+            .try_reserve_exact(names_cap)
+            .map_err(|_| oom("the member names", names_cap))?;
+        let mut wide = Wide::default();
+        // One name decoded, before it joins the others (at most 3 times 64 KiB).
+        let mut decoded = String::new();
 
         let buffer = cd_len.min(64 << 10);
         let mut cd = std::io::BufReader::with_capacity(buffer, r.take(cd_size));
@@ -486,7 +553,51 @@ impl Directory {
                 &mut header_offset,
                 entry_offset,
             )?;
-            decode_name(raw_name, flags & FLAG_UTF8 != 0, &mut names)?;
+            let index = entries.len();
+            decoded.clear();
+            decode_name(raw_name, flags & FLAG_UTF8 != 0, &mut decoded)?;
+            let mut flags = flags & KEPT_FLAGS;
+            let mut narrow = [0u32; 3];
+            for (place, value) in [compressed_size, size, header_offset]
+                .into_iter()
+                .enumerate()
+            {
+                // The low 32 bits here, the high ones (if any) in the wide values.
+                narrow[place] = value as u32;
+                let high = (value >> 32) as u32;
+                if high != 0 {
+                    flags |= WIDE[place];
+                    // index * 3 + 2 < 2^32: entries take 46 bytes or more of a directory of
+                    // less than 4 GiB.
+                    let key = (index * 3 + place) as u32;
+                    wide.keys
+                        .try_reserve(1)
+                        .and_then(|()| wide.high.try_reserve(1))
+                        .map_err(|_| oom("the central directory", wide.bytes() + 8))?;
+                    wide.keys.push(key);
+                    wide.high.push(high);
+                }
+            }
+            // Names that decode to more bytes than they take may use the slack, and no more;
+            // then the names never outgrow their reservation.
+            let held =
+                (index + 1) * size_of::<Packed>() + names.len() + decoded.len() + wide.bytes();
+            if held > budget {
+                return Err(zip_err(
+                    entry_offset,
+                    format!(
+                        "a central directory that takes at most {budget} bytes in memory (its \
+                         {cd_len} bytes plus {DIRECTORY_SLACK}), at {} bytes per entry plus \
+                         the names decoded",
+                        size_of::<Packed>()
+                    ),
+                    format!(
+                        "{held} bytes by entry {index}: names that decode to more bytes than \
+                         they take (CP437, or UTF-8 with invalid bytes)"
+                    ),
+                ));
+            }
+            names.push_str(&decoded);
             let name_end = u32::try_from(names.len()).map_err(|_| {
                 zip_err(
                     entry_offset,
@@ -494,34 +605,33 @@ impl Directory {
                     format!("{} bytes of names so far", names.len()),
                 )
             })?;
-            let header_offset = u64::try_from(i128::from(header_offset) + concat)
-                .ok()
-                .filter(|&o| o < len)
-                .unwrap_or(NO_OFFSET);
             if entries.len() == entries.capacity() {
                 // Not reached: every entry takes at least CENTRAL_LEN bytes.
                 entries
                     .try_reserve(1)
-                    .map_err(|_| oom("the central directory", size_of::<Entry>()))?;
+                    .map_err(|_| oom("the central directory", size_of::<Packed>()))?;
             }
-            entries.push(Entry {
-                flags,
-                method,
+            entries.push(Packed {
                 crc32,
-                compressed_size,
-                size,
-                header_offset,
+                narrow,
                 entry_rel: pos as u32,
                 name_end,
+                method,
+                flags,
             });
             pos += MIN_ENTRY + body_len;
         }
         entries.shrink_to_fit();
         names.shrink_to_fit();
+        wide.keys.shrink_to_fit();
+        wide.high.shrink_to_fit();
         Ok(Directory {
             entries,
             names,
+            wide,
             cd_start,
+            len,
+            concat,
             by_name: OnceLock::new(),
             by_offset: OnceLock::new(),
         })
@@ -543,26 +653,52 @@ impl Directory {
             .unwrap_or_default()
     }
 
+    /// Value `place` (in [`WIDE`]'s order) of member `index` (which exists).
+    fn value(&self, index: usize, place: usize) -> u64 {
+        let e = &self.entries[index];
+        let low = u64::from(e.narrow[place]);
+        if e.flags & WIDE[place] == 0 {
+            return low;
+        }
+        // Parsing put the high bits of every marked value in the table.
+        let high = self.wide.high((index * 3 + place) as u32).unwrap_or(0);
+        u64::from(high) << 32 | low
+    }
+
+    /// The absolute offset of member `index`'s local header, or [`NO_OFFSET`] when the
+    /// recorded one points outside the input.
+    fn header_offset(&self, index: usize) -> u64 {
+        u64::try_from(i128::from(self.value(index, 2)) + self.concat)
+            .ok()
+            .filter(|&o| o < self.len)
+            .unwrap_or(NO_OFFSET)
+    }
+
+    /// The facts about member `index` (which exists).
+    fn facts(&self, index: usize) -> EntryRef<'_> {
+        let e = &self.entries[index];
+        EntryRef {
+            name: self.name(index),
+            entry_offset: self.cd_start + u64::from(e.entry_rel),
+            facts: Entry {
+                flags: e.flags & KEPT_FLAGS,
+                method: e.method,
+                crc32: e.crc32,
+                compressed_size: self.value(index, 0),
+                size: self.value(index, 1),
+                header_offset: self.header_offset(index),
+            },
+        }
+    }
+
     /// Member `index`, if there is one.
     pub(crate) fn entry(&self, index: usize) -> Option<EntryRef<'_>> {
-        let facts = self.entries.get(index)?;
-        Some(EntryRef {
-            name: self.name(index),
-            entry_offset: self.cd_start + u64::from(facts.entry_rel),
-            facts,
-        })
+        (index < self.len()).then(|| self.facts(index))
     }
 
     /// Every member, in archive order.
     pub(crate) fn entries(&self) -> impl ExactSizeIterator<Item = EntryRef<'_>> + '_ {
-        self.entries
-            .iter()
-            .enumerate()
-            .map(|(index, facts)| EntryRef {
-                name: self.name(index),
-                entry_offset: self.cd_start + u64::from(facts.entry_rel),
-                facts,
-            })
+        (0..self.len()).map(|index| self.facts(index))
     }
 
     /// The index of the member named exactly `name` (the last one, if several are).
@@ -587,21 +723,22 @@ impl Directory {
     /// Where member `index`'s data must end (the next local header above its own, or the
     /// central directory), and whether another entry shares its local header.
     fn bound(&self, index: usize) -> (u64, bool) {
-        let order = self.by_offset.get_or_init(|| {
-            sorted_indices(self.len(), |i| (self.entries[i as usize].header_offset, i))
-        });
-        let own = self.entries[index].header_offset;
+        let offset = |i: u32| self.header_offset(i as usize);
+        let order = self
+            .by_offset
+            .get_or_init(|| sorted_indices(self.len(), |i| (offset(i), i)));
+        let own = self.header_offset(index);
         let Some(order) = order else {
             let (mut next, mut same) = (self.cd_start, 0usize);
-            for e in &self.entries {
-                if e.header_offset > own {
-                    next = next.min(e.header_offset);
+            for i in 0..self.len() {
+                let o = self.header_offset(i);
+                if o > own {
+                    next = next.min(o);
                 }
-                same += usize::from(e.header_offset == own);
+                same += usize::from(o == own);
             }
             return (next, same > 1);
         };
-        let offset = |i: u32| self.entries[i as usize].header_offset;
         let first = order.partition_point(|&i| offset(i) < own);
         let after = order.partition_point(|&i| offset(i) <= own);
         let next = order
@@ -872,41 +1009,74 @@ mod tests {
         assert!(parse_zip64_extra(&[1, 0, 200, 0, 1], &mut 0, &mut 0, &mut 0, 0).is_err());
     }
 
-    #[test]
-    fn end_bounds_are_the_next_header_or_the_directory() {
-        let entry = |off: u64, name_end: u32| Entry {
-            header_offset: off,
-            name_end,
-            ..Entry::for_test(0, 0, 0, 0)
-        };
-        let dir = Directory {
-            entries: vec![
-                entry(50, 1),
-                entry(0, 2),
-                entry(50, 3),
-                entry(120, 4),
-                entry(NO_OFFSET, 5),
-            ],
-            names: "abcaa".into(),
+    /// A directory of entries at these recorded local header offsets, with these names, in
+    /// an input of 300 bytes whose central directory starts at byte 200; offsets of 4 GiB
+    /// and more go to the wide values, as from zip64 fields.
+    fn directory(entries: &[(u64, &str)]) -> Directory {
+        let mut names = String::new();
+        let mut wide = Wide::default();
+        let packed = entries
+            .iter()
+            .enumerate()
+            .map(|(index, &(offset, name))| {
+                names.push_str(name);
+                let mut flags = 0;
+                if offset > u64::from(u32::MAX) {
+                    flags |= WIDE[2];
+                    wide.keys.push(index as u32 * 3 + 2);
+                    wide.high.push((offset >> 32) as u32);
+                }
+                Packed {
+                    crc32: 0,
+                    narrow: [0, 0, offset as u32],
+                    entry_rel: 0,
+                    name_end: names.len() as u32,
+                    method: 0,
+                    flags,
+                }
+            })
+            .collect();
+        Directory {
+            entries: packed,
+            names,
+            wide,
             cd_start: 200,
+            len: 300,
+            concat: 0,
             by_name: OnceLock::new(),
             by_offset: OnceLock::new(),
-        };
+        }
+    }
+
+    #[test]
+    fn an_entry_is_28_bytes() {
+        assert_eq!(size_of::<Packed>(), 28);
+    }
+
+    #[test]
+    fn end_bounds_are_the_next_header_or_the_directory() {
+        // The last two point outside the input: past its end, and past 4 GiB (whose low 32
+        // bits, 50, must not be taken for the offset).
+        let entries = [
+            (50, "a"),
+            (0, "b"),
+            (50, "c"),
+            (120, "a"),
+            (400, "a"),
+            ((1 << 32) + 50, "e"),
+        ];
+        let dir = directory(&entries);
         // Without memory for the orders, scans give the same answers.
-        let scanning = Directory {
-            entries: dir.entries.clone(),
-            names: dir.names.clone(),
-            cd_start: 200,
-            by_name: OnceLock::from(None),
-            by_offset: OnceLock::from(None),
-        };
-        for i in 0..5 {
+        let mut scanning = directory(&entries);
+        scanning.by_name = OnceLock::from(None);
+        scanning.by_offset = OnceLock::from(None);
+        for i in 0..6 {
             assert_eq!(scanning.bound(i), dir.bound(i), "{i}");
         }
-        for name in ["a", "b", "c", "", "d"] {
+        for name in ["a", "b", "c", "", "d", "e"] {
             assert_eq!(scanning.find(name), dir.find(name), "{name}");
         }
-        let bounds: Vec<(u64, bool)> = (0..5).map(|i| dir.bound(i)).collect();
+        let bounds: Vec<(u64, bool)> = (0..6).map(|i| dir.bound(i)).collect();
         assert_eq!(
             bounds,
             [
@@ -914,11 +1084,14 @@ mod tests {
                 (50, false),
                 (120, true),
                 (200, false),
-                (200, false)
+                (200, true),
+                (200, true)
             ]
         );
+        assert_eq!(dir.entry(5).unwrap().header_offset, NO_OFFSET);
+        assert_eq!(dir.entry(0).unwrap().header_offset, 50);
         let names: Vec<&str> = dir.entries().map(|e| e.name).collect();
-        assert_eq!(names, ["a", "b", "c", "a", "a"]);
+        assert_eq!(names, ["a", "b", "c", "a", "a", "e"]);
         // The last entry of a name wins, as in zipfile.
         assert_eq!(dir.find("a"), Some(4));
         assert_eq!(dir.find("c"), Some(2));

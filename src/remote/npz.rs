@@ -583,7 +583,7 @@ impl<'a> RemoteNpzMember<'a> {
         let entry = self.entry();
         WholeRead {
             object: self.npz.object.clone(),
-            facts: (*entry).clone(),
+            facts: *entry,
             name: entry.name.to_string(),
             entry_offset: entry.entry_offset,
             prefix,

@@ -6,7 +6,9 @@
 //! Peak resident memory is measured per case in a child process (`common::child_peak_rss`):
 //! the parent writes the input file, the child reads it and reports its `VmHWM`.
 
-use crate::common::{child_case, child_peak_rss, child_say, numpy, run_child_case, Scratch};
+use crate::common::{
+    child_case, child_peak_rss, child_say, numpy, run_child_case, status_bytes, Scratch,
+};
 use crate::error_checks::{is_dtype_mismatch, is_not_zip, is_zip_structure, member_fault};
 
 use ndarray::{Array2, ArrayD, IxDyn, OwnedRepr};
@@ -365,7 +367,13 @@ fn directory_case(case: &str, path: &Path) {
     let n = DIRECTORY_ENTRIES;
     let mut npz = NpzReader::open(path).unwrap();
     assert_eq!(npz.len(), n);
-    if case == "lookup" {
+    // A copy of every key: 24 bytes for its `String` and 32 for the smallest allocation.
+    let names = if case == "names" {
+        npz.names().unwrap()
+    } else {
+        Vec::new()
+    };
+    if case != "open" {
         let last = format!("{:x}", n - 1);
         assert_eq!(npz.member(&last).unwrap().info().index(), n - 1);
         assert!(!npz.contains("nope"));
@@ -376,11 +384,16 @@ fn directory_case(case: &str, path: &Path) {
         let err = npz.member("nope").and_then(|mut m| m.bytes()).unwrap_err();
         assert!(err.to_string().len() < 4096);
     }
+    if case == "names" {
+        assert_eq!(names.len(), n);
+        assert_eq!(names[n - 1], format!("{:x}", n - 1));
+    }
 }
 
 /// A million directory entries (46 to 51 bytes each in the file) cost about their bytes: the
-/// directory is read through a small buffer into 40 bytes per entry plus the names, and
-/// lookups add 4 bytes per entry for each order (by name, by offset).
+/// directory is read through a small buffer into 28 bytes per entry plus the names, and
+/// lookups add 4 bytes per entry for each order (by name, by offset). Listing the keys with
+/// `names` as well (56 bytes or more a key) stays within twice the directory plus 16 MiB.
 #[test]
 fn a_large_central_directory_costs_about_its_bytes() {
     const TEST: &str = "a_large_central_directory_costs_about_its_bytes";
@@ -400,6 +413,247 @@ fn a_large_central_directory_costs_about_its_bytes() {
             p.rise()
         );
     }
+    let cd = cd_len(&std::fs::read(&path).unwrap());
+    let p = child_peak_rss(module_path!(), TEST, &case_at("names", &path), None);
+    eprintln!("names: rise {} for a directory of {cd} bytes", p.rise());
+    assert!(
+        p.rise() <= 2 * cd + DIRECTORY_SLACK,
+        "names: resident rose by {} for a directory of {cd} bytes",
+        p.rise()
+    );
+}
+
+// ---- F3: directories of every shape cost at most twice their bytes plus 16 MiB -------------
+
+/// What opening an archive may add, on top of twice its central directory's bytes.
+const DIRECTORY_SLACK: u64 = 16 << 20;
+
+/// The length of the central directory of the archive `bytes`, as its end records say (the
+/// zip64 one when the plain one is saturated).
+fn cd_len(bytes: &[u8]) -> u64 {
+    let le = |at: usize, n: usize| {
+        let mut x = [0u8; 8];
+        x[..n].copy_from_slice(&bytes[at..at + n]);
+        u64::from_le_bytes(x)
+    };
+    let eocd = bytes.len() - 22;
+    assert_eq!(
+        bytes[eocd..eocd + 4],
+        *b"PK\x05\x06",
+        "an archive without a comment"
+    );
+    match le(eocd + 12, 4) {
+        0xFFFF_FFFF => le(eocd - 20 - 56 + 40, 8),
+        n => n,
+    }
+}
+
+/// `.npy` bytes of a 0-d `|u1` array holding `v`, as `np.save` writes them.
+fn npy_scalar(v: u8) -> Vec<u8> {
+    let mut b = npy_header("|u1", "()");
+    b.push(v);
+    b
+}
+
+/// The CRC-32 of `data` (bitwise: the members here are a few hundred bytes).
+fn crc32(data: &[u8]) -> u32 {
+    let mut crc = !0u32;
+    for &b in data {
+        crc ^= u32::from(b);
+        for _ in 0..8 {
+            crc = (crc >> 1) ^ (0xEDB8_8320 & (crc & 1).wrapping_neg());
+        }
+    }
+    !crc
+}
+
+/// The keys of the archive shapes that `np.savez` writes: `arr_{i}` (`np.savez(f, *arrays)`),
+/// or 4,092-character keywords (`np.savez(f, **arrays)`), 8,192 of which make 32 MiB of names.
+fn savez_key(kind: &str, i: usize) -> String {
+    match kind {
+        "arr" => format!("arr_{i}"),
+        "long" => format!("k{i:06}{}", "x".repeat(4085)),
+        other => panic!("no shape {other}"),
+    }
+}
+
+/// The archive `np.savez` writes for `n` 0-d `uint8` arrays holding `i % 256` under keys of
+/// `kind` (see [`savez_key`]): stored members named `KEY.npy`, whose central directory is
+/// numpy's byte count for byte count (`savez_shapes_are_numpys` checks).
+fn savez_like(kind: &str, n: usize) -> Vec<u8> {
+    let npys: Vec<Vec<u8>> = (0..=255u8).map(npy_scalar).collect();
+    let crcs: Vec<u32> = npys.iter().map(|b| crc32(b)).collect();
+    let members: Vec<Member> = (0..n)
+        .map(|i| Member {
+            name: format!("{}.npy", savez_key(kind, i)).into_bytes(),
+            method: 0,
+            crc32: crcs[i % 256],
+            size: npys[i % 256].len() as u64,
+            data: npys[i % 256].clone(),
+        })
+        .collect();
+    zip(&members)
+}
+
+/// Entries of a hostile directory: `n` entries, all pointing at one empty stored member's
+/// local header (listing them is legal; reading any is refused), named as `kind` says:
+/// `zip64`, one hex digit each, with sizes and offset past 4 GiB in zip64 extra fields; `cp437`, 4,096 bytes of 0xB0 without the UTF-8 flag (CP437's `░`,
+/// 3 bytes decoded).
+fn hostile_directory(kind: &str, n: usize) -> Vec<u8> {
+    let one = zip(&[Member {
+        name: b"0".to_vec(),
+        method: 0,
+        crc32: 0,
+        size: 0,
+        data: Vec::new(),
+    }]);
+    let local_len = 31;
+    let mut out = one[..local_len].to_vec();
+    let cp437 = vec![0xB0u8; 4096];
+    for i in 0..n {
+        let hex = [b"0123456789abcdef"[i % 16]];
+        match kind {
+            "zip64" => central_entry(&mut out, &hex, 8, 0, 5 << 30, 6 << 30, 7 << 30),
+            "cp437" => central_entry(&mut out, &cp437, 0, 0, 0, 0, 0),
+            other => panic!("no shape {other}"),
+        }
+    }
+    end_records(&mut out, n as u64, local_len as u64);
+    out
+}
+
+/// The archives of the directory test, as (shape, members); [`directory_shape`] writes them.
+const DIRECTORY_SHAPES: [(&str, usize); 4] = [
+    ("arr", 200_000),
+    ("long", 8192),
+    ("zip64", 100_000),
+    ("cp437", 8192),
+];
+
+/// The bytes of a shape of [`DIRECTORY_SHAPES`].
+fn directory_shape(shape: &str, n: usize) -> Vec<u8> {
+    match shape {
+        "arr" | "long" => savez_like(shape, n),
+        _ => hostile_directory(shape, n),
+    }
+}
+
+/// Opens the archive (and says the peak resident size then), then does what a caller listing
+/// it does: `len`, `names` (a copy of every key), then the last member by key, read.
+fn shape_case(case: &str, path: &Path) {
+    let (shape, n) = case.split_once(':').unwrap();
+    let n: usize = n.parse().unwrap();
+    let opened = NpzReader::open(path);
+    child_say(&status_bytes("VmHWM").to_string());
+    if shape == "cp437" {
+        // 32 MiB of names that decode to 96 MiB: more than the directory may take.
+        let err = opened.unwrap_err();
+        assert!(is_zip_structure(&err), "{err:?}");
+        assert!(
+            err.to_string()
+                .contains("decode to more bytes than they take"),
+            "{err}"
+        );
+        assert!(err.to_string().len() < 1024, "{err}");
+        return;
+    }
+    let mut npz = opened.unwrap();
+    assert_eq!(npz.len(), n);
+    let names = npz.names().unwrap();
+    assert_eq!(names.len(), n);
+    let last = names[n - 1].clone();
+    let mut member = npz.member(last.as_str()).unwrap();
+    let read = member.bytes();
+    match shape {
+        "arr" | "long" => {
+            assert_eq!(last, savez_key(shape, n - 1));
+            assert_eq!(read.unwrap(), npy_scalar(((n - 1) % 256) as u8));
+        }
+        // Every entry shares one local header, or points past the input.
+        _ => assert!(read.unwrap_err().kind().is_format()),
+    }
+    drop(names);
+}
+
+/// Opening an archive costs at most twice its central directory's bytes plus 16 MiB, whatever
+/// the directory's shape, and so does listing its keys with `names` (a copy of each) and
+/// reading the last member: 200,000 members as `np.savez(f, *arrays)` writes them (12 MB of
+/// directory), 32 MiB of names as `np.savez(f, **arrays)` writes them with long keywords,
+/// 100,000 entries with zip64 fields, and 32 MiB of CP437 names, which decode to three times
+/// their bytes and are refused once the directory would take more than its bytes plus 8 MiB
+/// (a million short names: `a_large_central_directory_costs_about_its_bytes`).
+#[test]
+fn any_central_directory_costs_at_most_twice_its_bytes_plus_16_mib() {
+    const TEST: &str = "any_central_directory_costs_at_most_twice_its_bytes_plus_16_mib";
+    if let Some(case) = child_case() {
+        let (case, path) = split_case(&case);
+        return run_child_case(|| shape_case(case, path));
+    }
+    let dir = Scratch::new("directory-shapes");
+    for (shape, n) in DIRECTORY_SHAPES {
+        let path = dir.path(&format!("{shape}.npz"));
+        let bytes = directory_shape(shape, n);
+        std::fs::write(&path, &bytes).unwrap();
+        let cd = cd_len(&bytes);
+        drop(bytes);
+        let case = format!("{shape}:{n}");
+        let p = child_peak_rss(module_path!(), TEST, &case_at(&case, &path), None);
+        let open = p.said[0].parse::<u64>().unwrap().saturating_sub(p.baseline);
+        for (what, rise) in [("open", open), ("open, names, last member", p.rise())] {
+            eprintln!(
+                "{case}: {what}: rise {rise} for a directory of {cd} bytes ({:.2}x)",
+                rise as f64 / cd as f64
+            );
+            assert!(
+                rise <= 2 * cd + DIRECTORY_SLACK,
+                "{case}: {what}: resident rose by {rise} for a directory of {cd} bytes"
+            );
+        }
+        std::fs::remove_file(&path).unwrap();
+    }
+}
+
+/// The numpy-shaped archives above have numpy's central directory: the same keys and the same
+/// directory length as `np.savez` writes (checked at 1,000 and 64 members).
+#[test]
+fn savez_shapes_are_numpys() {
+    let dir = Scratch::new("savez-shapes");
+    numpy(
+        &dir.0,
+        "np.savez(d + '/arr.npz', *[np.uint8(i % 256) for i in range(1000)])\n\
+         k = lambda i: 'k%06d' % i + 'x' * 4085\n\
+         np.savez(d + '/long.npz', **{k(i): np.uint8(i % 256) for i in range(64)})",
+    );
+    for (kind, n) in [("arr", 1000), ("long", 64)] {
+        let ours = savez_like(kind, n);
+        let theirs = dir.read(&format!("{kind}.npz"));
+        assert_eq!(cd_len(&ours), cd_len(&theirs), "{kind}");
+        let keys = |b: &[u8]| NpzReader::new(Cursor::new(b)).unwrap().names().unwrap();
+        assert_eq!(keys(&ours), keys(&theirs), "{kind}");
+        let mut npz = NpzReader::new(Cursor::new(&theirs[..])).unwrap();
+        let last = savez_key(kind, n - 1);
+        let bytes = npz.member(last.as_str()).unwrap().bytes().unwrap();
+        assert_eq!(bytes, npy_scalar(((n - 1) % 256) as u8), "{kind}");
+    }
+}
+
+/// CP437 names (no UTF-8 flag) decode as Python's `cp437` codec does, to up to 3 bytes a
+/// byte, within the 8 MiB the directory may take beyond its bytes: 512 names of 4,096 bytes
+/// open (6 MiB decoded from 2 MiB); 4,096 of them (24 MiB from 16 MiB) are refused, naming
+/// the entry where the names went over.
+#[test]
+fn names_that_decode_larger_may_take_8_mib_more_than_the_directory() {
+    let bytes = hostile_directory("cp437", 512);
+    let npz = NpzReader::new(Cursor::new(&bytes[..])).unwrap();
+    assert_eq!(npz.len(), 512);
+    assert!(npz.keys().all(|k| k == "░".repeat(4096)));
+    let bytes = hostile_directory("cp437", 4096);
+    let err = NpzReader::new(Cursor::new(&bytes[..])).unwrap_err();
+    assert!(is_zip_structure(&err), "{err:?}");
+    let msg = err.to_string();
+    assert!(msg.contains("plus 8388608"), "{msg}");
+    assert!(msg.contains("by entry "), "{msg}");
+    assert!(msg.len() < 1024, "{msg}");
 }
 
 // ---- F3: a large header with the header length limit raised ---------------------------------
