@@ -209,11 +209,7 @@ impl<R: Read + Seek> NpyReader<R> {
             self.end
                 .saturating_sub(self.data_start - self.info.data_offset),
         )?;
-        let source = crate::region::Seeking {
-            inner: &mut self.inner,
-            start: self.data_start,
-        };
-        crate::region::read_slice(&self.info, selection, source, crate::region::Merge::LOCAL)
+        crate::region::read_slice_from(&self.info, selection, &mut self.inner, self.data_start)
     }
 
     /// Reads the whole array.

@@ -498,6 +498,47 @@ impl<R: Read + io::Seek> ReadAt for Seeking<'_, R> {
     }
 }
 
+/// A file as a source, read by positioned reads (one system call a window, the file's
+/// position untouched): the data starts at `start`.
+#[cfg(unix)]
+pub(crate) struct FileAt<'f> {
+    pub(crate) file: &'f std::fs::File,
+    pub(crate) start: u64,
+}
+
+#[cfg(unix)]
+impl ReadAt for FileAt<'_> {
+    fn read_at(&mut self, offset: u64, buf: &mut [u8]) -> io::Result<()> {
+        use std::os::unix::fs::FileExt;
+        let pos = self
+            .start
+            .checked_add(offset)
+            .ok_or_else(|| io::Error::from(io::ErrorKind::UnexpectedEof))?;
+        self.file.read_exact_at(buf, pos)
+    }
+}
+
+/// Reads the selection from `inner`, a `Read + Seek` whose data starts at `start`: by
+/// positioned reads if it is a file (or a `BufReader` of one), else by seeking.
+pub(crate) fn read_slice_from<A, I, R>(
+    info: &HeaderInfo,
+    selection: I,
+    inner: &mut R,
+    start: u64,
+) -> Result<Array<A, I::OutDim>, Error>
+where
+    A: ReadableElement,
+    I: SliceArg<ndarray::IxDyn>,
+    R: Read + io::Seek,
+{
+    #[cfg(unix)]
+    let inner = match crate::concrete::file_behind(inner) {
+        Ok(file) => return read_slice(info, selection, FileAt { file, start }, Merge::LOCAL),
+        Err(inner) => inner,
+    };
+    read_slice(info, selection, Seeking { inner, start }, Merge::LOCAL)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1078,11 +1078,8 @@ impl<R: Read + Seek> NpzMember<'_, R> {
             Some(range) => {
                 let info = self.header()?;
                 info.check_data_within(range.end - range.start)?;
-                let source = crate::region::Seeking {
-                    inner: &mut self.npz.reader,
-                    start: range.start + info.data_offset,
-                };
-                crate::region::read_slice(&info, selection, source, crate::region::Merge::LOCAL)
+                let start = range.start + info.data_offset;
+                crate::region::read_slice_from(&info, selection, &mut self.npz.reader, start)
             }
             None => {
                 let bytes = self.bytes()?;
