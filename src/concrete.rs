@@ -120,10 +120,7 @@ pub(crate) fn reader<R: Read>(r: &mut R) -> ConcreteReader<'_, R> {
 /// The file behind `r` if it is a `File` or `BufReader<File>` (by value or reference), to be
 /// read at offsets of the caller's choosing (the reader's position is then not the caller's
 /// to rely on); else `r` back.
-#[cfg_attr(
-    not(all(feature = "parallel", feature = "npz", unix)),
-    allow(dead_code)
-)]
+#[cfg_attr(not(all(feature = "npz", unix)), allow(dead_code))]
 pub(crate) fn file_behind<R: Read>(r: &mut R) -> Result<&File, &mut R> {
     // SAFETY: as in `reader`; only shared references leave.
     unsafe {
