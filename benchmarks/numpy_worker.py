@@ -59,6 +59,9 @@ that `time.perf_counter()` measured around just the operation; errors reply `ERR
     rec_read PATH                  -> seconds for np.load(PATH)
     rec_check PATH COUNT           -> "ok COUNT" if np.load(PATH) has REC_DTYPE and equals
                                       rec_array(COUNT)
+    inflate_gen PATH KIND BYTES    -> "ok SIZE CRC"; np.savez_compressed(PATH, a=inflate_array(KIND,
+                                      BYTES)) and the member's raw deflate stream in PATH.deflate;
+                                      SIZE and CRC: the member's uncompressed size and CRC-32
     quit
 """
 
@@ -124,6 +127,32 @@ def rec_array(count):
     a["v"][:, 1] = -i
     a["v"][:, 2] = 1.5
     return a
+
+
+def inflate_array(kind, nbytes):
+    """About NBYTES of data of one kind, as measurements and tables hold it (seeded):
+    floats: normal values rounded to 3 decimals (f8); ints: counts below 1000 (i8);
+    strings: words with a number, '<U16'; records: REC_DTYPE with random values."""
+    rng = np.random.default_rng(22)
+    if kind == "floats":
+        return np.round(rng.standard_normal(nbytes // 8), 3)
+    if kind == "ints":
+        return rng.integers(0, 1000, nbytes // 8, dtype="<i8")
+    if kind == "strings":
+        n = nbytes // 64
+        words = np.array(["alpha", "beta", "gamma", "delta", "epsilon", "zeta"])
+        nums = rng.integers(0, 100000, n).astype("U6")
+        return np.char.add(np.char.add(words[rng.integers(0, 6, n)], "_"), nums).astype("<U16")
+    if kind == "records":
+        n = nbytes // REC_DTYPE.itemsize
+        a = np.zeros(n, REC_DTYPE)
+        a["id"] = rng.integers(0, 10**6, n)
+        a["val"] = np.round(rng.standard_normal(n), 3)
+        a["tag"] = np.char.add(b"t", rng.integers(0, 10**5, n).astype("S6"))
+        a["ok"] = rng.integers(0, 2, n).astype(bool)
+        a["v"] = np.round(rng.standard_normal((n, 3)), 2)
+        return a
+    raise ValueError(f"unknown kind {kind}")
 
 
 def to_native(a, conv):
@@ -414,6 +443,26 @@ class Worker:
             if not np.array_equal(a, rec_array(count)):
                 return "bad values"
             return f"ok {float(count)!r}"
+        if cmd == "inflate_gen":
+            import zipfile
+            import zlib
+
+            path, kind, nbytes = args[0], args[1], int(args[2])
+            np.savez_compressed(path, a=inflate_array(kind, nbytes))
+            with zipfile.ZipFile(path) as z:
+                info = z.getinfo("a.npy")
+            with open(path, "rb") as f:
+                f.seek(info.header_offset)
+                local = f.read(30)
+                names = int.from_bytes(local[26:28], "little") + int.from_bytes(local[28:30], "little")
+                f.seek(info.header_offset + 30 + names)
+                raw = f.read(info.compress_size)
+            # The stream must be the member: inflated, it gives the member's bytes.
+            if zlib.crc32(zlib.decompress(raw, -15)) != info.CRC:
+                return "bad raw stream"
+            with open(path + ".deflate", "wb") as f:
+                f.write(raw)
+            return f"ok {info.file_size} {info.CRC}"
         return f"ERR unknown command {cmd}"
 
 

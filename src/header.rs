@@ -199,11 +199,7 @@ impl ReadOptions {
             max_header_len: 1 << 20,
             max_depth: 64,
             max_data_len: None,
-            threads: if cfg!(all(feature = "parallel", unix)) {
-                2
-            } else {
-                1
-            },
+            threads: if cfg!(unix) { 2 } else { 1 },
             max_inflated_len: None,
             max_pickle_depth: 256,
         }
@@ -286,12 +282,19 @@ impl ReadOptions {
     /// `&[u8]` or `Cursor` (by value or `&mut`), and a stored member of an
     /// [`NpzReader`](crate::NpzReader) over a file. Arrays of 16 MiB and more are then read as
     /// that many positioned reads (or copies) of disjoint parts at once, one per thread, up to
-    /// the number of cores. Default 2 with the `parallel` feature on Unix, else 1; values
-    /// above 1 have an effect only there. 0 counts as 1.
+    /// the number of cores. Default 2 on Unix (standard threads; no feature needed), else 1;
+    /// values above 1 have an effect only there. 0 counts as 1.
+    ///
+    /// 1 keeps every read of the crate's on the calling thread: no split reads, and no helper
+    /// threads for `.npz` members either (the thread that runs a stored member's CRC-32, the
+    /// one that faults an inflated member's array in ahead of the inflater).
+    /// [`NpzReader::read_all`](crate::NpzReader::read_all) with the `parallel` feature runs on
+    /// rayon's threads whatever this says.
     ///
     /// ```
-    /// let opts = ndnpy::ReadOptions::new().threads(1); // one thread, whatever the features
+    /// let opts = ndnpy::ReadOptions::new().threads(1); // one thread
     /// # assert_eq!(opts.threads, 1);
+    /// assert_eq!(ndnpy::ReadOptions::new().threads, if cfg!(unix) { 2 } else { 1 });
     /// ```
     pub fn threads(mut self, threads: usize) -> ReadOptions {
         self.threads = threads.max(1);

@@ -8,8 +8,8 @@
 //!   reserved at once and committed only as data arrives (on Linux; elsewhere a stream's array
 //!   grows with the bytes that arrive). A `File`, `BufReader<File>`, `&[u8]` or `Cursor` is
 //!   read through the file or bytes behind it, the way a path is. Limits for untrusted input,
-//!   and how many threads a large read of a file or of memory may use (two with the
-//!   `parallel` feature on Unix): [`ReadOptions`], [`ReadOptions::read_npy`].
+//!   and how many threads a large read of a file or of memory may use (two by default on
+//!   Unix): [`ReadOptions`], [`ReadOptions::read_npy`].
 //! - **Writing**: [`write_npy`], [`create_new_npy`] and [`WriteNpyExt`] (any layout; C and
 //!   Fortran order kept, other layouts written in C order; a `File` or `BufWriter<File>`
 //!   written as a path is), with a chosen byte order through [`WriteOptions`]. Files are
@@ -49,10 +49,11 @@
 //!   `np.load` reads, stored or deflated per member ([`NpzWriteOptions`](npz::NpzWriteOptions)), deterministic,
 //!   zip64 when needed, optionally 64-byte aligned so that stored members can be viewed in
 //!   place. With the `parallel` feature, [`NpzReader::read_all`] inflates members on all
-//!   cores; inflating a member of 16 MiB or more, a helper thread faults the array's pages in
-//!   just ahead of the inflater, never more than 16 MiB past the bytes inflated; reading
-//!   16 MiB or more of a stored member, two threads read parts of an archive that is a file
-//!   and hash each part (from other sources, a helper thread runs the CRC-32).
+//!   cores. Without asking (on Unix, unless [`ReadOptions::threads`] is 1): inflating a
+//!   member of 16 MiB or more, a helper thread faults the array's pages in just ahead of the
+//!   inflater, never more than 16 MiB past the bytes inflated (Linux); reading 16 MiB or more
+//!   of a stored member, two threads read parts of an archive that is a file and hash each
+//!   part (from other sources, a helper thread runs the CRC-32).
 //! - **Headers**: [`Header`] reads and writes the header alone, with numpy's version choice
 //!   and padding; [`HeaderInfo`](header::HeaderInfo) adds the version and data offset of a file.
 //! - **Dtypes**: [`DType`] parses and formats every `descr` numpy writes (scalars, strings,
@@ -195,7 +196,7 @@ pub mod npz;
 mod object;
 mod outofcore;
 mod pickle;
-#[cfg(all(feature = "parallel", unix))]
+#[cfg(unix)]
 mod pio;
 mod prefault;
 mod printable_table;

@@ -5,8 +5,8 @@
 //! that copies. [`SplitFile`] turns one large `read` of a file into positioned reads (`pread`)
 //! of disjoint parts of the buffer, and [`SplitSlice`] one large read of bytes in memory into
 //! copies of disjoint parts, all but the first on scoped helper threads, so the cores copy and
-//! fault at once. They are used with the `parallel` feature on Unix by every read whose input
-//! is a regular file or bytes in memory ([`read_npy`](crate::read_npy), and
+//! fault at once. They are used on Unix (standard threads, no feature needed) by every read
+//! whose input is a regular file or bytes in memory ([`read_npy`](crate::read_npy), and
 //! [`ReadNpyExt::read_npy`](crate::ReadNpyExt::read_npy) of a `File`, `BufReader<File>`,
 //! `&[u8]` or `Cursor`), with as many parts as
 //! [`ReadOptions::threads`](crate::ReadOptions::threads) allows (2 by default) and the machine

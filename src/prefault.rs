@@ -5,9 +5,10 @@
 //! the page cache, both are memory-bound and a second core gains nothing (measured: a 256 MiB
 //! `.npy` read takes the same time with a helper). When they come slower than memory, as from
 //! inflating an `.npz` member, the zeroing is a tenth of the time and can move to another core.
-//! So, with the `parallel` feature on Linux, reads of [`MIN_LEN`] bytes and more from a source
-//! its caller marks slow (the `slow` argument, from `Input::slow`) on a machine with more than
-//! one core start a helper thread that asks the kernel to populate the pages
+//! So, on Linux, reads of [`MIN_LEN`] bytes and more from a source its caller marks slow (the
+//! `slow` argument, from `Input::slow`, which an `.npz` member reader sets only when
+//! `ReadOptions::threads` allows more than one thread) on a machine with more than one core
+//! start a helper thread that asks the kernel to populate the pages
 //! (`MADV_POPULATE_WRITE`) a little ahead of the reader. The
 //! helper never gets more than [`LEAD`] bytes ahead of the bytes that have really arrived, so
 //! a hostile input that declares a huge array but holds little commits little memory, as
@@ -48,14 +49,14 @@ where
     R: Read + ?Sized,
     E: From<io::Error>,
 {
-    #[cfg(all(feature = "parallel", target_os = "linux"))]
+    #[cfg(target_os = "linux")]
     if helper_pays(buf.len(), slow) {
         let (base, len) = (buf.as_mut_ptr() as usize, buf.len());
         return imp::with_helper(base, len, |progress| {
             read_parts(reader, buf, part, &mut each, progress)
         });
     }
-    #[cfg(not(all(feature = "parallel", target_os = "linux")))]
+    #[cfg(not(target_os = "linux"))]
     let _ = slow;
     read_parts(reader, buf, part, &mut each, &|_| {})
 }
@@ -89,11 +90,11 @@ where
 
 /// The smallest read that gets a helper: below it, starting a thread (tens of microseconds)
 /// would cost more than it saves.
-#[cfg_attr(not(all(feature = "parallel", target_os = "linux")), allow(dead_code))]
+#[cfg_attr(not(target_os = "linux"), allow(dead_code))]
 const MIN_LEN: usize = 16 << 20;
 
 /// How far ahead of the bytes read the helper may populate.
-#[cfg_attr(not(all(feature = "parallel", target_os = "linux")), allow(dead_code))]
+#[cfg_attr(not(target_os = "linux"), allow(dead_code))]
 const LEAD: usize = 16 << 20;
 
 /// The step of [`fill`]'s reads (the reader reports its progress after each) and of the
@@ -101,31 +102,42 @@ const LEAD: usize = 16 << 20;
 const STEP: usize = 2 << 20;
 
 /// The number of cores this process may use (1 if unknown), looked up once.
-#[cfg_attr(not(feature = "parallel"), allow(dead_code))]
 pub(crate) fn cores() -> usize {
     use std::sync::OnceLock;
     static CORES: OnceLock<usize> = OnceLock::new();
     *CORES.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
 }
 
-/// Whether a read of `len` bytes gets a helper: the `parallel` feature on Linux, a `slow`
-/// source, at least [`MIN_LEN`] bytes, a second core to populate on, and not
-/// already on one of rayon's workers (as in
-/// [`NpzReader::read_all`](crate::NpzReader::read_all), whose other reads keep the other
-/// cores busy).
+/// Whether a read of `len` bytes gets a helper: Linux, a `slow` source, at least [`MIN_LEN`]
+/// bytes, a second core to populate on, and not already on one of rayon's workers (as in
+/// [`NpzReader::read_all`](crate::NpzReader::read_all) with the `parallel` feature, whose
+/// other reads keep the other cores busy).
 fn helper_pays(len: usize, slow: bool) -> bool {
-    #[cfg(all(feature = "parallel", target_os = "linux"))]
+    #[cfg(target_os = "linux")]
     {
-        len >= MIN_LEN && slow && rayon::current_thread_index().is_none() && cores() > 1
+        len >= MIN_LEN && slow && !on_rayon_worker() && cores() > 1
     }
-    #[cfg(not(all(feature = "parallel", target_os = "linux")))]
+    #[cfg(not(target_os = "linux"))]
     {
         let _ = (len, slow);
         false
     }
 }
 
-#[cfg(all(feature = "parallel", target_os = "linux"))]
+/// Whether this thread is one of rayon's workers (never without the `parallel` feature).
+#[cfg(target_os = "linux")]
+fn on_rayon_worker() -> bool {
+    #[cfg(feature = "parallel")]
+    {
+        rayon::current_thread_index().is_some()
+    }
+    #[cfg(not(feature = "parallel"))]
+    {
+        false
+    }
+}
+
+#[cfg(target_os = "linux")]
 mod imp {
     use super::{LEAD, STEP};
     use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -266,7 +278,7 @@ mod tests {
     }
 
     /// Whether the page holding `addr` is resident (`mincore`).
-    #[cfg(all(feature = "parallel", target_os = "linux"))]
+    #[cfg(target_os = "linux")]
     fn resident(addr: usize) -> bool {
         let mut v = 0u8;
         // SAFETY: one page of a live mapping of the test's own; mincore only writes `v`.
@@ -277,7 +289,7 @@ mod tests {
 
     /// With the helper: pages get populated ahead of the reader, but never more than `LEAD`
     /// past the bytes that arrived (a short input that declared a huge array commits little).
-    #[cfg(all(feature = "parallel", target_os = "linux"))]
+    #[cfg(target_os = "linux")]
     #[test]
     fn the_helper_populates_ahead_but_never_past_the_lead() {
         if !helper_pays(MIN_LEN, true) {
@@ -354,7 +366,7 @@ mod tests {
         assert!(!inside.1);
         assert_eq!(
             inside.0,
-            cfg!(all(feature = "parallel", target_os = "linux"))
+            cfg!(target_os = "linux")
                 && std::thread::available_parallelism().map_or(1, |n| n.get()) > 1
         );
     }

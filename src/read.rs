@@ -251,13 +251,13 @@ fn read_file_data<T>(
     body: impl FnOnce(&mut dyn Read, HeaderInfo, Option<u64>) -> Result<T, Error>,
 ) -> Result<(T, u64), Error> {
     let available = Some(len.saturating_sub(pos));
-    #[cfg(all(feature = "parallel", unix))]
+    #[cfg(unix)]
     {
         let mut split = crate::pio::SplitFile::new(file, pos, opts.threads);
         let value = body(&mut split, info, available)?;
         Ok((value, split.position()))
     }
-    #[cfg(not(all(feature = "parallel", unix)))]
+    #[cfg(not(unix))]
     {
         let _ = opts;
         let mut f = file;
@@ -275,14 +275,14 @@ fn read_bytes_rest<T>(
 ) -> Result<T, Error> {
     let info = Header::read(bytes, opts)?;
     let available = Some(bytes.len() as u64);
-    #[cfg(all(feature = "parallel", unix))]
+    #[cfg(unix)]
     {
         let mut split = crate::pio::SplitSlice::new(bytes, opts.threads);
         let value = body(&mut split, info, available)?;
         *bytes = &bytes[split.position()..];
         Ok(value)
     }
-    #[cfg(not(all(feature = "parallel", unix)))]
+    #[cfg(not(unix))]
     body(bytes, info, available)
 }
 

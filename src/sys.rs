@@ -169,7 +169,7 @@ pub(crate) enum Advice {
     /// Drop the range's pages: the next access sees zero-filled pages.
     DontNeed,
     /// Fault the range's pages in for writing now (never changes what a program reads).
-    #[cfg_attr(not(feature = "parallel"), allow(dead_code))]
+    #[cfg_attr(not(target_os = "linux"), allow(dead_code))]
     PopulateWrite,
 }
 

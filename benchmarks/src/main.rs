@@ -7,6 +7,7 @@
 mod cases;
 mod doors;
 mod floors;
+mod inflate;
 mod npz;
 mod numpy;
 mod ooc;
@@ -40,6 +41,7 @@ const CASES: [&str; 20] = [
     "npz_compress",
     "npz_decompress",
     "npz_parallel",
+    "inflate",
     "records",
     "process",
     "remote",
@@ -54,7 +56,7 @@ usage: ndnpy-benchmarks [options]
   --tiny-count N   number of tiny arrays (default 10000)
   --case NAME      run one case: read_c read_f read_be write_c write_f write_perm tiny region
                    mmap_sum view_create append rows strings npz_tiny npz_compress
-                   npz_decompress npz_parallel records process remote
+                   npz_decompress npz_parallel inflate records process remote
   --quick          16 MiB and 3 rounds, fewer repetitions in view_create (explicit options
                    still win)
   --dir PATH       directory for the files (default /tmp/ndnpy-bench)";
@@ -481,6 +483,7 @@ fn run() -> Res<()> {
             "npz_compress" => vec![npz::npz_compress_case(&cfg, &mut np)?],
             "npz_decompress" => vec![npz::npz_decompress_case(&cfg, &mut np)?],
             "npz_parallel" => vec![npz::npz_parallel_case(&cfg, &mut np)?],
+            "inflate" => inflate::inflate_case(&cfg, &mut np)?,
             "records" => vec![records::records_case(&cfg, &mut np)?],
             "process" => vec![process::process_case(&cfg, &mut np)?],
             "remote" => vec![remote::remote_case(&cfg, &mut np)?],

@@ -354,6 +354,9 @@ pub fn npz_compress_case(cfg: &Config, np: &mut Numpy) -> Res<Report> {
     Ok(compress)
 }
 
+/// The member read kept on one thread (no helper faulting the array in).
+const NDNPY_ONE: &str = "ndnpy, one thread";
+
 /// `npz_decompress`: read back the large member of numpy's archive of `npz_compress`'s array.
 pub fn npz_decompress_case(cfg: &Config, np: &mut Numpy) -> Res<Report> {
     let n = large_len(cfg);
@@ -374,6 +377,18 @@ pub fn npz_decompress_case(cfg: &Config, np: &mut Numpy) -> Res<Report> {
             let d = t.elapsed();
             if check {
                 check_int(NDNPY, &a, 0, n)?;
+            }
+            black_box(a);
+            Ok(d)
+        }),
+        Imp::new(NDNPY_ONE, move |check| {
+            let one = ndnpy::ReadOptions::new().threads(1);
+            let t = Instant::now();
+            let a: Array1<i64> =
+                ndnpy::NpzReader::with_options(File::open(input)?, &one)?.by_name("a")?;
+            let d = t.elapsed();
+            if check {
+                check_int(NDNPY_ONE, &a, 0, n)?;
             }
             black_box(a);
             Ok(d)
@@ -410,7 +425,10 @@ pub fn npz_decompress_case(cfg: &Config, np: &mut Numpy) -> Res<Report> {
         notes: vec![format!(
             "Archive written by `np.savez_compressed(path, a=a)` (the array of npz_compress), \
              page cache warm; GiB/s are of the inflated data. ndnpy: \
-             `NpzReader::open(path)?.by_name::<_, Ix1>(\"a\")`; ndarray-npy: \
+             `NpzReader::open(path)?.by_name::<_, Ix1>(\"a\")` (by default a helper thread \
+             faults the array in ahead of the inflater); ndnpy, one thread: the same through \
+             `NpzReader::with_options(File::open(path)?, &ReadOptions::new().threads(1))` (no \
+             helper); ndarray-npy: \
              `NpzReader::new(File::open(path)?)?.by_name(\"a\")`; numpy: `with np.load(path) as \
              d: d['a']`. Checked: every element (numpy's in the worker, dtype '<i8', and its sum)."
         )],

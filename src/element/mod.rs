@@ -114,9 +114,8 @@ pub struct Input {
     /// How many bytes the input still holds, when known (a file's or a slice's length, a
     /// stored `.npz` member's size).
     pub available: Option<u64>,
-    /// Whether the bytes arrive slower than memory takes them (a member being inflated): with
-    /// the `parallel` feature a helper thread may then fault the array's pages in ahead of
-    /// them.
+    /// Whether the bytes arrive slower than memory takes them (a member being inflated): on
+    /// Linux a helper thread may then fault the array's pages in ahead of them.
     pub slow: bool,
 }
 

@@ -14,7 +14,6 @@ use crate::error::MismatchError;
 use crate::error::{Detail, Error, FormatError};
 use crate::header::{Header, HeaderInfo, ReadOptions, MAGIC};
 use crate::ioutil::read_full;
-#[cfg(feature = "parallel")]
 use crate::prefault;
 use crate::read::read_array;
 use crate::ReadableElement;
@@ -26,8 +25,8 @@ use std::io::{self, BufRead, Read};
 const STORED_STEP: usize = 256 << 10;
 
 /// The smallest read of a stored member whose CRC-32 runs on a second thread, or that a file
-/// splits over threads (with the `parallel` feature, on a machine with more than one core).
-#[cfg(feature = "parallel")]
+/// splits over threads (unless [`ReadOptions::threads`] is 1, on a machine with more than one
+/// core).
 pub(crate) const PARALLEL_CRC_MIN: usize = 16 << 20;
 
 /// Where a member's compressed data comes from: any `BufRead`, and for some sources a faster
@@ -60,6 +59,9 @@ pub(crate) struct MemberReader<'e, B> {
     ended: bool,
     /// All bytes were read and checked.
     done: bool,
+    /// The threads this reader may use ([`ReadOptions::threads`]): 1 keeps the CRC-32 of a
+    /// stored member and the faulting in of an inflated member's array on the reading thread.
+    threads: usize,
 }
 
 impl<'e, B: MemberSource> MemberReader<'e, B> {
@@ -74,7 +76,15 @@ impl<'e, B: MemberSource> MemberReader<'e, B> {
             hasher: crc32fast::Hasher::new(),
             ended: false,
             done: false,
+            threads: ReadOptions::new().threads,
         }
+    }
+
+    /// The same reader, using at most `threads` threads ([`ReadOptions::threads`]; the
+    /// default is its default).
+    pub(crate) fn with_threads(mut self, threads: usize) -> Self {
+        self.threads = threads.max(1);
+        self
     }
 
     fn fail(&self, e: FormatError) -> io::Error {
@@ -175,7 +185,6 @@ impl<'e, B: MemberSource> MemberReader<'e, B> {
     /// thread runs the CRC-32 of each step already copied (the hashes are combined in order):
     /// the check then costs no time on the reading thread. Returns the bytes copied, fewer
     /// than `out.len()` only if the source ended.
-    #[cfg(feature = "parallel")]
     fn read_stored_hashing(&mut self, out: &mut [u8]) -> io::Result<usize> {
         let src = &mut self.src;
         let (tx, rx) = std::sync::mpsc::channel::<&[u8]>();
@@ -246,6 +255,16 @@ impl<'e, B: MemberSource> MemberReader<'e, B> {
         self.produced
     }
 
+    /// What is known of the member's bytes for the `.npy` reader: its length (see
+    /// [`MemberReader::length_hint`]), and that an inflated member's bytes arrive slower than
+    /// memory takes them (said only when a helper thread may use that: not on one thread).
+    fn input(&self) -> Input {
+        Input {
+            available: self.length_hint(),
+            slow: self.inflater.is_some() && self.threads > 1,
+        }
+    }
+
     /// The length to give the `.npy` reader as the input's, from which it may allocate a whole
     /// array at once: the declared size when that is safe, else `None` (the array then grows
     /// with the bytes that arrive).
@@ -259,16 +278,6 @@ impl<'e, B: MemberSource> MemberReader<'e, B> {
     /// space limit), asking for it would fail a read that may need far less; so a size of
     /// [`PROBE_FROM`] bytes or more is first reserved and released, with [`PROBE_ROOM`] to
     /// spare, and if that fails the array grows with the bytes instead.
-    /// What is known of the member's bytes for the `.npy` reader: its length (see
-    /// [`MemberReader::length_hint`]), and that an inflated member's bytes arrive slower than
-    /// memory takes them.
-    fn input(&self) -> Input {
-        Input {
-            available: self.length_hint(),
-            slow: self.inflater.is_some(),
-        }
-    }
-
     fn length_hint(&self) -> Option<u64> {
         let size = self.entry.size;
         if self.inflater.is_none() || size < PROBE_FROM {
@@ -298,8 +307,7 @@ impl<B: MemberSource> Read for MemberReader<'_, B> {
                 self.hasher.combine(&hasher);
                 return self.count(n);
             }
-            #[cfg(feature = "parallel")]
-            if want >= PARALLEL_CRC_MIN && prefault::cores() > 1 {
+            if want >= PARALLEL_CRC_MIN && self.threads > 1 && prefault::cores() > 1 {
                 let n = self.read_stored_hashing(&mut buf[..want])?;
                 return self.count(n);
             }
@@ -558,13 +566,30 @@ mod tests {
     }
 
     #[test]
+    fn one_thread_asks_for_no_helper() {
+        let data = vec![7u8; 1000];
+        let z = deflate(&data);
+        let (d, s) = (entry(8, &data, &z), entry(0, &data, &data));
+        // An inflated member is slow: by default (two threads on Unix) a helper may fault its
+        // array in; with one thread, none may.
+        let m = MemberReader::new(&z[..], d.named("m.npy"));
+        assert_eq!(m.input().slow, ReadOptions::new().threads > 1);
+        let m = MemberReader::new(&z[..], d.named("m.npy")).with_threads(1);
+        assert!(!m.input().slow);
+        assert_eq!(m.input().available, Some(1000));
+        // A stored member is as fast as its source.
+        let m = MemberReader::new(&data[..], s.named("m.npy"));
+        assert!(!m.input().slow);
+    }
+
+    #[test]
     fn large_stored_reads_are_checked_whole_and_after_a_small_read() {
-        // Over 16 MiB: with the `parallel` feature the CRC-32 runs on a second thread.
+        // Over 16 MiB: the CRC-32 runs on a second thread (on one with `with_threads(1)`).
         let n = (16 << 20) + 12345;
         let data: Vec<u8> = (0..n).map(|i| (i % 253) as u8).collect();
         let e = entry(0, &data, &data);
-        for first in [0usize, 6] {
-            let mut m = MemberReader::new(&data[..], e.named("m.npy"));
+        for (first, threads) in [(0usize, 2), (6, 2), (0, 1), (6, 1)] {
+            let mut m = MemberReader::new(&data[..], e.named("m.npy")).with_threads(threads);
             let mut out = vec![0u8; n];
             let mut got = read_full(&mut m, &mut out[..first]).unwrap();
             got += read_full(&mut m, &mut out[first..]).unwrap();

@@ -111,7 +111,8 @@ impl<R: Read + Seek> NpzReader<R> {
                         Job::Done(r) => (r, 0),
                         Job::Inflate(i, bytes) => match entries.entry(i) {
                             Some(entry) => {
-                                let mut m = MemberReader::new(&bytes[..], entry);
+                                let mut m =
+                                    MemberReader::new(&bytes[..], entry).with_threads(opts.threads);
                                 let r = member::read_npy(&mut m, opts)
                                     .map_err(|e| e.in_member(entry.name));
                                 (r, entry.size.saturating_sub(m.produced()))

@@ -624,7 +624,7 @@ impl<R: Read + Seek> NpzReader<R> {
             None => Source::from_archive(reader, data_start, entry.compressed_size, options)
                 .map_err(|e| Error::from(e).in_member(name))?,
         };
-        let mut m = MemberReader::new(src, entry);
+        let mut m = MemberReader::new(src, entry).with_threads(options.threads);
         let result = f(&mut m, options).map_err(|e| e.in_member(name));
         *inflated = inflated.saturating_add(m.produced());
         result
@@ -1248,13 +1248,12 @@ where
 }
 
 /// A member's compressed data: already in memory (small members are read with their local
-/// header), streamed from the archive, or (an archive that is a file, with the `parallel`
-/// feature on Unix) read from the file by positioned reads, which lets large reads of a stored
-/// member be split over threads.
+/// header), streamed from the archive, or (an archive that is a file, on Unix) read from the
+/// file by positioned reads, which lets large reads of a stored member be split over threads.
 enum Source<'a, R> {
     Memory(&'a [u8]),
     Stream(BufReader<io::Take<&'a mut R>>),
-    #[cfg(all(feature = "parallel", unix))]
+    #[cfg(unix)]
     File(BufReader<FileRange<'a>>),
 }
 
@@ -1267,7 +1266,7 @@ impl<'a, R: Read + Seek> Source<'a, R> {
         opts: &ReadOptions,
     ) -> io::Result<Source<'a, R>> {
         let cap = len.min(64 << 10) as usize;
-        #[cfg(all(feature = "parallel", unix))]
+        #[cfg(unix)]
         let reader = match crate::concrete::file_behind(reader) {
             Ok(file) => {
                 let range = FileRange {
@@ -1280,7 +1279,7 @@ impl<'a, R: Read + Seek> Source<'a, R> {
             }
             Err(reader) => reader,
         };
-        #[cfg(not(all(feature = "parallel", unix)))]
+        #[cfg(not(unix))]
         let _ = opts;
         reader.seek(SeekFrom::Start(start))?;
         Ok(Source::Stream(BufReader::with_capacity(
@@ -1293,11 +1292,11 @@ impl<'a, R: Read + Seek> Source<'a, R> {
 /// The step in which each thread of a split member read reads and hashes its part: small
 /// enough that the bytes are still in the core's own cache when hashed (2 MiB steps made the
 /// member read 1.3x the `.npy` read, 256 KiB steps 1.1x).
-#[cfg(all(feature = "parallel", unix))]
+#[cfg(unix)]
 const HASH_STEP: usize = 256 << 10;
 
 /// The bytes `pos..end` of a file, read by positioned reads.
-#[cfg(all(feature = "parallel", unix))]
+#[cfg(unix)]
 struct FileRange<'a> {
     file: &'a std::fs::File,
     pos: u64,
@@ -1306,7 +1305,7 @@ struct FileRange<'a> {
     parts: usize,
 }
 
-#[cfg(all(feature = "parallel", unix))]
+#[cfg(unix)]
 impl Read for FileRange<'_> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
         use std::os::unix::fs::FileExt;
@@ -1323,7 +1322,7 @@ impl<R: Read> Read for Source<'_, R> {
         match self {
             Source::Memory(m) => m.read(buf),
             Source::Stream(s) => s.read(buf),
-            #[cfg(all(feature = "parallel", unix))]
+            #[cfg(unix)]
             Source::File(f) => f.read(buf),
         }
     }
@@ -1334,7 +1333,7 @@ impl<R: Read> BufRead for Source<'_, R> {
         match self {
             Source::Memory(m) => Ok(m),
             Source::Stream(s) => s.fill_buf(),
-            #[cfg(all(feature = "parallel", unix))]
+            #[cfg(unix)]
             Source::File(f) => f.fill_buf(),
         }
     }
@@ -1343,7 +1342,7 @@ impl<R: Read> BufRead for Source<'_, R> {
         match self {
             Source::Memory(m) => m.consume(amt),
             Source::Stream(s) => s.consume(amt),
-            #[cfg(all(feature = "parallel", unix))]
+            #[cfg(unix)]
             Source::File(f) => f.consume(amt),
         }
     }
@@ -1352,7 +1351,7 @@ impl<R: Read> BufRead for Source<'_, R> {
 impl<R: Read> MemberSource for Source<'_, R> {
     /// A file's range is read as what the buffer holds, then positioned reads of disjoint
     /// parts, each hashed on the thread that read it; the hashes are combined in order.
-    #[cfg(all(feature = "parallel", unix))]
+    #[cfg(unix)]
     fn read_hashing(&mut self, out: &mut [u8]) -> Option<io::Result<(usize, crc32fast::Hasher)>> {
         let Source::File(f) = self else {
             return None;
