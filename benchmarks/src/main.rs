@@ -24,7 +24,7 @@ use std::time::{Duration, Instant};
 
 pub type Res<T> = Result<T, Box<dyn std::error::Error>>;
 
-const CASES: [&str; 20] = [
+const CASES: [&str; 21] = [
     "read_c",
     "read_f",
     "read_be",

@@ -1,7 +1,9 @@
 //! Case `region`: N-d region reads of a 3-D f8 file, by ndnpy (`NpyReader::read_slice` on a
 //! `File` opened per call, and `NpyMmap::read_slice` on a map opened per call) against
 //! numpy's `np.load(p, mmap_mode='r')[sel].copy()`, for the four selections of issue 21: a
-//! band of planes, a block of columns, a strided box and one element.
+//! band of planes, a block of columns, a strided box and one element; and the same file over
+//! HTTP on loopback (`scripts/range_server.py`), `BlockingRemoteNpy::read_slice` against the
+//! floor of the same byte windows fetched by raw ranged GETs, 8 at once.
 
 use crate::cases::{path_str, Cleanup, NDNPY, NUMPY};
 use crate::numpy::Numpy;
@@ -13,6 +15,55 @@ use std::hint::black_box;
 use std::time::Instant;
 
 const MMAP: &str = "ndnpy, NpyMmap::read_slice";
+
+const REMOTE: &str = "ndnpy, BlockingRemoteNpy::read_slice (HTTP)";
+const FLOOR: &str = "floor: the same windows by raw ranged GETs, 8 at once";
+
+/// The byte windows (offset from the data's start, length) the remote read of selection `k`
+/// fetches with the default options (runs under 256 KiB apart merged): what
+/// `tests/remote/http.rs` counts for the 1 GiB file.
+fn windows(k: usize, planes: usize) -> Vec<(u64, usize)> {
+    const PLANE: u64 = 1 << 20;
+    let mid = (planes / 2) as u64;
+    match k {
+        0 => vec![(mid * PLANE, 4 << 20)],
+        1 => (0..planes as u64).map(|p| (p * PLANE + 5 * 8192 + 800, 1024)).collect(),
+        2 => (0..planes as u64)
+            .step_by(10)
+            .map(|p| (p * PLANE, 112 * 8192 + 896 * 8 + 8))
+            .collect(),
+        _ => vec![(mid * PLANE + 100 * 8192 + 8000, 8)],
+    }
+}
+
+/// Fetches `wins` of `name` by raw ranged GETs, 8 at once, each into a fresh buffer.
+fn raw_windows(port: u16, name: &str, data: u64, wins: &[(u64, usize)]) -> Res<usize> {
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let got = std::sync::atomic::AtomicUsize::new(0);
+    std::thread::scope(|s| {
+        let workers: Vec<_> = (0..8)
+            .map(|_| {
+                s.spawn(|| -> Result<(), String> {
+                    loop {
+                        let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        let Some(&(off, len)) = wins.get(i) else {
+                            return Ok(());
+                        };
+                        let mut buf = vec![0u8; len];
+                        crate::remote::raw_range_into(port, name, data + off, &mut buf)
+                            .map_err(|e| e.to_string())?;
+                        got.fetch_add(black_box(buf).len(), std::sync::atomic::Ordering::Relaxed);
+                    }
+                })
+            })
+            .collect();
+        for w in workers {
+            w.join().map_err(|_| "a floor thread panicked".to_string())??;
+        }
+        Ok::<(), String>(())
+    })?;
+    Ok(got.into_inner())
+}
 
 /// (name, ndarray selection, numpy's spelling, calls per run)
 fn selections(planes: usize) -> Vec<(&'static str, Vec<SliceInfoElem>, String, usize)> {
@@ -53,8 +104,21 @@ pub fn region_case(cfg: &Config, np: &mut Numpy) -> Res<Vec<Report>> {
     let p = path_str(&path)?;
     np.ok(&format!("region_gen {p} {planes}"))?;
     let np = RefCell::new(np);
+    let data_offset = ndnpy::NpyReader::new(File::open(&path)?)?.info().data_offset;
+    let server = crate::remote::Server::start(&cfg.dir)?;
+    let port = server.port;
+    let store: std::sync::Arc<dyn object_store::ObjectStore> = std::sync::Arc::new(
+        object_store::http::HttpBuilder::new()
+            .with_url(format!("http://127.0.0.1:{port}"))
+            .with_client_options(object_store::ClientOptions::new().with_allow_http(true))
+            .build()?,
+    );
+    let remote = ndnpy::remote::BlockingRemoteNpy::open(store, "region.npy".into())?;
+    let remote = &remote;
     let mut reports = Vec::new();
-    for (title, sel, expr, calls) in selections(planes) {
+    for (k, (title, sel, expr, calls)) in selections(planes).into_iter().enumerate() {
+        // Remote calls are slower: fewer of them per run.
+        let remote_calls = if k == 3 { 100 } else { 2 };
         let mut imps = Vec::new();
         let (sel_a, sel_b) = (sel.clone(), sel.clone());
         let path_a = path.clone();
@@ -88,13 +152,44 @@ pub fn region_case(cfg: &Config, np: &mut Numpy) -> Res<Vec<Report>> {
             black_box(last);
             Ok(d)
         }));
+        let sel_r = sel.clone();
+        let path_r = path.clone();
+        imps.push(Imp::new(REMOTE, move |check| {
+            let t = Instant::now();
+            let mut last = None;
+            for _ in 0..remote_calls {
+                last = Some(remote.read_slice::<f64, _>(&sel_r[..])?);
+            }
+            let d = t.elapsed();
+            if check {
+                verify(&path_r, &sel_r, last.as_ref())?;
+            }
+            black_box(last);
+            Ok(d)
+        }));
+        let wins = windows(k, planes);
+        imps.push(Imp::new(FLOOR, move |_| {
+            let t = Instant::now();
+            for _ in 0..remote_calls {
+                raw_windows(port, "region.npy", data_offset, &wins)?;
+            }
+            Ok(t.elapsed())
+        }));
         let np = &np;
         let (p2, expr2) = (p.to_string(), expr.clone());
         imps.push(Imp::new(NUMPY, move |_| {
             np.borrow_mut()
                 .timed(&format!("region_read {p2} {expr2} {calls}"))
         }));
-        let rows = crate::measure(imps, cfg.rounds)?;
+        let mut rows = crate::measure(imps, cfg.rounds)?;
+        // Remote rows ran `remote_calls` reads a run: scaled to `calls` for the table.
+        for (name, times) in rows.iter_mut() {
+            if *name == REMOTE || *name == FLOOR {
+                for t in times.iter_mut() {
+                    *t = *t * calls as u32 / remote_calls as u32;
+                }
+            }
+        }
         reports.push(Report {
             title: format!("region: {title} of a {planes} MiB (N, 128, 1024) f8 file, C order"),
             items: Some(calls),
@@ -105,12 +200,19 @@ pub fn region_case(cfg: &Config, np: &mut Numpy) -> Res<Vec<Report>> {
                 "Every call opens the file and reads `s![{expr}]` into a new array: ndnpy \
                  `NpyReader::new(File::open(p))?.read_slice(sel)` (positioned reads of the \
                  selected runs, runs under 4 KiB apart merged) and `NpyMmap::open(p)?.read_slice`; \
-                 numpy `np.load(p, mmap_mode='r')[{expr}].copy()`. Page cache warm."
+                 numpy `np.load(p, mmap_mode='r')[{expr}].copy()`. Page cache warm. Remote rows \
+                 (scaled from {remote_calls} calls a run): `BlockingRemoteNpy::read_slice` of the \
+                 same file served over HTTP on loopback by scripts/range_server.py (default \
+                 options: runs under 256 KiB apart merged, 8 GETs at once), and the floor: \
+                 the same {n} windows fetched by raw ranged GETs, 8 connections at once, no \
+                 HTTP client.",
+                n = windows(k, planes).len()
             )],
             ..Default::default()
         });
     }
     np.borrow_mut().ok("forget")?;
+    drop(server);
     Ok(reports)
 }
 

@@ -28,13 +28,13 @@ const FLOOR: &str = "floor: one HTTP GET on a TcpStream into a fresh buffer";
 const FLOOR_PARALLEL: &str = "floor: 8 ranged GETs at once, on 8 TcpStreams, into a fresh buffer";
 
 /// The range server, serving `dir`; killed when dropped.
-struct Server {
+pub(crate) struct Server {
     child: Child,
-    port: u16,
+    pub(crate) port: u16,
 }
 
 impl Server {
-    fn start(dir: &std::path::Path) -> Res<Server> {
+    pub(crate) fn start(dir: &std::path::Path) -> Res<Server> {
         let script = concat!(env!("CARGO_MANIFEST_DIR"), "/../scripts/range_server.py");
         let mut child = Command::new("python3")
             .arg(script)
@@ -76,7 +76,7 @@ fn raw_get(port: u16, name: &str, len: u64) -> Res<Vec<u8>> {
 
 /// `GET /name` of the bytes `from..from + slot.len()` on a new connection, the body read
 /// straight into `slot`.
-fn raw_range_into(port: u16, name: &str, from: u64, slot: &mut [u8]) -> Res<()> {
+pub(crate) fn raw_range_into(port: u16, name: &str, from: u64, slot: &mut [u8]) -> Res<()> {
     use std::io::{Read, Write};
     let mut s = std::net::TcpStream::connect(("127.0.0.1", port))?;
     let last = from + slot.len() as u64 - 1;
