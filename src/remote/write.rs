@@ -9,7 +9,9 @@
 //! atomic, the memory used, part sizes) is written once, in [`RemoteWriter`]'s docs, where
 //! users see it: this module is private.
 
-use super::{block_on, io_kind, parse_url, BlockingRemoteNpy, RemoteNpy, RemoteOptions};
+use super::{
+    block_on, parse_url, quoted, request_error, BlockingRemoteNpy, RemoteNpy, RemoteOptions,
+};
 use crate::element::WritableElement;
 use crate::error::Error;
 use crate::header::Header;
@@ -21,7 +23,6 @@ use object_store::{
     MultipartUpload, ObjectStore, PutMultipartOptions, PutOptions, PutPayload, PutResult,
     UploadPart, WriteMultipart,
 };
-use std::error::Error as StdError;
 use std::fmt;
 use std::fs::File;
 use std::io::{self, BufWriter, Read, Seek, SeekFrom, Write};
@@ -525,7 +526,7 @@ impl RemoteWriter {
         self.buf = Vec::new();
         abort(std::mem::replace(&mut self.upload, Upload::Closed))
             .await
-            .map_err(|e| upload_error(&self.path, Stage::Abort, e))
+            .map_err(|e| upload_error(&self.path, Doing::Abort, e))
     }
 
     /// [`RemoteWriter::finish`] on a borrowed writer, which is closed after.
@@ -546,7 +547,7 @@ impl RemoteWriter {
                 .store
                 .put_opts(&self.path, data.into(), PutOptions::default());
             put.await
-                .map_err(|e| upload_error(&self.path, Stage::Put { size }, e))?
+                .map_err(|e| upload_error(&self.path, Doing::Put { size }, e))?
         } else {
             if !self.buf.is_empty() {
                 self.ship().await?;
@@ -558,11 +559,11 @@ impl RemoteWriter {
             // Uploads the last part, held in its buffer, and completes the upload (aborting
             // it on an error).
             let finished = parts.finish().await;
-            let stage = Stage::Complete {
+            let doing = Doing::Complete {
                 parts: self.parts,
                 size,
             };
-            finished.map_err(|e| self.upload_failed(e, stage))?
+            finished.map_err(|e| self.upload_failed(e, doing))?
         };
         Ok(Uploaded {
             path: self.path.clone(),
@@ -578,7 +579,7 @@ impl RemoteWriter {
         if self.failed || matches!(self.upload, Upload::Closed) {
             return Err(Error::from(io::Error::other(format!(
                 "the upload of {} was ended by an earlier error or abort; nothing was written",
-                crate::error::excerpt(format_args!("{:?}", self.path.as_ref()))
+                quoted(&self.path)
             ))));
         }
         Ok(())
@@ -664,7 +665,7 @@ impl RemoteWriter {
                 Ok(parts) => self.upload = Upload::Started(parts),
                 Err(e) => {
                     self.upload = Upload::Closed;
-                    return Err(upload_error(&self.path, Stage::Create, e));
+                    return Err(upload_error(&self.path, Doing::Create, e));
                 }
             }
         }
@@ -677,26 +678,26 @@ impl RemoteWriter {
         self.started().await?;
         if let Upload::Started(parts) = &mut self.upload {
             let waited = parts.wait_for_capacity(max).await;
-            waited.map_err(|e| self.upload_failed(e, Stage::Parts))?;
+            waited.map_err(|e| self.upload_failed(e, Doing::Parts))?;
         }
         Ok(())
     }
 
-    /// The error `e` of the upload's `stage`, or of the part that failed, if one did
+    /// The error `e` of the upload `doing` something, or of the part that failed, if one did
     /// ([`Numbered`] records which): its number and bytes.
-    fn upload_failed(&self, e: object_store::Error, stage: Stage) -> Error {
-        let stage = match self.failed_part.load(Ordering::SeqCst) {
-            0 => stage,
+    fn upload_failed(&self, e: object_store::Error, doing: Doing) -> Error {
+        let doing = match self.failed_part.load(Ordering::SeqCst) {
+            0 => doing,
             number => {
                 let start = (number - 1) * self.part_size as u64;
                 let end = (start + self.part_size as u64).min(self.shipped);
-                Stage::Part {
+                Doing::Part {
                     number,
                     range: start..end,
                 }
             }
         };
-        upload_error(&self.path, stage, e)
+        upload_error(&self.path, doing, e)
     }
 
     /// The runtime the uploads run on: the one this call runs in, the first time.
@@ -948,7 +949,7 @@ impl BlockingRemoteWriter {
     /// ```
     pub fn abort(mut self) -> Result<(), Error> {
         let upload = std::mem::replace(&mut self.inner.upload, Upload::Closed);
-        block_on(abort(upload))?.map_err(|e| upload_error(&self.inner.path, Stage::Abort, e))
+        block_on(abort(upload))?.map_err(|e| upload_error(&self.inner.path, Doing::Abort, e))
     }
 
     /// Ends the upload after `e` (see [`RemoteWriter::fail`]), blocking.
@@ -1366,9 +1367,32 @@ fn out_of_memory(bytes: usize) -> Error {
     ))
 }
 
-/// What a failed request was for.
-#[derive(Debug)]
-enum Stage {
+/// The store's error `source` in an upload of `path`, which was `doing` something; the
+/// upload is aborted (unless `doing` is the abort).
+fn upload_error(path: &Path, doing: Doing, source: object_store::Error) -> Error {
+    let path = quoted(path);
+    let after = match doing {
+        Doing::Abort => "",
+        _ => "; nothing was written at the path (the upload is aborted, best effort)",
+    };
+    let doing = match doing {
+        Doing::Put { size } => format!("cannot upload {path} ({size} bytes, one PUT)"),
+        Doing::Create => format!("cannot start the multipart upload of {path}"),
+        Doing::Part { number, range } => format!(
+            "cannot upload part {number} (bytes {}..{}) of {path}",
+            range.start, range.end
+        ),
+        Doing::Parts => format!("cannot upload the parts of {path}"),
+        Doing::Complete { parts, size } => {
+            format!("cannot complete the upload of {path} ({parts} parts, {size} bytes)")
+        }
+        Doing::Abort => format!("cannot abort the upload of {path}"),
+    };
+    request_error(doing, after, source)
+}
+
+/// What a failed request of an upload was for.
+enum Doing {
     Put {
         size: u64,
     },
@@ -1384,71 +1408,6 @@ enum Stage {
         size: u64,
     },
     Abort,
-}
-
-/// A store error while writing `path`: [`ErrorKind::Io`](crate::ErrorKind::Io), the store's
-/// error kept as the source.
-fn upload_error(path: &Path, stage: Stage, source: object_store::Error) -> Error {
-    Error::from(io::Error::new(
-        io_kind(&source),
-        UploadError {
-            path: path.to_string(),
-            stage,
-            source,
-        },
-    ))
-}
-
-/// A store's error writing an object.
-#[derive(Debug)]
-struct UploadError {
-    path: String,
-    stage: Stage,
-    source: object_store::Error,
-}
-
-impl fmt::Display for UploadError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let path = crate::error::excerpt(format_args!("{:?}", self.path));
-        match &self.stage {
-            Stage::Put { size } => write!(f, "cannot upload {path} ({size} bytes, one PUT)")?,
-            Stage::Create => write!(f, "cannot start the multipart upload of {path}")?,
-            Stage::Parts => write!(f, "cannot upload the parts of {path}")?,
-            Stage::Part { number, range } => write!(
-                f,
-                "cannot upload part {number} (bytes {}..{}) of {path}",
-                range.start, range.end
-            )?,
-            Stage::Complete { parts, size } => write!(
-                f,
-                "cannot complete the upload of {path} ({parts} parts, {size} bytes)"
-            )?,
-            Stage::Abort => write!(f, "cannot abort the upload of {path}")?,
-        }
-        let top = crate::error::excerpt(&self.source);
-        write!(f, ": {top}")?;
-        // The message is capped, and a long URL can push the reason (an HTTP status, a
-        // refused connection) out of it: the innermost cause is named then.
-        let mut cause: &(dyn StdError + 'static) = &self.source;
-        while let Some(next) = cause.source() {
-            cause = next;
-        }
-        let inner = cause.to_string();
-        let inner = inner.trim().trim_end_matches(':');
-        if !inner.is_empty() && !top.contains(inner) {
-            write!(f, " (cause: {})", crate::error::excerpt(inner))?;
-        }
-        if !matches!(self.stage, Stage::Abort) {
-            f.write_str("; nothing was written at the path (the upload is aborted, best effort)")?;
-        }
-        Ok(())
-    }
-}
-
-impl StdError for UploadError {
-    fn source(&self) -> Option<&(dyn StdError + 'static)> {
-        Some(&self.source)
-    }
 }
 
 #[cfg(test)]
