@@ -13,7 +13,7 @@
 
 use async_trait::async_trait;
 use futures::stream::BoxStream;
-use ndnpy::{BlockingRemoteNpy, BlockingRemoteWriter, RemoteNpy, RemoteOptions};
+use ndnpy::remote::{BlockingRemoteNpy, BlockingRemoteWriter, RemoteNpy, RemoteOptions};
 use object_store::memory::InMemory;
 use object_store::path::Path;
 use object_store::{
