@@ -93,13 +93,29 @@ async fn abort(upload: Upload) -> object_store::Result<()> {
 }
 
 /// A multipart upload that numbers its parts and records the number of the first that
-/// fails, for the error message ([`WriteMultipart`] reports only the store's error).
+/// fails, for the error message ([`WriteMultipart`] reports only the store's error), and
+/// that is aborted if dropped before it was completed or aborted: the backstop for a
+/// [`WriteMultipart::finish`] future dropped (cancelled by a timeout, say) while it runs,
+/// when the upload is no longer the writer's to abort.
 #[derive(Debug)]
 struct Numbered {
-    inner: Box<dyn MultipartUpload>,
+    /// `None` once completed or aborted.
+    inner: Option<Box<dyn MultipartUpload>>,
     parts: u64,
     /// The first failed part's number; 0 while none has.
     failed: Arc<AtomicU64>,
+    /// Where a dropped upload's abort runs.
+    runtime: Handle,
+}
+
+impl Numbered {
+    fn upload(&mut self) -> object_store::Result<&mut Box<dyn MultipartUpload>> {
+        let ended = || object_store::Error::Generic {
+            store: "ndnpy",
+            source: "the multipart upload was completed or aborted".into(),
+        };
+        self.inner.as_mut().ok_or_else(ended)
+    }
 }
 
 #[async_trait::async_trait]
@@ -107,9 +123,12 @@ impl MultipartUpload for Numbered {
     fn put_part(&mut self, data: PutPayload) -> UploadPart {
         self.parts += 1;
         let (number, failed) = (self.parts, Arc::clone(&self.failed));
-        let part = self.inner.put_part(data);
+        let part = self.upload().map(|upload| upload.put_part(data));
         Box::pin(async move {
-            let result = part.await;
+            let result = match part {
+                Ok(part) => part.await,
+                Err(e) => Err(e),
+            };
             if result.is_err() {
                 let _ = failed.compare_exchange(0, number, Ordering::SeqCst, Ordering::SeqCst);
             }
@@ -118,11 +137,26 @@ impl MultipartUpload for Numbered {
     }
 
     async fn complete(&mut self) -> object_store::Result<PutResult> {
-        self.inner.complete().await
+        let result = self.upload()?.complete().await;
+        if result.is_ok() {
+            self.inner = None;
+        }
+        result
     }
 
     async fn abort(&mut self) -> object_store::Result<()> {
-        self.inner.abort().await
+        let result = self.upload()?.abort().await;
+        self.inner = None;
+        result
+    }
+}
+
+impl Drop for Numbered {
+    fn drop(&mut self) {
+        if let Some(mut upload) = self.inner.take() {
+            // Best effort: its result has nowhere to go.
+            self.runtime.spawn(async move { upload.abort().await });
+        }
     }
 }
 
@@ -628,14 +662,16 @@ impl RemoteWriter {
             let (store, path) = (Arc::clone(&self.store), self.path.clone());
             let failed = Arc::clone(&self.failed_part);
             let (first, part_size) = (std::mem::take(&mut self.buf), self.part_size);
+            let handle = runtime.clone();
             self.upload = Upload::Creating(runtime.spawn(async move {
                 let upload = store
                     .put_multipart_opts(&path, PutMultipartOptions::default())
                     .await?;
                 let inner = Numbered {
-                    inner: upload,
+                    inner: Some(upload),
                     parts: 0,
                     failed,
+                    runtime: handle,
                 };
                 let mut parts = WriteMultipart::new_with_chunk_size(Box::new(inner), part_size);
                 parts.put(first.into());
