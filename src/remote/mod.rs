@@ -368,7 +368,7 @@ impl Object {
                 return Err(Error::from(io::Error::other(format!(
                     "the store sent more than the {} bytes asked for of {}",
                     range.end - range.start,
-                    crate::error::excerpt(format_args!("{:?}", self.path.as_ref()))
+                    quoted(&self.path)
                 ))));
             }
         }
@@ -381,7 +381,7 @@ impl Object {
             "the store answered a request for bytes {}..{} of {} with bytes {}..{} of {}",
             asked.start,
             asked.end,
-            crate::error::excerpt(format_args!("{:?}", self.path.as_ref())),
+            quoted(&self.path),
             answered.start,
             answered.end,
             self.size
@@ -555,44 +555,62 @@ fn out_of_memory(bytes: u64) -> Error {
 /// A store error while reading `range` of `path`: [`ErrorKind::Io`](crate::ErrorKind::Io),
 /// the store's error kept as the source.
 fn store_error(path: &Path, range: Range<u64>, source: object_store::Error) -> Error {
-    Error::from(io::Error::new(
-        io_kind(&source),
-        StoreError {
-            path: path.to_string(),
-            range,
-            source,
-        },
-    ))
+    let (start, end, path) = (range.start, range.end, quoted(path));
+    request_error(
+        format!("cannot read bytes {start}..{end} of {path}"),
+        "",
+        source,
+    )
 }
 
-/// The `io::ErrorKind` of a store's error: not found and denied as such, the rest `Other`.
-fn io_kind(source: &object_store::Error) -> io::ErrorKind {
-    match source {
+/// A store's error `source` of a request that was `doing` something (a message that names
+/// the object), `after` appended: [`ErrorKind::Io`](crate::ErrorKind::Io), of the
+/// `io::ErrorKind` the store's error has (not found and denied as such, the rest `Other`),
+/// the store's error kept as the source.
+fn request_error(doing: String, after: &'static str, source: object_store::Error) -> Error {
+    let kind = match source {
         object_store::Error::NotFound { .. } => io::ErrorKind::NotFound,
         object_store::Error::PermissionDenied { .. }
         | object_store::Error::Unauthenticated { .. } => io::ErrorKind::PermissionDenied,
         _ => io::ErrorKind::Other,
-    }
+    };
+    let e = StoreError {
+        doing,
+        after,
+        source,
+    };
+    Error::from(io::Error::new(kind, e))
 }
 
-/// A store's error reading a range of an object.
+/// An object's path, quoted, at most 200 characters of it.
+fn quoted(path: &Path) -> String {
+    crate::error::excerpt(format_args!("{:?}", path.as_ref()))
+}
+
+/// A store's error in a request.
 #[derive(Debug)]
 struct StoreError {
-    path: String,
-    range: Range<u64>,
+    doing: String,
+    after: &'static str,
     source: object_store::Error,
 }
 
 impl fmt::Display for StoreError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "cannot read bytes {}..{} of {}: {}",
-            self.range.start,
-            self.range.end,
-            crate::error::excerpt(format_args!("{:?}", self.path)),
-            crate::error::excerpt(&self.source)
-        )
+        let top = crate::error::excerpt(&self.source);
+        write!(f, "{}: {top}", self.doing)?;
+        // The message is capped, and a long URL can push the reason (an HTTP status, a
+        // refused connection) out of it: the innermost cause is named then.
+        let mut cause: &(dyn StdError + 'static) = &self.source;
+        while let Some(next) = cause.source() {
+            cause = next;
+        }
+        let inner = cause.to_string();
+        let inner = inner.trim().trim_end_matches(':');
+        if !inner.is_empty() && !top.contains(inner) {
+            write!(f, " (cause: {})", crate::error::excerpt(inner))?;
+        }
+        f.write_str(self.after)
     }
 }
 

@@ -2,10 +2,16 @@
 //! [`SpooledRemoteWriter`] (a [`Write`] + [`Seek`] for `.npz` archives), and the one-call
 //! array writers [`RemoteNpy::write`] and [`BlockingRemoteNpy::write`].
 //!
-//! The writers' contract (what is atomic, the memory used, part sizes) is written once, in
-//! [`RemoteWriter`]'s docs, where users see it: this module is private.
+//! The parts of a multipart upload go through object_store's own [`WriteMultipart`]; what is
+//! ours is the first part (held back so that a small object is one PUT), the back pressure
+//! (`concurrency` parts in flight), aborting on error and drop, the encoding of arrays, the
+//! blocking [`Write`] on the crate's runtime, and the spool. The writers' contract (what is
+//! atomic, the memory used, part sizes) is written once, in [`RemoteWriter`]'s docs, where
+//! users see it: this module is private.
 
-use super::{block_on, io_kind, parse_url, BlockingRemoteNpy, RemoteNpy, RemoteOptions};
+use super::{
+    block_on, parse_url, quoted, request_error, BlockingRemoteNpy, RemoteNpy, RemoteOptions,
+};
 use crate::element::WritableElement;
 use crate::error::Error;
 use crate::header::Header;
@@ -15,15 +21,16 @@ use ndarray::{ArrayRef, ArrayViewD, Axis, Dimension, Slice};
 use object_store::path::Path;
 use object_store::{
     MultipartUpload, ObjectStore, PutMultipartOptions, PutOptions, PutPayload, PutResult,
+    UploadPart, WriteMultipart,
 };
-use std::error::Error as StdError;
 use std::fmt;
 use std::fs::File;
 use std::io::{self, BufWriter, Read, Seek, SeekFrom, Write};
 use std::ops::Range;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use tokio::runtime::Handle;
-use tokio::task::{JoinError, JoinHandle, JoinSet};
+use tokio::task::JoinHandle;
 
 /// The smallest part S3 accepts (all parts but the last).
 const MIN_PART_SIZE: usize = 5 << 20;
@@ -63,31 +70,94 @@ pub struct Uploaded {
 enum Upload {
     /// No request made yet: an object that ends within the first part is one PUT.
     NotStarted,
-    /// The multipart upload is being created.
-    Creating(JoinHandle<object_store::Result<Box<dyn MultipartUpload>>>),
-    /// Parts are being uploaded, each by a task of its own.
-    Started {
-        upload: Box<dyn MultipartUpload>,
-        in_flight: JoinSet<Result<(), PartFailure>>,
-        /// Parts handed to the store so far.
-        parts: u64,
-    },
+    /// A task is creating the multipart upload and handing it the first part.
+    Creating(JoinHandle<object_store::Result<WriteMultipart>>),
+    /// Parts are being uploaded by object_store's writer.
+    Started(WriteMultipart),
     /// Completed, aborted or failed: nothing left to do.
     Closed,
 }
 
-impl Upload {
-    /// Whether the store holds (or may hold) an upload that is not completed.
-    fn is_pending(&self) -> bool {
-        matches!(self, Upload::Creating(_) | Upload::Started { .. })
+/// Aborts the upload `upload` holds, if any: its parts in flight are cancelled, then the
+/// store is told to abort. Owned, so that a dropped writer can spawn it.
+async fn abort(upload: Upload) -> object_store::Result<()> {
+    match upload {
+        Upload::Creating(creating) => match creating.await {
+            Ok(Ok(parts)) => parts.abort().await,
+            // Never created: nothing to abort.
+            _ => Ok(()),
+        },
+        Upload::Started(parts) => parts.abort().await,
+        Upload::NotStarted | Upload::Closed => Ok(()),
     }
 }
 
-/// A part's upload that failed.
-struct PartFailure {
-    number: u64,
-    range: Range<u64>,
-    source: object_store::Error,
+/// A multipart upload that numbers its parts and records the number of the first that
+/// fails, for the error message ([`WriteMultipart`] reports only the store's error), and
+/// that is aborted if dropped before it was completed or aborted: the backstop for a
+/// [`WriteMultipart::finish`] future dropped (cancelled by a timeout, say) while it runs,
+/// when the upload is no longer the writer's to abort.
+#[derive(Debug)]
+struct Numbered {
+    /// `None` once completed or aborted.
+    inner: Option<Box<dyn MultipartUpload>>,
+    parts: u64,
+    /// The first failed part's number; 0 while none has.
+    failed: Arc<AtomicU64>,
+    /// Where a dropped upload's abort runs.
+    runtime: Handle,
+}
+
+impl Numbered {
+    fn upload(&mut self) -> object_store::Result<&mut Box<dyn MultipartUpload>> {
+        let ended = || object_store::Error::Generic {
+            store: "ndnpy",
+            source: "the multipart upload was completed or aborted".into(),
+        };
+        self.inner.as_mut().ok_or_else(ended)
+    }
+}
+
+#[async_trait::async_trait]
+impl MultipartUpload for Numbered {
+    fn put_part(&mut self, data: PutPayload) -> UploadPart {
+        self.parts += 1;
+        let (number, failed) = (self.parts, Arc::clone(&self.failed));
+        let part = self.upload().map(|upload| upload.put_part(data));
+        Box::pin(async move {
+            let result = match part {
+                Ok(part) => part.await,
+                Err(e) => Err(e),
+            };
+            if result.is_err() {
+                let _ = failed.compare_exchange(0, number, Ordering::SeqCst, Ordering::SeqCst);
+            }
+            result
+        })
+    }
+
+    async fn complete(&mut self) -> object_store::Result<PutResult> {
+        let result = self.upload()?.complete().await;
+        if result.is_ok() {
+            self.inner = None;
+        }
+        result
+    }
+
+    async fn abort(&mut self) -> object_store::Result<()> {
+        let result = self.upload()?.abort().await;
+        self.inner = None;
+        result
+    }
+}
+
+impl Drop for Numbered {
+    fn drop(&mut self) {
+        if let Some(mut upload) = self.inner.take() {
+            // Best effort: its result has nowhere to go.
+            self.runtime.spawn(async move { upload.abort().await });
+        }
+    }
 }
 
 /// An object being written to a store, asynchronously: bytes given to
@@ -171,7 +241,11 @@ pub struct RemoteWriter {
     buf: Vec<u8>,
     /// The offset of `buf`'s first byte in the object (the bytes of the parts handed over).
     shipped: u64,
+    /// Parts handed over.
+    parts: u64,
     upload: Upload,
+    /// The number of the first part that failed ([`Numbered`]), 0 if none.
+    failed_part: Arc<AtomicU64>,
     /// An error ended the upload.
     failed: bool,
     /// The runtime the part uploads run on: the one the first upload was started in.
@@ -180,11 +254,11 @@ pub struct RemoteWriter {
 
 impl fmt::Debug for RemoteWriter {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let (state, parts) = match &self.upload {
-            Upload::NotStarted => ("not started", 0),
-            Upload::Creating(_) => ("creating", 0),
-            Upload::Started { parts, .. } => ("uploading", *parts),
-            Upload::Closed => ("closed", 0),
+        let state = match &self.upload {
+            Upload::NotStarted => "not started",
+            Upload::Creating(_) => "creating",
+            Upload::Started(_) => "uploading",
+            Upload::Closed => "closed",
         };
         f.debug_struct("RemoteWriter")
             .field("store", &self.store)
@@ -193,7 +267,7 @@ impl fmt::Debug for RemoteWriter {
             .field("concurrency", &self.concurrency)
             .field("bytes_written", &self.bytes_written())
             .field("state", &state)
-            .field("parts", &parts)
+            .field("parts", &self.parts)
             .field("failed", &self.failed)
             .finish()
     }
@@ -293,7 +367,9 @@ impl RemoteWriter {
             concurrency: opts.concurrency.max(1),
             buf: Vec::new(),
             shipped: 0,
+            parts: 0,
             upload: Upload::NotStarted,
+            failed_part: Arc::default(),
             failed: false,
             runtime: None,
         }
@@ -482,9 +558,9 @@ impl RemoteWriter {
     pub async fn abort(mut self) -> Result<(), Error> {
         self.failed = true;
         self.buf = Vec::new();
-        abort_upload(&mut self.upload)
+        abort(std::mem::replace(&mut self.upload, Upload::Closed))
             .await
-            .map_err(|e| upload_error(&self.path, Stage::Abort, e))
+            .map_err(|e| upload_error(&self.path, Doing::Abort, e))
     }
 
     /// [`RemoteWriter::finish`] on a borrowed writer, which is closed after.
@@ -498,48 +574,38 @@ impl RemoteWriter {
 
     async fn complete(&mut self) -> Result<Uploaded, Error> {
         let size = self.bytes_written();
-        if let Upload::NotStarted = self.upload {
+        let result = if let Upload::NotStarted = self.upload {
             let data = std::mem::take(&mut self.buf);
-            let result = self
-                .store
-                .put_opts(&self.path, PutPayload::from(data), PutOptions::default())
-                .await
-                .map_err(|e| upload_error(&self.path, Stage::Put { size }, e))?;
             self.upload = Upload::Closed;
-            return Ok(self.uploaded(size, result, 0));
-        }
-        let first_part = matches!(self.upload, Upload::Creating(_));
-        if !self.buf.is_empty() || first_part {
-            self.ship().await?;
-        }
-        let Upload::Started {
-            upload,
-            in_flight,
-            parts,
-        } = &mut self.upload
-        else {
-            unreachable!("ship starts the upload");
+            let put = self
+                .store
+                .put_opts(&self.path, data.into(), PutOptions::default());
+            put.await
+                .map_err(|e| upload_error(&self.path, Doing::Put { size }, e))?
+        } else {
+            if !self.buf.is_empty() {
+                self.ship().await?;
+            }
+            self.wait_for_capacity(0).await?;
+            let Upload::Started(parts) = std::mem::replace(&mut self.upload, Upload::Closed) else {
+                unreachable!("the upload was started");
+            };
+            // Uploads the last part, held in its buffer, and completes the upload (aborting
+            // it on an error).
+            let finished = parts.finish().await;
+            let doing = Doing::Complete {
+                parts: self.parts,
+                size,
+            };
+            finished.map_err(|e| self.upload_failed(e, doing))?
         };
-        let parts = *parts;
-        while let Some(done) = in_flight.join_next().await {
-            part_result(&self.path, done)?;
-        }
-        let result = upload
-            .complete()
-            .await
-            .map_err(|e| upload_error(&self.path, Stage::Complete { parts, size }, e))?;
-        self.upload = Upload::Closed;
-        Ok(self.uploaded(size, result, parts))
-    }
-
-    fn uploaded(&self, size: u64, result: PutResult, parts: u64) -> Uploaded {
-        Uploaded {
+        Ok(Uploaded {
             path: self.path.clone(),
             size,
             e_tag: result.e_tag,
             version: result.version,
-            parts,
-        }
+            parts: self.parts,
+        })
     }
 
     /// The error of a writer an earlier error (or abort) ended.
@@ -547,7 +613,7 @@ impl RemoteWriter {
         if self.failed || matches!(self.upload, Upload::Closed) {
             return Err(Error::from(io::Error::other(format!(
                 "the upload of {} was ended by an earlier error or abort; nothing was written",
-                crate::error::excerpt(format_args!("{:?}", self.path.as_ref()))
+                quoted(&self.path)
             ))));
         }
         Ok(())
@@ -557,7 +623,7 @@ impl RemoteWriter {
     async fn fail(&mut self, e: Error) -> Error {
         self.failed = true;
         self.buf = Vec::new();
-        let _ = abort_upload(&mut self.upload).await;
+        let _ = abort(std::mem::replace(&mut self.upload, Upload::Closed)).await;
         e
     }
 
@@ -589,80 +655,85 @@ impl RemoteWriter {
     /// whole, so a dropped future loses nothing that `Drop` cannot abort.
     async fn ship(&mut self) -> Result<(), Error> {
         let runtime = self.runtime()?;
+        let len = self.buf.len() as u64;
         if let Upload::NotStarted = self.upload {
-            let store = Arc::clone(&self.store);
-            let path = self.path.clone();
+            // The first part goes with the upload's creation, in a task of the runtime: a
+            // dropped future leaves the task's handle, which an abort awaits.
+            let (store, path) = (Arc::clone(&self.store), self.path.clone());
+            let failed = Arc::clone(&self.failed_part);
+            let (first, part_size) = (std::mem::take(&mut self.buf), self.part_size);
+            let handle = runtime.clone();
             self.upload = Upload::Creating(runtime.spawn(async move {
-                store
+                let upload = store
                     .put_multipart_opts(&path, PutMultipartOptions::default())
-                    .await
+                    .await?;
+                let inner = Numbered {
+                    inner: Some(upload),
+                    parts: 0,
+                    failed,
+                    runtime: handle,
+                };
+                let mut parts = WriteMultipart::new_with_chunk_size(Box::new(inner), part_size);
+                parts.put(first.into());
+                Ok(parts)
             }));
+        } else {
+            // Finished parts are collected first, so that an error is reported early, then
+            // a slot is waited for: at most `concurrency` parts in flight.
+            self.wait_for_capacity(self.concurrency).await?;
+            let Upload::Started(parts) = &mut self.upload else {
+                unreachable!("the upload was just started");
+            };
+            // WriteMultipart spawns the part's task on the current runtime: this writer's.
+            let _entered = runtime.enter();
+            parts.put(std::mem::take(&mut self.buf).into());
         }
-        if let Upload::Creating(creating) = &mut self.upload {
-            let created = creating.await;
-            match created {
-                Ok(Ok(upload)) => {
-                    self.upload = Upload::Started {
-                        upload,
-                        in_flight: JoinSet::new(),
-                        parts: 0,
-                    }
-                }
-                Ok(Err(e)) => {
-                    self.upload = Upload::Closed;
-                    return Err(upload_error(&self.path, Stage::Create, e));
-                }
-                Err(e) => {
-                    self.upload = Upload::Closed;
-                    return Err(task_error(&self.path, "creating the upload", e));
-                }
-            }
-        }
-        let Upload::Started {
-            upload,
-            in_flight,
-            parts,
-        } = &mut self.upload
-        else {
-            unreachable!("the upload was just started");
-        };
-        // Finished parts are collected first, so that an error is reported early.
-        while let Some(done) = in_flight.try_join_next() {
-            part_result(&self.path, done)?;
-        }
-        while in_flight.len() >= self.concurrency {
-            if let Some(done) = in_flight.join_next().await {
-                part_result(&self.path, done)?;
-            }
-        }
-        let data = std::mem::take(&mut self.buf);
-        let len = data.len() as u64;
-        *parts += 1;
-        let number = *parts;
-        let range = self.shipped..self.shipped + len;
-        let part = upload.put_part(PutPayload::from(data));
-        in_flight.spawn_on(
-            async move {
-                part.await.map_err(|source| PartFailure {
-                    number,
-                    range,
-                    source,
-                })
-            },
-            &runtime,
-        );
+        self.parts += 1;
         self.shipped += len;
         Ok(())
     }
 
-    /// Waits for the parts in flight to be uploaded.
-    async fn settle(&mut self) -> Result<(), Error> {
-        if let Upload::Started { in_flight, .. } = &mut self.upload {
-            while let Some(done) = in_flight.join_next().await {
-                part_result(&self.path, done)?;
+    /// Waits for the multipart upload to be created, if it is being.
+    async fn started(&mut self) -> Result<(), Error> {
+        if let Upload::Creating(creating) = &mut self.upload {
+            let created = creating.await.map_err(object_store::Error::from);
+            match created.and_then(|created| created) {
+                Ok(parts) => self.upload = Upload::Started(parts),
+                Err(e) => {
+                    self.upload = Upload::Closed;
+                    return Err(upload_error(&self.path, Doing::Create, e));
+                }
             }
         }
         Ok(())
+    }
+
+    /// Waits until fewer than `max` parts are in flight (0: until none is), after the
+    /// upload's creation if it is being created.
+    async fn wait_for_capacity(&mut self, max: usize) -> Result<(), Error> {
+        self.started().await?;
+        if let Upload::Started(parts) = &mut self.upload {
+            let waited = parts.wait_for_capacity(max).await;
+            waited.map_err(|e| self.upload_failed(e, Doing::Parts))?;
+        }
+        Ok(())
+    }
+
+    /// The error `e` of the upload `doing` something, or of the part that failed, if one did
+    /// ([`Numbered`] records which): its number and bytes.
+    fn upload_failed(&self, e: object_store::Error, doing: Doing) -> Error {
+        let doing = match self.failed_part.load(Ordering::SeqCst) {
+            0 => doing,
+            number => {
+                let start = (number - 1) * self.part_size as u64;
+                let end = (start + self.part_size as u64).min(self.shipped);
+                Doing::Part {
+                    number,
+                    range: start..end,
+                }
+            }
+        };
+        upload_error(&self.path, doing, e)
     }
 
     /// The runtime the uploads run on: the one this call runs in, the first time.
@@ -683,58 +754,12 @@ impl RemoteWriter {
 
 impl Drop for RemoteWriter {
     fn drop(&mut self) {
-        if !self.upload.is_pending() {
-            return;
-        }
-        let mut upload = std::mem::replace(&mut self.upload, Upload::Closed);
-        if let Some(runtime) = &self.runtime {
+        let upload = std::mem::replace(&mut self.upload, Upload::Closed);
+        if let (Upload::Creating(_) | Upload::Started(_), Some(runtime)) = (&upload, &self.runtime)
+        {
             // Best effort: its result has nowhere to go.
-            runtime.spawn(async move {
-                let _ = abort_upload(&mut upload).await;
-            });
+            runtime.spawn(abort(upload));
         }
-    }
-}
-
-/// Aborts `upload` if the store holds one: the parts in flight are cancelled (and waited
-/// for), then the store is told to abort. The state is `Closed` after, and stays whole
-/// (for a later abort) if this future is dropped before.
-async fn abort_upload(upload: &mut Upload) -> object_store::Result<()> {
-    if let Upload::Creating(creating) = upload {
-        let created = creating.await;
-        *upload = match created {
-            Ok(Ok(created)) => Upload::Started {
-                upload: created,
-                in_flight: JoinSet::new(),
-                parts: 0,
-            },
-            // Never created: nothing to abort.
-            _ => Upload::Closed,
-        };
-    }
-    let result = match upload {
-        Upload::Started {
-            upload, in_flight, ..
-        } => {
-            in_flight.shutdown().await;
-            upload.abort().await
-        }
-        _ => Ok(()),
-    };
-    *upload = Upload::Closed;
-    result
-}
-
-/// A finished part's upload as a result.
-fn part_result(path: &Path, done: Result<Result<(), PartFailure>, JoinError>) -> Result<(), Error> {
-    match done {
-        Ok(Ok(())) => Ok(()),
-        Ok(Err(PartFailure {
-            number,
-            range,
-            source,
-        })) => Err(upload_error(path, Stage::Part { number, range }, source)),
-        Err(e) => Err(task_error(path, "uploading a part", e)),
     }
 }
 
@@ -959,11 +984,8 @@ impl BlockingRemoteWriter {
     /// # Ok(()) }
     /// ```
     pub fn abort(mut self) -> Result<(), Error> {
-        let inner = &mut self.inner;
-        inner.failed = true;
-        inner.buf = Vec::new();
-        block_on(abort_upload(&mut inner.upload))?
-            .map_err(|e| upload_error(&inner.path, Stage::Abort, e))
+        let upload = std::mem::replace(&mut self.inner.upload, Upload::Closed);
+        block_on(abort(upload))?.map_err(|e| upload_error(&self.inner.path, Doing::Abort, e))
     }
 
     /// Ends the upload after `e` (see [`RemoteWriter::fail`]), blocking.
@@ -1001,7 +1023,7 @@ impl Write for BlockingRemoteWriter {
         self.inner.check()?;
         let inner = &mut self.inner;
         block_on(async {
-            match inner.settle().await {
+            match inner.wait_for_capacity(0).await {
                 Ok(()) => Ok(()),
                 Err(e) => Err(inner.fail(e).await),
             }
@@ -1012,9 +1034,10 @@ impl Write for BlockingRemoteWriter {
 
 impl Drop for BlockingRemoteWriter {
     fn drop(&mut self) {
-        if self.inner.upload.is_pending() {
+        let upload = std::mem::replace(&mut self.inner.upload, Upload::Closed);
+        if let Upload::Creating(_) | Upload::Started(_) = upload {
             // Best effort, and waited for: the inner writer's drop then has nothing to do.
-            let _ = block_on(abort_upload(&mut self.inner.upload));
+            let _ = block_on(abort(upload));
         }
     }
 }
@@ -1380,86 +1403,47 @@ fn out_of_memory(bytes: usize) -> Error {
     ))
 }
 
-/// What a failed request was for.
-#[derive(Debug)]
-enum Stage {
-    Put { size: u64 },
+/// The store's error `source` in an upload of `path`, which was `doing` something; the
+/// upload is aborted (unless `doing` is the abort).
+fn upload_error(path: &Path, doing: Doing, source: object_store::Error) -> Error {
+    let path = quoted(path);
+    let after = match doing {
+        Doing::Abort => "",
+        _ => "; nothing was written at the path (the upload is aborted, best effort)",
+    };
+    let doing = match doing {
+        Doing::Put { size } => format!("cannot upload {path} ({size} bytes, one PUT)"),
+        Doing::Create => format!("cannot start the multipart upload of {path}"),
+        Doing::Part { number, range } => format!(
+            "cannot upload part {number} (bytes {}..{}) of {path}",
+            range.start, range.end
+        ),
+        Doing::Parts => format!("cannot upload the parts of {path}"),
+        Doing::Complete { parts, size } => {
+            format!("cannot complete the upload of {path} ({parts} parts, {size} bytes)")
+        }
+        Doing::Abort => format!("cannot abort the upload of {path}"),
+    };
+    request_error(doing, after, source)
+}
+
+/// What a failed request of an upload was for.
+enum Doing {
+    Put {
+        size: u64,
+    },
     Create,
-    Part { number: u64, range: Range<u64> },
-    Complete { parts: u64, size: u64 },
+    Part {
+        number: u64,
+        range: Range<u64>,
+    },
+    /// A part whose number is not known (its task panicked or was cancelled).
+    Parts,
+    Complete {
+        parts: u64,
+        size: u64,
+    },
     Abort,
-}
-
-/// A store error while writing `path`: [`ErrorKind::Io`](crate::ErrorKind::Io), the store's
-/// error kept as the source.
-fn upload_error(path: &Path, stage: Stage, source: object_store::Error) -> Error {
-    Error::from(io::Error::new(
-        io_kind(&source),
-        UploadError {
-            path: path.to_string(),
-            stage,
-            source,
-        },
-    ))
-}
-
-/// A task of an upload that panicked or was cancelled.
-fn task_error(path: &Path, doing: &str, e: JoinError) -> Error {
-    Error::from(io::Error::other(format!(
-        "the task {doing} of {} ended: {e}",
-        crate::error::excerpt(format_args!("{:?}", path.as_ref()))
-    )))
-}
-
-/// A store's error writing an object.
-#[derive(Debug)]
-struct UploadError {
-    path: String,
-    stage: Stage,
-    source: object_store::Error,
-}
-
-impl fmt::Display for UploadError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let path = crate::error::excerpt(format_args!("{:?}", self.path));
-        match &self.stage {
-            Stage::Put { size } => write!(f, "cannot upload {path} ({size} bytes, one PUT)")?,
-            Stage::Create => write!(f, "cannot start the multipart upload of {path}")?,
-            Stage::Part { number, range } => write!(
-                f,
-                "cannot upload part {number} (bytes {}..{}) of {path}",
-                range.start, range.end
-            )?,
-            Stage::Complete { parts, size } => write!(
-                f,
-                "cannot complete the upload of {path} ({parts} parts, {size} bytes)"
-            )?,
-            Stage::Abort => write!(f, "cannot abort the upload of {path}")?,
-        }
-        let top = crate::error::excerpt(&self.source);
-        write!(f, ": {top}")?;
-        // The message is capped, and a long URL can push the reason (an HTTP status, a
-        // refused connection) out of it: the innermost cause is named then.
-        let mut cause: &(dyn StdError + 'static) = &self.source;
-        while let Some(next) = cause.source() {
-            cause = next;
-        }
-        let inner = cause.to_string();
-        let inner = inner.trim().trim_end_matches(':');
-        if !inner.is_empty() && !top.contains(inner) {
-            write!(f, " (cause: {})", crate::error::excerpt(inner))?;
-        }
-        if !matches!(self.stage, Stage::Abort) {
-            f.write_str("; nothing was written at the path (the upload is aborted, best effort)")?;
-        }
-        Ok(())
-    }
-}
-
-impl StdError for UploadError {
-    fn source(&self) -> Option<&(dyn StdError + 'static)> {
-        Some(&self.source)
-    }
 }
 
 #[cfg(test)]

@@ -172,6 +172,9 @@ pub(crate) struct UploadCounts {
     pub(crate) bytes: AtomicU64,
     pub(crate) completes: AtomicU64,
     pub(crate) aborts: AtomicU64,
+    /// How long each completion waits before it is sent, in milliseconds (not reset by
+    /// `take`).
+    pub(crate) complete_delay_ms: AtomicU64,
     /// Parts whose upload is running now, and the most at once so far.
     pub(crate) in_flight: AtomicU64,
     pub(crate) max_in_flight: AtomicU64,
@@ -220,6 +223,8 @@ impl MultipartUpload for CountingUpload {
 
     async fn complete(&mut self) -> object_store::Result<PutResult> {
         self.counts.completes.fetch_add(1, Ordering::SeqCst);
+        let delay = self.counts.complete_delay_ms.load(Ordering::SeqCst);
+        tokio::time::sleep(Duration::from_millis(delay)).await;
         self.inner.complete().await
     }
 

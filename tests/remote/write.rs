@@ -465,6 +465,37 @@ fn a_writer_dropped_or_aborted_leaves_nothing() {
     store.uploads.take();
 }
 
+#[test]
+fn a_finish_cancelled_while_the_upload_completes_leaves_nothing() {
+    let real = moto().store();
+    let store = Counting::new(real.clone());
+    // The completion waits 120 s: a timeout of 10 s cancels `finish` while it waits, once
+    // the parts are uploaded, when the upload is object_store's writer's, no longer this
+    // writer's. It is aborted all the same (from a task of the runtime).
+    store
+        .uploads
+        .complete_delay_ms
+        .store(120_000, Ordering::SeqCst);
+    let opts = RemoteOptions::new().part_size(5 * MIB).concurrency(2);
+    let mut w = RemoteWriter::create_with_options(store.clone(), "w/cancelled.bin".into(), opts);
+    rt().block_on(w.write_all(&vec![5u8; 12 * MIB])).unwrap();
+    let finish =
+        rt().block_on(async { tokio::time::timeout(Duration::from_secs(10), w.finish()).await });
+    store.uploads.complete_delay_ms.store(0, Ordering::SeqCst);
+    assert!(finish.is_err(), "finish returned {finish:?}");
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while pending_uploads(moto().port).contains(&"w/cancelled.bin".to_string()) {
+        assert!(
+            Instant::now() < deadline,
+            "the cancelled upload was not aborted"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    // The completion was under way (not the parts) when `finish` was cancelled.
+    assert_eq!(store.uploads.take(), (0, 1, 3, 1, 1));
+    assert!(!exists(&real, "w/cancelled.bin"));
+}
+
 /// A loopback HTTP proxy in front of `upstream` that answers `503 Slow Down` to every upload
 /// of part `part` (its retries too), and forwards everything else.
 fn failing_part_proxy(upstream: u16, part: u32) -> String {
