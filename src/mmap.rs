@@ -251,7 +251,7 @@ impl NpyMmap {
             &self.info,
             selection,
             self.data(),
-            crate::region::Merge::LOCAL,
+            crate::region::Merge::MEMORY,
         )
     }
 

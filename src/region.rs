@@ -59,6 +59,14 @@ pub(crate) struct Merge {
 }
 
 impl Merge {
+    /// Bytes in memory (a map): every run copied straight into the destination, since a
+    /// read costs no call there.
+    pub(crate) const MEMORY: Merge = Merge {
+        gap: 0,
+        block: 0,
+        batch: 1,
+    };
+
     /// Local sources (a file, bytes in memory): runs up to a page apart merged, windows of
     /// up to 1 MiB, one at a time.
     pub(crate) const LOCAL: Merge = Merge {
@@ -576,6 +584,7 @@ mod tests {
             let want = a.slice(sel).to_owned();
             for merge in [
                 Merge::LOCAL,
+                Merge::MEMORY,
                 Merge {
                     gap: 0,
                     block: 8,

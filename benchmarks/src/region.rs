@@ -118,7 +118,7 @@ pub fn region_case(cfg: &Config, np: &mut Numpy) -> Res<Vec<Report>> {
     let mut reports = Vec::new();
     for (k, (title, sel, expr, calls)) in selections(planes).into_iter().enumerate() {
         // Remote calls are slower: fewer of them per run.
-        let remote_calls = if k == 3 { 100 } else { 2 };
+        let remote_calls = [2, 1, 2, 100][k];
         let mut imps = Vec::new();
         let (sel_a, sel_b) = (sel.clone(), sel.clone());
         let path_a = path.clone();
