@@ -28,6 +28,10 @@ use std::path::Path;
 
 /// A Python value held by an object array.
 ///
+/// Object arrays are read and written with the feature `object` (on by default): without it
+/// the type remains, but no array holds one (reading an object array is an
+/// [`ErrorKind::DType`](crate::ErrorKind::DType) error naming the feature).
+///
 /// What each Python type read from a pickle becomes:
 ///
 /// | Python | `PyValue` |
@@ -49,7 +53,8 @@ use std::path::Path;
 ///
 /// # Examples
 ///
-/// ```
+#[cfg_attr(feature = "object", doc = "```")]
+#[cfg_attr(not(feature = "object"), doc = "```ignore")]
 /// use ndnpy::{read_npy_dyn, PyValue};
 /// // np.save("obj_meta.npy", {"lr": 0.1, "classes": ["cat", "dog"], "epochs": 3})
 /// let meta = read_npy_dyn("testdata/object/meta.npy")?.into_item()?;
@@ -60,7 +65,8 @@ use std::path::Path;
 ///
 /// Ranges and masked arrays (see `testdata/object/generate.py` for what this file holds):
 ///
-/// ```
+#[cfg_attr(feature = "object", doc = "```")]
+#[cfg_attr(not(feature = "object"), doc = "```ignore")]
 /// use ndnpy::{read_npy_dyn, PyValue};
 /// let v = read_npy_dyn("testdata/object/subclasses.npy")?.into_array::<PyValue>()?;
 /// assert_eq!(v[6], PyValue::Range { start: 1, stop: 10, step: 2 });
@@ -180,7 +186,9 @@ pub struct DynArray {
 ///
 /// # Errors
 ///
-/// As [`read_npy`](crate::read_npy); for object arrays, the errors of their pickle: a
+/// As [`read_npy`](crate::read_npy); an object array without the feature `object` is
+/// [`ErrorKind::DType`](crate::ErrorKind::DType), with a message naming the feature. For
+/// object arrays, the errors of their pickle: a
 /// malformed pickle is [`ErrorKind::InvalidData`](crate::ErrorKind::InvalidData) (with the
 /// pickle's [`offset`](crate::Error::offset)); a global other than numpy's and Python's data
 /// types, a cycle or a record holding objects is [`ErrorKind::DType`](crate::ErrorKind::DType);
@@ -373,6 +381,7 @@ macro_rules! dyn_data {
             CodePoints(ArrayD<Vec<u32>>),
             /// `|O`: Python objects, one [`PyValue`] per element, read from the array's pickle
             /// without running any code (see [`PyValue`] for what each Python type becomes).
+            /// Only with the feature `object` (on by default).
             Object(ArrayD<PyValue>),
         }
 
@@ -493,12 +502,14 @@ impl DynArray {
     }
 
     /// An array of `dtype` and `data` (the caller keeps them consistent).
+    #[cfg(feature = "object")]
     pub(crate) fn from_parts(dtype: DType, data: DynData) -> DynArray {
         DynArray { dtype, data }
     }
 
     /// An array of `dtype` from its bytes (`itemsize` per element, in the dtype's byte order
     /// and in C or Fortran order); `dtype` must not hold objects.
+    #[cfg(feature = "object")]
     pub(crate) fn from_raw(
         dtype: DType,
         shape: Vec<usize>,

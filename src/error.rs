@@ -13,7 +13,7 @@
 //! Context that is added on the way up (the record index and field path of a record error,
 //! the archive member being read) is added by methods of [`Error`] itself.
 
-use crate::dtype::DType;
+use crate::dtype::{DType, ScalarKind};
 use std::error::Error as StdError;
 use std::fmt;
 use std::io;
@@ -838,6 +838,7 @@ pub(crate) enum FormatError {
     },
     /// The pickle of an object (`|O`) array is malformed: an unknown opcode, a stack or memo
     /// misuse, an argument of the wrong type, array data of the wrong length.
+    #[cfg_attr(not(feature = "object"), allow(dead_code))] // made only by the pickle
     Pickle {
         /// The byte offset of the opcode at fault, from the pickle's first byte (the first
         /// data byte of the array).
@@ -1104,6 +1105,7 @@ pub(crate) enum MismatchError {
     },
     /// An object array's pickle names a global (a function or class) other than the ones
     /// that describe data; ndnpy never calls code from a file.
+    #[cfg_attr(not(feature = "object"), allow(dead_code))] // made only by the pickle
     PickleGlobal {
         /// The module, as the pickle names it (at most 200 characters).
         module: String,
@@ -1112,6 +1114,7 @@ pub(crate) enum MismatchError {
     },
     /// An object array's pickle is valid but holds something ndnpy does not rebuild: an
     /// ndarray subclass, records holding objects, a cycle, a dtype object as a value.
+    #[cfg_attr(not(feature = "object"), allow(dead_code))] // made only by the pickle
     PickleUnsupported {
         /// The byte offset of the opcode at fault from the pickle's first byte (the pickle's
         /// length when found while building the values).
@@ -1134,6 +1137,28 @@ pub(crate) enum MismatchError {
 impl fmt::Display for MismatchError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
+            // Without the feature `object`, an object array ('|O') names the feature.
+            MismatchError::DType { requested, found }
+                if cfg!(not(feature = "object"))
+                    && matches!(found, DType::Scalar(s) if s.kind() == ScalarKind::Object) =>
+            {
+                if *requested == "DynArray" {
+                    write!(
+                        f,
+                        "object arrays need ndnpy's `object` feature: the file holds pickled \
+                         Python objects (dtype {}), which this build does not read",
+                        Capped(found)
+                    )
+                } else {
+                    write!(
+                        f,
+                        "the file holds pickled Python objects (dtype {}), which cannot be read \
+                         as {requested}; object arrays need ndnpy's `object` feature, with \
+                         which read_npy_dyn reads them as PyValues",
+                        Capped(found)
+                    )
+                }
+            }
             MismatchError::DType { requested, found } if found.has_object() => write!(
                 f,
                 "the file holds pickled Python objects (dtype {}), which cannot be read \
@@ -1347,6 +1372,7 @@ pub(crate) enum LimitError {
     },
     /// An object array's values nest deeper than
     /// [`ReadOptions::max_pickle_depth`](crate::ReadOptions::max_pickle_depth).
+    #[cfg_attr(not(feature = "object"), allow(dead_code))] // made only by the pickle
     PickleTooDeep {
         /// The limit.
         limit: usize,
@@ -1354,6 +1380,7 @@ pub(crate) enum LimitError {
     /// An object array's pickle decodes to more bytes of values than its length allows: 64
     /// bytes per pickle byte plus 16 MiB (a value the pickle shares through its memo is
     /// counted at each place it appears).
+    #[cfg_attr(not(feature = "object"), allow(dead_code))] // made only by the pickle
     PickleExpansion {
         /// The pickle's length so far, in bytes.
         pickle_len: u64,
@@ -1542,6 +1569,7 @@ pub(crate) enum UsageError {
     /// An object array holds a value that cannot be pickled as numpy would load it (a
     /// numpy scalar that is not 0-d, a code point beyond U+10FFFF, values nested deeper than
     /// 1000 levels).
+    #[cfg_attr(not(feature = "object"), allow(dead_code))] // made only by the pickler
     ObjectValue {
         /// What cannot be written.
         reason: String,

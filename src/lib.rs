@@ -73,16 +73,17 @@
 //!   arrays or raw bytes (records, void, long double), take record fields out by name, and
 //!   write back the same bytes; `U` strings holding lone surrogates are kept as code points
 //!   ([`DynData::CodePoints`]), converted to `String` only by [`DynArray::into_strings`].
-//! - **Object arrays** (`|O`, pickled): read through [`read_npy_dyn`], [`DynArray`] and
-//!   [`NpzReader::by_name_dyn`] by a pickle reader that interprets data and never runs code
-//!   (only numpy's array, dtype and scalar reconstruction and Python's data types are
-//!   resolved; any other global is an error naming it), into [`PyValue`]s: `None`, bools,
-//!   ints of any size, floats, complex, `str`, bytes, lists, tuples, dicts, sets, ranges,
-//!   numpy scalars, nested arrays of any dtype (ragged arrays, `StringDType`, recarrays) and
-//!   masked arrays. Typed
+//! - **Object arrays** (`|O`, pickled; feature `object`, on by default): read through
+//!   [`read_npy_dyn`], [`DynArray`] and [`NpzReader::by_name_dyn`] by a pickle reader that
+//!   interprets data and never runs code (only numpy's array, dtype and scalar reconstruction
+//!   and Python's data types are resolved; any other global is an error naming it), into
+//!   [`PyValue`]s: `None`, bools, ints of any size, floats, complex, `str`, bytes, lists,
+//!   tuples, dicts, sets, ranges, numpy scalars, nested arrays of any dtype (ragged arrays,
+//!   `StringDType`, recarrays) and masked arrays; written as `np.save` writes them. Typed
 //!   conveniences: [`DynArray::into_item`] (a dict saved with `np.save`),
 //!   [`DynArray::into_strings`], [`DynArray::into_optional_strings`],
-//!   [`DynArray::into_arrays`] (ragged arrays).
+//!   [`DynArray::into_arrays`] (ragged arrays). Without the feature the pickle code is not
+//!   compiled, and an object array is an [`ErrorKind::DType`] error naming the feature.
 //! - **Structured records**: `#[derive(NpyRecord)]` (feature `derive`, on by default) makes a
 //!   struct of named fields an element whose dtype is a numpy record: numbers, `bool`,
 //!   strings, fixed arrays (sub-arrays) and nested records as fields, matched by name when
@@ -167,10 +168,14 @@
 #![deny(missing_docs)]
 // `unsafe` only in the modules that say at their top what they encapsulate (`#![allow(unsafe_code)]`).
 #![deny(unsafe_code)]
-// The map links the `.npz` types and the remote readers, which exist only with the `npz` and
-// `object_store` features.
+// The map links the `.npz` types, the remote readers and the object conversions, which exist
+// only with the `npz`, `object_store` and `object` features.
 #![cfg_attr(
-    any(not(feature = "npz"), not(feature = "object_store")),
+    any(
+        not(feature = "npz"),
+        not(feature = "object_store"),
+        not(feature = "object")
+    ),
     allow(rustdoc::broken_intra_doc_links)
 )]
 
@@ -195,6 +200,7 @@ pub mod mmap;
 pub mod npz;
 mod object;
 mod outofcore;
+#[cfg(feature = "object")]
 mod pickle;
 #[cfg(unix)]
 mod pio;

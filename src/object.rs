@@ -24,16 +24,27 @@
 //! 16 MiB (an object array is the one input whose memory is not bounded by its length plus a
 //! constant: a list of a million `None`s is a million one-byte opcodes).
 //!
+//! The pickle reader and writer are the feature `object` (on by default). Without it, this
+//! module keeps only what every build has: [`PyValue`]'s accessors, the [`DynArray`] entry
+//! points (which then refuse an object array with [`ErrorKind::DType`](crate::ErrorKind::DType),
+//! naming the feature, before reading its pickle) and [`DynArray::into_strings`] of `U` arrays.
+//!
 //! [`ReadOptions::max_pickle_depth`]: crate::ReadOptions::max_pickle_depth
 
 use crate::dtype::{DType, ScalarKind};
 use crate::dynamic::{DynArray, DynData, DynElement, PyValue};
 use crate::element::Input;
-use crate::error::{Error, FormatError, MismatchError};
+#[cfg(feature = "object")]
+use crate::error::FormatError;
+use crate::error::{Error, MismatchError};
 use crate::header::{Header, HeaderInfo, ReadOptions};
+#[cfg(feature = "object")]
 use crate::pickle::write::Pickler;
+#[cfg(feature = "object")]
 use crate::pickle::{self, ArrayMeta, Leaf, Limits, Seq, Sink};
-use ndarray::{ArrayD, IxDyn, ShapeBuilder};
+#[cfg(feature = "object")]
+use ndarray::ShapeBuilder;
+use ndarray::{ArrayD, IxDyn};
 use std::io::{Read, Write};
 
 impl PyValue {
@@ -175,8 +186,24 @@ pub(crate) fn is_object(dtype: &DType) -> bool {
     matches!(dtype, DType::Scalar(s) if s.kind() == ScalarKind::Object)
 }
 
+/// For the remote readers, which fetch an array's bytes before decoding them: refuses, before
+/// any byte is fetched, an object array in a build without the feature `object` (the error
+/// the decoding would give).
+#[cfg(feature = "object_store")]
+pub(crate) fn check_readable(dtype: &DType) -> Result<(), Error> {
+    if cfg!(not(feature = "object")) && is_object(dtype) {
+        return Err(MismatchError::DType {
+            requested: "DynArray",
+            found: dtype.clone(),
+        }
+        .into());
+    }
+    Ok(())
+}
+
 /// Reads the pickle of the object array `info` describes.
-pub(crate) fn read_object<R: Read + ?Sized>(
+#[cfg(feature = "object")]
+fn read_object<R: Read + ?Sized>(
     reader: &mut R,
     info: HeaderInfo,
     input: Input,
@@ -207,7 +234,30 @@ pub(crate) fn read_object<R: Read + ?Sized>(
     }
 }
 
+/// Refuses an object array: this build has no pickle reader.
+#[cfg(not(feature = "object"))]
+fn read_object<R: Read + ?Sized>(
+    _reader: &mut R,
+    info: HeaderInfo,
+    _input: Input,
+    _opts: &ReadOptions,
+) -> Result<DynArray, Error> {
+    Err(need_feature(info.header.dtype))
+}
+
+/// The error of an object array in a build without the feature `object`: its message names
+/// the feature (`MismatchError::DType`'s, for an object dtype asked of a `DynArray`).
+#[cfg(not(feature = "object"))]
+fn need_feature(dtype: DType) -> Error {
+    MismatchError::DType {
+        requested: "DynArray",
+        found: dtype,
+    }
+    .into()
+}
+
 /// An array of a dtype without objects from its pickled bytes.
+#[cfg(feature = "object")]
 fn plain_array(meta: ArrayMeta, bytes: Vec<u8>) -> Result<DynArray, Error> {
     let to_native = meta.to_native;
     let a = DynArray::from_raw(meta.dtype, meta.shape, meta.fortran_order, bytes)?;
@@ -226,6 +276,7 @@ fn plain_array(meta: ArrayMeta, bytes: Vec<u8>) -> Result<DynArray, Error> {
 }
 
 /// `'|b1'`, a mask's dtype.
+#[cfg(feature = "object")]
 fn bool_dtype() -> DType {
     DType::Scalar(
         crate::dtype::Scalar::new(
@@ -239,8 +290,10 @@ fn bool_dtype() -> DType {
 }
 
 /// Builds a pickle's values as `PyValue`s.
+#[cfg(feature = "object")]
 struct Values;
 
+#[cfg(feature = "object")]
 impl Sink for Values {
     type Value = PyValue;
 
@@ -384,6 +437,7 @@ impl DynArray {
     /// assert_eq!(DynArray::read_npy(&bytes[..])?.into_strings()?, labels);
     /// # Ok::<(), ndnpy::Error>(())
     /// ```
+    #[cfg(feature = "object")]
     pub fn from_objects(values: ArrayD<PyValue>) -> DynArray {
         DynArray::from_parts(pickle::object_dtype(), DynData::Object(values))
     }
@@ -405,6 +459,7 @@ impl DynArray {
     /// assert_eq!(classes.type_name(), "list");
     /// # Ok::<(), ndnpy::Error>(())
     /// ```
+    #[cfg(feature = "object")]
     pub fn into_item(self) -> Result<PyValue, Error> {
         let shape = self.shape().to_vec();
         let mut values = self.into_array::<PyValue>()?;
@@ -445,7 +500,10 @@ impl DynArray {
     ///
     /// # Examples
     ///
-    /// ```
+    /// An object array of `str` (with the feature `object`):
+    ///
+    #[cfg_attr(feature = "object", doc = "```")]
+    #[cfg_attr(not(feature = "object"), doc = "```ignore")]
     /// let labels = ndnpy::read_npy_dyn("testdata/object/labels.npy")?.into_strings()?;
     /// assert_eq!(labels.as_slice().unwrap(), ["cat", "dog", "émeu", "🦀"]);
     /// # Ok::<(), ndnpy::Error>(())
@@ -480,6 +538,7 @@ impl DynArray {
     /// assert_eq!(s.as_slice().unwrap(), [Some("a".to_string()), None, Some("bc".into())]);
     /// # Ok::<(), ndnpy::Error>(())
     /// ```
+    #[cfg(feature = "object")]
     pub fn into_optional_strings(self) -> Result<ArrayD<Option<String>>, Error> {
         try_map(self, "Option<String>", |v| match v {
             PyValue::Str(s) => Ok(Some(s)),
@@ -506,6 +565,7 @@ impl DynArray {
     /// assert_eq!(parts[0].as_slice().unwrap(), [0.0, 0.5, 1.0]);
     /// # Ok::<(), ndnpy::Error>(())
     /// ```
+    #[cfg(feature = "object")]
     pub fn into_arrays<T: DynElement>(self) -> Result<Vec<ArrayD<T>>, Error> {
         let arrays = try_map(self, "numpy.ndarray", |v| match v {
             PyValue::Array(a) => Ok(*a),
@@ -516,10 +576,12 @@ impl DynArray {
 }
 
 /// The deepest nesting of values written (the array being level 1).
+#[cfg(feature = "object")]
 const WRITE_MAX_DEPTH: usize = pickle::MAX_DEPTH;
 
 /// Writes an object array as `np.save` does: its header, then the array pickled with
 /// protocol 4 (see `pickle::write` for what is byte for byte Python's).
+#[cfg(feature = "object")]
 pub(crate) fn write_object(
     a: &ArrayD<PyValue>,
     writer: &mut dyn std::io::Write,
@@ -538,6 +600,7 @@ pub(crate) fn write_object(
 
 /// One step of writing a tree of values: the loop of `write_tree` runs them from a stack, so
 /// that nesting costs heap, not call stack.
+#[cfg(feature = "object")]
 enum Act<'a> {
     Value(&'a PyValue, usize),
     ObjectArray(&'a ArrayD<PyValue>, usize),
@@ -548,6 +611,7 @@ enum Act<'a> {
     End,
 }
 
+#[cfg(feature = "object")]
 fn write_tree(p: &mut Pickler, first: Act<'_>) -> Result<(), Error> {
     let mut stack = vec![first];
     let mut acts = Vec::new();
@@ -578,6 +642,7 @@ fn write_tree(p: &mut Pickler, first: Act<'_>) -> Result<(), Error> {
 }
 
 /// `_reconstruct(ndarray, (0,), b'b')` and the array's state up to its data.
+#[cfg(feature = "object")]
 fn reconstruct_head(
     p: &mut Pickler,
     dtype: &DType,
@@ -603,6 +668,7 @@ fn reconstruct_head(
 /// The steps of a list or set (`EMPTY_*`, `MEMOIZE`, batches of `APPENDS`/`ADDITEMS`; one
 /// item of a list is an `APPEND`), or a tuple or frozenset (`MARK`, items,
 /// `TUPLE`/`FROZENSET`), as Python's pickler writes them.
+#[cfg(feature = "object")]
 fn seq<'a>(
     acts: &mut Vec<Act<'a>>,
     kind: Seq,
@@ -648,6 +714,7 @@ fn seq<'a>(
 }
 
 /// An array's bytes as `DynArray::write_npy` writes them, without the header.
+#[cfg(feature = "object")]
 fn raw_bytes(a: &DynArray) -> Result<Vec<u8>, Error> {
     let mut out = Vec::new();
     a.write_npy(&mut out)?;
@@ -657,6 +724,7 @@ fn raw_bytes(a: &DynArray) -> Result<Vec<u8>, Error> {
 }
 
 /// Writes a value without children at once; pushes the steps of a container onto `acts`.
+#[cfg(feature = "object")]
 fn write_value<'a>(
     p: &mut Pickler,
     v: &'a PyValue,
@@ -797,6 +865,7 @@ fn write_value<'a>(
 }
 
 /// An array of a dtype without objects: `_reconstruct` and its state.
+#[cfg(feature = "object")]
 fn write_plain_array(p: &mut Pickler, a: &DynArray) -> Result<(), Error> {
     let a = native_order(a);
     let bytes = raw_bytes(&a)?;
@@ -810,6 +879,7 @@ fn write_plain_array(p: &mut Pickler, a: &DynArray) -> Result<(), Error> {
 
 /// `a` in native byte order, the order numpy gives it when it loads it (and ndnpy when it
 /// reads it back), so that what is written reads back the same.
+#[cfg(feature = "object")]
 fn native_order(a: &DynArray) -> std::borrow::Cow<'_, DynArray> {
     let swapped = matches!(a.dtype(), DType::Scalar(s) if s.byte_order().needs_swap());
     if swapped && !matches!(a.data(), DynData::Raw(_)) {
@@ -822,6 +892,7 @@ fn native_order(a: &DynArray) -> std::borrow::Cow<'_, DynArray> {
 
 /// A `MaskedArray` as numpy pickles it: `_mareconstruct(MaskedArray, ndarray, (0,), 'b')`
 /// and the state `(1, shape, dtype, is_fortran, data, mask, fill_value)`.
+#[cfg(feature = "object")]
 fn write_masked(
     p: &mut Pickler,
     data: &DynArray,
@@ -884,6 +955,7 @@ fn write_masked(
     Ok(())
 }
 
+#[cfg(feature = "object")]
 fn too_deep() -> Error {
     crate::error::UsageError::ObjectValue {
         reason: format!("values nest deeper than {WRITE_MAX_DEPTH} levels"),
@@ -892,6 +964,7 @@ fn too_deep() -> Error {
 }
 
 /// A code point as UTF-8, surrogates included (Python's `surrogatepass`).
+#[cfg(feature = "object")]
 fn push_wtf8(out: &mut Vec<u8>, c: u32) {
     match c {
         0..=0x7f => out.push(c as u8),
@@ -975,6 +1048,13 @@ impl DynArray {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn write_npy<W: Write>(&self, mut writer: W) -> Result<(), Error> {
-        crate::encode::write_through(&mut writer, |writer| self.write_data(writer, write_object))
+        #[cfg(feature = "object")]
+        let objects = write_object;
+        // Without the feature no array holds objects (the reader and `from_objects` are the
+        // feature's), so this refusal is only what `write_data` asks to be given.
+        #[cfg(not(feature = "object"))]
+        let objects =
+            |_: &ArrayD<PyValue>, _: &mut dyn Write| Err(need_feature(self.dtype().clone()));
+        crate::encode::write_through(&mut writer, |writer| self.write_data(writer, objects))
     }
 }

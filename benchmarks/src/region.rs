@@ -27,7 +27,9 @@ fn windows(k: usize, planes: usize) -> Vec<(u64, usize)> {
     let mid = (planes / 2) as u64;
     match k {
         0 => vec![(mid * PLANE, 4 << 20)],
-        1 => (0..planes as u64).map(|p| (p * PLANE + 5 * 8192 + 800, 1024)).collect(),
+        1 => (0..planes as u64)
+            .map(|p| (p * PLANE + 5 * 8192 + 800, 1024))
+            .collect(),
         2 => (0..planes as u64)
             .step_by(10)
             .map(|p| (p * PLANE, 112 * 8192 + 896 * 8 + 8))
@@ -58,7 +60,8 @@ fn raw_windows(port: u16, name: &str, data: u64, wins: &[(u64, usize)]) -> Res<u
             })
             .collect();
         for w in workers {
-            w.join().map_err(|_| "a floor thread panicked".to_string())??;
+            w.join()
+                .map_err(|_| "a floor thread panicked".to_string())??;
         }
         Ok::<(), String>(())
     })?;
@@ -104,7 +107,9 @@ pub fn region_case(cfg: &Config, np: &mut Numpy) -> Res<Vec<Report>> {
     let p = path_str(&path)?;
     np.ok(&format!("region_gen {p} {planes}"))?;
     let np = RefCell::new(np);
-    let data_offset = ndnpy::NpyReader::new(File::open(&path)?)?.info().data_offset;
+    let data_offset = ndnpy::NpyReader::new(File::open(&path)?)?
+        .info()
+        .data_offset;
     let server = crate::remote::Server::start(&cfg.dir)?;
     let port = server.port;
     let store: std::sync::Arc<dyn object_store::ObjectStore> = std::sync::Arc::new(

@@ -675,7 +675,7 @@ impl<R: Read + Seek> NpzReader<R> {
         self.member(name)?.read()
     }
 
-    /// Reads the array named `name`, whatever its dtype (object arrays included):
+    /// Reads the array named `name`, whatever its dtype (object arrays with the feature `object`):
     /// `npz.member(name)?.read_dyn()`, as [`NpzReader::by_name`] is `member(name)?.read()`.
     ///
     /// # Errors
@@ -684,7 +684,8 @@ impl<R: Read + Seek> NpzReader<R> {
     ///
     /// # Examples
     ///
-    /// ```
+    #[cfg_attr(feature = "object", doc = "```")]
+    #[cfg_attr(not(feature = "object"), doc = "```ignore")]
     /// let mut npz = ndnpy::NpzReader::open("testdata/object/objects.npz")?;
     /// let meta = npz.by_name_dyn("meta")?.into_item()?; // np.savez(..., meta={"lr": 0.1})
     /// assert_eq!(meta.get("lr").and_then(ndnpy::PyValue::as_f64), Some(0.1));
@@ -927,8 +928,9 @@ impl<R: Read + Seek> NpzMember<'_, R> {
     ///
     /// # Errors
     ///
-    /// As [`NpzMember::read`], without dtype or dimension mismatches; an object array's
-    /// pickle gives the errors of [`DynArray::read_npy`].
+    /// As [`NpzMember::read`], without dtype or dimension mismatches; an object array gives
+    /// the errors of [`DynArray::read_npy`] (its pickle's, or, without the feature `object`,
+    /// [`ErrorKind::DType`](crate::ErrorKind::DType) naming the feature).
     ///
     /// # Examples
     ///

@@ -7,7 +7,7 @@ use crate::element::{Input, ReadableElement};
 use crate::error::{Error, FormatError};
 use crate::header::{declared_header_len, element_offset, rows_plan, Header, HeaderInfo};
 use crate::layout::dimension;
-use crate::object::is_object;
+use crate::object::{check_readable, is_object};
 use crate::read::array_from_vec;
 use ndarray::{Array, Dimension, IxDyn, SliceArg, SliceInfoElem};
 use object_store::path::Path;
@@ -349,8 +349,9 @@ impl RemoteNpy {
 
     /// Reads the whole array whatever its dtype, as [`DynArray::read_npy`] does: numbers,
     /// strings, records, datetimes, and object arrays (their pickle, up to the file's end,
-    /// is decoded without running code). The bytes are fetched into one buffer first, in
-    /// parts as [`RemoteNpy::read`] fetches them.
+    /// is decoded without running code; without the feature `object` they are refused before
+    /// any byte is fetched). The bytes are fetched into one buffer first, in parts as
+    /// [`RemoteNpy::read`] fetches them.
     ///
     /// # Errors
     ///
@@ -365,6 +366,7 @@ impl RemoteNpy {
     /// # Ok(()) }
     /// ```
     pub async fn read_dyn(&self) -> Result<DynArray, Error> {
+        check_readable(&self.info.header.dtype)?;
         let bytes = self.object.get(self.dyn_range()).await?;
         self.dyn_from(&bytes)
     }

@@ -443,7 +443,8 @@ impl<'a> RemoteNpzMember<'a> {
 
     /// Reads the member's array whatever its dtype, as
     /// [`NpzMember::read_dyn`](crate::npz::NpzMember::read_dyn) does (object arrays included, their
-    /// pickle decoded without running code).
+    /// pickle decoded without running code; without the feature `object` they are refused
+    /// before the member is fetched).
     ///
     /// # Errors
     ///
@@ -457,7 +458,7 @@ impl<'a> RemoteNpzMember<'a> {
     /// # Ok(()) }
     /// ```
     pub async fn read_dyn(&self) -> Result<DynArray, Error> {
-        self.header()?;
+        self.check_dyn()?;
         self.whole(member::read_dyn).await
     }
 
@@ -523,6 +524,14 @@ impl<'a> RemoteNpzMember<'a> {
 
     fn entry(&self) -> EntryRef<'a> {
         self.npz.entry(self.index)
+    }
+
+    /// What `read_dyn` checks before fetching the member: that it is an array, and one this
+    /// build reads (an object array needs the feature `object`).
+    fn check_dyn(&self) -> Result<(), Error> {
+        let info = self.header()?;
+        crate::object::check_readable(&info.header.dtype)
+            .map_err(|e| e.in_member(self.entry().name))
     }
 
     fn not_npy(&self) -> Error {
@@ -905,7 +914,7 @@ impl<'a> BlockingRemoteNpzMember<'a> {
     /// # Ok(()) }
     /// ```
     pub fn read_dyn(&self) -> Result<DynArray, Error> {
-        self.inner.header()?;
+        self.inner.check_dyn()?;
         self.stream(member::read_dyn)
     }
 

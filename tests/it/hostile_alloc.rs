@@ -132,6 +132,16 @@ impl Case {
     }
 }
 
+/// What an object array's case gives: its pickle's error, or, without the feature `object`,
+/// the refusal of the dtype before any of the pickle is read (a mismatch).
+const fn pickled(expect: &'static str) -> &'static str {
+    if cfg!(feature = "object") {
+        expect
+    } else {
+        "mismatch"
+    }
+}
+
 const CASES: &[Case] = &[
     Case {
         descr: "'<f8'",
@@ -285,7 +295,7 @@ const CASES: &[Case] = &[
         shape: "(1,)",
         present: 10 << 20,
         read_as: As::Dyn,
-        expect: "format",
+        expect: pickled("format"),
         itemsize: 0,
         owned: 0,
         prefix: pickle_bytes_claim,
@@ -296,7 +306,7 @@ const CASES: &[Case] = &[
         shape: "(1,)",
         present: 10 << 20,
         read_as: As::Dyn,
-        expect: "format",
+        expect: pickled("format"),
         itemsize: 0,
         owned: 0,
         prefix: pickle_frame_claim,
@@ -307,7 +317,7 @@ const CASES: &[Case] = &[
         shape: "(1,)",
         present: 0,
         read_as: As::Dyn,
-        expect: "limit",
+        expect: pickled("limit"),
         itemsize: 0,
         owned: 0,
         prefix: pickle_memo_bomb,
@@ -318,7 +328,7 @@ const CASES: &[Case] = &[
         shape: "(1,)",
         present: 1 << 20,
         read_as: As::Dyn,
-        expect: "format",
+        expect: pickled("format"),
         itemsize: 1,
         owned: 64,
         prefix: object_head,

@@ -26,6 +26,8 @@ mod hostile_npz;
 mod layouts;
 mod malformed;
 mod ml_dtypes;
+#[cfg(not(feature = "object"))]
+mod no_object;
 #[cfg(feature = "npz")]
 mod npz;
 #[cfg(feature = "npz")]
@@ -33,6 +35,7 @@ mod npz_member;
 #[cfg(feature = "npz")]
 mod npz_numpy;
 mod numpy;
+#[cfg(feature = "object")]
 mod object;
 #[cfg(feature = "mmap")]
 mod out_of_core;

@@ -71,15 +71,16 @@ fn full_reads_equal_local_reads() {
 #[test]
 fn any_dtype_reads_as_the_local_dyn_read() {
     let store = moto().store();
-    for name in [
-        "f8_be_f_3x4.npy",
-        "rec_flat.npy",
-        "dt_U3_le.npy",
-        "object/labels.npy",
-        "object/kinds.npy",
-        "object/ragged_f8.npy",
-        "object/fortran.npy",
-    ] {
+    let mut names = vec!["f8_be_f_3x4.npy", "rec_flat.npy", "dt_U3_le.npy"];
+    if cfg!(feature = "object") {
+        names.extend([
+            "object/labels.npy",
+            "object/kinds.npy",
+            "object/ragged_f8.npy",
+            "object/fortran.npy",
+        ]);
+    }
+    for name in names {
         let bytes = std::fs::read(format!("testdata/{name}")).unwrap();
         let key = format!("dyn/{name}");
         put(&store, &key, bytes.clone());
@@ -255,6 +256,34 @@ fn a_truncated_object_is_an_error_before_any_data_is_fetched() {
     assert_eq!(err.kind(), ErrorKind::Truncated, "{err}");
     assert_eq!(err.byte_counts(), Some((48, 40)));
     assert_eq!(store.take().0, 1);
+}
+
+#[cfg(not(feature = "object"))]
+#[test]
+fn without_the_object_feature_an_object_array_is_refused_before_its_data_is_fetched() {
+    let real = moto().store();
+    put(
+        &real,
+        "meta.npy",
+        std::fs::read("testdata/object/meta.npy").unwrap(),
+    );
+    let store = Counting::new(real);
+    let refused = |err: ndnpy::Error| {
+        assert_eq!(err.kind(), ErrorKind::DType, "{err}");
+        assert!(
+            err.to_string()
+                .starts_with("object arrays need ndnpy's `object` feature"),
+            "{err}"
+        );
+    };
+    let npy = rt()
+        .block_on(RemoteNpy::open(store.clone(), "meta.npy".into()))
+        .unwrap();
+    let blocking = BlockingRemoteNpy::open(store.clone(), "meta.npy".into()).unwrap();
+    assert_eq!(store.take().0, 2); // the two headers
+    refused(rt().block_on(npy.read_dyn()).unwrap_err());
+    refused(blocking.read_dyn().unwrap_err());
+    assert_eq!(store.take(), (0, 0));
 }
 
 #[test]

@@ -92,6 +92,37 @@ fn every_member_of_numpys_archives_equals_the_local_read() {
     }
 }
 
+#[cfg(not(feature = "object"))]
+#[test]
+fn without_the_object_feature_an_object_member_is_refused_before_it_is_fetched() {
+    let real = moto().store();
+    put(
+        &real,
+        "npz/objects.npz",
+        std::fs::read("testdata/object/objects.npz").unwrap(),
+    );
+    let store = Counting::new(real);
+    let refused = |err: ndnpy::Error| {
+        assert_eq!(err.kind(), ErrorKind::DType, "{err}");
+        assert_eq!(err.member(), Some("meta.npy"));
+        assert!(
+            err.to_string()
+                .contains("object arrays need ndnpy's `object` feature"),
+            "{err}"
+        );
+    };
+    let npz = rt()
+        .block_on(RemoteNpz::open(store.clone(), "npz/objects.npz".into()))
+        .unwrap();
+    let member = rt().block_on(npz.member("meta")).unwrap();
+    let blocking = BlockingRemoteNpz::open(store.clone(), "npz/objects.npz".into()).unwrap();
+    let blocking_member = blocking.member("meta").unwrap();
+    store.take();
+    refused(rt().block_on(member.read_dyn()).unwrap_err());
+    refused(blocking_member.read_dyn().unwrap_err());
+    assert_eq!(store.take(), (0, 0));
+}
+
 /// The length of the central directory of the archive `bytes` (no zip64, no comment).
 fn directory_len(bytes: &[u8]) -> u64 {
     let eocd = &bytes[bytes.len() - 22..];
