@@ -145,7 +145,7 @@ pub fn inflate_case(cfg: &Config, np: &mut Numpy) -> Res<Vec<Report>> {
                     Ok(d)
                 }),
                 Imp::new(NUMPY, move |_| {
-                    Ok(np.borrow_mut().timed(&format!("npz_read {p} a"))?)
+                    np.borrow_mut().timed(&format!("npz_read {p} a"))
                 }),
             ];
             // Small members take a few milliseconds: more rounds.
