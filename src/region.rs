@@ -61,6 +61,7 @@ pub(crate) struct Merge {
 impl Merge {
     /// Bytes in memory (a map): every run copied straight into the destination, since a
     /// read costs no call there.
+    #[cfg_attr(not(feature = "mmap"), allow(dead_code))]
     pub(crate) const MEMORY: Merge = Merge {
         gap: 0,
         block: 0,
