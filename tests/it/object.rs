@@ -379,6 +379,12 @@ fn npz_members_holding_objects() {
 /// An `.npy` file of an object array of `n` (< 256) elements whose items are the opcodes
 /// `items` (run between the list's MARK and APPENDS), protocol 2 apart from the opcodes given.
 fn object_npy(n: u8, items: &[u8]) -> Vec<u8> {
+    object_npy_shaped(n.into(), &[b'K', n], items)
+}
+
+/// [`object_npy`]'s file, the shape's length given in the header as `n` and in the pickle
+/// as the opcodes `len` (`K` and a byte, or `J` and four).
+fn object_npy_shaped(n: usize, len: &[u8], items: &[u8]) -> Vec<u8> {
     let text = format!("{{'descr': '|O', 'fortran_order': False, 'shape': ({n},), }}");
     let hlen = text.len() + 1;
     let pad = 64 - (10 + hlen) % 64;
@@ -388,8 +394,8 @@ fn object_npy(n: u8, items: &[u8]) -> Vec<u8> {
     out.extend(std::iter::repeat_n(b' ', pad));
     out.push(b'\n');
     out.extend_from_slice(b"\x80\x02cnumpy._core.multiarray\n_reconstruct\ncnumpy\nndarray\n");
-    out.extend_from_slice(b"K\x00\x85C\x01b\x87R(K\x01K");
-    out.push(n);
+    out.extend_from_slice(b"K\x00\x85C\x01b\x87R(K\x01");
+    out.extend_from_slice(len);
     out.extend_from_slice(b"\x85cnumpy\ndtype\nX\x02\x00\x00\x00O8\x89\x88\x87R");
     out.extend_from_slice(b"(K\x03X\x01\x00\x00\x00|NNNJ\xff\xff\xff\xffJ\xff\xff\xff\xffK?tb");
     out.extend_from_slice(b"\x89](");
@@ -1175,23 +1181,9 @@ fn a_range_is_a_value_whatever_its_bounds() {
 
 /// `object_npy` with a shape of `n` elements (any `n`).
 fn object_npy_n(n: usize, items: &[u8]) -> Vec<u8> {
-    let text = format!("{{'descr': '|O', 'fortran_order': False, 'shape': ({n},), }}");
-    let hlen = text.len() + 1;
-    let pad = 64 - (10 + hlen) % 64;
-    let mut out = b"\x93NUMPY\x01\x00".to_vec();
-    out.extend_from_slice(&((hlen + pad) as u16).to_le_bytes());
-    out.extend_from_slice(text.as_bytes());
-    out.extend(std::iter::repeat_n(b' ', pad));
-    out.push(b'\n');
-    out.extend_from_slice(b"\x80\x02cnumpy._core.multiarray\n_reconstruct\ncnumpy\nndarray\n");
-    out.extend_from_slice(b"K\x00\x85C\x01b\x87R(K\x01J");
-    out.extend_from_slice(&i32::try_from(n).unwrap().to_le_bytes());
-    out.extend_from_slice(b"\x85cnumpy\ndtype\nX\x02\x00\x00\x00O8\x89\x88\x87R");
-    out.extend_from_slice(b"(K\x03X\x01\x00\x00\x00|NNNJ\xff\xff\xff\xffJ\xff\xff\xff\xffK?tb");
-    out.extend_from_slice(b"\x89](");
-    out.extend_from_slice(items);
-    out.extend_from_slice(b"etb.");
-    out
+    let mut len = vec![b'J'];
+    len.extend_from_slice(&i32::try_from(n).unwrap().to_le_bytes());
+    object_npy_shaped(n, &len, items)
 }
 
 #[test]
