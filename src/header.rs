@@ -22,68 +22,6 @@ pub(crate) fn growth_axis(header: &Header) -> Result<usize, Error> {
     }
 }
 
-/// Elements per step along the growth axis (the product of the other dimensions).
-pub(crate) fn elements_per_step(header: &Header, axis: usize) -> Result<usize, Error> {
-    header
-        .shape
-        .iter()
-        .enumerate()
-        .filter(|&(i, _)| i != axis)
-        .try_fold(1usize, |acc, (_, &d)| acc.checked_mul(d))
-        .ok_or_else(|| {
-            FormatError::ShapeOverflow {
-                shape: header.shape.clone(),
-                itemsize: header.dtype.itemsize(),
-            }
-            .into()
-        })
-}
-
-/// Where steps `rows` along the growth axis lie in the data: their first element, their
-/// element count, and the shape of the array they make (checked against the dimension `D`).
-/// The one plan of every row reader (`NpyReader::read_rows`, `RemoteNpy::read_rows`).
-pub(crate) fn rows_plan<D: ndarray::Dimension>(
-    header: &Header,
-    rows: std::ops::Range<usize>,
-) -> Result<(usize, usize, Vec<usize>), Error> {
-    let axis = growth_axis(header)?;
-    let len = header.shape[axis];
-    if rows.start > rows.end || rows.end > len {
-        return Err(UsageError::OutOfBounds {
-            requested: format!("{rows:?}"),
-            len,
-        }
-        .into());
-    }
-    let mut shape = header.shape.clone();
-    shape[axis] = rows.len();
-    crate::layout::dimension::<D>(&shape)?;
-    let per_step = elements_per_step(header, axis)?;
-    // Both fit: they are at most the whole array, whose size Header::read checked.
-    Ok((rows.start * per_step, rows.len() * per_step, shape))
-}
-
-/// The position in the data, in elements, of the element at `index` (one index per
-/// dimension): row-major for C order, over the reversed axes for Fortran order.
-pub(crate) fn element_offset(header: &Header, index: &[usize]) -> Result<usize, Error> {
-    let shape = &header.shape;
-    if index.len() != shape.len() || index.iter().zip(shape).any(|(&i, &d)| i >= d) {
-        return Err(UsageError::OutOfBounds {
-            requested: format!("{index:?}"),
-            len: shape.iter().product(),
-        }
-        .into());
-    }
-    let flat = |idx: &mut dyn Iterator<Item = (&usize, &usize)>| {
-        idx.fold(0usize, |acc, (&i, &d)| acc * d + i)
-    };
-    Ok(if header.fortran_order {
-        flat(&mut index.iter().zip(shape).rev())
-    } else {
-        flat(&mut index.iter().zip(shape))
-    })
-}
-
 /// The length of the whole header (magic, version, length field and text) that `prefix`,
 /// the first bytes of an `.npy` file, declares; `None` if `prefix` is too short to hold the
 /// length field or is not an `.npy` prefix. The declared length is not checked here.

@@ -13,17 +13,12 @@
 
 use crate::dtype::ByteOrder;
 use crate::dtype::DType;
-use crate::element::Input;
 use crate::element::{FixedDType, ReadableElement, WritableElement};
 use crate::encode::write_c_order;
 use crate::error::{Error, FormatError, MismatchError, UsageError};
 use crate::fsutil::{replace_atomically, sync_data, Sync};
-use crate::header::{
-    element_offset, growth_axis, rows_plan, Header, HeaderInfo, ReadOptions, Version,
-};
-use crate::layout::dimension;
+use crate::header::{growth_axis, Header, HeaderInfo, ReadOptions, Version};
 use crate::layout::shape_and_order;
-use crate::read::array_from_vec;
 use crate::write::WriteOptions;
 use ndarray::{
     Array, ArrayBase, ArrayView, Axis, Data, Dimension, IntoDimension, IxDyn, ShapeBuilder,
@@ -139,11 +134,8 @@ impl<R: Read + Seek> NpyReader<R> {
         &mut self,
         rows: Range<usize>,
     ) -> Result<Array<A, D>, Error> {
-        let header = &self.info.header;
-        let (fortran_order, itemsize) = (header.fortran_order, header.dtype.itemsize());
-        let (first, count, shape) = rows_plan::<D>(header, rows)?;
-        let data = self.read_at::<A>(first, count)?;
-        array_from_vec(data, shape, fortran_order, itemsize)
+        let elems = crate::region::rows(&self.info.header, rows)?;
+        self.region(&elems)
     }
 
     /// Reads the element at `index` (one index per dimension; `&[]` for a 0-d array).
@@ -162,17 +154,8 @@ impl<R: Read + Seek> NpyReader<R> {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn read_element<A: ReadableElement>(&mut self, index: &[usize]) -> Result<A, Error> {
-        let offset = element_offset(&self.info.header, index)?;
-        let mut v = self.read_at::<A>(offset, 1)?;
-        // read_at returns exactly the one element asked for, or an error.
-        v.pop().ok_or_else(|| {
-            FormatError::Truncated {
-                part: "array data",
-                expected: self.info.header.dtype.itemsize() as u64,
-                found: 0,
-            }
-            .into()
-        })
+        let elems = crate::region::element(&self.info.header, index)?;
+        Ok(self.region::<A, ndarray::Ix0>(&elems)?.into_scalar())
     }
 
     /// Reads the region `selection` of the array, in ndarray's slice syntax (`s![..]`: ranges
@@ -205,11 +188,10 @@ impl<R: Read + Seek> NpyReader<R> {
         A: ReadableElement,
         I: SliceArg<IxDyn>,
     {
-        self.info.check_data_within(
-            self.end
-                .saturating_sub(self.data_start - self.info.data_offset),
-        )?;
-        crate::region::read_slice_from(&self.info, selection, &mut self.inner, self.data_start)
+        let data_start = self.data_start - self.info.data_offset;
+        self.info
+            .check_data_within(self.end.saturating_sub(data_start))?;
+        self.region(selection.as_ref())
     }
 
     /// Reads the whole array.
@@ -227,26 +209,18 @@ impl<R: Read + Seek> NpyReader<R> {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn read_array<A: ReadableElement, D: Dimension>(&mut self) -> Result<Array<A, D>, Error> {
-        let header = &self.info.header;
-        let (shape, fortran_order) = (header.shape.clone(), header.fortran_order);
-        let itemsize = header.dtype.itemsize();
-        dimension::<D>(&shape)?;
-        let data = self.read_at::<A>(0, self.info.num_elements)?;
-        array_from_vec(data, shape, fortran_order, itemsize)
+        self.region(&crate::region::whole(&self.info.header))
     }
 
-    /// Reads `count` elements starting at element `first` of the data.
-    fn read_at<A: ReadableElement>(&mut self, first: usize, count: usize) -> Result<Vec<A>, Error> {
-        let itemsize = self.info.header.dtype.itemsize() as u64;
-        let pos = self.data_start + first as u64 * itemsize;
-        self.inner.seek(SeekFrom::Start(pos))?;
-        let available = self.end.saturating_sub(pos);
-        A::read_vec(
-            &mut self.inner,
-            &self.info.header.dtype,
-            count,
-            Input::new(Some(available)),
-        )
+    /// Reads the selection `elems` (the one engine of every read here: rows, an element, a
+    /// region, the whole array), only the bytes it covers.
+    fn region<A: ReadableElement, D: Dimension>(
+        &mut self,
+        elems: &[ndarray::SliceInfoElem],
+    ) -> Result<Array<A, D>, Error> {
+        let available = self.end.saturating_sub(self.data_start);
+        let (info, start) = (&self.info, self.data_start);
+        crate::region::read_from(info, elems, &mut self.inner, start, Some(available))
     }
 
     /// The source, positioned wherever the last read left it.

@@ -22,12 +22,13 @@
 //! output, plus at most `block * batch` bytes of windows, whatever the file's header says.
 
 use std::io::{self, Read};
+use std::ops::Range;
 
 use ndarray::{Array, SliceArg, SliceInfoElem};
 
 use crate::element::{Input, ReadableElement};
-use crate::error::{Error, UsageError};
-use crate::header::{Header, HeaderInfo};
+use crate::error::{Error, FormatError, UsageError};
+use crate::header::{growth_axis, Header, HeaderInfo};
 use crate::read::array_from_vec;
 
 /// Bytes at an offset: the one thing a region read needs of its source. Offsets count from
@@ -243,6 +244,21 @@ impl Plan {
         }
     }
 
+    /// Where the selection's last byte ends, from the data's start (0 if it is empty): the
+    /// bytes a source must hold for it.
+    pub(crate) fn extent(&self) -> u64 {
+        if self.count == 0 {
+            return 0;
+        }
+        // Negative steps start at their axis's largest index, which `base` counts.
+        let forward = self.outer.iter().filter(|a| a.step > 0).map(|a| {
+            ((a.count - 1) as u64)
+                .saturating_mul(a.step as u64)
+                .saturating_mul(a.stride)
+        });
+        forward.fold(self.base.saturating_add(self.run_len), u64::saturating_add)
+    }
+
     /// The bytes the selection holds.
     pub(crate) fn bytes(&self) -> u64 {
         if self.count == 0 {
@@ -341,7 +357,6 @@ impl<'p, S: ReadAt> RegionRead<'p, S> {
     fn fill(&mut self) -> io::Result<()> {
         let block = self.merge.block as u64;
         let mut windows: Vec<(u64, u64)> = Vec::new();
-        self.scratch.clear();
         self.pending.clear();
         self.served = 0;
         while windows.len() < self.merge.batch.max(1) && self.pending.len() < MAX_RUNS {
@@ -374,21 +389,55 @@ impl<'p, S: ReadAt> RegionRead<'p, S> {
                 self.pending.push_back((o, l as usize));
                 self.runs.next();
             }
-            let at = self.scratch.len();
+            let at: u64 = windows.iter().map(|&(lo, hi)| hi - lo).sum();
             // The runs' offsets, from absolute to their place in `scratch`.
             for run in self.pending.range_mut(first_run..) {
-                run.0 = at as u64 + (run.0 - lo);
+                run.0 = at + (run.0 - lo);
             }
             windows.push((lo, hi));
-            let size = (hi - lo) as usize;
-            self.scratch
-                .try_reserve(size)
-                .map_err(|_| io::Error::from(io::ErrorKind::OutOfMemory))?;
-            self.scratch.resize(at + size, 0);
         }
+        self.load(&windows)
+    }
+
+    /// Reads the next bytes of the long run at `off` (`len` bytes, `long_done` of them
+    /// served) into windows of `block` bytes, `batch` at once, for a reader that asks for
+    /// less than a block at a time (the decoders of strings, records and dates).
+    fn fill_long(&mut self, off: u64, len: u64) -> io::Result<()> {
+        let block = self.merge.block.max(1) as u64;
+        let mut windows: Vec<(u64, u64)> = Vec::new();
+        self.pending.clear();
+        self.served = 0;
+        let mut at = 0;
+        while windows.len() < self.merge.batch.max(1) && self.long_done < len {
+            let n = (len - self.long_done).min(block);
+            let lo = off + self.long_done;
+            windows.push((lo, lo + n));
+            // At most `block` bytes.
+            self.pending.push_back((at, n as usize));
+            at += n;
+            self.long_done += n;
+        }
+        if self.long_done == len {
+            self.runs.next();
+            self.long_done = 0;
+        }
+        self.load(&windows)
+    }
+
+    /// Reads `windows` (absolute byte ranges, each at most `block` bytes) one after another
+    /// into `scratch`, handing them to the source at once.
+    fn load(&mut self, windows: &[(u64, u64)]) -> io::Result<()> {
+        let total: u64 = windows.iter().map(|&(lo, hi)| hi - lo).sum();
+        // At most `block * batch` bytes, which the caller's memory budget allows.
+        let total = usize::try_from(total).map_err(|_| io::ErrorKind::OutOfMemory)?;
+        self.scratch.clear();
+        self.scratch
+            .try_reserve(total)
+            .map_err(|_| io::Error::from(io::ErrorKind::OutOfMemory))?;
+        self.scratch.resize(total, 0);
         let mut reads: Vec<(u64, &mut [u8])> = Vec::with_capacity(windows.len());
         let mut rest = &mut self.scratch[..];
-        for &(lo, hi) in &windows {
+        for &(lo, hi) in windows {
             let (this, more) = rest.split_at_mut((hi - lo) as usize);
             reads.push((lo, this));
             rest = more;
@@ -418,7 +467,12 @@ impl<S: ReadAt> Read for RegionRead<'_, S> {
                 break;
             };
             if len >= self.merge.block as u64 {
-                let n = (len - self.long_done).min((buf.len() - filled) as u64) as usize;
+                let (left, room) = (len - self.long_done, (buf.len() - filled) as u64);
+                if room < left.min(self.merge.block as u64) {
+                    self.fill_long(off, len)?;
+                    continue;
+                }
+                let n = left.min(room) as usize;
                 self.source
                     .read_at(off + self.long_done, &mut buf[filled..filled + n])?;
                 filled += n;
@@ -446,23 +500,84 @@ pub(crate) fn check<D: ndarray::Dimension>(
     Ok(plan)
 }
 
-/// Reads the selection `info` of the array `info_header` describes from `source` (offsets
-/// counted from the data's first byte): the array `read_npy(..)?.slice(info).to_owned()`
-/// would give, in the file's layout. The caller has checked that the source holds the whole
-/// data ([`HeaderInfo::check_data_within`]).
-pub(crate) fn read_slice<A, I, S>(
+/// The selection of steps `rows` along the growth axis (the first axis of a C-order file,
+/// the last of a Fortran-order one), every other axis whole: what `read_rows` reads.
+pub(crate) fn rows(header: &Header, rows: Range<usize>) -> Result<Vec<SliceInfoElem>, Error> {
+    let axis = growth_axis(header)?;
+    let len = header.shape[axis];
+    if rows.start > rows.end || rows.end > len {
+        return Err(UsageError::OutOfBounds {
+            requested: format!("{rows:?}"),
+            len,
+        }
+        .into());
+    }
+    let mut elems = whole(header);
+    // Both fit in isize: they are at most an axis length of an array whose size fits.
+    elems[axis] = SliceInfoElem::Slice {
+        start: rows.start as isize,
+        end: Some(rows.end as isize),
+        step: 1,
+    };
+    Ok(elems)
+}
+
+/// The selection of the one element at `index` (one index per dimension): what
+/// `read_element` reads.
+pub(crate) fn element(header: &Header, index: &[usize]) -> Result<Vec<SliceInfoElem>, Error> {
+    let shape = &header.shape;
+    if index.len() != shape.len() || index.iter().zip(shape).any(|(&i, &d)| i >= d) {
+        return Err(UsageError::OutOfBounds {
+            requested: format!("{index:?}"),
+            len: shape.iter().product(),
+        }
+        .into());
+    }
+    // Each index is below its axis's length, which fits in isize.
+    Ok(index
+        .iter()
+        .map(|&i| SliceInfoElem::Index(i as isize))
+        .collect())
+}
+
+/// The selection of the whole array.
+pub(crate) fn whole(header: &Header) -> Vec<SliceInfoElem> {
+    let all = SliceInfoElem::Slice {
+        start: 0,
+        end: None,
+        step: 1,
+    };
+    vec![all; header.shape.len()]
+}
+
+/// Reads the selection `elems` of the array `info` describes from `source` (offsets counted
+/// from the data's first byte), as an array of dimension `D` in the file's layout: the array
+/// `read_npy(..)?.slice(elems).to_owned()` would give. `available` is how many bytes of data
+/// the source holds (`None`: the caller checked it holds them all); a selection reaching past
+/// them is [`ErrorKind::Truncated`](crate::ErrorKind::Truncated) before any read. Every
+/// typed read of part or all of an `.npy`, local or remote, is one of these.
+pub(crate) fn read_region<A, D, S>(
     info: &HeaderInfo,
-    selection: I,
+    elems: &[SliceInfoElem],
     source: S,
     merge: Merge,
-) -> Result<Array<A, I::OutDim>, Error>
+    available: Option<u64>,
+) -> Result<Array<A, D>, Error>
 where
     A: ReadableElement,
-    I: SliceArg<ndarray::IxDyn>,
+    D: ndarray::Dimension,
     S: ReadAt,
 {
     let header = &info.header;
-    let plan = check::<I::OutDim>(header, selection.as_ref())?;
+    let plan = check::<D>(header, elems)?;
+    if let Some(found) = available.filter(|&n| n < plan.extent()) {
+        return Err(FormatError::Truncated {
+            part: "array data",
+            expected: plan.extent(),
+            found,
+        }
+        .into());
+    }
     let mut reader = RegionRead::new(&plan, source, merge);
     let data = A::read_vec(
         &mut reader,
@@ -476,6 +591,22 @@ where
         header.fortran_order,
         header.dtype.itemsize(),
     )
+}
+
+/// [`read_region`] of a selection in ndarray's slice syntax, from a source the caller has
+/// checked holds the whole data ([`HeaderInfo::check_data_within`]).
+pub(crate) fn read_slice<A, I, S>(
+    info: &HeaderInfo,
+    selection: I,
+    source: S,
+    merge: Merge,
+) -> Result<Array<A, I::OutDim>, Error>
+where
+    A: ReadableElement,
+    I: SliceArg<ndarray::IxDyn>,
+    S: ReadAt,
+{
+    read_region(info, selection.as_ref(), source, merge, None)
 }
 
 /// Bytes in memory as a source: the array data itself.
@@ -527,25 +658,36 @@ impl ReadAt for FileAt<'_> {
     }
 }
 
-/// Reads the selection from `inner`, a `Read + Seek` whose data starts at `start`: by
-/// positioned reads if it is a file (or a `BufReader` of one), else by seeking.
-pub(crate) fn read_slice_from<A, I, R>(
+/// Reads the selection `elems` from `inner`, a `Read + Seek` whose data starts at `start`
+/// and holds `available` bytes (as [`read_region`]): by positioned reads if it is a file (or
+/// a `BufReader` of one), else by seeking.
+pub(crate) fn read_from<A, D, R>(
     info: &HeaderInfo,
-    selection: I,
+    elems: &[SliceInfoElem],
     inner: &mut R,
     start: u64,
-) -> Result<Array<A, I::OutDim>, Error>
+    available: Option<u64>,
+) -> Result<Array<A, D>, Error>
 where
     A: ReadableElement,
-    I: SliceArg<ndarray::IxDyn>,
+    D: ndarray::Dimension,
     R: Read + io::Seek,
 {
     #[cfg(unix)]
     let inner = match crate::concrete::file_behind(inner) {
-        Ok(file) => return read_slice(info, selection, FileAt { file, start }, Merge::LOCAL),
+        Ok(file) => {
+            let source = FileAt { file, start };
+            return read_region(info, elems, source, Merge::LOCAL, available);
+        }
         Err(inner) => inner,
     };
-    read_slice(info, selection, Seeking { inner, start }, Merge::LOCAL)
+    read_region(
+        info,
+        elems,
+        Seeking { inner, start },
+        Merge::LOCAL,
+        available,
+    )
 }
 
 #[cfg(test)]
@@ -638,5 +780,55 @@ mod tests {
         assert_eq!(p.runs().nth(1), Some((200 + 20, 12)));
         let p = Plan::new(&h, s![3, 4].as_ref()).unwrap();
         assert_eq!(p.runs().collect::<Vec<_>>(), [(3 * 200 + 16, 4)]);
+    }
+
+    /// A source that counts its reads.
+    struct Counted<'b> {
+        bytes: &'b [u8],
+        reads: usize,
+    }
+
+    impl ReadAt for Counted<'_> {
+        fn read_at(&mut self, offset: u64, buf: &mut [u8]) -> io::Result<()> {
+            self.reads += 1;
+            let mut bytes = self.bytes;
+            bytes.read_at(offset, buf)
+        }
+    }
+
+    #[test]
+    fn a_long_run_read_in_small_pieces_is_read_in_windows_of_a_block() {
+        let (_, bytes, info) = array(&[6, 5], false);
+        let plan = Plan::new(&info.header, s![1..5, ..].as_ref()).unwrap(); // one run, 80 bytes
+        let source = Counted {
+            bytes: &bytes,
+            reads: 0,
+        };
+        let merge = Merge {
+            gap: 0,
+            block: 16,
+            batch: 2,
+        };
+        let mut region = RegionRead::new(&plan, source, merge);
+        let (mut out, mut buf) = (Vec::new(), [0u8; 3]);
+        loop {
+            let n = region.read(&mut buf).unwrap();
+            if n == 0 {
+                break;
+            }
+            out.extend_from_slice(&buf[..n]);
+        }
+        assert_eq!(out, bytes[20..100]);
+        assert_eq!(region.source.reads, 5); // 80 bytes in windows of 16, not 27 reads of 3
+                                            // A reader asking for a block or more gets it straight from the source.
+        let source = Counted {
+            bytes: &bytes,
+            reads: 0,
+        };
+        let mut region = RegionRead::new(&plan, source, merge);
+        let mut all = [0u8; 80];
+        region.read_exact(&mut all).unwrap();
+        assert_eq!(all[..], bytes[20..100]);
+        assert_eq!(region.source.reads, 1);
     }
 }

@@ -1081,7 +1081,8 @@ impl<R: Read + Seek> NpzMember<'_, R> {
                 let info = self.header()?;
                 info.check_data_within(range.end - range.start)?;
                 let start = range.start + info.data_offset;
-                crate::region::read_slice_from(&info, selection, &mut self.npz.reader, start)
+                let reader = &mut self.npz.reader;
+                crate::region::read_from(&info, selection.as_ref(), reader, start, None)
             }
             None => {
                 let bytes = self.bytes()?;

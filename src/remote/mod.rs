@@ -8,16 +8,17 @@
 //! object's version: every later GET carries the first response's ETag (`If-Match`) and
 //! version, and checks the ETag of its response, so that an object replaced between two
 //! requests is an error rather than a mix of two files. [`RemoteNpy::read`],
-//! [`RemoteNpy::read_rows`] and [`RemoteNpy::read_element`] then fetch exactly the bytes they
-//! need; a range longer than [`RemoteOptions::part_size`] is split into parts fetched by up to
-//! [`RemoteOptions::concurrency`] GETs at once, each streamed into its own slot of the
-//! destination (allocated only after the object's size, from the store's metadata, is known to
-//! hold the data the header declares). The reads go through the element reader itself: plain
-//! types (numbers, `bool`, plain records) are fetched straight into the array's own memory,
-//! decoded types (strings, datetimes, records with conversions) through a window of at most
-//! `part_size * concurrency` bytes. [`BlockingRemoteNpy`] does this on the calling thread;
-//! [`RemoteNpy`]'s async reads of more than one part do it on a thread of the tokio
-//! runtime's blocking pool, and smaller ones fetch into one buffer and decode from it.
+//! [`RemoteNpy::read_rows`], [`RemoteNpy::read_element`] and [`RemoteNpy::read_slice`] are
+//! region reads (the crate's one planner, over this object as a positioned source): they fetch
+//! exactly the runs of bytes they need; a run longer than [`RemoteOptions::part_size`] is
+//! split into parts fetched by up to [`RemoteOptions::concurrency`] GETs at once, each
+//! streamed into its own slot of the destination (allocated only after the object's size,
+//! from the store's metadata, is known to hold the data the header declares). The element
+//! readers decode from them as from any reader: plain types (numbers, `bool`, plain records)
+//! are fetched straight into the array's own memory, decoded types (strings, datetimes,
+//! records with conversions) through windows of at most `part_size * concurrency` bytes.
+//! [`BlockingRemoteNpy`] does this on the calling thread, [`RemoteNpy`] on a thread of the
+//! tokio runtime's blocking pool.
 
 use crate::error::UsageError;
 use crate::error::{Error, FormatError};

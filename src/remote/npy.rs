@@ -1,15 +1,12 @@
 //! Remote `.npy` files: [`RemoteNpy`] and [`BlockingRemoteNpy`].
 
-use super::{block_on, parse_url, BlockingRange, Object, RemoteOptions};
-use crate::dtype::DType;
+use super::{block_on, parse_url, Object, RemoteOptions};
 use crate::dynamic::DynArray;
-use crate::element::{Input, ReadableElement};
+use crate::element::ReadableElement;
 use crate::error::{Error, FormatError};
-use crate::header::{declared_header_len, element_offset, rows_plan, Header, HeaderInfo};
-use crate::layout::dimension;
+use crate::header::{declared_header_len, Header, HeaderInfo};
 use crate::object::{check_readable, is_object};
-use crate::read::array_from_vec;
-use ndarray::{Array, Dimension, IxDyn, SliceArg, SliceInfoElem};
+use ndarray::{Array, Dimension, Ix0, IxDyn, SliceArg, SliceInfoElem};
 use object_store::path::Path;
 use object_store::{GetRange, ObjectStore};
 use std::io;
@@ -227,9 +224,10 @@ impl RemoteNpy {
 
     /// Reads the whole array, in the file's layout (C or Fortran), fetching the data range
     /// in parts of [`RemoteOptions::part_size`] bytes, [`RemoteOptions::concurrency`] at once.
-    /// A range longer than one part is read on a thread of the tokio runtime's blocking pool,
-    /// a plain array's parts fetched straight into its memory; a shorter one is fetched into
-    /// one buffer and decoded from it.
+    /// It is a region read of everything (as [`RemoteNpy::read_slice`]), on a thread of the
+    /// tokio runtime's blocking pool: a plain array's parts are fetched straight into its
+    /// memory, a decoded one's (strings, datetimes, records with conversions) through windows
+    /// of at most `part_size * concurrency` bytes.
     ///
     /// # Errors
     ///
@@ -251,9 +249,7 @@ impl RemoteNpy {
         A: ReadableElement + Send + 'static,
         D: Dimension,
     {
-        let (first, count, shape) = self.plan_all::<D>()?;
-        let data = self.read_elements_large::<A>(first, count).await?;
-        self.finish(data, shape)
+        self.region(crate::region::whole(&self.info.header)).await
     }
 
     /// Reads steps `rows` along the growth axis (the first axis of a C-order file, the last of
@@ -277,9 +273,8 @@ impl RemoteNpy {
         A: ReadableElement + Send + 'static,
         D: Dimension,
     {
-        let (first, count, shape) = rows_plan::<D>(&self.info.header, rows)?;
-        let data = self.read_elements_large::<A>(first, count).await?;
-        self.finish(data, shape)
+        self.region(crate::region::rows(&self.info.header, rows)?)
+            .await
     }
 
     /// Reads the element at `index` (one index per dimension; `&[]` for a 0-d array): one GET
@@ -297,10 +292,12 @@ impl RemoteNpy {
     /// let x: i64 = npy.read_element(&[3, 4]).await?;
     /// # Ok(()) }
     /// ```
-    pub async fn read_element<A: ReadableElement>(&self, index: &[usize]) -> Result<A, Error> {
-        let offset = element_offset(&self.info.header, index)?;
-        let v = self.read_elements::<A>(offset, 1).await?;
-        self.only(v)
+    pub async fn read_element<A>(&self, index: &[usize]) -> Result<A, Error>
+    where
+        A: ReadableElement + Send + 'static,
+    {
+        let elems = crate::region::element(&self.info.header, index)?;
+        Ok(self.region::<A, Ix0>(elems).await?.into_scalar())
     }
 
     /// Reads the region `selection` of the array (ndarray's slice syntax, `s![..]`), as
@@ -329,22 +326,34 @@ impl RemoteNpy {
         A: ReadableElement + Send + 'static,
         I: SliceArg<IxDyn>,
     {
-        let elems: Vec<SliceInfoElem> = selection.as_ref().to_vec();
-        crate::region::check::<I::OutDim>(&self.info.header, &elems)?;
+        self.region(selection.as_ref().to_vec()).await
+    }
+
+    /// Reads the selection `elems`, the one engine of every typed read here (the whole
+    /// array, rows, an element, a region): checked before any GET, then read by
+    /// [`region_blocking`] on the tokio runtime's blocking pool (under another executor, on
+    /// the calling thread), so that long runs land in the array's own memory.
+    async fn region<A, D>(&self, elems: Vec<SliceInfoElem>) -> Result<Array<A, D>, Error>
+    where
+        A: ReadableElement + Send + 'static,
+        D: Dimension,
+    {
+        crate::region::check::<D>(&self.info.header, &elems)?;
         let a = match tokio::runtime::Handle::try_current() {
             Ok(handle) => {
                 let object = self.object.clone();
                 let info = self.info.clone();
                 handle
-                    .spawn_blocking(move || slice_blocking::<A>(&object, &info, &elems))
+                    .spawn_blocking(move || region_blocking::<A, IxDyn>(&object, &info, &elems))
                     .await
                     .map_err(|e| {
                         io::Error::other(format!("a remote read's thread failed: {e}"))
                     })??
             }
-            Err(_) => slice_blocking::<A>(&self.object, &self.info, &elems)?,
+            Err(_) => region_blocking(&self.object, &self.info, &elems)?,
         };
-        Ok(into_dimension(a))
+        // The dimension was checked above.
+        Ok(a.into_dimensionality().expect("checked dimension"))
     }
 
     /// Reads the whole array whatever its dtype, as [`DynArray::read_npy`] does: numbers,
@@ -386,150 +395,35 @@ impl RemoteNpy {
     fn dyn_from(&self, bytes: &[u8]) -> Result<DynArray, Error> {
         DynArray::read_npy_with_options(bytes, &self.object.opts.read)
     }
-
-    /// Fetches the bytes of `count` elements from element `first` of the data into one
-    /// buffer and decodes them.
-    async fn read_elements<A: ReadableElement>(
-        &self,
-        first: usize,
-        count: usize,
-    ) -> Result<Vec<A>, Error> {
-        let bytes = self.object.get(self.byte_range(first, count)).await?;
-        A::read_vec(
-            &mut &bytes[..],
-            &self.info.header.dtype,
-            count,
-            Input::new(Some(bytes.len() as u64)),
-        )
-    }
-
-    /// Reads `count` elements from element `first` of the data on this thread, as
-    /// [`read_range_blocking`] does.
-    fn read_elements_blocking<A: ReadableElement>(
-        &self,
-        first: usize,
-        count: usize,
-    ) -> Result<Vec<A>, Error> {
-        let range = self.byte_range(first, count);
-        read_range_blocking(&self.object, &self.info.header.dtype, range, count)
-    }
-
-    /// Reads `count` elements from element `first` of the data for the async API: a range
-    /// longer than one part on a thread of the runtime's blocking pool, through
-    /// [`read_range_blocking`], so that plain types land in the array's own memory without
-    /// the copy of [`RemoteNpy::read_elements`] (which shorter ranges, and callers outside a
-    /// tokio runtime, take).
-    async fn read_elements_large<A: ReadableElement + Send + 'static>(
-        &self,
-        first: usize,
-        count: usize,
-    ) -> Result<Vec<A>, Error> {
-        let range = self.byte_range(first, count);
-        let handle = tokio::runtime::Handle::try_current();
-        match handle {
-            Ok(handle) if range.end - range.start > self.object.opts.part_size as u64 => {
-                let object = self.object.clone();
-                let dtype = self.info.header.dtype.clone();
-                handle
-                    .spawn_blocking(move || read_range_blocking(&object, &dtype, range, count))
-                    .await
-                    .map_err(|e| io::Error::other(format!("a remote read's thread failed: {e}")))?
-            }
-            _ => self.read_elements(first, count).await,
-        }
-    }
-
-    /// The first element, the element count and the shape of the whole array.
-    fn plan_all<D: Dimension>(&self) -> Result<(usize, usize, Vec<usize>), Error> {
-        let shape = self.info.header.shape.clone();
-        dimension::<D>(&shape)?;
-        Ok((0, self.info.num_elements, shape))
-    }
-
-    /// The bytes of `count` elements from element `first` of the data, in the object. In
-    /// range: at most the data, which open checked against the object's size.
-    fn byte_range(&self, first: usize, count: usize) -> Range<u64> {
-        let itemsize = self.info.header.dtype.itemsize() as u64;
-        let start = self.info.data_offset + first as u64 * itemsize;
-        start..start + count as u64 * itemsize
-    }
-
-    /// The elements read as an array of `shape` in the file's layout.
-    fn finish<A, D: Dimension>(
-        &self,
-        data: Vec<A>,
-        shape: Vec<usize>,
-    ) -> Result<Array<A, D>, Error> {
-        let header = &self.info.header;
-        array_from_vec(data, shape, header.fortran_order, header.dtype.itemsize())
-    }
-
-    /// The one element read.
-    fn only<A>(&self, mut v: Vec<A>) -> Result<A, Error> {
-        // The element readers return exactly the one element asked for, or an error.
-        v.pop().ok_or_else(|| {
-            FormatError::Truncated {
-                part: "array data",
-                expected: self.info.header.dtype.itemsize() as u64,
-                found: 0,
-            }
-            .into()
-        })
-    }
 }
 
-/// Reads `count` elements of `dtype`, the bytes `range` of `object`, on this thread, the
-/// parts fetched (blocking) straight into the memory the element reader reads into: for plain
-/// types, the array's own; for decoded types, a buffer of at most `part_size * concurrency`
-/// bytes that they decode from.
-fn read_range_blocking<A: ReadableElement>(
-    object: &Object,
-    dtype: &DType,
-    range: Range<u64>,
-    count: usize,
-) -> Result<Vec<A>, Error> {
-    let len = range.end - range.start;
-    let window = (object.opts.part_size).saturating_mul(object.opts.concurrency);
-    // The buffer is used only by reads smaller than it (decoded types, small arrays), and
-    // is no larger than the range, whose bytes open found in the object.
-    let capacity = usize::try_from(len)
-        .map_or(window, |len| len.min(window))
-        .max(1);
-    let mut reader = io::BufReader::with_capacity(capacity, BlockingRange::new(object, range));
-    A::read_vec(&mut reader, dtype, count, Input::new(Some(len)))
-}
-
-/// Reads the region `elems` of the array `info` describes in `object` on this thread: the
-/// runs merged and fetched as [`RemoteNpy::read_slice`] says.
-fn slice_blocking<A: ReadableElement>(
+/// Reads the selection `elems` of the array `info` describes in `object` on this thread:
+/// runs less than [`RemoteOptions::region_gap`] apart fetched by one GET, windows of up to
+/// [`RemoteOptions::part_size`] bytes, [`RemoteOptions::concurrency`] at once, and runs of a
+/// part or more fetched in parts straight into the array. `open` checked that the object
+/// holds the whole data.
+fn region_blocking<A: ReadableElement, D: Dimension>(
     object: &Object,
     info: &HeaderInfo,
     elems: &[SliceInfoElem],
-) -> Result<ndarray::ArrayD<A>, Error> {
+) -> Result<Array<A, D>, Error> {
     let merge = crate::region::Merge {
         gap: object.opts.region_gap as u64,
         block: object.opts.part_size.max(1),
         batch: object.opts.concurrency.max(1),
     };
     let source = object.at(info.data_offset);
-    crate::region::read_slice(info, elems, source, merge)
-}
-
-/// `a` with the dimension type the caller's selection gives, which
-/// [`crate::region::check`] checked.
-fn into_dimension<A, D: Dimension>(a: ndarray::ArrayD<A>) -> Array<A, D> {
-    a.into_dimensionality()
-        .expect("the selection's dimension was checked before the read")
+    crate::region::read_region(info, elems, source, merge, None)
 }
 
 /// A [`RemoteNpy`] for code that is not async: each call runs the async one to completion on
 /// a runtime of this crate's (one tokio worker thread for every `BlockingRemoteNpy`, started
 /// at the first use), blocking the calling thread.
 ///
-/// Its reads fetch the parts of a plain array (numbers, `bool`, plain records) straight into
-/// the array's own memory (as [`RemoteNpy`]'s async reads of more than one part do, on the
-/// runtime's blocking pool); decoded types (strings, datetimes, records with conversions)
-/// are fetched through a window of at most `part_size * concurrency` bytes.
+/// Its typed reads are [`RemoteNpy`]'s region reads, run on the calling thread: the parts of
+/// a plain array (numbers, `bool`, plain records) fetched straight into the array's own
+/// memory, decoded types (strings, datetimes, records with conversions) through windows of
+/// at most `part_size * concurrency` bytes.
 ///
 /// It may be called from any thread, inside an async runtime too (the runtime's thread is
 /// blocked meanwhile, so async code should rather await [`RemoteNpy`]).
@@ -663,9 +557,7 @@ impl BlockingRemoteNpy {
     /// # Ok(()) }
     /// ```
     pub fn read<A: ReadableElement, D: Dimension>(&self) -> Result<Array<A, D>, Error> {
-        let (first, count, shape) = self.inner.plan_all::<D>()?;
-        let data = self.inner.read_elements_blocking::<A>(first, count)?;
-        self.inner.finish(data, shape)
+        self.region(&crate::region::whole(&self.inner.info.header))
     }
 
     /// [`RemoteNpy::read_rows`], blocking.
@@ -685,9 +577,7 @@ impl BlockingRemoteNpy {
         &self,
         rows: Range<usize>,
     ) -> Result<Array<A, D>, Error> {
-        let (first, count, shape) = rows_plan::<D>(&self.inner.info.header, rows)?;
-        let data = self.inner.read_elements_blocking::<A>(first, count)?;
-        self.inner.finish(data, shape)
+        self.region(&crate::region::rows(&self.inner.info.header, rows)?)
     }
 
     /// [`RemoteNpy::read_element`], blocking.
@@ -704,9 +594,8 @@ impl BlockingRemoteNpy {
     /// # Ok(()) }
     /// ```
     pub fn read_element<A: ReadableElement>(&self, index: &[usize]) -> Result<A, Error> {
-        let offset = element_offset(&self.inner.info.header, index)?;
-        let v = self.inner.read_elements_blocking::<A>(offset, 1)?;
-        self.inner.only(v)
+        let elems = crate::region::element(&self.inner.info.header, index)?;
+        Ok(self.region::<A, Ix0>(&elems)?.into_scalar())
     }
 
     /// [`RemoteNpy::read_slice`], blocking.
@@ -728,10 +617,7 @@ impl BlockingRemoteNpy {
         A: ReadableElement,
         I: SliceArg<IxDyn>,
     {
-        let inner = &self.inner;
-        crate::region::check::<I::OutDim>(&inner.info.header, selection.as_ref())?;
-        let a = slice_blocking::<A>(&inner.object, &inner.info, selection.as_ref())?;
-        Ok(into_dimension(a))
+        self.region(selection.as_ref())
     }
 
     /// [`RemoteNpy::read_dyn`], blocking.
@@ -749,6 +635,15 @@ impl BlockingRemoteNpy {
     /// ```
     pub fn read_dyn(&self) -> Result<DynArray, Error> {
         block_on(self.inner.read_dyn())?
+    }
+
+    /// Reads the selection `elems` on this thread ([`region_blocking`]).
+    fn region<A, D>(&self, elems: &[SliceInfoElem]) -> Result<Array<A, D>, Error>
+    where
+        A: ReadableElement,
+        D: Dimension,
+    {
+        region_blocking(&self.inner.object, &self.inner.info, elems)
     }
 }
 
