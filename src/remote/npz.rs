@@ -25,7 +25,7 @@
 use super::npy::{BlockingRemoteNpy, RemoteNpy};
 use super::{block_on, parse_url, BlockingRange, Object, RemoteOptions};
 use crate::dynamic::DynArray;
-use crate::error::{Error, FormatError, MismatchError};
+use crate::error::{Error, FormatError, LimitError, MismatchError};
 use crate::header::HeaderInfo;
 use crate::npz::archive::{Directory, Entry, EntryRef, Located, SMALL_MEMBER, STORED};
 use crate::npz::member::{self, MemberReader, MemberSource};
@@ -37,6 +37,7 @@ use object_store::path::Path;
 use object_store::{GetRange, ObjectStore};
 use std::io::{self, BufRead, BufReader, Read, Seek, SeekFrom};
 use std::ops::Range;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
 /// How many bytes of the archive's end the first GET asks for: the end record and the
@@ -75,6 +76,10 @@ const MAX_FETCHES: usize = 32;
 pub struct RemoteNpz {
     object: Object,
     dir: Directory,
+    /// The bytes read out of members so far, for
+    /// [`ReadOptions::max_inflated_len`](crate::ReadOptions::max_inflated_len), as an
+    /// [`NpzReader`](crate::NpzReader) counts them (shared by the reads on other threads).
+    inflated: Arc<AtomicU64>,
 }
 
 impl RemoteNpz {
@@ -143,7 +148,12 @@ impl RemoteNpz {
                 Directory::parse(&mut *f, &span)
             })
             .await?;
-        Ok(RemoteNpz { object, dir })
+        let inflated = Arc::default();
+        Ok(RemoteNpz {
+            object,
+            dir,
+            inflated,
+        })
     }
 
     /// Opens the `.npz` object at `url` (`s3://bucket/key`, `https://...`), the store built
@@ -558,7 +568,7 @@ impl<'a> RemoteNpzMember<'a> {
             + 'static,
     {
         let entry = self.entry();
-        check_inflated(&self.npz.object.opts.read, entry).map_err(|e| e.in_member(entry.name))?;
+        self.charge_check()?;
         let whole = self.prefix.len() as u64 == self.data.end - self.data.start;
         if !whole {
             if let Ok(handle) = tokio::runtime::Handle::try_current() {
@@ -586,12 +596,34 @@ impl<'a> RemoteNpzMember<'a> {
         self.whole_read(bytes, self.data.end).run(f)
     }
 
+    /// Checks that reading the member whole stays within
+    /// [`ReadOptions::max_inflated_len`](crate::ReadOptions::max_inflated_len) after what
+    /// was read out of the archive before, as [`NpzReader`](crate::NpzReader) checks it.
+    fn charge_check(&self) -> Result<(), Error> {
+        let (entry, opts) = (self.entry(), &self.npz.object.opts.read);
+        let found = self
+            .npz
+            .inflated
+            .load(Ordering::Relaxed)
+            .saturating_add(entry.size);
+        match opts.max_inflated_len {
+            Some(limit) if found > limit => Err(Error::from(LimitError::InflatedTooLarge {
+                member: entry.name.to_string(),
+                limit,
+                found,
+            })
+            .in_member(entry.name)),
+            _ => Ok(()),
+        }
+    }
+
     /// A whole read of the member: `prefix`, its first bytes, then its bytes from `from` in
     /// the object.
     fn whole_read(&self, prefix: Vec<u8>, from: u64) -> WholeRead {
         let entry = self.entry();
         WholeRead {
             object: self.npz.object.clone(),
+            inflated: self.npz.inflated.clone(),
             facts: *entry,
             name: entry.name.to_string(),
             entry_offset: entry.entry_offset,
@@ -601,23 +633,11 @@ impl<'a> RemoteNpzMember<'a> {
     }
 }
 
-/// Checks a member's size against [`ReadOptions::max_inflated_len`](crate::ReadOptions::max_inflated_len)
-/// (for each member read; a remote archive keeps no running total).
-fn check_inflated(opts: &crate::ReadOptions, entry: EntryRef<'_>) -> Result<(), Error> {
-    match opts.max_inflated_len {
-        Some(limit) if entry.size > limit => Err(crate::error::LimitError::InflatedTooLarge {
-            member: entry.name.to_string(),
-            limit,
-            found: entry.size,
-        }
-        .into()),
-        _ => Ok(()),
-    }
-}
-
 /// Everything a whole read of a member needs, owned, so that it may run on another thread.
 struct WholeRead {
     object: Object,
+    /// The archive's count of bytes read out of its members.
+    inflated: Arc<AtomicU64>,
     facts: Entry,
     name: String,
     entry_offset: u64,
@@ -635,10 +655,13 @@ impl WholeRead {
         f: impl FnOnce(&mut MemberReader<'_, Streamed>, &crate::ReadOptions) -> Result<T, Error>,
     ) -> Result<T, Error> {
         let entry = self.facts.named_at(&self.name, self.entry_offset);
-        check_inflated(&self.object.opts.read, entry).map_err(|e| e.in_member(entry.name))?;
         let opts = self.object.opts.read.clone();
         let src = Streamed::new(self.object, self.prefix, self.rest);
-        f(&mut MemberReader::new(src, entry), &opts).map_err(|e| e.in_member(entry.name))
+        let mut member = MemberReader::new(src, entry);
+        let result = f(&mut member, &opts).map_err(|e| e.in_member(entry.name));
+        self.inflated
+            .fetch_add(member.produced(), Ordering::Relaxed);
+        result
     }
 }
 
@@ -959,6 +982,7 @@ impl<'a> BlockingRemoteNpzMember<'a> {
         f: impl FnOnce(&mut MemberReader<'_, Streamed>, &crate::ReadOptions) -> Result<T, Error>,
     ) -> Result<T, Error> {
         let m = &self.inner;
+        m.charge_check()?;
         m.whole_read(m.prefix.clone(), m.data.start + m.prefix.len() as u64)
             .run(f)
     }

@@ -403,3 +403,42 @@ fn hostile_and_broken_archives_are_errors() {
     assert_eq!(err.kind(), ErrorKind::Io, "{err}");
     assert!(err.to_string().contains("changed"), "{err}");
 }
+
+/// `ReadOptions::max_inflated_len` means what it means for `NpzReader`: the bytes read out of
+/// the archive's members in all, a member refused before it is fetched if it would pass it.
+#[test]
+fn max_inflated_len_is_a_running_total_as_locally() {
+    let mut w = NpzWriter::new_compressed(Cursor::new(Vec::new()));
+    for k in ["a", "b", "c"] {
+        w.add_array(k, &Array1::<u8>::zeros(1000 - 128)).unwrap();
+    }
+    let bytes = w.finish().unwrap().into_inner();
+    let real = moto().store();
+    put(&real, "npz/inflated.npz", bytes.clone());
+    let store = Counting::new(real);
+    let read = ndnpy::ReadOptions::new().max_inflated_len(Some(2500));
+    let opts = RemoteOptions::new().read_options(read.clone());
+    let npz = BlockingRemoteNpz::open_with_options(store.clone(), "npz/inflated.npz".into(), opts)
+        .unwrap();
+    let mut local = NpzReader::with_options(Cursor::new(&bytes[..]), &read).unwrap();
+    for k in ["a", "b"] {
+        let a: Array1<u8> = npz.member(k).unwrap().read().unwrap();
+        assert_eq!(a, local.by_name::<ndarray::OwnedRepr<u8>, Ix1>(k).unwrap());
+    }
+    let c = npz.member("c").unwrap();
+    store.take();
+    let err = c.read::<u8, Ix1>().unwrap_err();
+    let want = local
+        .by_name::<ndarray::OwnedRepr<u8>, Ix1>("c")
+        .unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::Limit, "{err}");
+    assert_eq!(err.to_string(), want.to_string());
+    assert_eq!(err.byte_counts(), Some((2500, 3000)));
+    assert_eq!(store.take().0, 0); // refused before its data was fetched
+    // The async reader of the same archive counts the same way.
+    let npz = npz.remote();
+    let err = rt()
+        .block_on(async { npz.member("a").await?.read::<u8, Ix1>().await })
+        .unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::Limit, "{err}");
+}
