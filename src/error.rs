@@ -1516,8 +1516,8 @@ pub(crate) enum UsageError {
     },
     /// The requested version cannot hold this header.
     VersionTooSmall {
-        /// The requested version.
-        version: crate::header::Version,
+        /// The requested version (major, minor).
+        version: [u8; 2],
         /// Why it cannot.
         reason: &'static str,
     },
@@ -1653,9 +1653,10 @@ impl fmt::Display for UsageError {
                 name(asked),
                 name_list(available)
             ),
-            UsageError::VersionTooSmall { version, reason } => {
-                write!(f, "cannot write a version {version} header: {reason}")
-            }
+            UsageError::VersionTooSmall {
+                version: [major, minor],
+                reason,
+            } => write!(f, "cannot write a version {major}.{minor} header: {reason}"),
             UsageError::FieldValue {
                 index,
                 field,

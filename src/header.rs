@@ -70,7 +70,8 @@ impl Version {
         }
     }
 
-    fn bytes(self) -> [u8; 2] {
+    /// The major and minor version numbers.
+    pub(crate) fn bytes(self) -> [u8; 2] {
         match self {
             Version::V1_0 => [1, 0],
             Version::V2_0 => [2, 0],
@@ -637,7 +638,10 @@ impl Header {
         let (version, header_len) = match version {
             Some(v) => (
                 v,
-                fits(v).map_err(|reason| UsageError::VersionTooSmall { version: v, reason })?,
+                fits(v).map_err(|reason| UsageError::VersionTooSmall {
+                    version: v.bytes(),
+                    reason,
+                })?,
             ),
             None => [Version::V1_0, Version::V2_0, Version::V3_0]
                 .into_iter()

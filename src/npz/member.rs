@@ -10,13 +10,13 @@
 use super::archive::{EntryRef, DEFLATED};
 use crate::dynamic::DynArray;
 use crate::element::Input;
+use crate::element::ReadableElement;
 use crate::error::MismatchError;
 use crate::error::{Detail, Error, FormatError};
 use crate::header::{Header, HeaderInfo, ReadOptions, MAGIC};
 use crate::ioutil::read_full;
 use crate::prefault;
 use crate::read::read_array;
-use crate::ReadableElement;
 use flate2::{Decompress, FlushDecompress, Status};
 use ndarray::{ArrayBase, DataOwned, Dimension};
 use std::io::{self, BufRead, Read};

@@ -6,8 +6,8 @@
 //! This module builds on the reader, never the other way round.
 
 use super::reader::NpzReader;
+use crate::element::ReadableElement;
 use crate::error::Error;
-use crate::ReadableElement;
 use ndarray::{ArrayBase, DataOwned, Dimension};
 use std::io::{Read, Seek};
 #[cfg(feature = "parallel")]

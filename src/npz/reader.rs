@@ -4,9 +4,11 @@
 use super::archive::{Directory, EntryRef, Located, DEFLATED, STORED};
 use super::member::{self, Content, MemberReader, MemberSource};
 use super::Compression;
+use crate::dynamic::DynArray;
+use crate::element::{ReadableElement, ViewElement};
 use crate::error::{with_path, Detail, Error, LimitError, MismatchError};
 use crate::header::{HeaderInfo, ReadOptions};
-use crate::{DynArray, ReadableElement, ViewElement, ViewNpyExt};
+use crate::view::ViewNpyExt;
 use ndarray::{Array, ArrayBase, ArrayView, DataOwned, Dimension, IxDyn, SliceArg};
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, Cursor, Read, Seek, SeekFrom};
@@ -1086,7 +1088,7 @@ impl<R: Read + Seek> NpzMember<'_, R> {
             }
             None => {
                 let bytes = self.bytes()?;
-                crate::NpyReader::new(Cursor::new(&bytes[..]))
+                crate::outofcore::NpyReader::new(Cursor::new(&bytes[..]))
                     .and_then(|mut npy| npy.read_slice(selection))
             }
         };

@@ -435,7 +435,7 @@ fn max_inflated_len_is_a_running_total_as_locally() {
     assert_eq!(err.to_string(), want.to_string());
     assert_eq!(err.byte_counts(), Some((2500, 3000)));
     assert_eq!(store.take().0, 0); // refused before its data was fetched
-    // The async reader of the same archive counts the same way.
+                                   // The async reader of the same archive counts the same way.
     let npz = npz.remote();
     let err = rt()
         .block_on(async { npz.member("a").await?.read::<u8, Ix1>().await })
