@@ -399,6 +399,23 @@ impl<'p, S: ReadAt> RegionRead<'p, S> {
         self.load(&windows)
     }
 
+    /// Whether the next run (`off`, `len`) would be read on its own anyway: the source reads
+    /// one window at a time, and the run after it (if any) lies further than `gap` away.
+    /// Such a run goes straight into the destination when it has room, with no window to
+    /// allocate and copy from.
+    fn alone(&self, off: u64, len: u64) -> bool {
+        if self.merge.batch > 1 {
+            return false; // several windows at once (concurrent GETs) beat one run alone
+        }
+        match self.runs.clone().nth(1) {
+            None => true,
+            Some((o, l)) => {
+                o > (off + len).saturating_add(self.merge.gap)
+                    || o + l < off.saturating_sub(self.merge.gap)
+            }
+        }
+    }
+
     /// Reads the next bytes of the long run at `off` (`len` bytes, `long_done` of them
     /// served) into windows of `block` bytes, `batch` at once, for a reader that asks for
     /// less than a block at a time (the decoders of strings, records and dates).
@@ -481,6 +498,15 @@ impl<S: ReadAt> Read for RegionRead<'_, S> {
                     self.runs.next();
                     self.long_done = 0;
                 }
+                continue;
+            }
+            let room = buf.len() - filled;
+            if self.alone(off, len) && room as u64 >= len {
+                // A run with no neighbour to merge, and room for it: straight into `buf`.
+                let n = len as usize;
+                self.source.read_at(off, &mut buf[filled..filled + n])?;
+                filled += n;
+                self.runs.next();
                 continue;
             }
             self.fill()?;
@@ -830,5 +856,37 @@ mod tests {
         region.read_exact(&mut all).unwrap();
         assert_eq!(all[..], bytes[20..100]);
         assert_eq!(region.source.reads, 1);
+    }
+
+    #[test]
+    fn a_run_with_no_neighbour_goes_straight_into_the_destination() {
+        let (_, bytes, info) = array(&[64, 5], false);
+        let merge = Merge {
+            gap: 4,
+            block: 1 << 20,
+            batch: 1,
+        };
+        // Rows 10..20: one run, shorter than a block.
+        let plan = Plan::new(&info.header, s![10..20, ..].as_ref()).unwrap();
+        let source = Counted {
+            bytes: &bytes,
+            reads: 0,
+        };
+        let mut region = RegionRead::new(&plan, source, merge);
+        let mut out = [0u8; 200];
+        region.read_exact(&mut out).unwrap();
+        assert_eq!(out[..], bytes[200..400]);
+        assert_eq!(region.source.reads, 1);
+        assert_eq!(region.scratch.capacity(), 0); // no window allocated
+                                                  // Elements 4 bytes apart merge into one window; rows far apart are read alone.
+        let plan = Plan::new(&info.header, s![..;8, ..;2].as_ref()).unwrap();
+        let source = Counted {
+            bytes: &bytes,
+            reads: 0,
+        };
+        let mut region = RegionRead::new(&plan, source, merge);
+        let mut out = vec![0u8; plan.bytes() as usize];
+        region.read_exact(&mut out).unwrap();
+        assert_eq!(region.source.reads, 8); // one window a row
     }
 }
