@@ -26,7 +26,12 @@
 //! # Memory and speed
 //!
 //! Data is streamed: an array in C order (any byte order) passes through an 8 MiB buffer,
-//! so converting a bundle of any size takes a few MiB. An array stored in Fortran order with
+//! so converting a bundle of any size takes a few MiB. The data of a stored archive member
+//! (what `np.savez` writes) that needs no conversion (little-endian or one-byte elements, C
+//! order) is not read into the process at all: the kernel copies it from the archive to the
+//! output (`copy_file_range`, through `std::io::copy`), while a second thread reads the
+//! member to check its CRC-32 (that read is the cost beyond a plain copy of the bytes: the
+//! `safetensors` case of `ndnpy-benchmarks` measures both). An array stored in Fortran order with
 //! more than one axis longer than one is transposed in memory: it is read whole (memory
 //! grows with the bytes that arrive), then written in C order. A safetensors header is at
 //! most 100,000,000 bytes (the safetensors crate's limit), read only if the file holds it;
@@ -64,6 +69,7 @@
 
 use crate::dtype::{ByteOrder, DType, ScalarKind};
 use crate::error::{with_path, Error, FormatError, MismatchError, UsageError};
+use crate::fsutil::{write_file, Publish, Sync};
 use crate::header::{Header, ReadOptions};
 use crate::ioutil::read_part;
 use crate::npz::{NpzReader, NpzWriteOptions, NpzWriter};
@@ -71,7 +77,7 @@ use crate::write::{write_file_atomically, WriteNpyExt, WriteOptions};
 use ::safetensors::tensor::{Dtype, Metadata, TensorInfo};
 use std::collections::HashSet;
 use std::fs::File;
-use std::io::{self, Read, Write};
+use std::io::{self, Read, Seek, SeekFrom, Write};
 use std::path::Path;
 
 /// The longest safetensors header read: the safetensors crate's own limit (100 MB).
@@ -350,13 +356,34 @@ impl SafetensorsOptions {
         for index in 0..npz.len() {
             let mut member = npz.member(index)?;
             let key = member.info().key().to_string();
-            let header = member.header()?.header;
+            let (name, crc32) = (member.info().name().to_string(), member.info().crc32());
+            let info = member.header()?;
+            let range = member.stored_range()?;
             if !seen.insert(key.clone()) {
                 return Err(UsageError::DuplicateMember { name: key }.into());
             }
-            plans.push(Plan::new(key, header, index, self.void_as_bf16)?);
+            let mut plan = Plan::new(key, info.header, index, self.void_as_bf16)?;
+            if let Some(range) = range {
+                let data_start = range.start.saturating_add(info.data_offset);
+                // A member too short for its array takes the streaming path, whose error
+                // says so.
+                let fits = data_start.saturating_add(plan.len as u64) <= range.end;
+                if fits && plan.len > 0 && !plan.swaps() && !plan.transposes() {
+                    plan.stored = Some(Stored {
+                        member: name,
+                        range,
+                        data_start,
+                        crc32,
+                    });
+                }
+            }
+            plans.push(plan);
         }
+        let archive = File::open(input).map_err(with_path("open", input))?;
         write_safetensors(output, plans, self.durable, |plan, out| {
+            if let Some(stored) = &plan.stored {
+                return copy_stored(&archive, stored, plan.len, out);
+            }
             let mut member = npz.member(plan.source)?;
             member.with_reader(|r, opts| {
                 stream_npy(r, opts, plan, out)?;
@@ -384,6 +411,7 @@ impl SafetensorsOptions {
         info.check_data_within(len)?;
         let plan = Plan::new(name, info.header, 0, self.void_as_bf16)?;
         write_safetensors(output, vec![plan], self.durable, |plan, out| {
+            let out: &mut dyn Write = out;
             let mut file = File::open(input).map_err(with_path("open", input))?;
             stream_npy(&mut file, &opts, plan, out)
         })
@@ -461,9 +489,39 @@ struct Plan {
     len: usize,
     /// The member index (`.npz`).
     source: usize,
+    /// Where a stored member's data lies in the archive, when it can be copied as it is.
+    stored: Option<Stored>,
+}
+
+/// A stored archive member whose data needs no conversion (little-endian or one-byte
+/// elements, C order or a single long axis): copied from the archive to the output file by
+/// the kernel (`copy_file_range` where the filesystem has it), its CRC-32 computed from the
+/// archive on a second thread meanwhile.
+struct Stored {
+    /// The member's name in the archive, for errors.
+    member: String,
+    /// The member's bytes in the archive (the whole `.npy` file: what the CRC-32 covers).
+    range: std::ops::Range<u64>,
+    /// Where the array data starts in the archive.
+    data_start: u64,
+    /// The CRC-32 its directory entry declares.
+    crc32: u32,
 }
 
 impl Plan {
+    /// Whether the data must be byte-swapped to little-endian.
+    fn swaps(&self) -> bool {
+        // A void's byte order is kept when parsed ('>V2': bfloat16 stored big-endian).
+        self.header.dtype.itemsize() > 1
+            && self.header.dtype.as_scalar().map(|s| s.byte_order()) == Some(ByteOrder::Big)
+    }
+
+    /// Whether the data must be reordered: Fortran order with more than one axis longer
+    /// than one.
+    fn transposes(&self) -> bool {
+        self.header.fortran_order && self.header.shape.iter().filter(|&&d| d > 1).count() > 1
+    }
+
     fn new(name: String, header: Header, source: usize, void_as_bf16: bool) -> Result<Plan, Error> {
         let dtype = safetensors_dtype(&name, &header.dtype, void_as_bf16)?;
         let (_, len) = header.sizes()?;
@@ -473,6 +531,7 @@ impl Plan {
             dtype,
             len,
             source,
+            stored: None,
         })
     }
 }
@@ -546,7 +605,7 @@ fn write_safetensors(
     output: &Path,
     mut plans: Vec<Plan>,
     durable: bool,
-    mut data: impl FnMut(&Plan, &mut dyn Write) -> Result<(), Error>,
+    mut data: impl FnMut(&Plan, &mut File) -> Result<(), Error>,
 ) -> Result<(), Error> {
     // safetensors' order (safetensors::tensor::prepare): widest dtype first, then by name.
     plans.sort_by(|a, b| b.dtype.cmp(&a.dtype).then_with(|| a.name.cmp(&b.name)));
@@ -571,15 +630,77 @@ fn write_safetensors(
     })?;
     let mut header = serde_json::to_vec(&metadata).map_err(io::Error::other)?;
     header.resize(header.len().next_multiple_of(8), b' ');
-    let opts = WriteOptions::new().durable(durable);
-    write_file_atomically(output, &opts, |out| {
-        out.write_all(&(header.len() as u64).to_le_bytes())?;
+    // As write_file_atomically, with the file itself, so that stored members can be copied
+    // into it by the kernel.
+    write_file(output, Publish::Replace, Sync::durable_if(durable), |out| {
+        header.splice(0..0, (header.len() as u64).to_le_bytes());
         out.write_all(&header)?;
         for plan in &plans {
             data(plan, out)?;
         }
         Ok(())
-    })
+    })?;
+    Ok(())
+}
+
+/// Copies a stored member's data from `archive` to the end of `out` (`copy_file_range`
+/// through `std::io::copy`, where the kernel and filesystems allow; read and write
+/// otherwise) while a second thread (one core: this one, after) checks the member's CRC-32.
+fn copy_stored(archive: &File, stored: &Stored, len: usize, out: &mut File) -> Result<(), Error> {
+    let copy = |out: &mut File| -> Result<(), Error> {
+        let mut src = archive;
+        src.seek(SeekFrom::Start(stored.data_start))?;
+        let copied = io::copy(&mut src.take(len as u64), out)?;
+        if copied < len as u64 {
+            return Err(FormatError::Truncated {
+                part: "array data",
+                expected: len as u64,
+                found: copied,
+            }
+            .into());
+        }
+        Ok(())
+    };
+    let found = if crate::prefault::cores() > 1 {
+        std::thread::scope(|scope| {
+            let crc = scope.spawn(|| crc32_at(archive, stored.range.clone()));
+            let copied = copy(out);
+            let crc = crc
+                .join()
+                .unwrap_or_else(|_| Err(io::Error::other("CRC-32 thread panicked")));
+            copied.and(crc.map_err(Error::from))
+        })?
+    } else {
+        copy(out)?;
+        crc32_at(archive, stored.range.clone())?
+    };
+    if found != stored.crc32 {
+        return Err(FormatError::MemberChecksum {
+            member: stored.member.clone(),
+            expected: stored.crc32,
+            found,
+        }
+        .into());
+    }
+    Ok(())
+}
+
+/// The CRC-32 of `range` of `file`, read by positioned reads in 256 KiB steps (each hashed
+/// while it is in the cache).
+fn crc32_at(file: &File, range: std::ops::Range<u64>) -> io::Result<u32> {
+    let mut hasher = crc32fast::Hasher::new();
+    let mut buf = vec![0u8; (range.end - range.start).min(256 << 10) as usize];
+    let mut at = range.start;
+    while at < range.end {
+        let n = ((range.end - at) as usize).min(buf.len());
+        read_exact_at(file, &mut buf[..n], at).map_err(|e| match e.io_error() {
+            Some(io) => io::Error::new(io.kind(), io.to_string()),
+            None => io::Error::other(e.to_string()),
+        })?;
+        hasher.update(&buf[..n]);
+        at += n as u64;
+    }
+    Ok(hasher.finalize())
 }
 
 fn too_large(name: &str) -> Error {
@@ -611,14 +732,11 @@ fn stream_npy(
         .into());
     }
     let itemsize = plan.header.dtype.itemsize();
-    // A void's byte order is kept when parsed ('>V2': bfloat16 stored big-endian).
-    let swap = itemsize > 1
-        && plan.header.dtype.as_scalar().map(|s| s.byte_order()) == Some(ByteOrder::Big);
-    let long_axes = plan.header.shape.iter().filter(|&&d| d > 1).count();
+    let swap = plan.swaps();
     if plan.len == 0 {
         return Ok(());
     }
-    if plan.header.fortran_order && long_axes > 1 {
+    if plan.transposes() {
         return transpose(r, plan, itemsize, swap, out);
     }
     let mut buf = vec![0u8; plan.len.min(CHUNK)];
