@@ -236,10 +236,12 @@ impl Error {
                 | FormatError::TooManyDimensions { .. }
                 | FormatError::ShapeOverflow { .. }
                 | FormatError::InvalidFortranOrder { .. }
-                | FormatError::InvalidDescr { .. } => ErrorKind::Header,
+                | FormatError::InvalidDescr { .. }
+                | FormatError::Safetensors { .. } => ErrorKind::Header,
             },
             Detail::Mismatch(e) => match e {
                 MismatchError::DType { .. }
+                | MismatchError::NoEquivalent { .. }
                 | MismatchError::Field { .. }
                 | MismatchError::MissingFields { .. }
                 | MismatchError::PickleGlobal { .. }
@@ -779,6 +781,13 @@ pub(crate) enum FormatError {
     },
     /// The input is not a ZIP archive (what `.npz` files are): no end of central directory
     /// record in its last 65,557 bytes.
+    /// A safetensors file's header is malformed (feature `safetensors`): its length, its
+    /// JSON, or tensor offsets and sizes that contradict each other or the file.
+    #[cfg_attr(not(feature = "safetensors"), allow(dead_code))]
+    Safetensors {
+        /// What is wrong (bounded when shown).
+        reason: String,
+    },
     NotZip {
         /// The input's length in bytes.
         len: u64,
@@ -930,6 +939,9 @@ impl fmt::Display for FormatError {
                 quote(field),
                 Capped(reason)
             ),
+            FormatError::Safetensors { reason } => {
+                write!(f, "not a valid safetensors file: {}", Capped(reason))
+            }
             FormatError::NotZip { len, found } if found.starts_with(b"PK\x03\x04") => write!(
                 f,
                 "no end of central directory record in the last bytes of this {len}-byte \
@@ -1000,6 +1012,19 @@ impl StdError for FormatError {}
 // The archive variants are built only with the `npz` feature.
 #[cfg_attr(not(feature = "npz"), allow(dead_code))]
 pub(crate) enum MismatchError {
+    /// A conversion between numpy and safetensors (feature `safetensors`) met an array or
+    /// tensor whose dtype the other format cannot hold.
+    #[cfg_attr(not(feature = "safetensors"), allow(dead_code))]
+    NoEquivalent {
+        /// The array's key or the tensor's name.
+        name: String,
+        /// Its dtype as its own format spells it (`'<U3'`, `F8_E4M3`).
+        dtype: String,
+        /// The format that lacks it: `"safetensors"` or `"numpy"`.
+        target: &'static str,
+        /// Why, or what to do instead (bounded when shown).
+        hint: String,
+    },
     /// The file's dtype cannot be read as the requested element type.
     DType {
         /// The Rust element type requested.
@@ -1287,6 +1312,18 @@ impl fmt::Display for MismatchError {
                 }
                 Ok(())
             }
+            MismatchError::NoEquivalent {
+                name,
+                dtype,
+                target,
+                hint,
+            } => write!(
+                f,
+                "{}: dtype {} has no {target} equivalent: {}",
+                quote(name),
+                Capped(dtype),
+                Capped(hint)
+            ),
             MismatchError::MemberIndex { index, len } => write!(
                 f,
                 "member index {index} is out of range for an archive of {len} members"

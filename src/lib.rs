@@ -212,6 +212,8 @@ pub mod record;
 mod region;
 #[cfg(feature = "object_store")]
 pub mod remote;
+#[cfg(feature = "safetensors")]
+pub mod safetensors;
 mod sys;
 pub mod unit;
 mod view;

@@ -15,6 +15,7 @@ mod process;
 mod records;
 mod region;
 mod remote;
+mod safetensors;
 mod strings;
 
 use cases::{ReadKind, WriteKind};
@@ -24,7 +25,7 @@ use std::time::{Duration, Instant};
 
 pub type Res<T> = Result<T, Box<dyn std::error::Error>>;
 
-const CASES: [&str; 21] = [
+const CASES: [&str; 22] = [
     "read_c",
     "read_f",
     "read_be",
@@ -46,6 +47,7 @@ const CASES: [&str; 21] = [
     "process",
     "remote",
     "region",
+    "safetensors",
 ];
 
 const USAGE: &str = "\
@@ -56,7 +58,7 @@ usage: ndnpy-benchmarks [options]
   --tiny-count N   number of tiny arrays (default 10000)
   --case NAME      run one case: read_c read_f read_be write_c write_f write_perm tiny region
                    mmap_sum view_create append rows strings npz_tiny npz_compress
-                   npz_decompress npz_parallel inflate records process remote
+                   npz_decompress npz_parallel inflate records process remote safetensors
   --quick          16 MiB and 3 rounds, fewer repetitions in view_create (explicit options
                    still win)
   --dir PATH       directory for the files (default /tmp/ndnpy-bench)";
@@ -488,6 +490,7 @@ fn run() -> Res<()> {
             "process" => vec![process::process_case(&cfg, &mut np)?],
             "remote" => vec![remote::remote_case(&cfg, &mut np)?],
             "region" => region::region_case(&cfg, &mut np)?,
+            "safetensors" => vec![safetensors::safetensors_case(&cfg)?],
             _ => unreachable!("case names are checked in parse_args"),
         };
         for report in &reports {

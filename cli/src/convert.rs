@@ -20,6 +20,8 @@ pub struct Options {
     pub compress: bool,
     /// The numeric dtype to cast to (as numpy's `astype`).
     pub dtype: Option<DType>,
+    /// `--void-as bf16`: two-byte voids hold bfloat16 (safetensors output).
+    pub void_as_bf16: bool,
 }
 
 /// numpy's byte order characters: `<`, `>`, `=` (this machine's), `|`/`native` not accepted.
@@ -54,6 +56,14 @@ pub fn run(
     opts: &Options,
     progress: &mut crate::progress::Progress,
 ) -> Res<()> {
+    if crate::safetensors::involved(input, output) {
+        return crate::safetensors::run(input, output, opts);
+    }
+    if opts.void_as_bf16 {
+        return Err(Fail::usage(
+            "--void-as applies to conversions to .safetensors",
+        ));
+    }
     let out_npz = output
         .extension()
         .is_some_and(|e| e.eq_ignore_ascii_case("npz"));

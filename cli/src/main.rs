@@ -40,6 +40,7 @@ mod plot;
 mod print;
 mod progress;
 mod pyfmt;
+mod safetensors;
 mod show;
 mod source;
 mod stats;
@@ -77,6 +78,13 @@ Usage:
       astype). An archive converts member by member; a .npy goes into an
       archive as the member named after its file. Streams in chunks unless the
       layout changes; OUT is replaced atomically.
+  ndnpy convert IN.npz|IN.npy OUT.safetensors [--void-as bf16]
+  ndnpy convert IN.safetensors[:TENSOR] OUT.npz|OUT.npy
+      Arrays to tensors of the same names (a .npy: named after its file) and
+      back, data little-endian C order, as safetensors.numpy.save_file and
+      np.savez write them. --void-as bf16: '<V2' arrays (ml_dtypes' bfloat16 as
+      numpy saves it) become BF16 tensors; BF16 comes back as '<V2'. Strings,
+      records, objects, datetimes and complex numbers are refused (exit 5).
   ndnpy plot FILE[:MEMBER] -o OUT.png [--kind line|hist|heatmap] [--bins N]
              [--field NAME]
       An 800x600 PNG: a heatmap of a 2-D array (viridis, colour bar; blocks of
@@ -234,6 +242,9 @@ fn run() -> Res<i32> {
                 conv.dtype = Some(convert::parse_dtype(&v)?);
             }
             Long("compress") if command == "convert" => conv.compress = true,
+            Long("void-as") if command == "convert" => {
+                conv.void_as_bf16 = safetensors::parse_void_as(&value(&mut parser)?)?;
+            }
             Short('o') | Long("output") if command == "plot" => {
                 plot_out = Some(value(&mut parser)?);
             }

@@ -1006,6 +1006,18 @@ impl<R: Read + Seek> NpzMember<'_, R> {
         self.npz.with_member(self.index, None, member::read_bytes)
     }
 
+    /// Hands `f` a reader of the member's bytes (its whole `.npy` file), inflated if it is
+    /// compressed, with the size checks of every member read; the CRC-32 is checked when `f`
+    /// reads to the end. For the crate's converters (`safetensors`), which stream a member.
+    #[cfg(feature = "safetensors")]
+    pub(crate) fn with_reader<T>(
+        &mut self,
+        f: impl FnOnce(&mut dyn Read, &ReadOptions) -> Result<T, Error>,
+    ) -> Result<T, ReadNpzError> {
+        self.npz
+            .with_member(self.index, None, |m, opts| f(m, opts).map_err(member::lift))
+    }
+
     /// For a stored (uncompressed) member, the byte range of its bytes (for an array, its
     /// whole `.npy` file, header included) in the archive; `None` for a compressed member.
     /// Only the local header is read.

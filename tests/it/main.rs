@@ -54,6 +54,8 @@ mod roundtrip;
 mod roundtrip_records;
 mod roundtrip_strings;
 mod roundtrip_times;
+#[cfg(feature = "safetensors")]
+mod safetensors;
 mod surrogates;
 mod testdata;
 #[cfg(all(feature = "npz", feature = "mmap"))]
