@@ -223,6 +223,23 @@ pub struct Scalar {
 }
 
 impl Scalar {
+    /// A scalar of `kind` and `size` in this machine's byte order where the order matters
+    /// (`'<i4'`, `'|i1'`, `'|S3'`, `'<U2'`), without a unit; `size` must be one numpy has.
+    #[cfg_attr(not(feature = "arrow"), allow(dead_code))]
+    pub(crate) fn native(kind: ScalarKind, size: usize) -> Scalar {
+        let order = if kind.has_order(size) {
+            ByteOrder::NATIVE
+        } else {
+            ByteOrder::NotApplicable
+        };
+        Scalar {
+            kind,
+            order,
+            size,
+            unit: None,
+        }
+    }
+
     /// The kind.
     ///
     /// ```

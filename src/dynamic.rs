@@ -502,14 +502,14 @@ impl DynArray {
     }
 
     /// An array of `dtype` and `data` (the caller keeps them consistent).
-    #[cfg(feature = "object")]
+    #[cfg(any(feature = "object", feature = "arrow"))]
     pub(crate) fn from_parts(dtype: DType, data: DynData) -> DynArray {
         DynArray { dtype, data }
     }
 
     /// An array of `dtype` from its bytes (`itemsize` per element, in the dtype's byte order
     /// and in C or Fortran order); `dtype` must not hold objects.
-    #[cfg(feature = "object")]
+    #[cfg(any(feature = "object", feature = "arrow"))]
     pub(crate) fn from_raw(
         dtype: DType,
         shape: Vec<usize>,

@@ -237,7 +237,7 @@ impl Error {
                 | FormatError::ShapeOverflow { .. }
                 | FormatError::InvalidFortranOrder { .. }
                 | FormatError::InvalidDescr { .. }
-                | FormatError::Safetensors { .. } => ErrorKind::Header,
+                | FormatError::Foreign { .. } => ErrorKind::Header,
             },
             Detail::Mismatch(e) => match e {
                 MismatchError::DType { .. }
@@ -779,15 +779,21 @@ pub(crate) enum FormatError {
         /// What was found and what was expected.
         reason: String,
     },
-    /// The input is not a ZIP archive (what `.npz` files are): no end of central directory
-    /// record in its last 65,557 bytes.
     /// A safetensors file's header is malformed (feature `safetensors`): its length, its
-    /// JSON, or tensor offsets and sizes that contradict each other or the file.
-    #[cfg_attr(not(feature = "safetensors"), allow(dead_code))]
-    Safetensors {
+    /// JSON, or tensor offsets and sizes that contradict each other or the file; or a
+    /// Parquet file cannot be read (feature `parquet`).
+    #[cfg_attr(
+        not(any(feature = "safetensors", feature = "parquet")),
+        allow(dead_code)
+    )]
+    Foreign {
+        /// The format: `"safetensors"` or `"Parquet"`.
+        format: &'static str,
         /// What is wrong (bounded when shown).
         reason: String,
     },
+    /// The input is not a ZIP archive (what `.npz` files are): no end of central directory
+    /// record in its last 65,557 bytes.
     NotZip {
         /// The input's length in bytes.
         len: u64,
@@ -939,8 +945,8 @@ impl fmt::Display for FormatError {
                 quote(field),
                 Capped(reason)
             ),
-            FormatError::Safetensors { reason } => {
-                write!(f, "not a valid safetensors file: {}", Capped(reason))
+            FormatError::Foreign { format, reason } => {
+                write!(f, "not a valid {format} file: {}", Capped(reason))
             }
             FormatError::NotZip { len, found } if found.starts_with(b"PK\x03\x04") => write!(
                 f,
@@ -1012,15 +1018,16 @@ impl StdError for FormatError {}
 // The archive variants are built only with the `npz` feature.
 #[cfg_attr(not(feature = "npz"), allow(dead_code))]
 pub(crate) enum MismatchError {
-    /// A conversion between numpy and safetensors (feature `safetensors`) met an array or
-    /// tensor whose dtype the other format cannot hold.
-    #[cfg_attr(not(feature = "safetensors"), allow(dead_code))]
+    /// A conversion between numpy and safetensors, Arrow or Parquet (features
+    /// `safetensors`, `arrow`, `parquet`) met an array, tensor or column whose type the other
+    /// format cannot hold.
+    #[cfg_attr(not(any(feature = "safetensors", feature = "arrow")), allow(dead_code))]
     NoEquivalent {
         /// The array's key or the tensor's name.
         name: String,
         /// Its dtype as its own format spells it (`'<U3'`, `F8_E4M3`).
         dtype: String,
-        /// The format that lacks it: `"safetensors"` or `"numpy"`.
+        /// The format that lacks it: `"safetensors"`, `"Arrow"` or `"numpy"`.
         target: &'static str,
         /// Why, or what to do instead (bounded when shown).
         hint: String,
@@ -1558,6 +1565,14 @@ pub(crate) enum UsageError {
         /// Why it cannot.
         reason: &'static str,
     },
+    /// A conversion to or from Arrow or Parquet (features `arrow`, `parquet`) cannot be
+    /// made as asked: a null where numpy has none and no fill value, a fill value the dtype
+    /// cannot hold, an axis longer than Arrow's lists, options that contradict each other.
+    #[cfg_attr(not(feature = "arrow"), allow(dead_code))]
+    Conversion {
+        /// What and why (bounded when shown).
+        reason: String,
+    },
     /// A field of a structured record holds a value its dtype cannot store (a string longer
     /// than the field).
     FieldValue {
@@ -1690,6 +1705,7 @@ impl fmt::Display for UsageError {
                 name(asked),
                 name_list(available)
             ),
+            UsageError::Conversion { reason } => write!(f, "{}", Capped(reason)),
             UsageError::VersionTooSmall {
                 version: [major, minor],
                 reason,

@@ -182,6 +182,8 @@
 // Lets the derive's `::ndnpy::...` paths resolve inside this crate's own tests.
 extern crate self as ndnpy;
 
+#[cfg(feature = "arrow")]
+pub mod arrow;
 mod concrete;
 mod descr;
 pub mod dtype;
@@ -200,6 +202,8 @@ pub mod mmap;
 pub mod npz;
 mod object;
 mod outofcore;
+#[cfg(feature = "parquet")]
+pub mod parquet;
 #[cfg(feature = "object")]
 mod pickle;
 #[cfg(unix)]

@@ -621,6 +621,7 @@ where
 
 /// [`read_region`] of a selection in ndarray's slice syntax, from a source the caller has
 /// checked holds the whole data ([`HeaderInfo::check_data_within`]).
+#[cfg_attr(not(feature = "mmap"), allow(dead_code))]
 pub(crate) fn read_slice<A, I, S>(
     info: &HeaderInfo,
     selection: I,

@@ -917,7 +917,11 @@ impl StFile {
 }
 
 fn bad(reason: String) -> Error {
-    FormatError::Safetensors { reason }.into()
+    FormatError::Foreign {
+        format: "safetensors",
+        reason,
+    }
+    .into()
 }
 
 /// numpy's descr for a safetensors dtype, as `np.save` writes the array

@@ -15,6 +15,8 @@ mod error_checks;
 
 #[cfg(target_os = "linux")]
 mod appender_io_errors;
+#[cfg(feature = "arrow")]
+mod arrow;
 #[cfg(all(feature = "mmap", feature = "npz"))]
 mod atomic;
 mod doors;
@@ -41,6 +43,8 @@ mod object;
 mod out_of_core;
 #[cfg(all(feature = "parallel", feature = "npz", unix))]
 mod parallel_read;
+#[cfg(feature = "parquet")]
+mod parquet;
 #[cfg(all(feature = "mmap", unix))]
 mod read_while_growing;
 #[cfg(all(feature = "derive", feature = "npz"))]
