@@ -36,6 +36,7 @@ mod convert;
 mod diff;
 mod fail;
 mod ls;
+mod parquet;
 mod plot;
 mod print;
 mod progress;
@@ -85,6 +86,18 @@ Usage:
       np.savez write them. --void-as bf16: '<V2' arrays (ml_dtypes' bfloat16 as
       numpy saves it) become BF16 tensors; BF16 comes back as '<V2'. Strings,
       records, objects, datetimes and complex numbers are refused (exit 5).
+  ndnpy convert IN.npy|IN.npz OUT.parquet [--compression CODEC]
+                [--row-group-size ROWS] [--tensor] [--per-member]
+  ndnpy convert IN.parquet OUT.npy [--columns A,B] [--fill-nulls V]
+      Arrays to Parquet and back. A .npy streams in row groups (32 MiB of data
+      each by default) in bounded memory: records become one column per field,
+      other arrays one column 'values', axes after the first fixed-size lists
+      (--tensor: arrow.fixed_shape_tensor). An archive's members, of equal
+      length, become the columns of one file (--per-member: OUT is a directory
+      of KEY.parquet files). CODEC: none (default), snappy, zstd, lz4, gzip.
+      Back: all columns as one record array, or the one column there is or is
+      named as its array; a null is an error (exit 2) unless --fill-nulls gives
+      its value (datetimes take NaT).
   ndnpy plot FILE[:MEMBER] -o OUT.png [--kind line|hist|heatmap] [--bins N]
              [--field NAME]
       An 800x600 PNG: a heatmap of a 2-D array (viridis, colour bar; blocks of
@@ -244,6 +257,33 @@ fn run() -> Res<i32> {
             Long("compress") if command == "convert" => conv.compress = true,
             Long("void-as") if command == "convert" => {
                 conv.void_as_bf16 = safetensors::parse_void_as(&value(&mut parser)?)?;
+            }
+            Long("row-group-size") if command == "convert" => {
+                let v = value(&mut parser)?;
+                let rows = v.parse().ok().filter(|&n: &usize| n > 0).ok_or_else(|| {
+                    Fail::usage(format!(
+                        "--row-group-size {v:?}: expected a number of rows > 0"
+                    ))
+                })?;
+                conv.parquet.row_group_rows = Some(rows);
+            }
+            Long("compression") if command == "convert" => {
+                conv.parquet.compression = Some(value(&mut parser)?);
+            }
+            Long("columns") if command == "convert" => {
+                let v = value(&mut parser)?;
+                conv.parquet.columns = Some(v.split(',').map(str::to_string).collect());
+            }
+            Long("per-member") if command == "convert" => conv.parquet.per_member = true,
+            Long("tensor") if command == "convert" => conv.parquet.tensor = true,
+            Long("fill-nulls") if command == "convert" => {
+                let v = value(&mut parser)?;
+                let x = v.parse::<f64>().map_err(|_| {
+                    Fail::usage(format!(
+                        "--fill-nulls {v:?}: expected a number (nan allowed)"
+                    ))
+                })?;
+                conv.parquet.fill_nulls = Some(x);
             }
             Short('o') | Long("output") if command == "plot" => {
                 plot_out = Some(value(&mut parser)?);

@@ -1,0 +1,196 @@
+//! `ndnpy convert` to and from `.parquet`: pyarrow reads what we write, we read what pyarrow
+//! writes; refusals and bad input leave no output.
+
+mod common;
+use common::{ndnpy, ok};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn out_dir(tag: &str) -> PathBuf {
+    let d = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("ndnpy-cli-pq-{tag}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+/// Runs python `code` with numpy as `np`, pyarrow as `pa`, pyarrow.parquet as `pq` and `d`
+/// the directory (ending in `/`); its output.
+fn py(dir: &Path, code: &str) -> String {
+    let out = Command::new("python3")
+        .arg("-c")
+        .arg(format!(
+            "import numpy as np, pyarrow as pa, pyarrow.parquet as pq\nd = {:?}\n{code}",
+            format!("{}/", dir.display())
+        ))
+        .output()
+        .expect("python3 runs");
+    assert!(
+        out.status.success(),
+        "python3 failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap().trim().to_string()
+}
+
+fn s(p: PathBuf) -> String {
+    p.display().to_string()
+}
+
+#[test]
+fn converts_npy_npz_and_parquet_both_ways() {
+    let dir = out_dir("both");
+    py(
+        &dir,
+        "np.save(d + 'emb.npy', np.arange(40, dtype=np.float16).reshape(10, 4))\n\
+         np.save(d + 'rec.npy', np.array([(1, 'a'), (2, 'bc')], [('id', '<i4'), ('s', '<U2')]))\n\
+         np.savez(d + 'same.npz', x=np.arange(3), y=np.ones(3))\n\
+         np.savez(d + 'ragged.npz', x=np.arange(3), y=np.ones(4))\n\
+         pq.write_table(pa.table({'a': [1, None], 'b': ['x', 'y']}), d + 'py.parquet')",
+    );
+    ok(&[
+        "convert",
+        &s(dir.join("emb.npy")),
+        &s(dir.join("emb.parquet")),
+        "--compression",
+        "zstd",
+        "--row-group-size",
+        "4",
+    ]);
+    let out = py(
+        &dir,
+        "f = pq.ParquetFile(d + 'emb.parquet')\n\
+         t = f.read()\n\
+         np.testing.assert_array_equal(np.stack(t.column('values').to_numpy()), np.load(d + 'emb.npy'))\n\
+         print(f.metadata.num_row_groups, f.metadata.row_group(0).column(0).compression, t.schema.field('values').type)",
+    );
+    assert_eq!(out, "3 ZSTD fixed_size_list<item: halffloat>[4]");
+    ok(&[
+        "convert",
+        &s(dir.join("emb.parquet")),
+        &s(dir.join("emb2.npy")),
+    ]);
+    assert_eq!(
+        std::fs::read(dir.join("emb2.npy")).unwrap(),
+        std::fs::read(dir.join("emb.npy")).unwrap()
+    );
+    ok(&[
+        "convert",
+        &s(dir.join("rec.npy")),
+        &s(dir.join("rec.parquet")),
+    ]);
+    ok(&[
+        "convert",
+        &s(dir.join("rec.parquet")),
+        &s(dir.join("rec2.npy")),
+    ]);
+    assert_eq!(
+        std::fs::read(dir.join("rec2.npy")).unwrap(),
+        std::fs::read(dir.join("rec.npy")).unwrap()
+    );
+    ok(&[
+        "convert",
+        &s(dir.join("rec.parquet")),
+        &s(dir.join("s.npy")),
+        "--columns",
+        "s",
+    ]);
+    let out = py(&dir, "print(np.load(d + 's.npy').tolist())");
+    assert_eq!(out, "['a', 'bc']");
+
+    ok(&[
+        "convert",
+        &s(dir.join("same.npz")),
+        &s(dir.join("same.parquet")),
+    ]);
+    let out = py(
+        &dir,
+        "print(pq.read_table(d + 'same.parquet').column_names)",
+    );
+    assert_eq!(out, "['x', 'y']");
+    let r = ndnpy(&[
+        "convert",
+        &s(dir.join("ragged.npz")),
+        &s(dir.join("r.parquet")),
+    ]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(r.stderr.contains("per member"), "{}", r.stderr);
+    assert!(!dir.join("r.parquet").exists());
+    ok(&[
+        "convert",
+        &s(dir.join("ragged.npz")),
+        &s(dir.join("r")),
+        "--per-member",
+    ]);
+    let out = py(&dir, "print(pq.read_table(d + 'r/y.parquet').num_rows)");
+    assert_eq!(out, "4");
+
+    // pyarrow's nulls: refused (exit 2) unless filled.
+    let r = ndnpy(&[
+        "convert",
+        &s(dir.join("py.parquet")),
+        &s(dir.join("py.npy")),
+    ]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(r.stderr.contains("--fill-nulls"), "{}", r.stderr);
+    assert!(!dir.join("py.npy").exists());
+    ok(&[
+        "convert",
+        &s(dir.join("py.parquet")),
+        &s(dir.join("py.npy")),
+        "--fill-nulls",
+        "-1",
+    ]);
+    let out = py(
+        &dir,
+        "p = np.load(d + 'py.npy'); print(p['a'].tolist(), p['b'].tolist())",
+    );
+    assert_eq!(out, "[1, -1] ['x', 'y']");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn refusals_and_bad_input_leave_no_output() {
+    let dir = out_dir("bad");
+    py(
+        &dir,
+        "np.save(d + 'ld.npy', np.ones(2, np.longdouble))\n\
+         np.save(d + 'ok.npy', np.ones(5))",
+    );
+    let out = dir.join("out.parquet");
+    // A dtype Arrow lacks: exit 5.
+    let r = ndnpy(&["convert", &s(dir.join("ld.npy")), &s(out.clone())]);
+    assert_eq!(r.code, 5, "{}", r.stderr);
+    assert!(!out.exists());
+    // A foreign or truncated Parquet file: exit 4.
+    std::fs::write(dir.join("text.parquet"), b"hello, world").unwrap();
+    let r = ndnpy(&[
+        "convert",
+        &s(dir.join("text.parquet")),
+        &s(dir.join("t.npy")),
+    ]);
+    assert_eq!(r.code, 4, "{}", r.stderr);
+    assert!(!dir.join("t.npy").exists());
+    // Usage: options that do not apply, an unknown codec.
+    for args in [
+        &["--order", "F"][..],
+        &["--compression", "zip"][..],
+        &["--columns", "a"][..],
+        &["--row-group-size", "0"][..],
+    ] {
+        let (a, b) = (s(dir.join("ok.npy")), s(out.clone()));
+        let mut all = vec!["convert", &a, &b];
+        all.extend_from_slice(args);
+        let r = ndnpy(&all);
+        assert_eq!(r.code, 2, "{args:?}: {}", r.stderr);
+        assert!(!out.exists(), "{args:?}");
+    }
+    let r = ndnpy(&[
+        "convert",
+        &s(dir.join("ok.npy")),
+        &s(dir.join("x.npz")),
+        "--tensor",
+    ]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    let _ = std::fs::remove_dir_all(&dir);
+}
