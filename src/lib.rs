@@ -54,6 +54,12 @@
 //!   inflater, never more than 16 MiB past the bytes inflated (Linux); reading 16 MiB or more
 //!   of a stored member, two threads read parts of an archive that is a file and hash each
 //!   part (from other sources, a helper thread runs the CRC-32).
+//! - **Conversions**: [`safetensors`] (feature `safetensors`): `.npz`/`.npy`
+//!   weights to safetensors files and back, streamed, byte for byte what the Python package
+//!   writes. [`arrow`] (feature `arrow`): arrays to arrow-rs arrays and record
+//!   batches and back (numbers without a copy). [`parquet`] (feature
+//!   `parquet`): `.npy` to Parquet streamed in row groups, `.npz` members as columns, Parquet
+//!   back to `.npy`.
 //! - **Headers**: [`Header`] reads and writes the header alone, with numpy's version choice
 //!   and padding; [`HeaderInfo`](header::HeaderInfo) adds the version and data offset of a file.
 //! - **Dtypes**: [`DType`] parses and formats every `descr` numpy writes (scalars, strings,
@@ -174,7 +180,10 @@
     any(
         not(feature = "npz"),
         not(feature = "object_store"),
-        not(feature = "object")
+        not(feature = "object"),
+        not(feature = "safetensors"),
+        not(feature = "arrow"),
+        not(feature = "parquet")
     ),
     allow(rustdoc::broken_intra_doc_links)
 )]
