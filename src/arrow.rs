@@ -1387,13 +1387,16 @@ pub(crate) fn encode(
             match s.kind() {
                 ScalarKind::Datetime | ScalarKind::Timedelta => {
                     let data = array.to_data();
-                    let values: &[u8] = data.buffers()[0].as_slice();
+                    let values: &[u8] = data.buffers().first().map_or(&[], |b| b.as_slice());
                     let width = if matches!(array.data_type(), DataType::Date32) {
                         4
                     } else {
                         8
                     };
                     let start = data.offset() * width;
+                    if values.len() < start + n * width {
+                        return Err(too_long("an Arrow array shorter than its length"));
+                    }
                     for i in 0..n {
                         let v = if null_at(i) {
                             NAT

@@ -597,7 +597,7 @@ impl ParquetOptions {
             .any(|&i| has_variable(schema.field(i).data_type()));
         let projected = self.project(builder, &indices)?;
         for batch in projected {
-            let batch = batch.map_err(arrow_read_error)?;
+            let batch = batch?;
             let d = batch_dtype(&batch, single)?;
             dtype = Some(match dtype {
                 Some(prev) => conv::widen(&prev, &d),
@@ -649,13 +649,15 @@ impl ParquetOptions {
         &self,
         builder: ParquetRecordBatchReaderBuilder<File>,
         indices: &[usize],
-    ) -> Result<impl Iterator<Item = Result<RecordBatch, arrow_schema::ArrowError>>, Error> {
+    ) -> Result<Batches, Error> {
         let mask = ProjectionMask::roots(builder.parquet_schema(), indices.iter().copied());
-        let reader = builder
-            .with_projection(mask)
-            .with_batch_size(READ_BATCH_ROWS)
-            .build()
-            .map_err(parquet_error)?;
+        let reader = guarded(|| {
+            builder
+                .with_projection(mask)
+                .with_batch_size(READ_BATCH_ROWS)
+                .build()
+                .map_err(parquet_error)
+        })?;
         // The projection keeps the file's column order; reorder as asked.
         let mut sorted: Vec<usize> = indices.to_vec();
         sorted.sort_unstable();
@@ -663,18 +665,17 @@ impl ParquetOptions {
             .iter()
             .map(|i| sorted.binary_search(i).unwrap_or(0))
             .collect();
-        Ok(reader.map(move |b| b.and_then(|b| b.project(&order))))
+        Ok(Batches {
+            reader,
+            order,
+            failed: false,
+        })
     }
 
-    fn batches(
-        &self,
-        input: &Path,
-    ) -> Result<impl Iterator<Item = Result<RecordBatch, Error>>, Error> {
+    fn batches(&self, input: &Path) -> Result<Batches, Error> {
         let builder = reader_builder(input)?;
         let indices = self.column_indices(builder.schema())?;
-        Ok(self
-            .project(builder, &indices)?
-            .map(|b| b.map_err(arrow_read_error)))
+        self.project(builder, &indices)
     }
 }
 
@@ -745,7 +746,52 @@ fn has_variable(t: &arrow_schema::DataType) -> bool {
 
 fn reader_builder(input: &Path) -> Result<ParquetRecordBatchReaderBuilder<File>, Error> {
     let file = File::open(input).map_err(with_path("open", input))?;
-    ParquetRecordBatchReaderBuilder::try_new(file).map_err(parquet_error)
+    guarded(|| ParquetRecordBatchReaderBuilder::try_new(file).map_err(parquet_error))
+}
+
+/// Runs a call into the parquet crate's reader, turning a panic of its on a damaged file
+/// (some malformed metadata makes it panic rather than return an error) into an error. With
+/// `panic = "abort"` a panic still ends the process.
+fn guarded<T>(f: impl FnOnce() -> Result<T, Error>) -> Result<T, Error> {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)).unwrap_or_else(|payload| {
+        let what = payload
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| payload.downcast_ref::<String>().cloned())
+            .unwrap_or_default();
+        Err(foreign(format!("the Parquet reader failed on it: {what}")))
+    })
+}
+
+/// A Parquet reader's batches, in the column order asked for, with its panics made errors
+/// (after which it ends).
+struct Batches {
+    reader: parquet::arrow::arrow_reader::ParquetRecordBatchReader,
+    order: Vec<usize>,
+    failed: bool,
+}
+
+impl Iterator for Batches {
+    type Item = Result<RecordBatch, Error>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.failed {
+            return None;
+        }
+        let (reader, order) = (&mut self.reader, &self.order);
+        let next = guarded(|| {
+            Ok(reader
+                .next()
+                .map(|b| b.and_then(|b| b.project(order)).map_err(arrow_read_error)))
+        });
+        match next {
+            Ok(item) => item,
+            Err(e) => {
+                self.failed = true;
+                Some(Err(e))
+            }
+        }
+    }
 }
 
 fn foreign(reason: String) -> Error {
