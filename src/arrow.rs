@@ -1072,21 +1072,10 @@ pub(crate) fn infer(field: &Field, array: &dyn Array) -> Result<DType, Error> {
             sub_array(base, vec![*size as usize])?
         }
         DataType::Struct(fields) => {
-            let s = array.as_struct();
-            let mut out = Vec::with_capacity(fields.len());
-            let mut offset = 0usize;
-            for (f, child) in fields.iter().zip(s.columns()) {
-                let dtype = infer(f, child.as_ref())?;
-                let size = dtype.itemsize();
-                out.push(NpField {
-                    name: f.name().clone(),
-                    title: None,
-                    dtype,
-                    offset,
-                });
-                offset = offset.checked_add(size).ok_or_else(|| too_long("record"))?;
-            }
-            DType::Structured(Structured::new(out, offset)?)
+            let columns = array.as_struct().columns();
+            packed(fields.iter().zip(columns).map(|(f, child)| {
+                Ok((f.name().clone(), infer(f, child.as_ref())?))
+            }))?
         }
         other => {
             return Err(no_equivalent(
@@ -1213,21 +1202,8 @@ pub(crate) fn widen(a: &DType, b: &DType) -> DType {
                 .unwrap_or_else(|_| a.clone())
         }
         (DType::Structured(x), DType::Structured(y)) if x.fields().len() == y.fields().len() => {
-            let mut offset = 0;
-            let mut fields = Vec::new();
-            for (f, g) in x.fields().iter().zip(y.fields()) {
-                let dtype = widen(&f.dtype, &g.dtype);
-                let size = dtype.itemsize();
-                fields.push(NpField {
-                    name: f.name.clone(),
-                    title: None,
-                    dtype,
-                    offset,
-                });
-                offset += size;
-            }
-            Structured::new(fields, offset)
-                .map(DType::Structured)
+            let fields = x.fields().iter().zip(y.fields());
+            packed(fields.map(|(f, g)| Ok((f.name.clone(), widen(&f.dtype, &g.dtype)))))
                 .unwrap_or_else(|_| a.clone())
         }
         _ => a.clone(),
@@ -1237,20 +1213,31 @@ pub(crate) fn widen(a: &DType, b: &DType) -> DType {
 /// The record dtype of a batch: one field per column.
 pub(crate) fn batch_dtype(batch: &RecordBatch) -> Result<DType, Error> {
     let schema = batch.schema();
-    let mut fields = Vec::with_capacity(schema.fields().len());
+    packed(
+        schema
+            .fields()
+            .iter()
+            .zip(batch.columns())
+            .map(|(f, column)| Ok((f.name().clone(), infer(f, column.as_ref())?))),
+    )
+}
+
+/// A record of these fields packed one after another, as `np.dtype([...])` packs them.
+fn packed(fields: impl Iterator<Item = Result<(String, DType), Error>>) -> Result<DType, Error> {
+    let mut out = Vec::new();
     let mut offset = 0usize;
-    for (f, column) in schema.fields().iter().zip(batch.columns()) {
-        let dtype = infer(f, column.as_ref())?;
+    for field in fields {
+        let (name, dtype) = field?;
         let size = dtype.itemsize();
-        fields.push(NpField {
-            name: f.name().clone(),
+        out.push(NpField {
+            name,
             title: None,
             dtype,
             offset,
         });
         offset = offset.checked_add(size).ok_or_else(|| too_long("record"))?;
     }
-    Ok(DType::Structured(Structured::new(fields, offset)?))
+    Ok(DType::Structured(Structured::new(out, offset)?))
 }
 
 /// Writes the batch's rows as records of `dtype` (from [`batch_dtype`], possibly widened)

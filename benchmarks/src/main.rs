@@ -11,6 +11,7 @@ mod inflate;
 mod npz;
 mod numpy;
 mod ooc;
+mod parquet;
 mod process;
 mod records;
 mod region;
@@ -25,7 +26,7 @@ use std::time::{Duration, Instant};
 
 pub type Res<T> = Result<T, Box<dyn std::error::Error>>;
 
-const CASES: [&str; 22] = [
+const CASES: [&str; 23] = [
     "read_c",
     "read_f",
     "read_be",
@@ -48,6 +49,7 @@ const CASES: [&str; 22] = [
     "remote",
     "region",
     "safetensors",
+    "parquet",
 ];
 
 const USAGE: &str = "\
@@ -56,11 +58,13 @@ usage: ndnpy-benchmarks [options]
                    1024 MiB; strings and records use N * 4096 items; npz members N / 4 MiB)
   --rounds N       timed rounds for every case (default 7, tiny arrays 15)
   --tiny-count N   number of tiny arrays (default 10000)
+  --rows N         rows of the parquet case's (N, 768) float16 input (default 1000000)
   --case NAME      run one case: read_c read_f read_be write_c write_f write_perm tiny region
                    mmap_sum view_create append rows strings npz_tiny npz_compress
                    npz_decompress npz_parallel inflate records process remote safetensors
-  --quick          16 MiB and 3 rounds, fewer repetitions in view_create (explicit options
-                   still win)
+                   parquet
+  --quick          16 MiB and 3 rounds, fewer repetitions in view_create, 100000 rows in
+                   parquet (explicit options still win)
   --dir PATH       directory for the files (default /tmp/ndnpy-bench)";
 
 pub struct Config {
@@ -68,6 +72,8 @@ pub struct Config {
     pub rounds: usize,
     pub tiny_rounds: usize,
     pub tiny_count: usize,
+    /// Rows of the `parquet` case's (rows, 768) float16 input.
+    pub rows: usize,
     pub case: Option<String>,
     pub dir: PathBuf,
     pub quick: bool,
@@ -330,17 +336,20 @@ fn parse_args() -> Res<(Config, Child)> {
     let mut size_mib = None;
     let mut rounds = None;
     let mut tiny_count = 10_000;
+    let mut rows = None;
     let mut case = None;
     let mut quick = false;
     let mut dir = PathBuf::from("/tmp/ndnpy-bench");
     let mut child = None;
     let mut child_load = None;
+    let mut child_parquet = None;
     while let Some(arg) = args.next() {
         let mut value = || args.next().ok_or_else(|| format!("{arg} needs a value"));
         match arg.as_str() {
             "--size-mib" => size_mib = Some(value()?.parse::<usize>()?),
             "--rounds" => rounds = Some(value()?.parse::<usize>()?),
             "--tiny-count" => tiny_count = value()?.parse()?,
+            "--rows" => rows = Some(value()?.parse::<usize>()?),
             "--case" => {
                 let c = value()?;
                 if !CASES.contains(&c.as_str()) {
@@ -355,6 +364,11 @@ fn parse_args() -> Res<(Config, Child)> {
                 let door = value()?;
                 child_load = Some((door, PathBuf::from(value()?)));
             }
+            "--child-parquet" => {
+                let codec = value()?;
+                let input = PathBuf::from(value()?);
+                child_parquet = Some((codec, input, PathBuf::from(value()?)));
+            }
             "-h" | "--help" => {
                 println!("{USAGE}");
                 std::process::exit(0);
@@ -363,7 +377,8 @@ fn parse_args() -> Res<(Config, Child)> {
         }
     }
     let size_mib = size_mib.unwrap_or(if quick { 16 } else { 256 });
-    if size_mib == 0 || rounds == Some(0) || tiny_count == 0 {
+    let rows = rows.unwrap_or(if quick { 100_000 } else { 1_000_000 });
+    if size_mib == 0 || rounds == Some(0) || tiny_count == 0 || rows == 0 {
         return Err("sizes, rounds and counts must be at least 1".into());
     }
     let config = Config {
@@ -371,6 +386,7 @@ fn parse_args() -> Res<(Config, Child)> {
         rounds: rounds.unwrap_or(if quick { 3 } else { 7 }),
         tiny_rounds: rounds.unwrap_or(if quick { 3 } else { 15 }),
         tiny_count,
+        rows,
         case,
         dir,
         quick,
@@ -380,15 +396,18 @@ fn parse_args() -> Res<(Config, Child)> {
         Child {
             peak: child,
             load: child_load,
+            parquet: child_parquet,
         },
     ))
 }
 
 /// What this process does when run as a child of the benchmarks: measure peak memory
-/// (`--child-peak PATH`) or load a file and exit (`--child-load DOOR PATH`).
+/// (`--child-peak PATH`), load a file and exit (`--child-load DOOR PATH`) or convert a file to
+/// Parquet (`--child-parquet CODEC INPUT OUTPUT`).
 struct Child {
     peak: Option<PathBuf>,
     load: Option<(String, PathBuf)>,
+    parquet: Option<(String, PathBuf, PathBuf)>,
 }
 
 fn read_trimmed(path: &str) -> String {
@@ -441,12 +460,13 @@ fn print_header(cfg: &Config, np: &mut numpy::Numpy) -> Res<()> {
     );
     println!(
         "- large arrays {} MiB (append, rows: {} MiB), {} rounds; tiny arrays {} x, {} rounds; \
-         times are medians\n",
+         parquet ({}, 768) float16; times are medians\n",
         cfg.size_mib,
         cfg.big_mib(),
         cfg.rounds,
         cfg.tiny_count,
-        cfg.tiny_rounds
+        cfg.tiny_rounds,
+        cfg.rows
     );
     Ok(())
 }
@@ -458,6 +478,9 @@ fn run() -> Res<()> {
     }
     if let Some((door, path)) = child.load {
         return process::child_load(&door, &path);
+    }
+    if let Some((codec, input, output)) = child.parquet {
+        return parquet::child_parquet(&codec, &input, &output);
     }
     let start = Instant::now();
     let created_dir = !cfg.dir.exists();
@@ -491,6 +514,7 @@ fn run() -> Res<()> {
             "remote" => vec![remote::remote_case(&cfg, &mut np)?],
             "region" => region::region_case(&cfg, &mut np)?,
             "safetensors" => vec![safetensors::safetensors_case(&cfg)?],
+            "parquet" => parquet::parquet_case(&cfg)?,
             _ => unreachable!("case names are checked in parse_args"),
         };
         for report in &reports {

@@ -2,17 +2,9 @@
 //! writes; refusals and bad input leave no output.
 
 mod common;
-use common::{ndnpy, ok};
-use std::path::{Path, PathBuf};
+use common::{ndnpy, ok, out_dir, s};
+use std::path::Path;
 use std::process::Command;
-
-fn out_dir(tag: &str) -> PathBuf {
-    let d = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
-        .join(format!("ndnpy-cli-pq-{tag}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
 
 /// Runs python `code` with numpy as `np`, pyarrow as `pa`, pyarrow.parquet as `pq` and `d`
 /// the directory (ending in `/`); its output.
@@ -33,13 +25,9 @@ fn py(dir: &Path, code: &str) -> String {
     String::from_utf8(out.stdout).unwrap().trim().to_string()
 }
 
-fn s(p: PathBuf) -> String {
-    p.display().to_string()
-}
-
 #[test]
 fn converts_npy_npz_and_parquet_both_ways() {
-    let dir = out_dir("both");
+    let dir = out_dir("pq-both");
     py(
         &dir,
         "np.save(d + 'emb.npy', np.arange(40, dtype=np.float16).reshape(10, 4))\n\
@@ -151,7 +139,7 @@ fn converts_npy_npz_and_parquet_both_ways() {
 
 #[test]
 fn refusals_and_bad_input_leave_no_output() {
-    let dir = out_dir("bad");
+    let dir = out_dir("pq-bad");
     py(
         &dir,
         "np.save(d + 'ld.npy', np.ones(2, np.longdouble))\n\

@@ -2,17 +2,9 @@
 //! `np.savez` write, byte for byte; refusals and bad input leave no output.
 
 mod common;
-use common::{ndnpy, ok};
-use std::path::{Path, PathBuf};
+use common::{ndnpy, ok, out_dir, s};
+use std::path::Path;
 use std::process::Command;
-
-fn out_dir(tag: &str) -> PathBuf {
-    let d = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
-        .join(format!("ndnpy-cli-st-{tag}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
 
 /// Runs python `code` with numpy as `np` and `d` the directory (ending in `/`); its output.
 fn py(dir: &Path, code: &str) -> String {
@@ -34,13 +26,9 @@ fn py(dir: &Path, code: &str) -> String {
     String::from_utf8(out.stdout).unwrap().trim().to_string()
 }
 
-fn s(p: PathBuf) -> String {
-    p.display().to_string()
-}
-
 #[test]
 fn converts_both_ways_as_the_python_package_and_savez_write() {
-    let dir = out_dir("both");
+    let dir = out_dir("st-both");
     py(
         &dir,
         "w = np.asfortranarray(np.arange(12, dtype='>f4').reshape(3, 4))\n\
@@ -90,7 +78,7 @@ fn converts_both_ways_as_the_python_package_and_savez_write() {
 
 #[test]
 fn refusals_and_bad_input_leave_no_output() {
-    let dir = out_dir("bad");
+    let dir = out_dir("st-bad");
     py(
         &dir,
         "np.savez(d + 'strings.npz', ok=np.ones(2), names=np.array(['a', 'b']))\n\

@@ -95,3 +95,20 @@ pub fn numpy(code: &str) -> String {
     );
     String::from_utf8(out.stdout).expect("utf-8")
 }
+
+/// A fresh directory for one test's outputs, `ndnpy-cli-{tag}-{pid}` under cargo's
+/// temporary directory.
+#[allow(dead_code)]
+pub fn out_dir(tag: &str) -> std::path::PathBuf {
+    let d = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("ndnpy-cli-{tag}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+/// A path as an argument.
+#[allow(dead_code)]
+pub fn s(p: std::path::PathBuf) -> String {
+    p.display().to_string()
+}
