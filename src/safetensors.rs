@@ -28,10 +28,10 @@
 //! Data is streamed: an array in C order (any byte order) passes through an 8 MiB buffer,
 //! so converting a bundle of any size takes a few MiB. The data of a stored archive member
 //! (what `np.savez` writes) that needs no conversion (little-endian or one-byte elements, C
-//! order) is not read into the process at all: the kernel copies it from the archive to the
-//! output (`copy_file_range`, through `std::io::copy`), while a second thread reads the
-//! member to check its CRC-32 (that read is the cost beyond a plain copy of the bytes: the
-//! `safetensors` case of `ndnpy-benchmarks` measures both). An array stored in Fortran order with
+//! order) is copied by two threads in a pipeline: one reads 4 MiB at a time and hashes it
+//! for the member's CRC-32 while it is in the cache, the other writes the chunk before
+//! (three buffers, 12 MiB), so the data is read once (the `safetensors` case of
+//! `ndnpy-benchmarks` measures it against copying the same bytes). An array stored in Fortran order with
 //! more than one axis longer than one is transposed in memory: it is read whole (memory
 //! grows with the bytes that arrive), then written in C order. A safetensors header is at
 //! most 100,000,000 bytes (the safetensors crate's limit), read only if the file holds it;
@@ -77,7 +77,7 @@ use crate::write::{write_file_atomically, WriteNpyExt, WriteOptions};
 use ::safetensors::tensor::{Dtype, Metadata, TensorInfo};
 use std::collections::HashSet;
 use std::fs::File;
-use std::io::{self, Read, Seek, SeekFrom, Write};
+use std::io::{self, Read, Write};
 use std::path::Path;
 
 /// The longest safetensors header read: the safetensors crate's own limit (100 MB).
@@ -647,32 +647,75 @@ fn write_safetensors(
 /// through `std::io::copy`, where the kernel and filesystems allow; read and write
 /// otherwise) while a second thread (one core: this one, after) checks the member's CRC-32.
 fn copy_stored(archive: &File, stored: &Stored, len: usize, out: &mut File) -> Result<(), Error> {
-    let copy = |out: &mut File| -> Result<(), Error> {
-        let mut src = archive;
-        src.seek(SeekFrom::Start(stored.data_start))?;
-        let copied = io::copy(&mut src.take(len as u64), out)?;
-        if copied < len as u64 {
-            return Err(FormatError::Truncated {
-                part: "array data",
-                expected: len as u64,
-                found: copied,
-            }
-            .into());
-        }
-        Ok(())
-    };
+    let data = stored.data_start..stored.data_start + len as u64;
+    // The member's bytes around the data (its `.npy` header, anything after) count in its
+    // CRC-32 too.
+    let before = stored.range.start..data.start;
+    let after = data.end..stored.range.end;
     let found = if crate::prefault::cores() > 1 {
+        // Two threads in a pipeline: this one writes a chunk while the other reads the next
+        // and hashes it (while it is in the cache), so the data is read once.
+        let (full_tx, full_rx) = std::sync::mpsc::sync_channel::<(Vec<u8>, usize)>(COPY_BUFFERS);
+        let (free_tx, free_rx) = std::sync::mpsc::sync_channel::<Vec<u8>>(COPY_BUFFERS);
+        for _ in 0..COPY_BUFFERS {
+            free_tx
+                .send(vec![0u8; COPY_CHUNK.min(len.max(1))])
+                .expect("the channel holds them");
+        }
         std::thread::scope(|scope| {
-            let crc = scope.spawn(|| crc32_at(archive, stored.range.clone()));
-            let copied = copy(out);
-            let crc = crc
+            let reader = scope.spawn(move || -> Result<crc32fast::Hasher, Error> {
+                let mut hasher = crc32fast::Hasher::new();
+                hash_range(archive, before, &mut hasher)?;
+                let mut at = data.start;
+                while at < data.end {
+                    let Ok(mut buf) = free_rx.recv() else {
+                        break; // the writer failed
+                    };
+                    let n = ((data.end - at) as usize).min(buf.len());
+                    read_exact_at(archive, &mut buf[..n], at)?;
+                    for step in buf[..n].chunks(256 << 10) {
+                        hasher.update(step);
+                    }
+                    at += n as u64;
+                    if full_tx.send((buf, n)).is_err() {
+                        break;
+                    }
+                }
+                drop(full_tx);
+                hash_range(archive, after, &mut hasher)?;
+                Ok(hasher)
+            });
+            let mut written: Result<(), Error> = Ok(());
+            for (buf, n) in full_rx.iter() {
+                if let Err(e) = out.write_all(&buf[..n]) {
+                    written = Err(e.into());
+                    break;
+                }
+                let _ = free_tx.send(buf);
+            }
+            drop(full_rx);
+            drop(free_tx);
+            let hasher = reader
                 .join()
-                .unwrap_or_else(|_| Err(io::Error::other("CRC-32 thread panicked")));
-            copied.and(crc.map_err(Error::from))
+                .unwrap_or_else(|_| Err(io::Error::other("the reading thread panicked").into()));
+            written.and(hasher.map(|h| h.finalize()))
         })?
     } else {
-        copy(out)?;
-        crc32_at(archive, stored.range.clone())?
+        let mut hasher = crc32fast::Hasher::new();
+        hash_range(archive, before, &mut hasher)?;
+        let mut buf = vec![0u8; COPY_CHUNK.min(len.max(1))];
+        let mut at = data.start;
+        while at < data.end {
+            let n = ((data.end - at) as usize).min(buf.len());
+            read_exact_at(archive, &mut buf[..n], at)?;
+            for step in buf[..n].chunks(256 << 10) {
+                hasher.update(step);
+            }
+            out.write_all(&buf[..n])?;
+            at += n as u64;
+        }
+        hash_range(archive, after, &mut hasher)?;
+        hasher.finalize()
     };
     if found != stored.crc32 {
         return Err(FormatError::MemberChecksum {
@@ -685,22 +728,25 @@ fn copy_stored(archive: &File, stored: &Stored, len: usize, out: &mut File) -> R
     Ok(())
 }
 
-/// The CRC-32 of `range` of `file`, read by positioned reads in 256 KiB steps (each hashed
-/// while it is in the cache).
-fn crc32_at(file: &File, range: std::ops::Range<u64>) -> io::Result<u32> {
-    let mut hasher = crc32fast::Hasher::new();
-    let mut buf = vec![0u8; (range.end - range.start).min(256 << 10) as usize];
+/// The buffers of a stored member's copy, and their size.
+const COPY_BUFFERS: usize = 3;
+const COPY_CHUNK: usize = 4 << 20;
+
+/// Adds `range` of `file` to `hasher` (the few bytes of a member around its data).
+fn hash_range(
+    file: &File,
+    range: std::ops::Range<u64>,
+    hasher: &mut crc32fast::Hasher,
+) -> Result<(), Error> {
+    let mut buf = vec![0u8; (range.end.saturating_sub(range.start)).min(256 << 10) as usize];
     let mut at = range.start;
     while at < range.end {
         let n = ((range.end - at) as usize).min(buf.len());
-        read_exact_at(file, &mut buf[..n], at).map_err(|e| match e.io_error() {
-            Some(io) => io::Error::new(io.kind(), io.to_string()),
-            None => io::Error::other(e.to_string()),
-        })?;
+        read_exact_at(file, &mut buf[..n], at)?;
         hasher.update(&buf[..n]);
         at += n as u64;
     }
-    Ok(hasher.finalize())
+    Ok(())
 }
 
 fn too_large(name: &str) -> Error {
