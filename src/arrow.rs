@@ -303,7 +303,7 @@ impl ArrowOptions {
     ) -> Result<(FieldRef, ArrayRef), Error> {
         let shape = array.shape().to_vec();
         let dtype = array.dtype().clone();
-        let (rows, inner) = split_shape(&shape);
+        let (_, inner) = split_shape(&shape);
         let leaf = match numbers_to_arrow(array.into_data()) {
             Ok(leaf) => leaf,
             Err(data) => {
@@ -312,7 +312,6 @@ impl ArrowOptions {
                 leaf_to_arrow(name, &dtype, &bytes, n)?
             }
         };
-        let _ = rows;
         wrap_axes(name, leaf, &dtype, inner, self.tensor_extension)
     }
 }
