@@ -163,8 +163,9 @@ impl ParquetOptions {
         self
     }
 
-    /// `.npz` to Parquet: one file per member, `<output>/<key>.parquet`, instead of one file
-    /// with a column per member.
+    /// `.npz` to Parquet: one file per member, `<output>/<key>.parquet` (a key's `/`s as
+    /// subdirectories; a key with `..` or a root is refused), instead of one file with a
+    /// column per member. If a member fails, the files written before it are removed.
     ///
     /// ```
     /// let opts = ndnpy::parquet::ParquetOptions::new().per_member(true);
@@ -324,17 +325,30 @@ impl ParquetOptions {
         let keys: Vec<String> = npz.keys().map(str::to_string).collect();
         if self.per_member {
             std::fs::create_dir_all(output).map_err(with_path("create", output))?;
-            for key in &keys {
+            // Each file is written atomically; if a member fails, the files written before it
+            // are removed, so that a failed conversion leaves no output.
+            let mut written = Vec::new();
+            let result = keys.iter().try_for_each(|key| -> Result<(), Error> {
+                let path = output.join(member_file(key)?);
+                if let Some(parent) = path.parent() {
+                    std::fs::create_dir_all(parent).map_err(with_path("create", parent))?;
+                }
                 let array = npz.member(key.as_str())?.read_dyn()?;
                 let opts = self.clone().column_name(key.clone());
                 let batch = opts.arrow.to_record_batch(array)?;
-                let path = output.join(format!("{key}.parquet"));
                 write_parquet(&path, self.sync(), codec, |sink| {
                     sink.write(&batch)?;
                     sink.end_group()
                 })?;
+                written.push(path);
+                Ok(())
+            });
+            if result.is_err() {
+                for path in &written {
+                    let _ = std::fs::remove_file(path);
+                }
             }
-            return Ok(());
+            return result;
         }
         let mut columns: Vec<(FieldRef, ArrayRef)> = Vec::with_capacity(keys.len());
         let mut rows: Option<(String, usize)> = None;
@@ -732,6 +746,23 @@ fn batch_dtype(batch: &RecordBatch, single: bool) -> Result<DType, Error> {
     } else {
         conv::batch_dtype(batch)
     }
+}
+
+/// The file of the member `key` within the output directory: `key.parquet`, its `/`s as
+/// subdirectories; a key that would leave the directory (`..`, a root) is refused.
+fn member_file(key: &str) -> Result<std::path::PathBuf, Error> {
+    use std::path::Component;
+    let path = Path::new(key);
+    let normal = path.components().all(|c| matches!(c, Component::Normal(_)));
+    if !normal || key.is_empty() {
+        return Err(UsageError::Conversion {
+            reason: format!("member {key:?} does not name a file inside the output directory"),
+        }
+        .into());
+    }
+    let mut file = path.as_os_str().to_owned();
+    file.push(".parquet");
+    Ok(file.into())
 }
 
 fn has_variable(t: &arrow_schema::DataType) -> bool {

@@ -248,6 +248,38 @@ print(t.column_names, t.num_rows, t.column('name').to_pylist())",
         b.into_array::<f64>().unwrap().as_slice().unwrap(),
         [0.0, 1.0, 2.0, 3.0]
     );
+
+    // Keys with slashes become subdirectories; a key that would leave the directory, or a
+    // member that cannot convert, fails the whole conversion, and no file is left.
+    numpy(
+        &dir.0,
+        "import zipfile
+np.savez(d + '/nested.npz', **{'layers/0/w': np.ones(2), 'layers/1/w': np.zeros(3)})
+np.savez(d + '/late_bad.npz', a=np.ones(2), b=np.ones(2, np.longdouble))
+buf = io.BytesIO()
+np.save(buf, np.ones(2))
+with zipfile.ZipFile(d + '/evil.npz', 'w') as z:
+    z.writestr('ok.npy', buf.getvalue())
+    z.writestr('../escape.npy', buf.getvalue())",
+    );
+    ParquetOptions::new()
+        .per_member(true)
+        .npz_to_parquet(dir.path("nested.npz"), dir.path("nested"))
+        .unwrap();
+    assert!(dir.path("nested/layers/1/w.parquet").exists());
+    for (input, out) in [("late_bad.npz", "late"), ("evil.npz", "evil")] {
+        let err = ParquetOptions::new()
+            .per_member(true)
+            .npz_to_parquet(dir.path(input), dir.path(out))
+            .unwrap_err();
+        assert!(
+            matches!(err.kind(), ErrorKind::DType | ErrorKind::Usage),
+            "{input}: {err}"
+        );
+        let left: Vec<_> = std::fs::read_dir(dir.path(out)).unwrap().collect();
+        assert!(left.is_empty(), "{input}: {left:?}");
+    }
+    assert!(!dir.path("escape.parquet").exists());
 }
 
 #[test]
