@@ -72,6 +72,15 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 /// The field metadata key under which a complex column keeps its numpy dtype.
+///
+/// ```
+/// let a = ndarray::array![num_complex::Complex::new(1.0f64, 2.0)].into_dyn();
+/// let mut npy = Vec::new();
+/// ndnpy::WriteNpyExt::write_npy(&a, &mut npy)?;
+/// let batch = ndnpy::arrow::to_record_batch(ndnpy::DynArray::read_npy(&npy[..])?)?;
+/// assert_eq!(batch.schema().field(0).metadata()[ndnpy::arrow::NUMPY_DTYPE_KEY], "<c16");
+/// # Ok::<(), ndnpy::Error>(())
+/// ```
 pub const NUMPY_DTYPE_KEY: &str = "numpy.dtype";
 
 const EXTENSION_NAME: &str = "ARROW:extension:name";
@@ -449,7 +458,15 @@ pub fn from_record_batch(batch: &RecordBatch) -> Result<DynArray, Error> {
 }
 
 /// The element types [`to_arrow`] converts without copying: numbers Arrow has a primitive
-/// type for (`i8`..`i64`, `u8`..`u64`, `half::f16`, `f32`, `f64`).
+/// type for (`i8`..`i64`, `u8`..`u64`, `half::f16`, `f32`, `f64`). Sealed.
+///
+/// ```
+/// fn column<T: ndnpy::arrow::ArrowElement>(values: Vec<T>) -> arrow_array::ArrayRef {
+///     ndnpy::arrow::to_arrow(ndarray::Array1::from(values)).unwrap()
+/// }
+/// assert_eq!(column(vec![half::f16::ONE]).data_type().to_string(), "Float16");
+/// # use arrow_array::Array;
+/// ```
 pub trait ArrowElement: ArrowNativeType + crate::element::sealed::Sealed {
     /// The Arrow type.
     #[doc(hidden)]

@@ -67,6 +67,10 @@ use std::path::Path;
 use std::sync::Arc;
 
 /// The array data in one row group unless [`ParquetOptions::row_group_bytes`] says otherwise.
+///
+/// ```
+/// assert_eq!(ndnpy::parquet::DEFAULT_ROW_GROUP_BYTES, 32 << 20);
+/// ```
 pub const DEFAULT_ROW_GROUP_BYTES: usize = 32 << 20;
 
 /// The array data converted and handed to the Parquet writer at a time.
