@@ -1035,7 +1035,7 @@ pub(crate) fn infer(field: &Field, array: &dyn Array) -> Result<DType, Error> {
     if metadata.get(EXTENSION_NAME).map(String::as_str) == Some(TENSOR) {
         if let DataType::FixedSizeList(item, size) = array.data_type() {
             let shape = tensor_shape(metadata.get(EXTENSION_METADATA).map_or("", |s| s))
-                .filter(|s| s.iter().product::<usize>() == *size as usize)
+                .filter(|s| product(s).ok() == usize::try_from(*size).ok())
                 .ok_or_else(|| {
                     no_equivalent(
                         name,
