@@ -4,25 +4,15 @@
 mod common;
 use common::{ndnpy, ok, out_dir, s};
 use std::path::Path;
-use std::process::Command;
 
 /// Runs python `code` with numpy as `np`, pyarrow as `pa`, pyarrow.parquet as `pq` and `d`
 /// the directory (ending in `/`); its output.
 fn py(dir: &Path, code: &str) -> String {
-    let out = Command::new("python3")
-        .arg("-c")
-        .arg(format!(
-            "import numpy as np, pyarrow as pa, pyarrow.parquet as pq\nd = {:?}\n{code}",
-            format!("{}/", dir.display())
-        ))
-        .output()
-        .expect("python3 runs");
-    assert!(
-        out.status.success(),
-        "python3 failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap().trim().to_string()
+    common::py_in(
+        dir,
+        "import numpy as np, pyarrow as pa, pyarrow.parquet as pq",
+        code,
+    )
 }
 
 #[test]

@@ -112,3 +112,23 @@ pub fn out_dir(tag: &str) -> std::path::PathBuf {
 pub fn s(p: std::path::PathBuf) -> String {
     p.display().to_string()
 }
+
+/// What `python3` prints for `code`, run after `prelude` (its imports) with `d` the
+/// directory `dir` as a string ending in `/`; panics with python's error if it fails.
+#[allow(dead_code)]
+pub fn py_in(dir: &std::path::Path, prelude: &str, code: &str) -> String {
+    let out = Command::new("python3")
+        .arg("-c")
+        .arg(format!(
+            "{prelude}\nd = {:?}\n{code}",
+            format!("{}/", dir.display())
+        ))
+        .output()
+        .expect("python3 runs");
+    assert!(
+        out.status.success(),
+        "python3 failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap().trim().to_string()
+}
