@@ -451,13 +451,15 @@ impl crate::region::ReadAt for At<'_> {
 /// Bytes `pos..end` of a pinned object as a [`Read`](io::Read) for the blocking API: each
 /// read fetches straight into the caller's buffer (in parts, concurrently, as
 /// [`Object::fetch_into`] does), blocking this thread. `O` is the object, borrowed
-/// (`&Object`) or owned (a read moved to another thread).
+/// (`&Object`) or owned (a read moved to another thread). Only the `.npz` reader uses it.
+#[cfg_attr(not(feature = "npz"), allow(dead_code))]
 struct BlockingRange<O> {
     object: O,
     pos: u64,
     end: u64,
 }
 
+#[cfg_attr(not(feature = "npz"), allow(dead_code))]
 impl<O: Borrow<Object>> BlockingRange<O> {
     /// Bytes `range` of `object`.
     fn new(object: O, range: Range<u64>) -> BlockingRange<O> {
