@@ -419,3 +419,52 @@ pq.write_table(t, d + '/t.parquet', compression='snappy', row_group_size=64)",
     }
     assert!(errors > 100, "{errors} errors, {read} read");
 }
+
+/// float16 arrays take their own path to the column writer: big-endian, Fortran order, more
+/// axes (nested lists or the tensor type), one axis, no rows and 0-d all read back by pyarrow
+/// as numpy holds them, and back to `.npy` equal.
+#[test]
+fn float16_arrays_of_every_layout_go_through_the_column_writer() {
+    let dir = Scratch::new("pq-f16");
+    numpy(
+        &dir.0,
+        "np.save(d + '/be.npy', np.arange(24, dtype='>f2').reshape(4, 6))
+np.save(d + '/f.npy', np.asfortranarray(np.arange(24, dtype='<f2').reshape(4, 6)))
+np.save(d + '/f3.npy', np.asfortranarray(np.arange(60, dtype='<f2').reshape(3, 4, 5)))
+np.save(d + '/one.npy', np.arange(5, dtype='<f2'))
+np.save(d + '/zero.npy', np.zeros((0, 8), '<f2'))
+np.save(d + '/scalar.npy', np.array(1.5, '<f2'))",
+    );
+    let cases = ["be", "f", "f3", "one", "zero", "scalar"];
+    for name in cases {
+        for tensor in [false, true] {
+            let pq = dir.path(&format!("{name}{}.parquet", if tensor { "_t" } else { "" }));
+            ParquetOptions::new()
+                .tensor_extension(tensor)
+                .row_group_rows(3)
+                .npy_to_parquet(dir.path(&format!("{name}.npy")), &pq)
+                .unwrap();
+            parquet_to_npy(&pq, dir.path(&format!("{name}.back.npy"))).unwrap();
+        }
+    }
+    let out = numpy(
+        &dir.0,
+        "import pyarrow.parquet as pq
+for f in ['be', 'f', 'f3', 'one', 'zero', 'scalar']:
+    a = np.load(d + '/' + f + '.npy')
+    a = a.reshape(1) if a.ndim == 0 else a
+    b = np.load(d + '/' + f + '.back.npy')
+    assert b.dtype == np.float16 and np.array_equal(a, b), f
+    t = pq.read_table(d + '/' + f + '.parquet').column('values')
+    got = np.array(t.to_pylist(), np.float16).reshape(a.shape)
+    assert np.array_equal(got, a), f
+    e = pq.read_table(d + '/' + f + '_t.parquet').column('values')
+    if a.ndim > 1:
+        assert np.array_equal(e.chunk(0).to_numpy_ndarray() if len(e.chunks) == 1 else np.concatenate([c.to_numpy_ndarray() for c in e.chunks]), a), f
+print(str(pq.read_table(d + '/f3.parquet').schema.field(0).type))",
+    );
+    assert_eq!(
+        out,
+        "fixed_size_list<item: fixed_size_list<item: halffloat>[5]>[4]"
+    );
+}
