@@ -142,8 +142,9 @@ impl ArrowOptions {
     }
 
     /// Arrow to numpy: write `value` where a number or bool is null (converted to the
-    /// column's dtype: an integer column needs a whole number in range), and an empty string
-    /// or bytes where a string or binary is null. Datetimes and timedeltas take NaT whatever
+    /// column's dtype: an integer column needs a whole number in range; a complex one takes
+    /// it as the real part), an empty string or bytes where a string or binary is null, and
+    /// zero bytes where a fixed-size binary is. Datetimes and timedeltas take NaT whatever
     /// this says.
     ///
     /// ```
@@ -211,7 +212,7 @@ impl ArrowOptions {
     pub fn to_record_batch(&self, array: DynArray) -> Result<RecordBatch, Error> {
         let shape = array.shape().to_vec();
         if let Some(record) = array.dtype().as_structured().cloned() {
-            let (bytes, _) = c_bytes(&array)?;
+            let (bytes, _) = c_bytes(array)?;
             let rows = shape.first().copied().unwrap_or(1);
             let columns = record_columns(&record, &bytes, rows, &shape, self)?;
             return batch(columns, rows);
@@ -316,8 +317,7 @@ impl ArrowOptions {
         let leaf = match numbers_to_arrow(array.into_data()) {
             Ok(leaf) => leaf,
             Err(data) => {
-                let array = DynArray::from_parts(dtype.clone(), data);
-                let (bytes, n) = c_bytes(&array)?;
+                let (bytes, n) = c_bytes(DynArray::from_parts(dtype.clone(), data))?;
                 leaf_to_arrow(name, &dtype, &bytes, n)?
             }
         };
@@ -654,7 +654,7 @@ fn no_equivalent(
 }
 
 /// The array's data as `.npy` bytes in C order, and its number of elements.
-fn c_bytes(array: &DynArray) -> Result<(Vec<u8>, usize), Error> {
+fn c_bytes(array: DynArray) -> Result<(Vec<u8>, usize), Error> {
     if array.dtype().has_object() {
         return Err(no_equivalent(
             "values",
@@ -663,20 +663,33 @@ fn c_bytes(array: &DynArray) -> Result<(Vec<u8>, usize), Error> {
             "Python objects have no Arrow type",
         ));
     }
-    let mut npy = Vec::new();
-    array.write_npy(&mut npy)?;
-    let info = Header::read(&mut &npy[..], &ReadOptions::default())?;
-    let start = usize::try_from(info.data_offset).map_err(|_| too_long("header"))?;
-    npy.drain(..start);
-    let n = info.num_elements;
-    if info.header.fortran_order && info.header.shape.len() > 1 {
-        npy = fortran_to_c(&npy, &info.header.shape, info.header.dtype.itemsize());
-    }
-    Ok((npy, n))
+    let dtype = array.dtype().clone();
+    let shape = array.shape().to_vec();
+    let n = shape.iter().product();
+    let (bytes, fortran) = match array.into_data() {
+        // Records, voids and sub-arrays are held as their bytes: taken as they are.
+        DynData::Raw(raw) => (raw.bytes, raw.fortran_order),
+        // Strings, datetimes and the rest: their `.npy` bytes, as `np.save` writes them.
+        data => {
+            let array = DynArray::from_parts(dtype.clone(), data);
+            let mut npy = Vec::new();
+            array.write_npy(&mut npy)?;
+            let info = Header::read(&mut &npy[..], &ReadOptions::default())?;
+            let start = usize::try_from(info.data_offset).map_err(|_| too_long("header"))?;
+            npy.drain(..start);
+            (npy, info.header.fortran_order)
+        }
+    };
+    let bytes = if fortran && shape.len() > 1 {
+        fortran_to_c(&bytes, &shape, dtype.itemsize())
+    } else {
+        bytes
+    };
+    Ok((bytes, n))
 }
 
 /// Fortran-order bytes of `shape` rearranged into C order.
-pub(crate) fn fortran_to_c(bytes: &[u8], shape: &[usize], itemsize: usize) -> Vec<u8> {
+fn fortran_to_c(bytes: &[u8], shape: &[usize], itemsize: usize) -> Vec<u8> {
     let mut reversed: Vec<usize> = shape.iter().rev().copied().collect();
     reversed.push(itemsize);
     let view = ArrayViewD::from_shape(IxDyn(&reversed), bytes).expect("bytes match the shape");
@@ -877,17 +890,20 @@ fn scalar_to_arrow(name: &str, s: &Scalar, bytes: &[u8], n: usize) -> Result<Arr
             for i in 0..n {
                 s.clear();
                 let item = &bytes[i * size..(i + 1) * size];
-                let units = item.chunks_exact(4).map(|u| {
+                let unit = |u: &[u8]| {
                     let v = u32::from_ne_bytes([u[0], u[1], u[2], u[3]]);
                     if swap {
                         v.swap_bytes()
                     } else {
                         v
                     }
-                });
-                let units: Vec<u32> = units.collect();
-                let end = units.iter().rposition(|&u| u != 0).map_or(0, |p| p + 1);
-                for &u in &units[..end] {
+                };
+                // Trailing NULs are padding, as numpy strips them.
+                let end = item
+                    .chunks_exact(4)
+                    .rposition(|u| unit(u) != 0)
+                    .map_or(0, |p| p + 1);
+                for u in item.chunks_exact(4).take(end).map(unit) {
                     match char::from_u32(u) {
                         Some(c) => s.push(c),
                         None => {

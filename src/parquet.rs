@@ -3,9 +3,9 @@
 //! conversions of [`arrow`](crate::arrow).
 //!
 //! - [`npy_to_parquet`] streams an `.npy` file into Parquet one row group at a time,
-//!   whatever the file's size: memory holds one row group's array data (32 MiB by default,
-//!   [`ParquetOptions::row_group_bytes`]) and what the Parquet writer keeps of it until the
-//!   group is flushed. A record array becomes one column per field; any other array one
+//!   whatever the file's size: rows are read and handed to the writer 256 KiB at a time, and
+//!   memory holds what the Parquet writer keeps of a row group until it is flushed (32 MiB
+//!   of array data by default, [`ParquetOptions::row_group_bytes`]). A record array becomes one column per field; any other array one
 //!   column (named `values`, [`ParquetOptions::column_name`]), its axes after the first as
 //!   fixed-size lists (an `(N, D)` array of embeddings: one list of `D` per row), or with
 //!   [`ParquetOptions::tensor_extension`] one flat list per row with the canonical
@@ -641,7 +641,6 @@ impl ParquetOptions {
             dtype,
             rows,
             single,
-            indices,
         })
     }
 
@@ -702,8 +701,6 @@ struct Plan {
     dtype: DType,
     rows: usize,
     single: bool,
-    #[allow(dead_code)]
-    indices: Vec<usize>,
 }
 
 impl Plan {

@@ -671,11 +671,7 @@ fn copy_stored(archive: &File, stored: &Stored, len: usize, out: &mut File) -> R
                     let Ok(mut buf) = free_rx.recv() else {
                         break; // the writer failed
                     };
-                    let n = ((data.end - at) as usize).min(buf.len());
-                    read_exact_at(archive, &mut buf[..n], at)?;
-                    for step in buf[..n].chunks(256 << 10) {
-                        hasher.update(step);
-                    }
+                    let n = read_hashed(archive, &mut buf, at..data.end, &mut hasher)?;
                     at += n as u64;
                     if full_tx.send((buf, n)).is_err() {
                         break;
@@ -706,11 +702,7 @@ fn copy_stored(archive: &File, stored: &Stored, len: usize, out: &mut File) -> R
         let mut buf = vec![0u8; COPY_CHUNK.min(len.max(1))];
         let mut at = data.start;
         while at < data.end {
-            let n = ((data.end - at) as usize).min(buf.len());
-            read_exact_at(archive, &mut buf[..n], at)?;
-            for step in buf[..n].chunks(256 << 10) {
-                hasher.update(step);
-            }
+            let n = read_hashed(archive, &mut buf, at..data.end, &mut hasher)?;
             out.write_all(&buf[..n])?;
             at += n as u64;
         }
@@ -732,6 +724,22 @@ fn copy_stored(archive: &File, stored: &Stored, len: usize, out: &mut File) -> R
 const COPY_BUFFERS: usize = 3;
 const COPY_CHUNK: usize = 4 << 20;
 
+/// Fills `buf` (or as much of it as `range` holds) from `file` at `range.start` and adds the
+/// bytes to `hasher` in 256 KiB steps, each while it is in the cache; the bytes read.
+fn read_hashed(
+    file: &File,
+    buf: &mut [u8],
+    range: std::ops::Range<u64>,
+    hasher: &mut crc32fast::Hasher,
+) -> Result<usize, Error> {
+    let n = ((range.end - range.start) as usize).min(buf.len());
+    read_exact_at(file, &mut buf[..n], range.start)?;
+    for step in buf[..n].chunks(256 << 10) {
+        hasher.update(step);
+    }
+    Ok(n)
+}
+
 /// Adds `range` of `file` to `hasher` (the few bytes of a member around its data).
 fn hash_range(
     file: &File,
@@ -741,10 +749,7 @@ fn hash_range(
     let mut buf = vec![0u8; (range.end.saturating_sub(range.start)).min(256 << 10) as usize];
     let mut at = range.start;
     while at < range.end {
-        let n = ((range.end - at) as usize).min(buf.len());
-        read_exact_at(file, &mut buf[..n], at)?;
-        hasher.update(&buf[..n]);
-        at += n as u64;
+        at += read_hashed(file, &mut buf, at..range.end, hasher)? as u64;
     }
     Ok(())
 }
