@@ -81,6 +81,17 @@ for kind, path, want in json.load(open(sys.argv[1])):
             g = gen_of(a)
             # Filled in place after the atomic create: each element is 0 or its value.
             assert ((a == gen(g)) | (a == 0)).all(), "values"
+        elif kind == "parquet":
+            import pyarrow.parquet as pq
+            a = pq.read_table(path).column("values").to_numpy()
+            g = gen_of(a)
+            assert np.array_equal(a, gen(g)), "values"
+        elif kind == "safetensors":
+            from safetensors.numpy import load_file
+            t = load_file(path)
+            assert sorted(t) == ["a"], sorted(t)
+            g = gen_of(t["a"])
+            assert np.array_equal(t["a"], gen(g)), "values"
         elif kind == "append":
             a = np.load(path)
             assert a.dtype == np.float64 and a.ndim == 2 and a.shape[1] == COLS, a.shape
@@ -240,6 +251,20 @@ for kind, path, want in json.load(open(sys.argv[1])):
                     .unwrap();
                 }
             }
+            "npy_to_parquet" | "parquet_to_npy" | "npz_to_safetensors" => {
+                // A conversion's output, replaced again and again from the inputs the test
+                // wrote beside the round's directory.
+                let inputs = dir.parent().unwrap().join("in");
+                let target = dir.join(conversion_target(role));
+                ready();
+                for g in 0.. {
+                    convert(
+                        role,
+                        &inputs.join(conversion_input(role, g % 4 + 1)),
+                        &target,
+                    );
+                }
+            }
             "create_new_npy" => {
                 let arrays: Vec<_> = (1..=4).map(gen).collect();
                 ready();
@@ -347,6 +372,97 @@ for kind, path, want in json.load(open(sys.argv[1])):
             // The next write replaces the file and removes any temporary file.
             ndnpy::write_npy(&target, &gen(0)).unwrap();
             assert_eq!(entries(&round), ["a.npy"]);
+        }
+        let seen = numpy_check(&dir.0, &checks);
+        eprintln!(
+            "  {role}: generations found {seen:?}; temporary files left by a kill (then \
+             removed): {left}"
+        );
+    }
+
+    /// The output a conversion role writes.
+    fn conversion_target(role: &str) -> &'static str {
+        match role {
+            "npy_to_parquet" => "a.parquet",
+            "parquet_to_npy" => "a.npy",
+            _ => "a.safetensors",
+        }
+    }
+
+    /// The input of generation `g` a conversion role reads.
+    fn conversion_input(role: &str, g: usize) -> String {
+        match role {
+            "npy_to_parquet" => format!("g{g}.npy"),
+            "parquet_to_npy" => format!("g{g}.parquet"),
+            _ => format!("g{g}.npz"),
+        }
+    }
+
+    /// Runs the conversion `role` from `input` to `output`.
+    #[cfg_attr(
+        not(any(feature = "parquet", feature = "safetensors")),
+        allow(unused_variables)
+    )]
+    fn convert(role: &str, input: &Path, output: &Path) {
+        match role {
+            #[cfg(feature = "parquet")]
+            "npy_to_parquet" => ndnpy::parquet::npy_to_parquet(input, output).unwrap(),
+            #[cfg(feature = "parquet")]
+            "parquet_to_npy" => ndnpy::parquet::parquet_to_npy(input, output).unwrap(),
+            #[cfg(feature = "safetensors")]
+            "npz_to_safetensors" => ndnpy::safetensors::npz_to_safetensors(input, output).unwrap(),
+            _ => panic!("no conversion {role} in this build"),
+        }
+    }
+
+    /// A conversion killed while it replaces its output: the output at its name is the old
+    /// file or a new complete one, as numpy (pyarrow, safetensors) reads it, and the next
+    /// conversion leaves nothing else in the directory.
+    #[cfg(any(feature = "parquet", feature = "safetensors"))]
+    fn conversion_killed(role: &str, kind: &'static str, max_ms: u64) {
+        let mut rng = rng(role);
+        let dir = Scratch::new(&format!("kill-{role}"));
+        let inputs = dir.path("in");
+        std::fs::create_dir(&inputs).unwrap();
+        for g in 0..=4 {
+            let npy = inputs.join(format!("g{g}.npy"));
+            ndnpy::write_npy(&npy, &gen(g)).unwrap();
+            match role {
+                "parquet_to_npy" => convert(
+                    "npy_to_parquet",
+                    &npy,
+                    &inputs.join(format!("g{g}.parquet")),
+                ),
+                "npz_to_safetensors" => {
+                    let mut npz = NpzWriter::create(inputs.join(format!("g{g}.npz"))).unwrap();
+                    npz.add_array("a", &gen(g)).unwrap();
+                    npz.finish().unwrap();
+                }
+                _ => {}
+            }
+        }
+        let snaps = dir.path("snaps");
+        std::fs::create_dir(&snaps).unwrap();
+        let target_name = conversion_target(role);
+        let (mut checks, mut left) = (Vec::new(), 0);
+        for k in 0..ROUNDS {
+            let round = dir.path(&format!("r{k}"));
+            std::fs::create_dir(&round).unwrap();
+            let target = round.join(target_name);
+            let old = inputs.join(conversion_input(role, 0));
+            convert(role, &old, &target); // the old file
+            kill_after(spawn(role, &round), &mut rng, max_ms);
+            left += leftovers_of(&round, target_name);
+            let snap = snaps.join(format!("{k}-{target_name}"));
+            std::fs::copy(&target, &snap).unwrap();
+            checks.push(Check {
+                kind,
+                path: snap,
+                gen: None,
+            });
+            // The next conversion replaces the file and removes any temporary file.
+            convert(role, &old, &target);
+            assert_eq!(entries(&round), [target_name]);
         }
         let seen = numpy_check(&dir.0, &checks);
         eprintln!(
@@ -587,7 +703,8 @@ for kind, path, want in json.load(open(sys.argv[1])):
             child(&role, &dir);
             return;
         }
-        let tests: [(&str, fn()); 8] = [
+        #[allow(unused_mut)]
+        let mut tests: Vec<(&str, fn())> = vec![
             ("write_npy_killed", write_npy_killed),
             ("write_file_atomically_killed", write_file_atomically_killed),
             ("write_npy_durable_killed", write_npy_durable_killed),
@@ -600,6 +717,20 @@ for kind, path, want in json.load(open(sys.argv[1])):
                 the_next_write_removes_a_dead_writers_temporary_file,
             ),
         ];
+        #[cfg(feature = "parquet")]
+        {
+            tests.push(("npy_to_parquet_killed", || {
+                // A conversion takes about 100 ms in a debug build: kills over several.
+                conversion_killed("npy_to_parquet", "parquet", 500)
+            }));
+            tests.push(("parquet_to_npy_killed", || {
+                conversion_killed("parquet_to_npy", "npy", 300)
+            }));
+        }
+        #[cfg(feature = "safetensors")]
+        tests.push(("npz_to_safetensors_killed", || {
+            conversion_killed("npz_to_safetensors", "safetensors", MAX_MS)
+        }));
         let args: Vec<String> = std::env::args().skip(1).collect();
         if args.iter().any(|a| a == "--list") {
             for (name, _) in tests {
