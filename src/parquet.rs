@@ -1058,6 +1058,18 @@ impl FileRows {
         };
         let inner: usize = inner_shape.iter().product();
         let itemsize = h.dtype.itemsize();
+        // Elements of no bytes (numpy's `V0`) take no room in the file, so their count is
+        // not bounded by it: a header could ask for 10^15 of them. They hold nothing to put
+        // in a column, so they are refused before anything is allocated.
+        if itemsize == 0 && info.num_elements > 0 {
+            return Err(MismatchError::NoEquivalent {
+                name: "values".into(),
+                dtype: h.dtype.descr(),
+                target: "Arrow",
+                hint: "elements of zero bytes".into(),
+            }
+            .into());
+        }
         let fortran = (h.fortran_order && h.shape.len() > 1).then(|| {
             // Element k of a row in Fortran order (first inner axis fastest) sits at C
             // position c.

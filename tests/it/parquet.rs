@@ -293,7 +293,15 @@ np.save(d + '/ld.npy', np.ones(3, np.longdouble))
 b = open(d + '/ok.npy', 'rb').read()
 open(d + '/short.npy', 'wb').write(b[:len(b) - 100])",
     );
+    // A header asking for 10^15 elements of no bytes: refused before anything is allocated.
+    let header = ndnpy::Header {
+        dtype: ndnpy::DType::from_descr("'|V0'").unwrap(),
+        fortran_order: true,
+        shape: vec![1_000_000, 1_000_000_000],
+    };
+    std::fs::write(dir.path("v0.npy"), header.to_bytes().unwrap()).unwrap();
     for (input, kind) in [
+        ("v0.npy", ErrorKind::DType),
         ("short.npy", ErrorKind::Truncated),
         ("obj.npy", ErrorKind::DType),
         ("ld.npy", ErrorKind::DType),
