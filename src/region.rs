@@ -19,7 +19,8 @@
 //! source's `block` bytes; a run of `block` bytes or more is read straight into the
 //! destination, never through a window. Several windows are handed to the source at once
 //! ([`ReadAt::read_many`]) so that a remote source fetches them concurrently. Memory: the
-//! output, plus at most `block * batch` bytes of windows, whatever the file's header says.
+//! output, plus the windows of one batch (at most `block * batch` bytes, and less than
+//! `batch_bytes + block`), whatever the file's header says.
 
 use std::io::{self, Read};
 use std::ops::Range;
@@ -57,6 +58,13 @@ pub(crate) struct Merge {
     pub(crate) block: usize,
     /// How many windows are handed to [`ReadAt::read_many`] at once.
     pub(crate) batch: usize,
+    /// How many bytes of windows one batch gathers at most (it ends at the window that
+    /// passes this, so a batch holds less than `batch_bytes + block` bytes).
+    pub(crate) batch_bytes: usize,
+    /// A run with no neighbour within `gap` is read straight into the destination when it
+    /// has room, rather than batched with the next runs (a local source: it saves a copy;
+    /// a remote one batches, since concurrent GETs beat one alone).
+    pub(crate) direct: bool,
 }
 
 impl Merge {
@@ -67,14 +75,20 @@ impl Merge {
         gap: 0,
         block: 0,
         batch: 1,
+        batch_bytes: 0,
+        direct: true,
     };
 
     /// Local sources (a file, bytes in memory): runs up to a page apart merged, windows of
-    /// up to 1 MiB, one at a time.
+    /// up to 1 MiB, read in batches of about 64 KiB of windows (one call to
+    /// [`ReadAt::read_many`] each, into a scratch buffer that stays in the core's cache); a
+    /// run with no neighbour goes straight into the destination.
     pub(crate) const LOCAL: Merge = Merge {
         gap: 4096,
         block: 1 << 20,
-        batch: 1,
+        batch: 4096,
+        batch_bytes: 64 << 10,
+        direct: true,
     };
 }
 
@@ -359,7 +373,11 @@ impl<'p, S: ReadAt> RegionRead<'p, S> {
         let mut windows: Vec<(u64, u64)> = Vec::new();
         self.pending.clear();
         self.served = 0;
-        while windows.len() < self.merge.batch.max(1) && self.pending.len() < MAX_RUNS {
+        let mut gathered = 0u64;
+        while windows.len() < self.merge.batch.max(1)
+            && self.pending.len() < MAX_RUNS
+            && (windows.is_empty() || gathered < self.merge.batch_bytes as u64)
+        {
             let Some(&(off, len)) = self.runs.peek() else {
                 break;
             };
@@ -389,22 +407,23 @@ impl<'p, S: ReadAt> RegionRead<'p, S> {
                 self.pending.push_back((o, l as usize));
                 self.runs.next();
             }
-            let at: u64 = windows.iter().map(|&(lo, hi)| hi - lo).sum();
             // The runs' offsets, from absolute to their place in `scratch`.
             for run in self.pending.range_mut(first_run..) {
-                run.0 = at + (run.0 - lo);
+                run.0 = gathered + (run.0 - lo);
             }
             windows.push((lo, hi));
+            gathered += hi - lo;
         }
         self.load(&windows)
     }
 
-    /// Whether the next run (`off`, `len`) would be read on its own anyway: the source reads
-    /// one window at a time, and the run after it (if any) lies further than `gap` away.
+    /// Whether the next run (`off`, `len`) would be read on its own anyway: the source takes
+    /// runs straight ([`Merge::direct`]), and the run after it (if any) lies further than
+    /// `gap` away.
     /// Such a run goes straight into the destination when it has room, with no window to
     /// allocate and copy from.
     fn alone(&self, off: u64, len: u64) -> bool {
-        if self.merge.batch > 1 {
+        if !self.merge.direct {
             return false; // several windows at once (concurrent GETs) beat one run alone
         }
         match self.runs.clone().nth(1) {
@@ -442,18 +461,21 @@ impl<'p, S: ReadAt> RegionRead<'p, S> {
     }
 
     /// Reads `windows` (absolute byte ranges, each at most `block` bytes) one after another
-    /// into `scratch`, handing them to the source at once.
+    /// into `scratch`, handing them to the source at once. `scratch` keeps its length
+    /// between batches (only its growth is zeroed): every byte a run serves was read.
     fn load(&mut self, windows: &[(u64, u64)]) -> io::Result<()> {
         let total: u64 = windows.iter().map(|&(lo, hi)| hi - lo).sum();
-        // At most `block * batch` bytes, which the caller's memory budget allows.
+        // Less than `batch_bytes + block` (or `block * batch`) bytes, which the caller's
+        // memory budget allows.
         let total = usize::try_from(total).map_err(|_| io::ErrorKind::OutOfMemory)?;
-        self.scratch.clear();
-        self.scratch
-            .try_reserve(total)
-            .map_err(|_| io::Error::from(io::ErrorKind::OutOfMemory))?;
-        self.scratch.resize(total, 0);
+        if self.scratch.len() < total {
+            self.scratch
+                .try_reserve(total - self.scratch.len())
+                .map_err(|_| io::Error::from(io::ErrorKind::OutOfMemory))?;
+            self.scratch.resize(total, 0);
+        }
         let mut reads: Vec<(u64, &mut [u8])> = Vec::with_capacity(windows.len());
-        let mut rest = &mut self.scratch[..];
+        let mut rest = &mut self.scratch[..total];
         for &(lo, hi) in windows {
             let (this, more) = rest.split_at_mut((hi - lo) as usize);
             reads.push((lo, this));
@@ -759,6 +781,15 @@ mod tests {
                     gap: 0,
                     block: 8,
                     batch: 3,
+                    batch_bytes: usize::MAX,
+                    direct: false,
+                },
+                Merge {
+                    gap: 4,
+                    block: 8,
+                    batch: 100,
+                    batch_bytes: 20,
+                    direct: true,
                 },
             ] {
                 let got: ArrayD<i32> = read_slice(&info, sel, &bytes[..], merge).unwrap();
@@ -823,6 +854,61 @@ mod tests {
         }
     }
 
+    /// Counts the batches handed to the source, and the largest.
+    struct Batches<'b> {
+        bytes: &'b [u8],
+        batches: usize,
+        windows: usize,
+        largest: usize,
+    }
+
+    impl ReadAt for Batches<'_> {
+        fn read_at(&mut self, offset: u64, buf: &mut [u8]) -> io::Result<()> {
+            self.read_many(&mut [(offset, buf)])
+        }
+
+        fn read_many(&mut self, reads: &mut [(u64, &mut [u8])]) -> io::Result<()> {
+            self.batches += 1;
+            self.windows += reads.len();
+            let total = reads.iter().map(|(_, b)| b.len()).sum::<usize>();
+            self.largest = self.largest.max(total);
+            for (offset, buf) in reads.iter_mut() {
+                let mut bytes = self.bytes;
+                bytes.read_at(*offset, buf)?;
+            }
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn local_windows_are_read_in_batches_of_about_64_kib() {
+        // 256 x 1024 i4: every 4th element of every other row, 1 KiB windows 8 KiB apart.
+        let (a, bytes, info) = array(&[256, 1024], false);
+        let sel = s![..;2, ..;4];
+        let plan = Plan::new(&info.header, sel.as_ref()).unwrap();
+        let source = Batches {
+            bytes: &bytes,
+            batches: 0,
+            windows: 0,
+            largest: 0,
+        };
+        let mut region = RegionRead::new(&plan, source, Merge::LOCAL);
+        let mut out = vec![0u8; plan.bytes() as usize];
+        region.read_exact(&mut out).unwrap();
+        let got: Vec<i32> = out
+            .chunks(4)
+            .map(|c| i32::from_ne_bytes(c.try_into().unwrap()))
+            .collect();
+        assert_eq!(got, a.slice(sel).iter().copied().collect::<Vec<_>>());
+        // 128 windows of 4,084 bytes (a row's selected elements), 17 to a batch: a batch
+        // ends with the window that passes 64 KiB.
+        assert_eq!(region.source.windows, 128);
+        assert_eq!(region.source.batches, 8);
+        assert!(region.source.largest < (64 << 10) + 4096);
+        // The scratch is reused, never grown past one batch.
+        assert!(region.scratch.len() < (64 << 10) + 4096);
+    }
+
     #[test]
     fn a_long_run_read_in_small_pieces_is_read_in_windows_of_a_block() {
         let (_, bytes, info) = array(&[6, 5], false);
@@ -835,6 +921,8 @@ mod tests {
             gap: 0,
             block: 16,
             batch: 2,
+            batch_bytes: usize::MAX,
+            direct: false,
         };
         let mut region = RegionRead::new(&plan, source, merge);
         let (mut out, mut buf) = (Vec::new(), [0u8; 3]);
@@ -866,6 +954,8 @@ mod tests {
             gap: 4,
             block: 1 << 20,
             batch: 1,
+            batch_bytes: 0,
+            direct: true,
         };
         // Rows 10..20: one run, shorter than a block.
         let plan = Plan::new(&info.header, s![10..20, ..].as_ref()).unwrap();

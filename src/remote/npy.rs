@@ -411,6 +411,8 @@ fn region_blocking<A: ReadableElement, D: Dimension>(
         gap: object.opts.region_gap as u64,
         block: object.opts.part_size.max(1),
         batch: object.opts.concurrency.max(1),
+        batch_bytes: usize::MAX,
+        direct: false,
     };
     let source = object.at(info.data_offset);
     crate::region::read_region(info, elems, source, merge, None)
