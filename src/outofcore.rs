@@ -54,6 +54,8 @@ pub struct NpyReader<R> {
     data_start: u64,
     /// Absolute length of the source, when it could be measured.
     end: u64,
+    /// The threads a read of a file may use ([`ReadOptions::threads`]).
+    threads: usize,
 }
 
 impl<R: Read + Seek> NpyReader<R> {
@@ -98,6 +100,7 @@ impl<R: Read + Seek> NpyReader<R> {
             info,
             data_start,
             end,
+            threads: opts.threads,
         })
     }
 
@@ -220,7 +223,8 @@ impl<R: Read + Seek> NpyReader<R> {
     ) -> Result<Array<A, D>, Error> {
         let available = self.end.saturating_sub(self.data_start);
         let (info, start) = (&self.info, self.data_start);
-        crate::region::read_from(info, elems, &mut self.inner, start, Some(available))
+        let (inner, threads) = (&mut self.inner, self.threads);
+        crate::region::read_from(info, elems, inner, start, Some(available), threads)
     }
 
     /// The source, positioned wherever the last read left it.

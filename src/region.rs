@@ -251,10 +251,32 @@ impl Plan {
 
     /// The runs, in storage order.
     pub(crate) fn runs(&self) -> Runs<'_> {
+        self.runs_between(0, self.run_count())
+    }
+
+    /// How many runs the selection has.
+    pub(crate) fn run_count(&self) -> u64 {
+        if self.count == 0 {
+            return 0;
+        }
+        // At most the element count, which fits in usize.
+        self.outer.iter().map(|a| a.count as u64).product()
+    }
+
+    /// The runs `from..to` (counted in storage order), `to` at most [`Plan::run_count`].
+    fn runs_between(&self, from: u64, to: u64) -> Runs<'_> {
+        // The odometer of run `from`: its digits in the outer axes' counts, innermost last.
+        let mut index = vec![0; self.outer.len()];
+        let mut rest = from;
+        for (k, a) in index.iter_mut().zip(&self.outer).rev() {
+            let n = a.count.max(1) as u64;
+            *k = (rest % n) as usize;
+            rest /= n;
+        }
         Runs {
             plan: self,
-            index: vec![0; self.outer.len()],
-            done: self.count == 0,
+            index,
+            left: to.saturating_sub(from),
         }
     }
 
@@ -308,27 +330,27 @@ pub(crate) struct Runs<'p> {
     plan: &'p Plan,
     /// The odometer over the outer axes (the count of steps taken on each).
     index: Vec<usize>,
-    done: bool,
+    /// The runs still to come.
+    left: u64,
 }
 
 impl Iterator for Runs<'_> {
     type Item = (u64, u64);
 
     fn next(&mut self) -> Option<(u64, u64)> {
-        if self.done {
+        if self.left == 0 {
             return None;
         }
+        self.left -= 1;
         let plan = self.plan;
         let mut offset = plan.base as i128;
         for (k, a) in self.index.iter().zip(&plan.outer) {
             offset += *k as i128 * a.step as i128 * a.stride as i128;
         }
         // Step the odometer, the innermost outer axis first.
-        self.done = true;
         for (k, a) in self.index.iter_mut().zip(&plan.outer).rev() {
             *k += 1;
             if *k < a.count {
-                self.done = false;
                 break;
             }
             *k = 0;
@@ -356,10 +378,15 @@ pub(crate) struct RegionRead<'p, S> {
 impl<'p, S: ReadAt> RegionRead<'p, S> {
     /// The bytes of `plan`'s runs from `source`.
     pub(crate) fn new(plan: &'p Plan, source: S, merge: Merge) -> RegionRead<'p, S> {
+        RegionRead::with_runs(plan.runs(), source, merge)
+    }
+
+    /// The bytes of `runs` (some of a plan's) from `source`.
+    fn with_runs(runs: Runs<'p>, source: S, merge: Merge) -> RegionRead<'p, S> {
         RegionRead {
             source,
             merge,
-            runs: plan.runs().peekable(),
+            runs: runs.peekable(),
             scratch: Vec::new(),
             pending: std::collections::VecDeque::new(),
             served: 0,
@@ -616,8 +643,18 @@ where
     D: ndarray::Dimension,
     S: ReadAt,
 {
-    let header = &info.header;
-    let plan = check::<D>(header, elems)?;
+    let plan = planned::<D>(info, elems, available)?;
+    decode(info, &plan, RegionRead::new(&plan, source, merge))
+}
+
+/// The plan of `elems` ([`check`]), and the truncation error of one that reaches past the
+/// `available` bytes of data.
+fn planned<D: ndarray::Dimension>(
+    info: &HeaderInfo,
+    elems: &[SliceInfoElem],
+    available: Option<u64>,
+) -> Result<Plan, Error> {
+    let plan = check::<D>(&info.header, elems)?;
     if let Some(found) = available.filter(|&n| n < plan.extent()) {
         return Err(FormatError::Truncated {
             part: "array data",
@@ -626,7 +663,18 @@ where
         }
         .into());
     }
-    let mut reader = RegionRead::new(&plan, source, merge);
+    Ok(plan)
+}
+
+/// The elements `reader` (the bytes of `plan`'s runs) serves, decoded and shaped as `plan`
+/// says.
+fn decode<A, D, R>(info: &HeaderInfo, plan: &Plan, mut reader: R) -> Result<Array<A, D>, Error>
+where
+    A: ReadableElement,
+    D: ndarray::Dimension,
+    R: Read,
+{
+    let header = &info.header;
     let data = A::read_vec(
         &mut reader,
         &header.dtype,
@@ -690,6 +738,7 @@ impl<R: Read + io::Seek> ReadAt for Seeking<'_, R> {
 /// A file as a source, read by positioned reads (one system call a window, the file's
 /// position untouched): the data starts at `start`.
 #[cfg(unix)]
+#[derive(Clone, Copy)]
 pub(crate) struct FileAt<'f> {
     pub(crate) file: &'f std::fs::File,
     pub(crate) start: u64,
@@ -707,26 +756,106 @@ impl ReadAt for FileAt<'_> {
     }
 }
 
+/// The fewest runs for which a file's region read is split over two threads ([`Halves`]):
+/// fewer are read in less time than a thread takes to start.
+#[cfg(unix)]
+const SPLIT_MIN_RUNS: u64 = 256;
+
+/// The bytes of a plan's runs from a file, for a reader that may take them all at once:
+/// then the first half of the runs is read on this thread and the second on another, each
+/// into its own part of the reader's buffer, with its own windows. A scattered read of a
+/// file is mostly system calls and the kernel's copies out of the page cache, which then run
+/// on two cores. A reader that asks for less (the decoders of strings, dates and records
+/// with conversions) is served by one [`RegionRead`].
+#[cfg(unix)]
+struct Halves<'p, 'f> {
+    plan: &'p Plan,
+    source: FileAt<'f>,
+    /// `None` until the first read; then the reader of what is left (nothing, after a
+    /// split read).
+    rest: Option<RegionRead<'p, FileAt<'f>>>,
+}
+
+#[cfg(unix)]
+impl Read for Halves<'_, '_> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let plan = self.plan;
+        if self.rest.is_none() {
+            let total = plan.bytes();
+            let runs = plan.run_count();
+            let empty = plan.runs_between(runs, runs);
+            if (buf.len() as u64) < total {
+                self.rest = Some(RegionRead::new(plan, self.source, Merge::LOCAL));
+            } else {
+                self.rest = Some(RegionRead::with_runs(empty, self.source, Merge::LOCAL));
+                // The whole selection fits in `buf`: `total` is at most its length.
+                let (mid_run, total) = (runs / 2, total as usize);
+                let mid = (mid_run * plan.run_len) as usize;
+                let (first, second) = buf[..total].split_at_mut(mid);
+                let source = self.source;
+                let half = |from, to, out: &mut [u8]| {
+                    let runs = plan.runs_between(from, to);
+                    RegionRead::with_runs(runs, source, Merge::LOCAL).read_exact(out)
+                };
+                // The second half goes to the thread, or back to this one if none can be
+                // started (a thread limit, no memory).
+                let second = std::sync::Mutex::new(Some(second));
+                let take = || second.lock().unwrap_or_else(|e| e.into_inner()).take();
+                std::thread::scope(|s| {
+                    let other = std::thread::Builder::new()
+                        .spawn_scoped(s, || take().map_or(Ok(()), |out| half(mid_run, runs, out)));
+                    let here = half(0, mid_run, first);
+                    let there = match other {
+                        Ok(other) => other
+                            .join()
+                            .unwrap_or_else(|_| Err(io::Error::other("a reading thread panicked"))),
+                        Err(_) => take().map_or(Ok(()), |out| half(mid_run, runs, out)),
+                    };
+                    here.and(there)
+                })?;
+                return Ok(total);
+            }
+        }
+        match &mut self.rest {
+            Some(rest) => rest.read(buf),
+            None => Ok(0),
+        }
+    }
+}
+
 /// Reads the selection `elems` from `inner`, a `Read + Seek` whose data starts at `start`
 /// and holds `available` bytes (as [`read_region`]): by positioned reads if it is a file (or
-/// a `BufReader` of one), else by seeking.
+/// a `BufReader` of one; a selection of many runs on two threads, as `threads` allows:
+/// [`Halves`]), else by seeking.
 pub(crate) fn read_from<A, D, R>(
     info: &HeaderInfo,
     elems: &[SliceInfoElem],
     inner: &mut R,
     start: u64,
     available: Option<u64>,
+    threads: usize,
 ) -> Result<Array<A, D>, Error>
 where
     A: ReadableElement,
     D: ndarray::Dimension,
     R: Read + io::Seek,
 {
+    #[cfg(not(unix))]
+    let _ = threads;
     #[cfg(unix)]
     let inner = match crate::concrete::file_behind(inner) {
         Ok(file) => {
             let source = FileAt { file, start };
-            return read_region(info, elems, source, Merge::LOCAL, available);
+            let plan = planned::<D>(info, elems, available)?;
+            if plan.run_count() < SPLIT_MIN_RUNS || crate::pio::parts(threads) < 2 {
+                return decode(info, &plan, RegionRead::new(&plan, source, Merge::LOCAL));
+            }
+            let halves = Halves {
+                plan: &plan,
+                source,
+                rest: None,
+            };
+            return decode(info, &plan, halves);
         }
         Err(inner) => inner,
     };
@@ -877,6 +1006,28 @@ mod tests {
                 bytes.read_at(*offset, buf)?;
             }
             Ok(())
+        }
+    }
+
+    #[test]
+    fn runs_split_anywhere_are_the_runs_in_order() {
+        for (shape, fortran, sel) in [
+            (vec![4, 3, 5], false, s![.., ..;2, 1..;2].as_ref().to_vec()),
+            (vec![4, 3, 5], true, s![..;-1, 1, ..;3].as_ref().to_vec()),
+            (vec![6, 7], false, s![1..6;2, ..;-3].as_ref().to_vec()),
+            (vec![2, 3], false, s![.., ..].as_ref().to_vec()),
+            (vec![3, 0, 2], false, s![.., .., ..].as_ref().to_vec()),
+        ] {
+            let h = header(&shape, fortran);
+            let plan = Plan::new(&h, &sel).unwrap();
+            let all: Vec<(u64, u64)> = plan.runs().collect();
+            let n = plan.run_count();
+            assert_eq!(all.len() as u64, n, "{shape:?} {sel:?}");
+            for k in 0..=n {
+                let mut joined: Vec<(u64, u64)> = plan.runs_between(0, k).collect();
+                joined.extend(plan.runs_between(k, n));
+                assert_eq!(joined, all, "{shape:?} {sel:?} split at {k}");
+            }
         }
     }
 

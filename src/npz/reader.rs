@@ -1095,8 +1095,8 @@ impl<R: Read + Seek> NpzMember<'_, R> {
                 let info = self.header()?;
                 info.check_data_within(range.end - range.start)?;
                 let start = range.start + info.data_offset;
-                let reader = &mut self.npz.reader;
-                crate::region::read_from(&info, selection.as_ref(), reader, start, None)
+                let (reader, threads) = (&mut self.npz.reader, self.npz.options.threads);
+                crate::region::read_from(&info, selection.as_ref(), reader, start, None, threads)
             }
             None => {
                 let bytes = self.bytes()?;

@@ -162,6 +162,69 @@ np.savez_compressed(os.path.join(d, 'deflated.npz'), **arrays)
 }
 
 #[test]
+fn selections_of_many_runs_from_a_file_read_on_two_threads_as_numpy_slices() {
+    // Every third element of every other plane: thousands of runs, which a file read
+    // splits over two threads (one thread and a stored member are read too).
+    let dir = Scratch::new("region-halves");
+    let d = dir.path("");
+    let sels = [
+        s![..;2, .., ..;3].as_ref().to_vec(),
+        s![1..39;5, ..;-4, 7].as_ref().to_vec(),
+        s![.., 3, ..].as_ref().to_vec(),
+    ];
+    let shape = [40usize, 30, 50];
+    let exprs: Vec<String> = sels.iter().map(|s| numpy_index(&shape, s)).collect();
+    numpy(
+        &d,
+        &format!(
+            r#"
+import os
+sels = [{sels}]
+a = (np.arange(60000, dtype='<f8') * 0.5 - 7).reshape(40, 30, 50)
+arrays = {{
+    'c': a,
+    'f': np.asfortranarray(a),
+    'be': np.asfortranarray(np.arange(60000, dtype='>i4').reshape(40, 30, 50) - 60),
+    'u': np.array([chr(65 + i % 26) * (i % 4) for i in range(60000)], dtype='<U3').reshape(40, 30, 50),
+    'rec': np.array([(i, b'abc'[: (i % 4)], i / 4) for i in range(60000)],
+                    dtype=[('x', '<i4'), ('s', 'S3'), ('t', '<f8')]).reshape(40, 30, 50),
+}}
+for name, arr in arrays.items():
+    np.save(os.path.join(d, name + '.npy'), arr)
+    for k, sel in enumerate(sels):
+        np.save(os.path.join(d, f'{{name}}_{{k}}.npy'), arr[sel])
+np.savez(os.path.join(d, 'stored.npz'), **arrays)
+"#,
+            sels = exprs.join(", ")
+        ),
+    );
+    fn check<A: ndnpy::ReadableElement + PartialEq + std::fmt::Debug>(
+        dir: &Scratch,
+        name: &str,
+        sels: &[Vec<SliceInfoElem>],
+    ) {
+        let path = dir.path(&format!("{name}.npy"));
+        let mut stored = NpzReader::open(dir.path("stored.npz")).unwrap();
+        for (k, sel) in sels.iter().enumerate() {
+            let want: ArrayD<A> = read_npy(dir.path(&format!("{name}_{k}.npy"))).unwrap();
+            for threads in [1, 2] {
+                let opts = ndnpy::ReadOptions::new().threads(threads);
+                let mut npy = NpyReader::with_options(File::open(&path).unwrap(), &opts).unwrap();
+                let got: ArrayD<A> = npy.read_slice(&sel[..]).unwrap();
+                assert_eq!(got, want, "{name} selection {k}, {threads} threads");
+            }
+            let got: ArrayD<A> = stored.member(name).unwrap().read_slice(&sel[..]).unwrap();
+            assert_eq!(got, want, "{name} selection {k} from a stored member");
+        }
+    }
+    check::<f64>(&dir, "c", &sels);
+    check::<f64>(&dir, "f", &sels);
+    check::<i32>(&dir, "be", &sels);
+    check::<String>(&dir, "u", &sels);
+    check::<Rec>(&dir, "rec", &sels);
+}
+
+#[test]
 fn a_selection_outside_the_shape_is_a_usage_error_naming_the_axis() {
     let a = Array::from_shape_vec((3, 4), (0..12i64).collect()).unwrap();
     let mut bytes = Vec::new();
