@@ -444,17 +444,16 @@ impl<'p, S: ReadAt> RegionRead<'p, S> {
         self.load(&windows)
     }
 
-    /// Whether the next run (`off`, `len`) would be read on its own anyway: the source takes
-    /// runs straight ([`Merge::direct`]), and the run after it (if any) lies further than
-    /// `gap` away.
-    /// Such a run goes straight into the destination when it has room, with no window to
-    /// allocate and copy from.
+    /// Whether the next run (`off`, `len`) would be read on its own anyway: it is the last
+    /// run, or the source takes runs straight ([`Merge::direct`]) and the run after it lies
+    /// further than `gap` away. Such a run goes straight into the destination when it has
+    /// room, with no window to allocate and copy from (for a remote source, a band of rows
+    /// is fetched into the array as a whole read is).
     fn alone(&self, off: u64, len: u64) -> bool {
-        if !self.merge.direct {
-            return false; // several windows at once (concurrent GETs) beat one run alone
-        }
         match self.runs.clone().nth(1) {
             None => true,
+            // Several windows at once (concurrent GETs) beat one run alone.
+            Some(_) if !self.merge.direct => false,
             Some((o, l)) => {
                 o > (off + len).saturating_add(self.merge.gap)
                     || o + l < off.saturating_sub(self.merge.gap)
@@ -1130,5 +1129,25 @@ mod tests {
         let mut out = vec![0u8; plan.bytes() as usize];
         region.read_exact(&mut out).unwrap();
         assert_eq!(region.source.reads, 8); // one window a row
+                                            // A source that batches its windows (remote) still takes a last run straight: a band
+                                            // of rows is fetched into the destination, not through a window.
+        let batching = Merge {
+            gap: 4,
+            block: 1 << 20,
+            batch: 8,
+            batch_bytes: usize::MAX,
+            direct: false,
+        };
+        let plan = Plan::new(&info.header, s![10..20, ..].as_ref()).unwrap();
+        let source = Counted {
+            bytes: &bytes,
+            reads: 0,
+        };
+        let mut region = RegionRead::new(&plan, source, batching);
+        let mut out = [0u8; 200];
+        region.read_exact(&mut out).unwrap();
+        assert_eq!(out[..], bytes[200..400]);
+        assert_eq!(region.source.reads, 1);
+        assert_eq!(region.scratch.capacity(), 0);
     }
 }
