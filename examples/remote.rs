@@ -1,6 +1,6 @@
 //! Reads an `.npy` file from an S3-compatible server: uploads `testdata/example.npy`, then
-//! reads its header, one row, one element and the whole array through [`BlockingRemoteNpy`],
-//! and compares each with the local read. It starts no server: give it one.
+//! reads its header, one row, one element and the whole array through an `NpyReader` over a
+//! [`RemoteFile`](ndnpy::remote::RemoteFile), and compares each with the local read. It starts no server: give it one.
 //!
 //! ```text
 //! python3 -m moto.server -H 127.0.0.1 -p 5555 &      # or MinIO, or S3 itself
@@ -13,7 +13,7 @@
 //! accepts any; the defaults are `test`, `test` and `us-east-1`).
 
 use ndarray::{s, Array2};
-use ndnpy::{remote::BlockingRemoteNpy, remote::RemoteOptions};
+use ndnpy::{remote::RemoteFile, NpyReader};
 use object_store::aws::AmazonS3Builder;
 use object_store::{ObjectStore, ObjectStoreExt, PutPayload};
 use std::sync::Arc;
@@ -44,8 +44,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     println!("uploaded s3://{bucket}/{path} to {endpoint}");
 
     let local: Array2<f64> = ndnpy::read_npy("testdata/example.npy")?;
-    let npy = BlockingRemoteNpy::open_with_options(store, path, RemoteOptions::new())?;
-    let info = npy.remote().info();
+    let mut npy = NpyReader::new(RemoteFile::open(store, path)?)?;
+    let info = npy.info();
     println!(
         "header: {} {:?}, {} bytes of data at offset {}",
         info.header.dtype, info.header.shape, info.data_len, info.data_offset
@@ -56,7 +56,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let x: f64 = npy.read_element(&[0, 2])?;
     assert_eq!(x, local[[0, 2]]);
     println!("element [0, 2]: {x}");
-    let all: Array2<f64> = npy.read()?;
+    let all: Array2<f64> = npy.read_array()?;
     assert_eq!(all, local);
     println!("the whole array equals the local read:\n{all}");
     Ok(())

@@ -7,13 +7,14 @@
 //! cargo run --release --features object_store --example upload_overhead -- stream 20
 //! ```
 //!
-//! Cases: `stream` (512 MiB through a `BlockingRemoteWriter` in 1 MiB writes: only the
-//! writer's buffers are held), `npy` and `npy_async` (a 256 MiB `f64` array through
-//! `BlockingRemoteNpy::write` and `RemoteNpy::write`).
+//! Cases: `stream` (512 MiB through a `RemoteWriter` in 1 MiB writes: only the writer's
+//! buffers are held) and `npy` (a 256 MiB `f64` array written by `write_npy` into a
+//! `RemoteWriter`).
 
 use async_trait::async_trait;
 use futures::stream::BoxStream;
-use ndnpy::remote::{BlockingRemoteNpy, BlockingRemoteWriter, RemoteNpy, RemoteOptions};
+use ndnpy::remote::{RemoteOptions, RemoteWriter};
+use ndnpy::WriteNpyExt;
 use object_store::memory::InMemory;
 use object_store::path::Path;
 use object_store::{
@@ -130,33 +131,26 @@ fn main() -> std::result::Result<(), Box<dyn std::error::Error>> {
         empty: InMemory::new(),
         delay,
     });
-    let rt = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()?;
     let before = peak_mib();
     let started;
     let done = match case.as_str() {
         "stream" => {
             let chunk = vec![7u8; 1 << 20];
             started = Instant::now();
-            let mut w =
-                BlockingRemoteWriter::create_with_options(store, "a".into(), RemoteOptions::new());
+            let mut w = RemoteWriter::create_with_options(store, "a".into(), RemoteOptions::new());
             for _ in 0..512 {
                 w.write_all(&chunk)?;
             }
             w.finish()?
         }
-        "npy" | "npy_async" => {
+        "npy" => {
             let a = ndarray::Array2::from_shape_fn((4096, 8192), |(i, j)| (i + j) as f64);
             started = Instant::now();
-            if case == "npy" {
-                BlockingRemoteNpy::write(store, "a.npy".into(), &a)?
-            } else {
-                rt.block_on(RemoteNpy::write(store, "a.npy".into(), &a))?
-            }
+            let mut w = RemoteWriter::create(store, "a.npy".into());
+            a.write_npy(&mut w)?;
+            w.finish()?
         }
-        other => return Err(format!("unknown case {other}: stream, npy or npy_async").into()),
+        other => return Err(format!("unknown case {other}: stream or npy").into()),
     };
     println!(
         "{case}, {} ms per request: {:.3} s, {} parts, peak {:.1} MiB ({:.1} MiB before)",

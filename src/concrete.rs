@@ -196,6 +196,31 @@ pub(crate) fn file_behind<R: Read>(r: &mut R) -> Result<&File, &mut R> {
     }
 }
 
+/// A type that holds no borrows (it names no lifetime), so that a reader whose erased type
+/// is its own, or `&mut` of it, is that very type: [`downcast_mut`] may hand it out.
+///
+/// # Safety
+///
+/// The type must have no lifetime parameters (and be `'static`).
+pub(crate) unsafe trait Unborrowed: 'static {}
+
+/// `r` as the `T` it is, by value or `&mut` (`R` is `T` or `&mut T`); else `None`.
+#[cfg_attr(not(feature = "object_store"), allow(dead_code))]
+pub(crate) fn downcast_mut<R, T: Unborrowed>(r: &mut R) -> Option<&mut T> {
+    // SAFETY: `T` names no lifetime (its `Unborrowed` contract), so `R` is exactly `T`, or
+    // `&'a mut T` with the erased lifetime `'a` outliving this borrow of `r`; the result only
+    // reborrows through it, never writing a value of another life back.
+    unsafe {
+        if is::<R, T>() {
+            Some(cast_mut::<R, T>(r))
+        } else if is::<R, &'static mut T>() {
+            Some(&mut **cast_mut::<R, &mut T>(r))
+        } else {
+            None
+        }
+    }
+}
+
 /// A writer seen through to the standard type it is.
 pub(crate) enum ConcreteWriter<'w, W> {
     /// A `File`, `&File` or `&mut File`.

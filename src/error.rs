@@ -121,8 +121,7 @@ pub enum ErrorKind {
     Ndim,
     /// The data cannot be viewed in place: it is not in this machine's byte order, not
     /// aligned, compressed, or a record whose memory layout differs from the Rust type's. A
-    /// read (which copies) works. Also a remote `.npz` member that is compressed, asked to
-    /// be read in parts: a whole read works.
+    /// read (which copies) works.
     CannotView,
     /// The archive has no member of this name (nor of this name with `.npy`), or no member at
     /// this index.
@@ -543,22 +542,6 @@ impl Error {
         | Detail::Usage(UsageError::FieldValue { index, .. }) = &mut self.0.detail
         {
             *index = at;
-        }
-        self
-    }
-
-    /// Counts the element index of a write's error (a string too long, mixed datetime units, a
-    /// record field's value) from `by` elements earlier: for an array written in pieces.
-    #[cfg_attr(not(feature = "object_store"), allow(dead_code))]
-    pub(crate) fn after_elements(mut self, by: usize) -> Self {
-        match &mut self.0.detail {
-            Detail::Usage(
-                UsageError::StringTooLong { index, .. } | UsageError::MixedUnits { index, .. },
-            ) => *index = index.saturating_add(by),
-            Detail::Usage(UsageError::FieldValue { index, .. }) => {
-                *index = index.saturating_add(by as u64)
-            }
-            _ => {}
         }
         self
     }
@@ -1039,13 +1022,10 @@ pub(crate) enum MismatchError {
         /// The dtype in the file.
         found: DType,
     },
-    /// A view in place, or a remote read in parts, was asked of an archive member that is
-    /// compressed.
+    /// A view in place was asked of an archive member that is compressed.
     CompressedMember {
         /// The member's key.
         member: String,
-        /// A remote read in parts (rows, an element), not a view.
-        in_parts: bool,
     },
     /// A view needs native byte order; the data is stored in the other one.
     ByteOrder {
@@ -1201,22 +1181,10 @@ impl fmt::Display for MismatchError {
             MismatchError::DType { requested, found } => {
                 write!(f, "cannot read dtype {} as {requested}", Capped(found))
             }
-            MismatchError::CompressedMember {
-                member,
-                in_parts: false,
-            } => write!(
+            MismatchError::CompressedMember { member } => write!(
                 f,
                 "archive member {} is compressed and cannot be viewed in place \
                  (read it with NpzReader::by_name, which copies)",
-                name(member)
-            ),
-            MismatchError::CompressedMember {
-                member,
-                in_parts: true,
-            } => write!(
-                f,
-                "archive member {} is compressed and cannot be read in parts (read it whole \
-                 with RemoteNpzMember::read)",
                 name(member)
             ),
             MismatchError::ByteOrder { found } => write!(

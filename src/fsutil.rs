@@ -326,6 +326,72 @@ fn create_named(target: &Path, name: &OsStr) -> io::Result<(File, PathBuf)> {
     }
 }
 
+/// A new scratch file in `dir` (a spool: written, read back, then gone), readable and
+/// writable by this user only, with no name: nothing is left, even by a killed process. On
+/// Linux an `O_TMPFILE`; elsewhere on Unix a new file whose name is removed at once; on
+/// Windows one opened to be deleted when closed. Other systems are refused.
+#[cfg_attr(not(feature = "object_store"), allow(dead_code))]
+pub(crate) fn scratch_file(dir: &Path) -> io::Result<File> {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    if cfg!(not(any(unix, windows))) {
+        return Err(io::Error::new(
+            io::ErrorKind::Unsupported,
+            "a scratch file needs Unix or Windows (a file with no name)",
+        ));
+    }
+    #[cfg(target_os = "linux")]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        // Any failure (no O_TMPFILE on this filesystem) falls back to a named file, whose
+        // creation reports the real error if there is one.
+        if let Ok(file) = OpenOptions::new()
+            .read(true)
+            .write(true)
+            .mode(0o600)
+            .custom_flags(libc::O_TMPFILE)
+            .open(dir)
+        {
+            return Ok(file);
+        }
+    }
+    static NEXT: AtomicU64 = AtomicU64::new(0);
+    let mut options = OpenOptions::new();
+    options.read(true).write(true).create_new(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+    // FILE_FLAG_DELETE_ON_CLOSE: Windows removes the file when its last handle closes.
+    #[cfg(windows)]
+    std::os::windows::fs::OpenOptionsExt::custom_flags(&mut options, 0x0400_0000);
+    let mut attempts = 0;
+    loop {
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.subsec_nanos());
+        let name = dir.join(format!(
+            ".ndnpy-spool-{}-{}-{nanos}",
+            std::process::id(),
+            NEXT.fetch_add(1, Ordering::Relaxed)
+        ));
+        match options.open(&name) {
+            Ok(file) => {
+                // Open files outlive their names on Unix.
+                if cfg!(unix) {
+                    std::fs::remove_file(&name)?;
+                }
+                return Ok(file);
+            }
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists && attempts < 100 => {
+                attempts += 1;
+            }
+            Err(e) => {
+                let dir = crate::error::excerpt(format_args!("{:?}", dir));
+                let reason = format!("cannot create a temporary file in {dir}: {e}");
+                return Err(io::Error::new(e.kind(), reason));
+            }
+        }
+    }
+}
+
 /// An `O_TMPFILE` file in `dir`, locked before it can ever have a name; `None` where that is
 /// unavailable (then a named temporary file is used).
 #[cfg(target_os = "linux")]

@@ -22,26 +22,6 @@ pub(crate) fn growth_axis(header: &Header) -> Result<usize, Error> {
     }
 }
 
-/// The length of the whole header (magic, version, length field and text) that `prefix`,
-/// the first bytes of an `.npy` file, declares; `None` if `prefix` is too short to hold the
-/// length field or is not an `.npy` prefix. The declared length is not checked here.
-#[cfg_attr(not(feature = "object_store"), allow(dead_code))]
-pub(crate) fn declared_header_len(prefix: &[u8]) -> Option<u64> {
-    if prefix.get(..MAGIC.len())? != MAGIC {
-        return None;
-    }
-    let (field, start) = match prefix.get(6..8)? {
-        [1, 0] => (prefix.get(8..10)?.to_vec(), Version::V1_0.prefix_len()),
-        [2, 0] | [3, 0] => (prefix.get(8..12)?.to_vec(), Version::V2_0.prefix_len()),
-        _ => return None,
-    };
-    let len = field
-        .iter()
-        .rev()
-        .fold(0u64, |acc, &b| (acc << 8) | u64::from(b));
-    Some(start as u64 + len)
-}
-
 /// The magic string at the start of every `.npy` file.
 pub const MAGIC: &[u8; 6] = b"\x93NUMPY";
 

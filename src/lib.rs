@@ -24,21 +24,17 @@
 //!   `open_memmap`; [`write_zeroed_npy`] creates such a file from a `File`.
 //! - **Out of core**: [`NpyReader`] reads a range of rows, single elements or an N-d region
 //!   ([`NpyReader::read_slice`], ndarray's `s![..]`: only the selected bytes are read; also on
-//!   [`NpyMmap`], [`NpzMember`](npz::NpzMember) and [`RemoteNpy`](remote::RemoteNpy)) from any `Read + Seek`; [`NpyAppender`]
+//!   [`NpyMmap`] and [`NpzMember`](npz::NpzMember)) from any `Read + Seek`, an object in a store
+//!   too; [`NpyAppender`]
 //!   grows a file on disk row by row, crash-safely;
 //!   [`NpyWriter`] writes an array of known shape block by block.
-//! - **Object stores** (feature `object_store`): [`RemoteNpy`](remote::RemoteNpy) reads an `.npy` object of any
-//!   store of the `object_store` crate (S3 and S3-compatible servers, GCS, Azure, HTTP), by
-//!   `(store, path)` or by URL: one small GET for the header, then exactly the byte ranges
-//!   [`read`](remote::RemoteNpy::read), [`read_rows`](remote::RemoteNpy::read_rows) and
-//!   [`read_element`](remote::RemoteNpy::read_element) need, large ones split into concurrent GETs
-//!   ([`RemoteOptions`](remote::RemoteOptions)), every GET pinned to the version of the object that was opened;
-//!   [`RemoteNpy::read_dyn`](remote::RemoteNpy::read_dyn) for any dtype. [`RemoteNpz`](remote::RemoteNpz) reads an `.npz` archive: its
-//!   directory by a suffix range, each member by name ([`RemoteNpzMember`](remote::RemoteNpzMember)), a stored one
-//!   also by rows. [`RemoteNpy::write`](remote::RemoteNpy::write) uploads an array, [`RemoteWriter`](remote::RemoteWriter) and
-//!   [`BlockingRemoteWriter`](remote::BlockingRemoteWriter) any bytes, in concurrent multipart uploads that are visible only
-//!   once complete; [`SpooledRemoteWriter`](remote::SpooledRemoteWriter) takes an [`NpzWriter`] to a store.
-//!   [`BlockingRemoteNpy`](remote::BlockingRemoteNpy) and [`BlockingRemoteNpz`](remote::BlockingRemoteNpz) are the same for code that is not async.
+//! - **Object stores** (feature `object_store`): [`RemoteFile`](remote::RemoteFile) is an object
+//!   of any store of the `object_store` crate (S3 and S3-compatible servers, GCS, Azure, HTTP),
+//!   by `(store, path)` or by URL, as a `Read + Seek` pinned to the version that was opened:
+//!   every reader here reads it as a local file ([`NpyReader`] fetching only the ranges a
+//!   region needs, concurrently; [`NpzReader`] members by name). [`RemoteWriter`](remote::RemoteWriter)
+//!   is a `Write` whose bytes become a concurrent multipart upload, visible only once complete;
+//!   [`SpooledRemoteWriter`](remote::SpooledRemoteWriter) takes an [`NpzWriter`] to a store.
 //! - **Archives** (feature `npz`, on by default): [`NpzReader`] reads `.npz` files
 //!   (`np.savez`, `np.savez_compressed`, streamed, zip64) lazily, member by member, with
 //!   numpy's key rules. [`NpzReader::by_name`] and [`NpzReader::by_index`] read an array, as

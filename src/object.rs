@@ -186,21 +186,6 @@ pub(crate) fn is_object(dtype: &DType) -> bool {
     matches!(dtype, DType::Scalar(s) if s.kind() == ScalarKind::Object)
 }
 
-/// For the remote readers, which fetch an array's bytes before decoding them: refuses, before
-/// any byte is fetched, an object array in a build without the feature `object` (the error
-/// the decoding would give).
-#[cfg(feature = "object_store")]
-pub(crate) fn check_readable(dtype: &DType) -> Result<(), Error> {
-    if cfg!(not(feature = "object")) && is_object(dtype) {
-        return Err(MismatchError::DType {
-            requested: "DynArray",
-            found: dtype.clone(),
-        }
-        .into());
-    }
-    Ok(())
-}
-
 /// Reads the pickle of the object array `info` describes.
 #[cfg(feature = "object")]
 fn read_object<R: Read + ?Sized>(

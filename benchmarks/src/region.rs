@@ -2,7 +2,7 @@
 //! `File` opened per call, and `NpyMmap::read_slice` on a map opened per call) against
 //! numpy's `np.load(p, mmap_mode='r')[sel].copy()`, for the four selections of issue 21: a
 //! band of planes, a block of columns, a strided box and one element; and the same file over
-//! HTTP on loopback (`scripts/range_server.py`), `BlockingRemoteNpy::read_slice` against the
+//! HTTP on loopback (`scripts/range_server.py`), `NpyReader<RemoteFile>::read_slice` against the
 //! floor of the same byte windows fetched by raw ranged GETs, 8 at once.
 
 use crate::cases::{path_str, Cleanup, NDNPY, NUMPY};
@@ -16,7 +16,7 @@ use std::time::Instant;
 
 const MMAP: &str = "ndnpy, NpyMmap::read_slice";
 
-const REMOTE: &str = "ndnpy, BlockingRemoteNpy::read_slice (HTTP)";
+const REMOTE: &str = "ndnpy, NpyReader<RemoteFile>::read_slice (HTTP)";
 const FLOOR: &str = "floor: the same windows by raw ranged GETs, 8 at once";
 
 /// The byte windows (offset from the data's start, length) the remote read of selection `k`
@@ -118,7 +118,10 @@ pub fn region_case(cfg: &Config, np: &mut Numpy) -> Res<Vec<Report>> {
             .with_client_options(object_store::ClientOptions::new().with_allow_http(true))
             .build()?,
     );
-    let remote = ndnpy::remote::BlockingRemoteNpy::open(store, "region.npy".into())?;
+    let remote = std::cell::RefCell::new(ndnpy::NpyReader::new(ndnpy::remote::RemoteFile::open(
+        store,
+        "region.npy".into(),
+    )?)?);
     let remote = &remote;
     let mut reports = Vec::new();
     for (k, (title, sel, expr, calls)) in selections(planes).into_iter().enumerate() {
@@ -163,7 +166,7 @@ pub fn region_case(cfg: &Config, np: &mut Numpy) -> Res<Vec<Report>> {
             let t = Instant::now();
             let mut last = None;
             for _ in 0..remote_calls {
-                last = Some(remote.read_slice::<f64, _>(&sel_r[..])?);
+                last = Some(remote.borrow_mut().read_slice::<f64, _>(&sel_r[..])?);
             }
             let d = t.elapsed();
             if check {
@@ -206,7 +209,7 @@ pub fn region_case(cfg: &Config, np: &mut Numpy) -> Res<Vec<Report>> {
                  `NpyReader::new(File::open(p))?.read_slice(sel)` (positioned reads of the \
                  selected runs, runs under 4 KiB apart merged) and `NpyMmap::open(p)?.read_slice`; \
                  numpy `np.load(p, mmap_mode='r')[{expr}].copy()`. Page cache warm. Remote rows \
-                 (scaled from {remote_calls} calls a run): `BlockingRemoteNpy::read_slice` of the \
+                 (scaled from {remote_calls} calls a run): `NpyReader<RemoteFile>::read_slice` of the \
                  same file served over HTTP on loopback by scripts/range_server.py (default \
                  options: runs under 256 KiB apart merged, 8 GETs at once), and the floor: \
                  the same {n} windows fetched by raw ranged GETs, 8 connections at once, no \

@@ -8,10 +8,7 @@ use crate::doors::ratio_goals;
 use crate::numpy::Numpy;
 use crate::{Config, Imp, Report, Res};
 use ndarray::Array2;
-use ndnpy::{
-    remote::BlockingRemoteNpy, remote::BlockingRemoteNpz, remote::RemoteNpy, remote::RemoteNpz,
-    remote::RemoteOptions,
-};
+use ndnpy::{remote::RemoteFile, remote::RemoteOptions, NpyReader, NpzReader, ReadNpyExt};
 use object_store::ObjectStore;
 use std::cell::RefCell;
 use std::io::{BufRead, BufReader};
@@ -20,10 +17,10 @@ use std::sync::Arc;
 use std::time::Instant;
 
 const MEMBER: &str = "ndnpy .npz member";
-const REMOTE_BLOCKING: &str = "remote .npy, BlockingRemoteNpy";
-const REMOTE_ASYNC: &str = "remote .npy, RemoteNpy (async)";
-const REMOTE_MEMBER_BLOCKING: &str = "remote .npz member, BlockingRemoteNpz";
-const REMOTE_MEMBER_ASYNC: &str = "remote .npz member, RemoteNpz (async)";
+const REMOTE_BLOCKING: &str = "remote .npy, NpyReader<RemoteFile>";
+const REMOTE_READ_NPY: &str = "remote .npy, Array2::read_npy(RemoteFile)";
+const REMOTE_ASYNC: &str = "remote .npy from async code (spawn_blocking)";
+const REMOTE_MEMBER_BLOCKING: &str = "remote .npz member, NpzReader<RemoteFile>";
 const FLOOR: &str = "floor: one HTTP GET on a TcpStream into a fresh buffer";
 const FLOOR_PARALLEL: &str = "floor: 8 ranged GETs at once, on 8 TcpStreams, into a fresh buffer";
 
@@ -159,12 +156,29 @@ pub fn remote_case(cfg: &Config, np: &mut Numpy) -> Res<Report> {
                 timed(
                     REMOTE_BLOCKING,
                     &|| {
-                        let npy = BlockingRemoteNpy::open_with_options(
+                        let file = RemoteFile::open_with_options(
                             Arc::clone(store),
                             "remote.npy".into(),
                             opts.clone(),
                         )?;
-                        Ok(npy.read()?)
+                        Ok(NpyReader::new(file)?.read_array()?)
+                    },
+                    check,
+                )
+            }
+        }),
+        Imp::new(REMOTE_READ_NPY, {
+            let opts = opts.clone();
+            move |check| {
+                timed(
+                    REMOTE_READ_NPY,
+                    &|| {
+                        let file = RemoteFile::open_with_options(
+                            Arc::clone(store),
+                            "remote.npy".into(),
+                            opts.clone(),
+                        )?;
+                        Ok(Array2::read_npy(file)?)
                     },
                     check,
                 )
@@ -176,15 +190,13 @@ pub fn remote_case(cfg: &Config, np: &mut Numpy) -> Res<Report> {
                 timed(
                     REMOTE_ASYNC,
                     &|| {
-                        rt.block_on(async {
-                            let npy = RemoteNpy::open_with_options(
-                                Arc::clone(store),
-                                "remote.npy".into(),
-                                opts.clone(),
-                            )
-                            .await?;
-                            Ok(npy.read().await?)
-                        })
+                        let (store, opts) = (Arc::clone(store), opts.clone());
+                        let task = rt.spawn_blocking(move || {
+                            let file =
+                                RemoteFile::open_with_options(store, "remote.npy".into(), opts)?;
+                            NpyReader::new(file)?.read_array::<f64, ndarray::Ix2>()
+                        });
+                        Ok(rt.block_on(task)??)
                     },
                     check,
                 )
@@ -196,33 +208,12 @@ pub fn remote_case(cfg: &Config, np: &mut Numpy) -> Res<Report> {
                 timed(
                     REMOTE_MEMBER_BLOCKING,
                     &|| {
-                        let npz = BlockingRemoteNpz::open_with_options(
+                        let file = RemoteFile::open_with_options(
                             Arc::clone(store),
                             "remote.npz".into(),
                             opts.clone(),
                         )?;
-                        Ok(npz.member("a")?.read()?)
-                    },
-                    check,
-                )
-            }
-        }),
-        Imp::new(REMOTE_MEMBER_ASYNC, {
-            let opts = opts.clone();
-            move |check| {
-                timed(
-                    REMOTE_MEMBER_ASYNC,
-                    &|| {
-                        rt.block_on(async {
-                            let npz = RemoteNpz::open_with_options(
-                                Arc::clone(store),
-                                "remote.npz".into(),
-                                opts.clone(),
-                            )
-                            .await?;
-                            let member = npz.member("a").await?;
-                            Ok(member.read().await?)
-                        })
+                        Ok(NpzReader::new(file)?.by_name("a")?)
                     },
                     check,
                 )
@@ -275,12 +266,12 @@ pub fn remote_case(cfg: &Config, np: &mut Numpy) -> Res<Report> {
     let rows_measured = crate::measure(imps, cfg.rounds)?;
     let mut goals = ratio_goals(
         &rows_measured,
-        &[REMOTE_BLOCKING, REMOTE_ASYNC],
+        &[REMOTE_BLOCKING, REMOTE_READ_NPY, REMOTE_ASYNC],
         &[(NDNPY, 1.5)],
     );
     goals.extend(ratio_goals(
         &rows_measured,
-        &[REMOTE_MEMBER_BLOCKING, REMOTE_MEMBER_ASYNC],
+        &[REMOTE_MEMBER_BLOCKING],
         &[(MEMBER, 1.5)],
     ));
     drop(server);
@@ -299,10 +290,10 @@ pub fn remote_case(cfg: &Config, np: &mut Numpy) -> Res<Report> {
              it whole, both timed, through object_store's HTTP store from \
              `scripts/range_server.py` on 127.0.0.1 (Python's http.server with Range, the \
              body sent by os.sendfile), with `RemoteOptions::new()` (8 concurrent GETs of 8 \
-             MiB): `BlockingRemoteNpy::open_with_options(..)?.read()`, \
-             `RemoteNpy::open_with_options(..).await?.read().await` (on a 2-thread tokio \
-             runtime), `BlockingRemoteNpz::open_with_options(..)?.member(\"a\")?.read()` and \
-             its async twin. numpy: `np.load(path)`, local. The floors, from the same server: one `GET` written on a \
+             MiB): `NpyReader::new(RemoteFile::open_with_options(..)?)?.read_array()`, \
+             `Array2::read_npy(RemoteFile::open_with_options(..)?)`, the first from async \
+             code (`spawn_blocking` on a 2-thread tokio runtime), and \
+             `NpzReader::new(RemoteFile::open_with_options(..)?)?.by_name(\"a\")`. numpy: `np.load(path)`, local. The floors, from the same server: one `GET` written on a \
              `std::net::TcpStream` and the response read whole into a `Vec` reserved at the \
              file's size (one connection; no HTTP parsing); and the file in 8 ranged `GET`s \
              of 32 MiB on 8 threads and connections at once, each body read straight into its \

@@ -216,19 +216,6 @@ impl<'d> EntryRef<'d> {
     }
 }
 
-impl Entry {
-    /// These facts as the entry `name`, whose directory entry lies at `entry_offset` (an
-    /// entry's facts and name taken apart, to move a member's read to another thread).
-    #[cfg_attr(not(feature = "object_store"), allow(dead_code))]
-    pub(crate) fn named_at<'d>(&self, name: &'d str, entry_offset: u64) -> EntryRef<'d> {
-        EntryRef {
-            name,
-            entry_offset,
-            facts: *self,
-        }
-    }
-}
-
 #[cfg(test)]
 impl Entry {
     /// An entry with these facts, for tests of the member reader.
@@ -245,7 +232,11 @@ impl Entry {
 
     /// This entry under `name`, for tests of the member reader.
     pub(crate) fn named<'d>(&'d self, name: &'d str) -> EntryRef<'d> {
-        self.named_at(name, 0)
+        EntryRef {
+            name,
+            entry_offset: 0,
+            facts: *self,
+        }
     }
 }
 
@@ -357,14 +348,6 @@ pub(crate) struct Span {
     /// What to add to the offsets the directory records to make them absolute: bytes before
     /// the archive proper (a self-extractor stub, say), zipfile's "concat".
     concat: i128,
-}
-
-impl Span {
-    /// The bytes of the central directory.
-    #[cfg_attr(not(feature = "object_store"), allow(dead_code))]
-    pub(crate) fn range(&self) -> std::ops::Range<u64> {
-        self.cd_start..self.cd_start + self.cd_size
-    }
 }
 
 impl Directory {

@@ -20,8 +20,6 @@ mod parallel;
 mod reader;
 mod writer;
 
-#[cfg(feature = "object_store")]
-pub(crate) use reader::member_index;
 pub use reader::{MemberInfo, MemberKey, NpzArrays, NpzMember, NpzReader, NpzValue, ReadNpzError};
 pub use writer::{NpzWriteOptions, NpzWriter, WriteNpzError};
 

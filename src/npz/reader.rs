@@ -169,12 +169,6 @@ pub struct MemberInfo<'a> {
 }
 
 impl<'a> MemberInfo<'a> {
-    /// The facts of member `index`, `entry`.
-    #[cfg_attr(not(feature = "object_store"), allow(dead_code))]
-    pub(crate) fn new(index: usize, entry: EntryRef<'a>) -> MemberInfo<'a> {
-        MemberInfo { index, entry }
-    }
-
     /// The member's position in the archive.
     ///
     /// ```
@@ -1095,6 +1089,13 @@ impl<R: Read + Seek> NpzMember<'_, R> {
                 let info = self.header()?;
                 info.check_data_within(range.end - range.start)?;
                 let start = range.start + info.data_offset;
+                #[cfg(feature = "object_store")]
+                if let Some(file) = crate::concrete::downcast_mut::<R, crate::remote::RemoteFile>(
+                    &mut self.npz.reader,
+                ) {
+                    let read = file.read_region(&info, selection.as_ref(), start, None);
+                    return read.map_err(|e| e.in_member(&name));
+                }
                 let (reader, threads) = (&mut self.npz.reader, self.npz.options.threads);
                 crate::region::read_from(&info, selection.as_ref(), reader, start, None, threads)
             }
@@ -1201,7 +1202,6 @@ impl<'b> NpzMember<'_, Cursor<&'b [u8]>> {
             }),
             None => Err(MismatchError::CompressedMember {
                 member: self.info().name().to_string(),
-                in_parts: false,
             }
             .into()),
         }
@@ -1367,9 +1367,25 @@ impl<R: Read> BufRead for Source<'_, R> {
 
 impl<R: Read> MemberSource for Source<'_, R> {
     /// A file's range is read as what the buffer holds, then positioned reads of disjoint
-    /// parts, each hashed on the thread that read it; the hashes are combined in order.
+    /// parts, each hashed on the thread that read it; the hashes are combined in order. An
+    /// object in a store ([`RemoteFile`](crate::remote::RemoteFile)) is read whole into
+    /// `out`, its parts fetched concurrently straight there, then hashed.
     #[cfg(unix)]
     fn read_hashing(&mut self, out: &mut [u8]) -> Option<io::Result<(usize, crc32fast::Hasher)>> {
+        #[cfg(feature = "object_store")]
+        if let Source::Stream(s) = self {
+            let remote = crate::concrete::downcast_mut::<&mut R, crate::remote::RemoteFile>(
+                s.get_mut().get_mut(),
+            );
+            if remote.is_none() || out.len() < super::member::PARALLEL_CRC_MIN {
+                return None;
+            }
+            return Some(crate::ioutil::read_full(s, out).map(|n| {
+                let mut h = crc32fast::Hasher::new();
+                h.update(&out[..n]);
+                (n, h)
+            }));
+        }
         let Source::File(f) = self else {
             return None;
         };

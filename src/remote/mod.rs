@@ -1,61 +1,43 @@
 //! Arrays in object stores through the `object_store` crate (feature `object_store`): S3 and
 //! S3-compatible servers, Google Cloud Storage, Azure Blob Storage and plain HTTP, all alike.
-//! `.npy` objects ([`RemoteNpy`]) and, with the `npz` feature, `.npz` archives ([`RemoteNpz`]).
 //!
-//! [`RemoteNpy::open`] reads the header with one ranged GET of the first
-//! [`RemoteOptions::header_guess`] bytes (a second GET only when the header is longer; its
-//! declared length is checked against [`ReadOptions::max_header_len`] first) and pins the
-//! object's version: every later GET carries the first response's ETag (`If-Match`) and
-//! version, and checks the ETag of its response, so that an object replaced between two
-//! requests is an error rather than a mix of two files. [`RemoteNpy::read`],
-//! [`RemoteNpy::read_rows`], [`RemoteNpy::read_element`] and [`RemoteNpy::read_slice`] are
-//! region reads (the crate's one planner, over this object as a positioned source): they fetch
-//! exactly the runs of bytes they need; a run longer than [`RemoteOptions::part_size`] is
-//! split into parts fetched by up to [`RemoteOptions::concurrency`] GETs at once, each
-//! streamed into its own slot of the destination (allocated only after the object's size,
-//! from the store's metadata, is known to hold the data the header declares). The element
-//! readers decode from them as from any reader: plain types (numbers, `bool`, plain records)
-//! are fetched straight into the array's own memory, decoded types (strings, datetimes,
-//! records with conversions) through windows of at most `part_size * concurrency` bytes.
-//! [`BlockingRemoteNpy`] does this on the calling thread, [`RemoteNpy`] on a thread of the
-//! tokio runtime's blocking pool.
+//! An object is a file here. [`RemoteFile`] is one version of an object as a [`Read`] +
+//! [`Seek`](std::io::Seek): every reader of the crate reads it as it reads a local file
+//! ([`NpyReader`](crate::NpyReader), [`NpzReader`](crate::NpzReader),
+//! [`ReadNpyExt`](crate::ReadNpyExt), [`DynArray`](crate::DynArray)), and the region reads of
+//! `NpyReader` and of a stored `.npz` member fetch their runs by concurrent ranged GETs.
+//! [`RemoteWriter`] is a [`Write`](std::io::Write) whose bytes become a multipart upload, and
+//! [`SpooledRemoteWriter`] a `Write + Seek` for [`NpzWriter`](crate::NpzWriter). What is
+//! remote lives here: opening and pinning an object, its ranged GETs, uploads.
+//!
+//! [`Read`]: std::io::Read
 
 use crate::error::UsageError;
 use crate::error::{Error, FormatError};
-use crate::header::ReadOptions;
 use futures::{StreamExt, TryStreamExt};
 use object_store::path::Path;
 use object_store::{GetOptions, GetRange, GetResult, ObjectStore, ObjectStoreExt};
-use std::borrow::Borrow;
 use std::error::Error as StdError;
 use std::fmt;
 use std::io;
 use std::ops::Range;
 use std::sync::{Arc, OnceLock};
 
-mod npy;
-#[cfg(feature = "npz")]
-mod npz;
+mod file;
 mod write;
 
-pub use npy::{BlockingRemoteNpy, RemoteNpy};
-#[cfg(feature = "npz")]
-pub use npz::{BlockingRemoteNpz, BlockingRemoteNpzMember, RemoteNpz, RemoteNpzMember};
-pub use write::{BlockingRemoteWriter, RemoteWriter, SpooledRemoteWriter, Uploaded};
+pub use file::RemoteFile;
+pub use write::{RemoteWriter, SpooledRemoteWriter, Uploaded};
 
-/// How a [`RemoteNpy`] talks to its store: the speculative header read, the size of the parts
-/// a large read is split into, how many parts are fetched at once, and the limits of
-/// [`ReadOptions`].
+/// How a [`RemoteFile`] or [`RemoteWriter`] talks to its store: the size of its first GET,
+/// the size of the parts a large read or an upload is split into, how many are in flight at
+/// once, and the gap a region read fetches across.
 ///
 /// # Examples
 ///
 /// ```
-/// use ndnpy::{ReadOptions, remote::RemoteOptions};
-/// let opts = RemoteOptions::new()
-///     .concurrency(16)
-///     .part_size(4 << 20)
-///     .header_guess(1024)
-///     .read_options(ReadOptions::new().max_header_len(10_000));
+/// use ndnpy::remote::RemoteOptions;
+/// let opts = RemoteOptions::new().concurrency(16).part_size(4 << 20).header_guess(1024);
 /// assert_eq!((opts.concurrency, opts.part_size, opts.header_guess), (16, 4 << 20, 1024));
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -71,8 +53,6 @@ pub struct RemoteOptions {
     /// Runs of a region read at most this many bytes apart are fetched by one GET
     /// ([`RemoteOptions::region_gap`]).
     pub region_gap: usize,
-    /// The limits applied to the header and the data ([`RemoteOptions::read_options`]).
-    pub read: ReadOptions,
 }
 
 impl Default for RemoteOptions {
@@ -83,7 +63,7 @@ impl Default for RemoteOptions {
 
 impl RemoteOptions {
     /// The defaults: 8 GETs at once, parts of 8 MiB, a first GET of 4 KiB, region runs up
-    /// to 256 KiB apart merged, and [`ReadOptions::new`]'s limits.
+    /// to 256 KiB apart merged.
     ///
     /// ```
     /// let opts = ndnpy::remote::RemoteOptions::new();
@@ -95,7 +75,6 @@ impl RemoteOptions {
             part_size: 8 << 20,
             header_guess: 4096,
             region_gap: 256 << 10,
-            read: ReadOptions::new(),
         }
     }
 
@@ -120,9 +99,9 @@ impl RemoteOptions {
         self
     }
 
-    /// How many bytes of the object the first GET asks for (default 4096; at least the 12
-    /// bytes of the length field): a header that fits is read in one request, a longer one in
-    /// two. numpy's headers are 128 bytes unless the dtype is a large record.
+    /// How many bytes of the object the first GET asks for (default 4096; at least 12): an
+    /// `.npy` header that fits is read from them. numpy's headers are 128 bytes unless the
+    /// dtype is a large record.
     ///
     /// ```
     /// assert_eq!(ndnpy::remote::RemoteOptions::new().header_guess(0).header_guess, 12);
@@ -133,7 +112,7 @@ impl RemoteOptions {
     }
 
     /// How far apart, in bytes, two runs of a region read
-    /// ([`RemoteNpy::read_slice`](crate::remote::RemoteNpy::read_slice)) may be and still be
+    /// ([`NpyReader::read_slice`](crate::NpyReader::read_slice) of a [`RemoteFile`]) may be and still be
     /// fetched by one GET, the bytes between them fetched and dropped (default 256 KiB:
     /// about what a request costs on a fast network; raise it for stores whose requests are
     /// slow or billed, lower it to fetch fewer bytes).
@@ -143,20 +122,6 @@ impl RemoteOptions {
     /// ```
     pub fn region_gap(mut self, bytes: usize) -> RemoteOptions {
         self.region_gap = bytes;
-        self
-    }
-
-    /// The limits of [`ReadOptions`] (header length, nesting, data length) for what is read.
-    /// Its `threads` has no effect here: [`RemoteOptions::concurrency`] says how many parts
-    /// are fetched at once.
-    ///
-    /// ```
-    /// let opts = ndnpy::remote::RemoteOptions::new()
-    ///     .read_options(ndnpy::ReadOptions::new().max_data_len(Some(1 << 30)));
-    /// assert_eq!(opts.read.max_data_len, Some(1 << 30));
-    /// ```
-    pub fn read_options(mut self, read: ReadOptions) -> RemoteOptions {
-        self.read = read;
         self
     }
 }
@@ -176,140 +141,73 @@ struct Object {
 }
 
 impl Object {
-    /// Opens the object at `path` with its first GET, of `range`: the object, pinned to the
-    /// version that answered, with the bytes of the answer and where they lie. An empty
-    /// object, which no range addresses (416), is opened through its metadata, with no bytes.
+    /// Opens the object at `path` with its first GET, of its first `guess` bytes: the
+    /// object, pinned to the version that answered, and the bytes. An empty object, which no
+    /// range addresses (416), is opened through its metadata, with no bytes.
     async fn open(
         store: Arc<dyn ObjectStore>,
         path: Path,
-        range: GetRange,
+        guess: u64,
         opts: RemoteOptions,
-    ) -> Result<(Object, Vec<u8>, Range<u64>), Error> {
-        let shown = match range {
-            GetRange::Bounded(ref r) => r.clone(),
-            GetRange::Offset(o) => o..u64::MAX,
-            GetRange::Suffix(n) => 0..n,
-        };
-        let first = match store
-            .get_opts(&path, GetOptions::new().with_range(Some(range)))
-            .await
-        {
-            Ok(first) => first,
+    ) -> Result<(Object, Vec<u8>), Error> {
+        let asked = 0..guess;
+        let get = GetOptions::new().with_range(Some(GetRange::Bounded(asked.clone())));
+        let (first, size, e_tag, version) = match store.get_opts(&path, get).await {
+            Ok(first) => {
+                let meta = first.meta.clone();
+                (Some(first), meta.size, meta.e_tag, meta.version)
+            }
             Err(e @ object_store::Error::Generic { .. }) => match store.head(&path).await {
-                Ok(meta) if meta.size == 0 => {
-                    let object = Object {
-                        store,
-                        path,
-                        size: 0,
-                        e_tag: meta.e_tag,
-                        version: meta.version,
-                        opts,
-                    };
-                    return Ok((object, Vec::new(), 0..0));
-                }
-                _ => return Err(store_error(&path, shown, e)),
+                Ok(meta) if meta.size == 0 => (None, 0, meta.e_tag, meta.version),
+                _ => return Err(store_error(&path, asked, e)),
             },
-            Err(e) => return Err(store_error(&path, shown, e)),
+            Err(e) => return Err(store_error(&path, asked, e)),
         };
-        let answered = first.range.clone();
         let object = Object {
             store,
             path,
-            size: first.meta.size,
-            e_tag: first.meta.e_tag.clone(),
-            version: first.meta.version.clone(),
+            size,
+            e_tag,
+            version,
             opts,
         };
-        let bytes = object.collect(first, answered.clone()).await?;
-        Ok((object, bytes, answered))
-    }
-
-    /// The bytes `range` of the pinned object, fetched into one buffer of the range's size
-    /// ([`Object::fetch_into`]). The caller has checked the range lies in the object.
-    async fn get(&self, range: Range<u64>) -> Result<Vec<u8>, Error> {
-        let len = usize::try_from(range.end - range.start).map_err(|_| out_of_memory(u64::MAX))?;
-        let mut buf = Vec::new();
-        buf.try_reserve_exact(len)
-            .map_err(|_| out_of_memory(len as u64))?;
-        buf.resize(len, 0);
-        self.fetch_into(range, &mut buf).await?;
-        Ok(buf)
+        let Some(first) = first else {
+            return Ok((object, Vec::new()));
+        };
+        if first.range.start != 0 {
+            return Err(Error::from(io::Error::other(format!(
+                "the store answered a request for bytes 0..{guess} of {} with bytes {:?}",
+                quoted(&object.path),
+                first.range
+            ))));
+        }
+        let bytes = object.collect(first, asked).await?;
+        Ok((object, bytes))
     }
 
     /// Fetches the bytes `range` of the pinned object into `buf` (of the range's length):
     /// one GET per part of [`RemoteOptions::part_size`], [`RemoteOptions::concurrency`] at
     /// once, each streamed into its own slot of `buf`.
     async fn fetch_into(&self, range: Range<u64>, buf: &mut [u8]) -> Result<(), Error> {
-        self.fetch_parts(range, buf, || (), |(), _| ()).await?;
-        Ok(())
-    }
-
-    /// [`Object::fetch_into`], and the CRC-32 of the bytes: each part hashes every chunk
-    /// right after copying it (while it is in cache), and the parts' hashes are combined in
-    /// order.
-    #[cfg(feature = "npz")]
-    async fn fetch_into_hashing(
-        &self,
-        range: Range<u64>,
-        buf: &mut [u8],
-    ) -> Result<crc32fast::Hasher, Error> {
-        let hashes = self
-            .fetch_parts(range, buf, crc32fast::Hasher::new, |h, chunk| {
-                h.update(chunk)
-            })
-            .await?;
-        let mut all = crc32fast::Hasher::new();
-        for h in &hashes {
-            all.combine(h);
-        }
-        Ok(all)
-    }
-
-    /// The parts of [`Object::fetch_into`], each with a state made by `new` that `each` is
-    /// given every chunk of the part after it is copied into place; the states in the parts'
-    /// order.
-    async fn fetch_parts<S: Send>(
-        &self,
-        range: Range<u64>,
-        buf: &mut [u8],
-        new: impl Fn() -> S,
-        each: impl Fn(&mut S, &[u8]) + Sync,
-    ) -> Result<Vec<S>, Error> {
         debug_assert_eq!(range.end - range.start, buf.len() as u64);
         let part = self.opts.part_size.max(1);
-        let start = range.start;
-        let each = &each;
         // Collected first: a stream that maps with a closure over borrowed slots would make
         // the future not `Send` (rustc's higher-ranked lifetime limitation, rust#64552).
         let parts: Vec<_> = (buf.chunks_mut(part).enumerate())
             .map(|(i, slot)| {
-                let from = start + (i * part) as u64;
-                let mut state = new();
-                async move {
-                    self.get_into(from..from + slot.len() as u64, slot, &mut |chunk| {
-                        each(&mut state, chunk)
-                    })
-                    .await?;
-                    Ok::<_, Error>((i, state))
-                }
+                let from = range.start + (i * part) as u64;
+                self.get_into(from..from + slot.len() as u64, slot)
             })
             .collect();
-        let mut done: Vec<(usize, S)> = futures::stream::iter(parts)
+        futures::stream::iter(parts)
             .buffer_unordered(self.opts.concurrency.max(1))
-            .try_collect()
+            .try_collect::<Vec<()>>()
             .await?;
-        done.sort_unstable_by_key(|(i, _)| *i);
-        Ok(done.into_iter().map(|(_, state)| state).collect())
+        Ok(())
     }
 
-    /// One pinned GET of `range` into `slot` (of the range's length), `each` called on every
-    /// chunk once it is in place.
-    async fn get_into(
-        &self,
-        range: Range<u64>,
-        slot: &mut [u8],
-        each: &mut (dyn FnMut(&[u8]) + Send),
-    ) -> Result<(), Error> {
+    /// One pinned GET of `range` into `slot` (of the range's length).
+    async fn get_into(&self, range: Range<u64>, slot: &mut [u8]) -> Result<(), Error> {
         let result = self
             .store
             .get_opts(
@@ -339,7 +237,6 @@ impl Object {
                 return Err(self.changed(None));
             };
             dst.copy_from_slice(&chunk);
-            each(dst);
             filled += chunk.len();
         }
         if filled < slot.len() {
@@ -376,24 +273,20 @@ impl Object {
         Ok(bytes)
     }
 
-    /// The error of a store that answered a request for bytes `asked` with bytes `answered`.
-    fn misanswered(&self, asked: Range<u64>, answered: Range<u64>) -> Error {
-        Error::from(io::Error::other(format!(
-            "the store answered a request for bytes {}..{} of {} with bytes {}..{} of {}",
-            asked.start,
-            asked.end,
-            quoted(&self.path),
-            answered.start,
-            answered.end,
-            self.size
-        )))
-    }
-
     /// The error for an object that is no longer the one opened.
     fn changed(&self, source: Option<object_store::Error>) -> Error {
-        Error::from(io::Error::other(Changed {
-            path: self.path.to_string(),
-            e_tag: self.e_tag.clone(),
+        let opened = self.e_tag.as_deref().map_or(String::new(), |e_tag| {
+            format!(
+                " (it was opened with ETag {})",
+                crate::error::excerpt(e_tag)
+            )
+        });
+        Error::from(io::Error::other(StoreError {
+            doing: format!(
+                "the object {} changed after it was opened{opened}",
+                quoted(&self.path)
+            ),
+            after: "; open it again to read the new object",
             source,
         }))
     }
@@ -437,7 +330,7 @@ impl crate::region::ReadAt for At<'_> {
         for (offset, buf) in reads.iter_mut() {
             let range = self.range(*offset, buf.len())?;
             let object = self.object;
-            gets.push(async move { object.get_into(range, buf, &mut |_| ()).await });
+            gets.push(object.get_into(range, buf));
         }
         block_on(
             futures::stream::iter(gets)
@@ -445,65 +338,6 @@ impl crate::region::ReadAt for At<'_> {
                 .try_collect::<Vec<()>>(),
         )??;
         Ok(())
-    }
-}
-
-/// Bytes `pos..end` of a pinned object as a [`Read`](io::Read) for the blocking API: each
-/// read fetches straight into the caller's buffer (in parts, concurrently, as
-/// [`Object::fetch_into`] does), blocking this thread. `O` is the object, borrowed
-/// (`&Object`) or owned (a read moved to another thread). Only the `.npz` reader uses it.
-#[cfg_attr(not(feature = "npz"), allow(dead_code))]
-struct BlockingRange<O> {
-    object: O,
-    pos: u64,
-    end: u64,
-}
-
-#[cfg_attr(not(feature = "npz"), allow(dead_code))]
-impl<O: Borrow<Object>> BlockingRange<O> {
-    /// Bytes `range` of `object`.
-    fn new(object: O, range: Range<u64>) -> BlockingRange<O> {
-        BlockingRange {
-            object,
-            pos: range.start,
-            end: range.end,
-        }
-    }
-
-    /// The range `pos..` of a read into `buf`: as much of `buf` as the bytes left fill.
-    fn next(&self, buf: &[u8]) -> Range<u64> {
-        self.pos..self.pos + (buf.len() as u64).min(self.end - self.pos)
-    }
-
-    /// [`Read::read`](io::Read::read), and the CRC-32 of the bytes read
-    /// ([`Object::fetch_into_hashing`]).
-    #[cfg(feature = "npz")]
-    fn read_hashing(&mut self, buf: &mut [u8]) -> io::Result<(usize, crc32fast::Hasher)> {
-        let range = self.next(buf);
-        let n = (range.end - range.start) as usize;
-        if n == 0 {
-            return Ok((0, crc32fast::Hasher::new()));
-        }
-        let hasher = block_on(
-            self.object
-                .borrow()
-                .fetch_into_hashing(range, &mut buf[..n]),
-        )??;
-        self.pos += n as u64;
-        Ok((n, hasher))
-    }
-}
-
-impl<O: Borrow<Object>> io::Read for BlockingRange<O> {
-    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        let range = self.next(buf);
-        let n = (range.end - range.start) as usize;
-        if n == 0 {
-            return Ok(0);
-        }
-        block_on(self.object.borrow().fetch_into(range, &mut buf[..n]))??;
-        self.pos += n as u64;
-        Ok(n)
     }
 }
 
@@ -547,14 +381,6 @@ where
     Ok((Arc::from(store), path))
 }
 
-/// The error of a buffer of `bytes` that cannot be allocated.
-fn out_of_memory(bytes: u64) -> Error {
-    Error::from(io::Error::new(
-        io::ErrorKind::OutOfMemory,
-        format!("cannot allocate {bytes} bytes for a remote read"),
-    ))
-}
-
 /// A store error while reading `range` of `path`: [`ErrorKind::Io`](crate::ErrorKind::Io),
 /// the store's error kept as the source.
 fn store_error(path: &Path, range: Range<u64>, source: object_store::Error) -> Error {
@@ -580,7 +406,7 @@ fn request_error(doing: String, after: &'static str, source: object_store::Error
     let e = StoreError {
         doing,
         after,
-        source,
+        source: Some(source),
     };
     Error::from(io::Error::new(kind, e))
 }
@@ -590,66 +416,37 @@ fn quoted(path: &Path) -> String {
     crate::error::excerpt(format_args!("{:?}", path.as_ref()))
 }
 
-/// A store's error in a request.
+/// A store's error in a request, or (with no source) the object found changed.
 #[derive(Debug)]
 struct StoreError {
     doing: String,
     after: &'static str,
-    source: object_store::Error,
+    source: Option<object_store::Error>,
 }
 
 impl fmt::Display for StoreError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let top = crate::error::excerpt(&self.source);
-        write!(f, "{}: {top}", self.doing)?;
-        // The message is capped, and a long URL can push the reason (an HTTP status, a
-        // refused connection) out of it: the innermost cause is named then.
-        let mut cause: &(dyn StdError + 'static) = &self.source;
-        while let Some(next) = cause.source() {
-            cause = next;
-        }
-        let inner = cause.to_string();
-        let inner = inner.trim().trim_end_matches(':');
-        if !inner.is_empty() && !top.contains(inner) {
-            write!(f, " (cause: {})", crate::error::excerpt(inner))?;
+        f.write_str(&self.doing)?;
+        if let Some(source) = &self.source {
+            let top = crate::error::excerpt(source);
+            write!(f, ": {top}")?;
+            // The message is capped, and a long URL can push the reason (an HTTP status, a
+            // refused connection) out of it: the innermost cause is named then.
+            let mut cause: &(dyn StdError + 'static) = source;
+            while let Some(next) = cause.source() {
+                cause = next;
+            }
+            let inner = cause.to_string();
+            let inner = inner.trim().trim_end_matches(':');
+            if !inner.is_empty() && !top.contains(inner) {
+                write!(f, " (cause: {})", crate::error::excerpt(inner))?;
+            }
         }
         f.write_str(self.after)
     }
 }
 
 impl StdError for StoreError {
-    fn source(&self) -> Option<&(dyn StdError + 'static)> {
-        Some(&self.source)
-    }
-}
-
-/// The object was replaced (or cut) after it was opened.
-#[derive(Debug)]
-struct Changed {
-    path: String,
-    e_tag: Option<String>,
-    source: Option<object_store::Error>,
-}
-
-impl fmt::Display for Changed {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "the object {} changed after it was opened",
-            crate::error::excerpt(format_args!("{:?}", self.path))
-        )?;
-        if let Some(e_tag) = &self.e_tag {
-            write!(
-                f,
-                " (it was opened with ETag {})",
-                crate::error::excerpt(e_tag)
-            )?;
-        }
-        f.write_str("; open it again to read the new object")
-    }
-}
-
-impl StdError for Changed {
     fn source(&self) -> Option<&(dyn StdError + 'static)> {
         self.source.as_ref().map(|e| e as _)
     }

@@ -57,6 +57,35 @@ fn numpy_index(shape: &[usize], sel: &[SliceInfoElem]) -> String {
     format!("np.s_[{},]", parts.join(", "))
 }
 
+/// Has numpy write each array of `arrays` (a Python dict literal over `np`, of arrays of
+/// `shape`) to `{name}.npy` in `d`, each selection of `sels` of it to `{name}_{k}.npy`, and all
+/// of them to `stored.npz` (and `deflated.npz`, with `np.savez_compressed`).
+fn numpy_arrays_and_slices(
+    d: &std::path::Path,
+    shape: &[usize],
+    sels: &[Vec<SliceInfoElem>],
+    arrays: &str,
+) {
+    let exprs: Vec<String> = sels.iter().map(|s| numpy_index(shape, s)).collect();
+    numpy(
+        d,
+        &format!(
+            r#"
+import os
+sels = [{sels}]
+arrays = {arrays}
+for name, arr in arrays.items():
+    np.save(os.path.join(d, name + '.npy'), arr)
+    for k, sel in enumerate(sels):
+        np.save(os.path.join(d, f'{{name}}_{{k}}.npy'), arr[sel])
+np.savez(os.path.join(d, 'stored.npz'), **arrays)
+np.savez_compressed(os.path.join(d, 'deflated.npz'), **arrays)
+"#,
+            sels = exprs.join(", ")
+        ),
+    );
+}
+
 /// The selections every source is asked for, on a 3-D array of shape (4, 5, 6).
 fn selections_3d() -> Vec<Vec<SliceInfoElem>> {
     vec![
@@ -74,32 +103,18 @@ fn every_source_reads_what_numpy_slices() {
     let dir = Scratch::new("region-numpy");
     let d = dir.path("");
     let sels = selections_3d();
-    let shape = [4usize, 5, 6];
-    let exprs: Vec<String> = sels.iter().map(|s| numpy_index(&shape, s)).collect();
-    numpy(
+    numpy_arrays_and_slices(
         &d,
-        &format!(
-            r#"
-import os
-sels = [{sels}]
-a = (np.arange(120, dtype='<f8') * 0.5 - 7).reshape(4, 5, 6)
-arrays = {{
-    'c': a,
-    'f': np.asfortranarray(a),
+        &[4, 5, 6],
+        &sels,
+        r#"{
+    'c': (np.arange(120, dtype='<f8') * 0.5 - 7).reshape(4, 5, 6),
+    'f': np.asfortranarray((np.arange(120, dtype='<f8') * 0.5 - 7).reshape(4, 5, 6)),
     'be': np.asfortranarray(np.arange(120, dtype='>i4').reshape(4, 5, 6) - 60),
     'u': np.array([[[chr(65 + (i + j + k) % 26) * ((i + k) % 4) for k in range(6)] for j in range(5)] for i in range(4)], dtype='<U3'),
     'rec': np.array([[[(i * 30 + j * 6 + k, b'ab'[: (k % 3)], k / 4) for k in range(6)] for j in range(5)] for i in range(4)],
                     dtype=[('x', '<i4'), ('s', 'S3'), ('t', '<f8')]),
-}}
-for name, arr in arrays.items():
-    np.save(os.path.join(d, name + '.npy'), arr)
-    for k, sel in enumerate(sels):
-        np.save(os.path.join(d, f'{{name}}_{{k}}.npy'), arr[sel])
-np.savez(os.path.join(d, 'stored.npz'), **arrays)
-np.savez_compressed(os.path.join(d, 'deflated.npz'), **arrays)
-"#,
-            sels = exprs.join(", ")
-        ),
+}"#,
     );
     fn all_sources<A: ndnpy::ReadableElement + PartialEq + std::fmt::Debug>(
         dir: &Scratch,
@@ -172,31 +187,18 @@ fn selections_of_many_runs_from_a_file_read_on_two_threads_as_numpy_slices() {
         s![1..39;5, ..;-4, 7].as_ref().to_vec(),
         s![.., 3, ..].as_ref().to_vec(),
     ];
-    let shape = [40usize, 30, 50];
-    let exprs: Vec<String> = sels.iter().map(|s| numpy_index(&shape, s)).collect();
-    numpy(
+    numpy_arrays_and_slices(
         &d,
-        &format!(
-            r#"
-import os
-sels = [{sels}]
-a = (np.arange(60000, dtype='<f8') * 0.5 - 7).reshape(40, 30, 50)
-arrays = {{
-    'c': a,
-    'f': np.asfortranarray(a),
+        &[40, 30, 50],
+        &sels,
+        r#"{
+    'c': (np.arange(60000, dtype='<f8') * 0.5 - 7).reshape(40, 30, 50),
+    'f': np.asfortranarray((np.arange(60000, dtype='<f8') * 0.5 - 7).reshape(40, 30, 50)),
     'be': np.asfortranarray(np.arange(60000, dtype='>i4').reshape(40, 30, 50) - 60),
     'u': np.array([chr(65 + i % 26) * (i % 4) for i in range(60000)], dtype='<U3').reshape(40, 30, 50),
     'rec': np.array([(i, b'abc'[: (i % 4)], i / 4) for i in range(60000)],
                     dtype=[('x', '<i4'), ('s', 'S3'), ('t', '<f8')]).reshape(40, 30, 50),
-}}
-for name, arr in arrays.items():
-    np.save(os.path.join(d, name + '.npy'), arr)
-    for k, sel in enumerate(sels):
-        np.save(os.path.join(d, f'{{name}}_{{k}}.npy'), arr[sel])
-np.savez(os.path.join(d, 'stored.npz'), **arrays)
-"#,
-            sels = exprs.join(", ")
-        ),
+}"#,
     );
     fn check<A: ndnpy::ReadableElement + PartialEq + std::fmt::Debug>(
         dir: &Scratch,

@@ -1,5 +1,5 @@
-//! Remote `.npy` reads (`RemoteNpy`, `BlockingRemoteNpy`) against a real S3-protocol server
-//! on loopback: moto's server (`python3 -m moto.server`, installed by `.ci/run` with
+//! Objects in a store read through `RemoteFile` and written through `RemoteWriter`, against a
+//! real S3-protocol server on loopback: moto's server (`python3 -m moto.server`, installed by `.ci/run` with
 //! `pip install 'moto[server]'`), started by these tests as a child process that exits with
 //! this binary. Fixtures are uploaded with `object_store` itself; every result is compared
 //! with the local read of the same bytes. Requests and bytes are counted by `Counting`, a

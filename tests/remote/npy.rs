@@ -1,10 +1,11 @@
-//! `RemoteNpy` and `BlockingRemoteNpy`.
+//! `.npy` objects read through `RemoteFile` by the crate's own readers: `NpyReader` (whole,
+//! rows, elements, regions), `ReadNpyExt::read_npy` and `DynArray::read_npy`.
 
 use crate::harness::*;
 use ndarray::{s, Array2, ArrayD, Ix2, IxDyn};
 use ndnpy::{
-    element::FixedBytes, remote::BlockingRemoteNpy, remote::RemoteNpy, remote::RemoteOptions,
-    ErrorKind, Header, NpyRecord, ReadNpyExt, ReadOptions, WriteNpyExt,
+    element::FixedBytes, remote::RemoteFile, remote::RemoteOptions, DynArray, ErrorKind, Header,
+    NpyReader, NpyRecord, ReadNpyExt, ReadOptions, WriteNpyExt,
 };
 use object_store::path::Path;
 use object_store::ObjectStore;
@@ -12,11 +13,16 @@ use std::net::TcpListener;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-/// Uploads testdata file `name` and checks that the remote read, async and blocking, equals
-/// the local one.
+/// `key` in `store`, opened as a file.
+fn open(store: &Arc<dyn ObjectStore>, key: &str) -> RemoteFile {
+    RemoteFile::open(Arc::clone(store), Path::from(key)).unwrap()
+}
+
+/// Uploads testdata file `name` and checks that the remote reads (`NpyReader` and
+/// `ReadNpyExt`) equal the local one.
 fn same_as_local<A, D>(name: &str)
 where
-    A: ndnpy::ReadableElement + PartialEq + std::fmt::Debug + Send + 'static,
+    A: ndnpy::ReadableElement + PartialEq + std::fmt::Debug,
     D: ndarray::Dimension,
 {
     let store = moto().store();
@@ -24,26 +30,20 @@ where
     let key = format!("full/{name}");
     put(&store, &key, bytes.clone());
     let local = ndarray::Array::<A, D>::read_npy(&bytes[..]).unwrap();
-    let npy = rt()
-        .block_on(RemoteNpy::open(
-            Arc::clone(&store),
-            Path::from(key.as_str()),
-        ))
-        .unwrap();
+    let mut npy = NpyReader::new(open(&store, &key)).unwrap();
     assert_eq!(
         npy.info(),
         &Header::read(&mut &bytes[..], &ReadOptions::new()).unwrap()
     );
-    let remote: ndarray::Array<A, D> = rt().block_on(npy.read()).unwrap();
+    let remote: ndarray::Array<A, D> = npy.read_array().unwrap();
     // Compared as text: NaN (in some fixtures) is not equal to itself.
     assert_eq!(format!("{remote:?}"), format!("{local:?}"), "{name}");
     assert_eq!(remote.strides(), local.strides(), "{name}: layout");
-    let blocking = BlockingRemoteNpy::open(store, Path::from(key.as_str())).unwrap();
-    let again = blocking.read::<A, D>().unwrap();
+    let again = ndarray::Array::<A, D>::read_npy(open(&store, &key)).unwrap();
     assert_eq!(
         format!("{again:?}"),
         format!("{local:?}"),
-        "{name} (blocking)"
+        "{name} (read_npy)"
     );
 }
 
@@ -84,20 +84,9 @@ fn any_dtype_reads_as_the_local_dyn_read() {
         let bytes = std::fs::read(format!("testdata/{name}")).unwrap();
         let key = format!("dyn/{name}");
         put(&store, &key, bytes.clone());
-        let local = format!("{:?}", ndnpy::DynArray::read_npy(&bytes[..]).unwrap());
-        let npy = rt()
-            .block_on(RemoteNpy::open(
-                Arc::clone(&store),
-                Path::from(key.as_str()),
-            ))
-            .unwrap();
-        let remote = rt().block_on(npy.read_dyn()).unwrap();
+        let local = format!("{:?}", DynArray::read_npy(&bytes[..]).unwrap());
+        let remote = DynArray::read_npy(open(&store, &key)).unwrap();
         assert_eq!(format!("{remote:?}"), local, "{name}");
-        let blocking = BlockingRemoteNpy::open(Arc::clone(&store), Path::from(key.as_str()))
-            .unwrap()
-            .read_dyn()
-            .unwrap();
-        assert_eq!(format!("{blocking:?}"), local, "{name} (blocking)");
     }
 }
 
@@ -118,26 +107,20 @@ fn one_row_from_the_middle_is_two_small_requests() {
     let real = moto().store();
     put(&real, "rows/big.npy", bytes);
     let store = Counting::new(real);
-    let npy = rt()
-        .block_on(RemoteNpy::open(store.clone(), "rows/big.npy".into()))
-        .unwrap();
-    // The futures are Send: they can be spawned on a multi-threaded runtime.
-    let task = {
-        let npy = Arc::new(npy);
-        let npy2 = Arc::clone(&npy);
-        let handle = rt().spawn(async move { npy2.read_rows::<f64, Ix2>(2048..2049).await });
-        (npy, handle)
-    };
-    let (npy, handle) = task;
-    let row: Array2<f64> = rt().block_on(handle).unwrap().unwrap();
+    // From async code, on the runtime's blocking pool.
+    let file = RemoteFile::open(store.clone(), "rows/big.npy".into()).unwrap();
+    let task = rt().spawn_blocking(move || {
+        let mut npy = NpyReader::new(file)?;
+        let row = npy.read_rows::<f64, Ix2>(2048..2049)?;
+        Ok::<_, ndnpy::Error>((npy, row))
+    });
+    let (mut npy, row) = rt().block_on(task).unwrap().unwrap();
     assert_eq!(row, a.slice(s![2048..2049, ..]));
     let (requests, transferred) = store.take();
     eprintln!("one 8 KiB row of 32 MiB: {requests} requests, {transferred} bytes");
-    assert!(requests <= 2, "{requests} requests");
-    assert!(transferred <= 64 << 10, "{transferred} bytes");
-    assert_eq!(transferred, 4096 + 8192);
+    assert_eq!((requests, transferred), (2, 4096 + 8192));
 
-    let x: f64 = rt().block_on(npy.read_element(&[3000, 7])).unwrap();
+    let x: f64 = npy.read_element(&[3000, 7]).unwrap();
     assert_eq!(x, a[[3000, 7]]);
     assert_eq!(store.take(), (1, 8));
 }
@@ -149,46 +132,36 @@ fn large_reads_are_split_into_concurrent_parts() {
     put(&real, "rows/parts.npy", bytes.clone());
     let store = Counting::new(real);
     let opts = RemoteOptions::new().part_size(1 << 20).concurrency(4);
-    let npy = rt()
-        .block_on(RemoteNpy::open_with_options(
-            store.clone(),
-            "rows/parts.npy".into(),
-            opts.clone(),
-        ))
+    let file = RemoteFile::open_with_options(store.clone(), "rows/parts.npy".into(), opts.clone())
         .unwrap();
+    let mut npy = NpyReader::new(file).unwrap();
     store.take();
-    let all: Array2<f64> = rt().block_on(npy.read()).unwrap();
+    let all: Array2<f64> = npy.read_array().unwrap();
     assert_eq!(all, a);
     let (requests, transferred) = store.take();
     eprintln!("8 MiB in parts of 1 MiB: {requests} requests, {transferred} bytes");
-    assert_eq!(requests, 8);
-    assert_eq!(transferred, (bytes.len() - 128) as u64);
-    // The blocking API fetches the same parts, into the array's own memory.
-    let blocking =
-        BlockingRemoteNpy::open_with_options(store.clone(), "rows/parts.npy".into(), opts).unwrap();
+    assert_eq!((requests, transferred), (8, (bytes.len() - 128) as u64));
+    // ReadNpyExt reads the data into the array's own memory too, in the same parts (the
+    // first 4 KiB came with the open).
+    let file = RemoteFile::open_with_options(store.clone(), "rows/parts.npy".into(), opts).unwrap();
     store.take();
-    assert_eq!(blocking.read::<f64, Ix2>().unwrap(), a);
-    assert_eq!(store.take(), (8, (bytes.len() - 128) as u64));
-    // Rows across part boundaries, through the blocking API.
-    let blocking = BlockingRemoteNpy::open_with_options(
-        store.clone(),
-        "rows/parts.npy".into(),
-        RemoteOptions::new().part_size(100_000),
-    )
-    .unwrap();
-    let rows: Array2<f64> = blocking.read_rows(100..140).unwrap();
+    assert_eq!(Array2::<f64>::read_npy(file).unwrap(), a);
+    assert_eq!(store.take(), (8, (bytes.len() - 4096) as u64));
+    // Rows across part boundaries.
+    let opts = RemoteOptions::new().part_size(100_000);
+    let file = RemoteFile::open_with_options(store.clone(), "rows/parts.npy".into(), opts).unwrap();
+    let rows: Array2<f64> = NpyReader::new(file).unwrap().read_rows(100..140).unwrap();
     assert_eq!(rows, a.slice(s![100..140, ..]));
 }
 
 #[test]
-fn a_header_longer_than_the_first_get_takes_two_requests() {
+fn a_header_longer_than_the_first_get_is_read_ahead_in_a_few_requests() {
     let bytes = std::fs::read("testdata/v2_huge_header.npy").unwrap();
     let real = moto().store();
     put(&real, "huge_header.npy", bytes.clone());
     let store = Counting::new(real);
-    let npy = rt()
-        .block_on(RemoteNpy::open(store.clone(), "huge_header.npy".into()))
-        .unwrap();
+    let npy =
+        NpyReader::new(RemoteFile::open(store.clone(), "huge_header.npy".into()).unwrap()).unwrap();
     let local = Header::read(&mut &bytes[..], &ReadOptions::new()).unwrap();
     assert_eq!(npy.info(), &local);
     let (requests, transferred) = store.take();
@@ -196,18 +169,15 @@ fn a_header_longer_than_the_first_get_takes_two_requests() {
         "a header of {} bytes: {requests} requests, {transferred} bytes",
         local.data_offset
     );
-    assert_eq!(requests, 2);
-    assert_eq!(transferred, local.data_offset);
+    // The first 4 KiB, then windows of 128 KiB and 256 KiB (the header is read in bounded
+    // steps, and the file ends 40 KB after it).
+    assert!(requests <= 3, "{requests} requests");
+    assert!(transferred <= bytes.len() as u64, "{transferred} bytes");
 
     // Over the limit: refused after the first GET, before the header is fetched.
-    let opts = RemoteOptions::new().read_options(ReadOptions::new().max_header_len(10_000));
-    let err = rt()
-        .block_on(RemoteNpy::open_with_options(
-            store.clone(),
-            "huge_header.npy".into(),
-            opts,
-        ))
-        .unwrap_err();
+    let opts = ReadOptions::new().max_header_len(10_000);
+    let file = RemoteFile::open(store.clone(), "huge_header.npy".into()).unwrap();
+    let err = NpyReader::with_options(file, &opts).unwrap_err();
     assert_eq!(err.kind(), ErrorKind::Limit, "{err}");
     assert_eq!(store.take(), (1, 4096));
 }
@@ -217,15 +187,13 @@ fn an_object_changed_after_open_is_an_error() {
     let store = moto().store();
     let (_, first) = rows_of_8k(4);
     put(&store, "changing.npy", first);
-    let npy = rt()
-        .block_on(RemoteNpy::open(Arc::clone(&store), "changing.npy".into()))
-        .unwrap();
+    let mut npy = NpyReader::new(open(&store, "changing.npy")).unwrap();
     let (mut second, _) = rows_of_8k(4);
     second.fill(-1.0);
     let mut bytes = Vec::new();
     second.write_npy(&mut bytes).unwrap();
     put(&store, "changing.npy", bytes);
-    let err = rt().block_on(npy.read::<f64, Ix2>()).unwrap_err();
+    let err = npy.read_array::<f64, Ix2>().unwrap_err();
     assert_eq!(err.kind(), ErrorKind::Io, "{err}");
     assert!(
         err.to_string().contains("changed after it was opened"),
@@ -240,7 +208,7 @@ fn an_object_changed_after_open_is_an_error() {
         ),
         "{source:?}"
     );
-    let err = rt().block_on(npy.read_element::<f64>(&[0, 0])).unwrap_err();
+    let err = npy.read_element::<f64>(&[0, 0]).unwrap_err();
     assert!(err.to_string().contains("changed"), "{err}");
 }
 
@@ -250,9 +218,9 @@ fn a_truncated_object_is_an_error_before_any_data_is_fetched() {
     let bytes = std::fs::read("testdata/f8_le_c_2x3.npy").unwrap();
     put(&real, "truncated.npy", bytes[..bytes.len() - 8].to_vec());
     let store = Counting::new(real);
-    let err = rt()
-        .block_on(RemoteNpy::open(store.clone(), "truncated.npy".into()))
-        .unwrap_err();
+    let mut npy =
+        NpyReader::new(RemoteFile::open(store.clone(), "truncated.npy".into()).unwrap()).unwrap();
+    let err = npy.read_array::<f64, Ix2>().unwrap_err();
     assert_eq!(err.kind(), ErrorKind::Truncated, "{err}");
     assert_eq!(err.byte_counts(), Some((48, 40)));
     assert_eq!(store.take().0, 1);
@@ -262,36 +230,27 @@ fn a_truncated_object_is_an_error_before_any_data_is_fetched() {
 #[test]
 fn without_the_object_feature_an_object_array_is_refused_before_its_data_is_fetched() {
     let real = moto().store();
-    put(
-        &real,
-        "meta.npy",
-        std::fs::read("testdata/object/meta.npy").unwrap(),
-    );
+    // 64 KiB of pickle after the header: more than the first GET brings.
+    let mut bytes = std::fs::read("testdata/object/meta.npy").unwrap();
+    bytes.resize(bytes.len() + (64 << 10), 0);
+    put(&real, "meta.npy", bytes);
     let store = Counting::new(real);
-    let refused = |err: ndnpy::Error| {
-        assert_eq!(err.kind(), ErrorKind::DType, "{err}");
-        assert!(
-            err.to_string()
-                .starts_with("object arrays need ndnpy's `object` feature"),
-            "{err}"
-        );
-    };
-    let npy = rt()
-        .block_on(RemoteNpy::open(store.clone(), "meta.npy".into()))
-        .unwrap();
-    let blocking = BlockingRemoteNpy::open(store.clone(), "meta.npy".into()).unwrap();
-    assert_eq!(store.take().0, 2); // the two headers
-    refused(rt().block_on(npy.read_dyn()).unwrap_err());
-    refused(blocking.read_dyn().unwrap_err());
+    let file = RemoteFile::open(store.clone(), "meta.npy".into()).unwrap();
+    assert_eq!(store.take(), (1, 4096)); // the header and a little more
+    let err = DynArray::read_npy(file).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::DType, "{err}");
+    assert!(
+        err.to_string()
+            .starts_with("object arrays need ndnpy's `object` feature"),
+        "{err}"
+    );
     assert_eq!(store.take(), (0, 0));
 }
 
 #[test]
 fn a_missing_object_keeps_the_store_error() {
     let store = moto().store();
-    let err = rt()
-        .block_on(RemoteNpy::open(store, "no/such.npy".into()))
-        .unwrap_err();
+    let err = RemoteFile::open(store, "no/such.npy".into()).unwrap_err();
     assert_eq!(err.kind(), ErrorKind::Io, "{err}");
     let io = err.io_error().unwrap();
     assert_eq!(io.kind(), std::io::ErrorKind::NotFound, "{err}");
@@ -320,10 +279,10 @@ fn a_server_killed_mid_read_is_an_error_not_a_hang() {
         }
     });
     let opts = RemoteOptions::new().part_size(64 << 10).concurrency(1);
-    let npy =
-        BlockingRemoteNpy::open_with_options(store.clone(), "killed.npy".into(), opts).unwrap();
+    let file = RemoteFile::open_with_options(store.clone(), "killed.npy".into(), opts).unwrap();
+    let mut npy = NpyReader::new(file).unwrap();
     let started = Instant::now();
-    let err = npy.read::<f64, Ix2>().unwrap_err();
+    let err = npy.read_array::<f64, Ix2>().unwrap_err();
     let (requests, transferred) = store.take();
     eprintln!(
         "killed after {requests} GETs, {transferred} bytes; {:?} later: {err}",
@@ -356,8 +315,9 @@ fn a_5xx_on_one_part_is_an_error_naming_it() {
         part..part + (64 << 10),
     )));
     let opts = RemoteOptions::new().part_size(64 << 10).concurrency(2);
-    let npy = BlockingRemoteNpy::open_with_options(proxied, "flaky.npy".into(), opts).unwrap();
-    let err = npy.read::<f64, Ix2>().unwrap_err();
+    let file = RemoteFile::open_with_options(proxied, "flaky.npy".into(), opts).unwrap();
+    let mut npy = NpyReader::new(file).unwrap();
+    let err = npy.read_array::<f64, Ix2>().unwrap_err();
     eprintln!("{err}");
     assert_eq!(err.kind(), ErrorKind::Io, "{err}");
     assert!(
@@ -385,7 +345,7 @@ fn a_server_that_stops_answering_times_out() {
         }
     });
     let started = Instant::now();
-    let err = BlockingRemoteNpy::open(Arc::new(store_at(&endpoint)), "a.npy".into()).unwrap_err();
+    let err = RemoteFile::open(Arc::new(store_at(&endpoint)), "a.npy".into()).unwrap_err();
     assert_eq!(err.kind(), ErrorKind::Io, "{err}");
     assert!(started.elapsed() < Duration::from_secs(20), "{err}");
 }
@@ -395,7 +355,7 @@ fn open_url_builds_the_store_from_the_url() {
     let store = moto().store();
     let bytes = std::fs::read("testdata/example.npy").unwrap();
     put(&store, "url/example.npy", bytes);
-    let npy = BlockingRemoteNpy::open_url(
+    let file = RemoteFile::open_url(
         &format!("s3://{BUCKET}/url/example.npy"),
         [
             ("aws_endpoint", moto().endpoint()),
@@ -407,30 +367,21 @@ fn open_url_builds_the_store_from_the_url() {
         RemoteOptions::new(),
     )
     .unwrap();
-    let a: ArrayD<f64> = npy.read().unwrap();
+    let a = ArrayD::<f64>::read_npy(file).unwrap();
     assert_eq!(
         a,
         ndnpy::read_npy::<_, ArrayD<f64>>("testdata/example.npy").unwrap()
     );
 
-    let err =
-        BlockingRemoteNpy::open_url("not a url", [("a", "b")], RemoteOptions::new()).unwrap_err();
+    let err = RemoteFile::open_url("not a url", [("a", "b")], RemoteOptions::new()).unwrap_err();
     assert_eq!(err.kind(), ErrorKind::Usage, "{err}");
 }
 
-/// Compiles only if the async calls' futures are `Send` (spawnable on any tokio runtime).
+/// Compiles only if a file can move to another thread (the runtime's blocking pool).
 #[allow(dead_code)]
-fn futures_are_send(store: Arc<dyn ObjectStore>, npy: &RemoteNpy) {
+fn a_file_is_send(file: RemoteFile) {
     fn send<T: Send>(_: T) {}
-    send(RemoteNpy::open(store, "a.npy".into()));
-    send(RemoteNpy::open_url(
-        "s3://b/a.npy",
-        [("k", "v")],
-        RemoteOptions::new(),
-    ));
-    send(npy.read::<String, IxDyn>());
-    send(npy.read_rows::<Flat, IxDyn>(0..1));
-    send(npy.read_element::<f64>(&[0]));
+    send(file);
 }
 
 #[test]
@@ -438,10 +389,58 @@ fn an_empty_object_is_a_format_error_as_an_empty_file_is() {
     let store = moto().store();
     put(&store, "empty/a.npy", Vec::new());
     let local = ndarray::Array1::<f64>::read_npy(&[][..]).unwrap_err();
-    let err = BlockingRemoteNpy::open(Arc::clone(&store), "empty/a.npy".into()).unwrap_err();
+    let err = NpyReader::new(open(&store, "empty/a.npy")).unwrap_err();
     assert_eq!(err.kind(), local.kind(), "{err}");
     let local = ndnpy::NpzReader::new(std::io::Cursor::new(Vec::new())).unwrap_err();
-    let err = ndnpy::remote::BlockingRemoteNpz::open(store, "empty/a.npy".into()).unwrap_err();
+    let err = ndnpy::NpzReader::new(open(&store, "empty/a.npy")).unwrap_err();
     assert_eq!(err.kind(), local.kind(), "{err}");
     eprintln!("{err}");
+}
+
+#[test]
+fn reads_and_seeks_anywhere_give_the_objects_bytes() {
+    use std::io::{Read, Seek, SeekFrom};
+    let memory: Arc<dyn ObjectStore> = Arc::new(object_store::memory::InMemory::new());
+    let bytes: Vec<u8> = (0..3_000_000u32).map(|i| (i * 7 % 251) as u8).collect();
+    put(&memory, "x.bin", bytes.clone());
+    let store = Counting::new(memory);
+    let opts = RemoteOptions::new().part_size(256 << 10).concurrency(3);
+    let mut f = RemoteFile::open_with_options(store.clone(), "x.bin".into(), opts).unwrap();
+    assert_eq!(f.object().0, bytes.len() as u64);
+    // Jumps and reads of every size, some past the end.
+    let mut seed = 12345u64;
+    for _ in 0..300 {
+        seed = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        let pos = ((seed >> 33) % (bytes.len() as u64 + 100)) as usize;
+        let len = ((seed >> 13) % 300_000) as usize;
+        assert_eq!(f.seek(SeekFrom::Start(pos as u64)).unwrap(), pos as u64);
+        let mut got = Vec::new();
+        (&mut f).take(len as u64).read_to_end(&mut got).unwrap();
+        let from = pos.min(bytes.len());
+        assert_eq!(
+            got,
+            bytes[from..(from + len).min(bytes.len())],
+            "{pos} {len}"
+        );
+    }
+    assert_eq!(f.seek(SeekFrom::End(-10)).unwrap(), bytes.len() as u64 - 10);
+    assert_eq!(
+        f.seek(SeekFrom::Current(4)).unwrap(),
+        bytes.len() as u64 - 6
+    );
+    assert!(f.seek(SeekFrom::Current(-(bytes.len() as i64))).is_err());
+    // A stream of small reads costs few requests: the window doubles up to 768 KiB.
+    f.seek(SeekFrom::Start(0)).unwrap();
+    store.take();
+    let mut all = Vec::new();
+    std::io::BufReader::with_capacity(4096, &mut f)
+        .read_to_end(&mut all)
+        .unwrap();
+    assert!(all == bytes);
+    let (requests, transferred) = store.take();
+    eprintln!("3 MB in 4 KiB reads: {requests} requests, {transferred} bytes");
+    assert_eq!(transferred, bytes.len() as u64);
+    assert!(requests <= 16, "{requests} requests");
 }

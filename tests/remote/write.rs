@@ -1,14 +1,13 @@
-//! `RemoteWriter`, `BlockingRemoteWriter`, `SpooledRemoteWriter`, `RemoteNpy::write`,
-//! `BlockingRemoteNpy::write`: what they upload (compared byte for byte with the local
-//! writers, and loaded by numpy), how (requests counted), and that nothing is ever visible at
-//! the path, nor left pending in the bucket, before `finish` or after an error.
+//! `RemoteWriter` and `SpooledRemoteWriter`: what they upload (compared byte for byte with the
+//! local writers, and loaded by numpy), how (requests counted), and that nothing is ever
+//! visible at the path, nor left pending in the bucket, before `finish` or after an error.
 
 use crate::harness::*;
 use ndarray::{s, Array1, Array2, Array3};
 use ndnpy::{
-    npz::NpzWriteOptions, remote::BlockingRemoteNpy, remote::BlockingRemoteWriter,
-    remote::RemoteNpy, remote::RemoteOptions, remote::RemoteWriter, remote::SpooledRemoteWriter,
-    ErrorKind, NpyWriter, NpzWriter, WriteNpyExt, WriteOptions,
+    npz::NpzWriteOptions, remote::RemoteFile, remote::RemoteOptions, remote::RemoteWriter,
+    remote::SpooledRemoteWriter, remote::Uploaded, ErrorKind, NpyReader, NpyWriter, NpzWriter,
+    WriteNpyExt,
 };
 use object_store::path::Path;
 use object_store::{ObjectStore, ObjectStoreExt};
@@ -16,7 +15,7 @@ use std::io::{Read, Write};
 use std::net::TcpStream;
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 const MIB: usize = 1 << 20;
 
@@ -99,6 +98,18 @@ fn halves(rows: usize, cols: usize) -> Array2<f64> {
     Array2::from_shape_fn((rows, cols), |(i, j)| (i * cols + j) as f64 * 0.5)
 }
 
+/// Writes `a` as the `.npy` object `name` through a `RemoteWriter`.
+fn upload<T: WriteNpyExt + ?Sized>(
+    store: Arc<dyn ObjectStore>,
+    name: &str,
+    a: &T,
+    opts: RemoteOptions,
+) -> Result<Uploaded, ndnpy::Error> {
+    let mut w = RemoteWriter::create_with_options(store, name.into(), opts);
+    a.write_npy(&mut w)?;
+    w.finish()
+}
+
 fn local_npy<T: WriteNpyExt + ?Sized>(a: &T) -> Vec<u8> {
     let mut bytes = Vec::new();
     a.write_npy(&mut bytes).unwrap();
@@ -110,7 +121,7 @@ fn an_array_smaller_than_a_part_is_one_put() {
     let real = moto().store();
     let store = Counting::new(real.clone());
     let a = halves(100, 100); // 80 KB
-    let done = BlockingRemoteNpy::write(store.clone(), "w/small.npy".into(), &a).unwrap();
+    let done = upload(store.clone(), "w/small.npy", &a, RemoteOptions::new()).unwrap();
     let counts = store.uploads.take();
     eprintln!("80 KB, blocking: (puts, creates, parts, completes, aborts) = {counts:?}");
     assert_eq!(counts, (1, 0, 0, 0, 0));
@@ -127,12 +138,10 @@ fn an_array_smaller_than_a_part_is_one_put() {
          print('ok' if a.dtype == '<f8' and np.array_equal(a, np.arange(10000).reshape(100, 100) * 0.5) else a)",
     );
 
-    // The async writer, on views numpy orders differently: Fortran order, and a strided,
-    // reversed view written in C order through the lane gatherer. Same bytes as local.
+    // Views numpy orders differently: Fortran order, and a strided, reversed view written in
+    // C order through the lane gatherer. Same bytes as local.
     let t = a.t();
-    let done = rt()
-        .block_on(RemoteNpy::write(store.clone(), "w/small_f.npy".into(), &t))
-        .unwrap();
+    let done = upload(store.clone(), "w/small_f.npy", &t, RemoteOptions::new()).unwrap();
     assert_eq!(store.uploads.take(), (1, 0, 0, 0, 0));
     assert_eq!(done.size, local_npy(&t).len() as u64);
     let remote = download(&real, "w/small_f.npy").unwrap();
@@ -145,11 +154,12 @@ fn an_array_smaller_than_a_part_is_one_put() {
          print('ok' if np.array_equal(a, (np.arange(10000).reshape(100, 100) * 0.5).T) else a)",
     );
     let strided = a.slice(s![..;-3, 1..;2]);
-    rt().block_on(RemoteNpy::write(
+    upload(
         store.clone(),
-        "w/small_s.npy".into(),
+        "w/small_s.npy",
         &strided,
-    ))
+        RemoteOptions::new(),
+    )
     .unwrap();
     assert_eq!(
         download(&real, "w/small_s.npy").unwrap(),
@@ -157,14 +167,7 @@ fn an_array_smaller_than_a_part_is_one_put() {
     );
     // Strings: numpy's dtype is the longest item's.
     let words = Array1::from_iter((0..1000).map(|i| "x".repeat(i % 7)));
-    rt().block_on(RemoteNpy::write_with_options(
-        store.clone(),
-        "w/words.npy".into(),
-        &words,
-        &WriteOptions::new(),
-        RemoteOptions::new(),
-    ))
-    .unwrap();
+    upload(store.clone(), "w/words.npy", &words, RemoteOptions::new()).unwrap();
     let remote = download(&real, "w/words.npy").unwrap();
     assert_eq!(remote, local_npy(&words));
     numpy_check(
@@ -175,7 +178,7 @@ fn an_array_smaller_than_a_part_is_one_put() {
     );
     assert_eq!(store.uploads.take(), (2, 0, 0, 0, 0));
     // An empty object is one PUT too.
-    let w = BlockingRemoteWriter::create(store.clone(), "w/empty".into());
+    let w = RemoteWriter::create(store.clone(), "w/empty".into());
     assert_eq!(w.finish().unwrap().size, 0);
     assert_eq!(download(&real, "w/empty").unwrap(), b"");
 }
@@ -189,19 +192,12 @@ fn a_large_array_is_uploaded_in_concurrent_parts() {
     let local = local_npy(&a);
     assert_eq!(local.len(), 23 * MIB + 128);
     let opts = RemoteOptions::new().part_size(5 * MIB).concurrency(3);
-    let done = BlockingRemoteNpy::write_with_options(
-        store.clone(),
-        "w/large.npy".into(),
-        &a,
-        &WriteOptions::new(),
-        opts.clone(),
-    )
-    .unwrap();
+    let done = upload(store.clone(), "w/large.npy", &a, opts.clone()).unwrap();
     let max_in_flight = store.uploads.max_in_flight.load(Ordering::SeqCst);
     let bytes = store.uploads.bytes.load(Ordering::SeqCst);
     let counts = store.uploads.take();
     eprintln!(
-        "23 MiB in 5 MiB parts, blocking: (puts, creates, parts, completes, aborts) = \
+        "23 MiB in 5 MiB parts: (puts, creates, parts, completes, aborts) = \
          {counts:?}, at most {max_in_flight} parts at once, {bytes} bytes sent"
     );
     assert_eq!(counts, (0, 1, 5, 1, 0));
@@ -222,25 +218,17 @@ fn a_large_array_is_uploaded_in_concurrent_parts() {
          print('ok' if np.array_equal(a, np.arange(2944 * 1024).reshape(2944, 1024) * 0.5) else a)",
     );
 
-    // The async writer, Fortran order (the transpose's memory order, encoded in pieces).
+    // Fortran order (the transpose's memory order).
     let t = a.t();
-    let done = rt()
-        .block_on(RemoteNpy::write_with_options(
-            store.clone(),
-            "w/large_f.npy".into(),
-            &t,
-            &WriteOptions::new(),
-            opts,
-        ))
-        .unwrap();
+    let done = upload(store.clone(), "w/large_f.npy", &t, opts).unwrap();
     let max_in_flight = store.uploads.max_in_flight.load(Ordering::SeqCst);
     let counts = store.uploads.take();
-    eprintln!("23 MiB, async: {counts:?}, at most {max_in_flight} parts at once");
+    eprintln!("23 MiB, Fortran order: {counts:?}, at most {max_in_flight} parts at once");
     assert_eq!(counts, (0, 1, 5, 1, 0));
     assert!((1..=3).contains(&max_in_flight), "{max_in_flight}");
     assert_eq!(done.parts, 5);
     let remote = download(&real, "w/large_f.npy").unwrap();
-    assert!(remote == local_npy(&t), "the async upload differs");
+    assert!(remote == local_npy(&t), "the Fortran-order upload differs");
     assert!(exists(&real, "w/large_f.npy"));
     no_pending_upload(moto().port, "w/large.npy");
     no_pending_upload(moto().port, "w/large_f.npy");
@@ -253,15 +241,15 @@ fn rows_streamed_by_an_npy_writer() {
     // 1536 rows of 4 KiB: 6 MiB, two parts of 5 MiB; written one row at a time.
     let rows = 1536;
     let opts = RemoteOptions::new().part_size(5 * MIB).concurrency(2);
-    let w = BlockingRemoteWriter::create_with_options(store.clone(), "w/rows.npy".into(), opts);
-    assert_eq!(w.remote().part_size(), 5 * MIB);
+    let w = RemoteWriter::create_with_options(store.clone(), "w/rows.npy".into(), opts);
+    assert_eq!(w.part_size(), 5 * MIB);
     let mut npy = NpyWriter::<_, f32>::new(w, (rows, 1024)).unwrap();
     for i in 0..rows {
         let row = Array1::from_shape_fn(1024, |j| (i * 1024 + j) as f32);
         npy.write_block(&row).unwrap();
     }
     let w = npy.finish().unwrap();
-    assert_eq!(w.remote().bytes_written(), 128 + 6 * MIB as u64);
+    assert_eq!(w.bytes_written(), 128 + 6 * MIB as u64);
     let done = w.finish().unwrap();
     let counts = store.uploads.take();
     eprintln!("6 MiB streamed row by row: {counts:?}");
@@ -356,8 +344,7 @@ fn an_upload_in_progress_is_not_visible() {
     // An old object at the path stays what readers see until the new one is complete.
     put(&real, "w/replaced.bin", b"old".to_vec());
     let opts = RemoteOptions::new().part_size(5 * MIB).concurrency(2);
-    let mut w =
-        BlockingRemoteWriter::create_with_options(store.clone(), "w/replaced.bin".into(), opts);
+    let mut w = RemoteWriter::create_with_options(store.clone(), "w/replaced.bin".into(), opts);
     let data: Vec<u8> = (0..12 * MIB).map(|i| (i % 251) as u8).collect();
     w.write_all(&data).unwrap();
     // Two parts handed over (the third, 2 MiB, is buffered); flush waits for them.
@@ -372,7 +359,7 @@ fn an_upload_in_progress_is_not_visible() {
     no_pending_upload(moto().port, "w/replaced.bin");
 
     // A new path: not there at all (HEAD and GET say NotFound) until finish.
-    let mut w = BlockingRemoteWriter::create_with_options(
+    let mut w = RemoteWriter::create_with_options(
         store.clone(),
         "w/new.bin".into(),
         RemoteOptions::new().part_size(5 * MIB),
@@ -394,11 +381,8 @@ fn a_writer_dropped_or_aborted_leaves_nothing() {
     let data = vec![7u8; 12 * MIB];
 
     // Blocking, dropped: the abort is done when drop returns.
-    let mut w = BlockingRemoteWriter::create_with_options(
-        store.clone(),
-        "w/dropped.bin".into(),
-        opts.clone(),
-    );
+    let mut w =
+        RemoteWriter::create_with_options(store.clone(), "w/dropped.bin".into(), opts.clone());
     w.write_all(&data).unwrap();
     w.flush().unwrap();
     assert!(pending_uploads(moto().port).contains(&"w/dropped.bin".to_string()));
@@ -409,11 +393,8 @@ fn a_writer_dropped_or_aborted_leaves_nothing() {
 
     // Blocking, dropped with parts still in flight (no flush): they are cancelled or land
     // before the abort, which removes them either way.
-    let mut w = BlockingRemoteWriter::create_with_options(
-        store.clone(),
-        "w/dropped2.bin".into(),
-        opts.clone(),
-    );
+    let mut w =
+        RemoteWriter::create_with_options(store.clone(), "w/dropped2.bin".into(), opts.clone());
     w.write_all(&data).unwrap();
     drop(w);
     assert_eq!(store.uploads.take(), (0, 1, 2, 0, 1));
@@ -421,11 +402,8 @@ fn a_writer_dropped_or_aborted_leaves_nothing() {
     no_pending_upload(moto().port, "w/dropped2.bin");
 
     // Blocking, aborted: later calls are errors.
-    let mut w = BlockingRemoteWriter::create_with_options(
-        store.clone(),
-        "w/aborted.bin".into(),
-        opts.clone(),
-    );
+    let mut w =
+        RemoteWriter::create_with_options(store.clone(), "w/aborted.bin".into(), opts.clone());
     w.write_all(&data).unwrap();
     w.abort().unwrap();
     assert_eq!(store.uploads.take(), (0, 1, 2, 0, 1));
@@ -433,67 +411,11 @@ fn a_writer_dropped_or_aborted_leaves_nothing() {
     no_pending_upload(moto().port, "w/aborted.bin");
 
     // A small writer dropped has made no request at all.
-    let mut w = BlockingRemoteWriter::create(store.clone(), "w/tiny.bin".into());
+    let mut w = RemoteWriter::create(store.clone(), "w/tiny.bin".into());
     w.write_all(b"tiny").unwrap();
     drop(w);
     assert_eq!(store.uploads.take(), (0, 0, 0, 0, 0));
     assert!(!exists(&real, "w/tiny.bin"));
-
-    // Async, aborted explicitly.
-    let mut w =
-        RemoteWriter::create_with_options(store.clone(), "w/async.bin".into(), opts.clone());
-    rt().block_on(w.write_all(&data)).unwrap();
-    rt().block_on(w.abort()).unwrap();
-    assert_eq!(store.uploads.take(), (0, 1, 2, 0, 1));
-    assert!(!exists(&real, "w/async.bin"));
-    no_pending_upload(moto().port, "w/async.bin");
-
-    // Async, dropped: the abort runs as a task of the runtime; wait for it.
-    let mut w = RemoteWriter::create_with_options(store.clone(), "w/async2.bin".into(), opts);
-    rt().block_on(w.write_all(&data)).unwrap();
-    drop(w);
-    let deadline = Instant::now() + Duration::from_secs(30);
-    while pending_uploads(moto().port).contains(&"w/async2.bin".to_string()) {
-        assert!(
-            Instant::now() < deadline,
-            "the dropped writer's upload was not aborted"
-        );
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    assert_eq!(store.uploads.aborts.load(Ordering::SeqCst), 1);
-    assert!(!exists(&real, "w/async2.bin"));
-    store.uploads.take();
-}
-
-#[test]
-fn a_finish_cancelled_while_the_upload_completes_leaves_nothing() {
-    let real = moto().store();
-    let store = Counting::new(real.clone());
-    // The completion waits 120 s: a timeout of 10 s cancels `finish` while it waits, once
-    // the parts are uploaded, when the upload is object_store's writer's, no longer this
-    // writer's. It is aborted all the same (from a task of the runtime).
-    store
-        .uploads
-        .complete_delay_ms
-        .store(120_000, Ordering::SeqCst);
-    let opts = RemoteOptions::new().part_size(5 * MIB).concurrency(2);
-    let mut w = RemoteWriter::create_with_options(store.clone(), "w/cancelled.bin".into(), opts);
-    rt().block_on(w.write_all(&vec![5u8; 12 * MIB])).unwrap();
-    let finish =
-        rt().block_on(async { tokio::time::timeout(Duration::from_secs(10), w.finish()).await });
-    store.uploads.complete_delay_ms.store(0, Ordering::SeqCst);
-    assert!(finish.is_err(), "finish returned {finish:?}");
-    let deadline = Instant::now() + Duration::from_secs(30);
-    while pending_uploads(moto().port).contains(&"w/cancelled.bin".to_string()) {
-        assert!(
-            Instant::now() < deadline,
-            "the cancelled upload was not aborted"
-        );
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    // The completion was under way (not the parts) when `finish` was cancelled.
-    assert_eq!(store.uploads.take(), (0, 1, 3, 1, 1));
-    assert!(!exists(&real, "w/cancelled.bin"));
 }
 
 /// A loopback HTTP proxy in front of `upstream` that answers `503 Slow Down` to every upload
@@ -514,8 +436,7 @@ fn a_5xx_on_one_part_is_an_error_and_leaves_nothing() {
     let proxied: Arc<dyn ObjectStore> = Arc::new(store_at(&failing_part_proxy(moto().port, 2)));
     let store = Counting::new(proxied);
     let opts = RemoteOptions::new().part_size(5 * MIB).concurrency(2);
-    let mut w =
-        BlockingRemoteWriter::create_with_options(store.clone(), "w/flaky.bin".into(), opts);
+    let mut w = RemoteWriter::create_with_options(store.clone(), "w/flaky.bin".into(), opts);
     let data = vec![1u8; 17 * MIB];
     // The error comes from whichever call first sees part 2's result: a write, or finish.
     let err = match w.write_all(&data) {
@@ -562,7 +483,7 @@ fn a_server_killed_mid_upload_is_an_error_not_a_hang() {
     let own = Moto::start();
     let store = own.store();
     let opts = RemoteOptions::new().part_size(5 * MIB).concurrency(1);
-    let mut w = BlockingRemoteWriter::create_with_options(store, "w/killed.bin".into(), opts);
+    let mut w = RemoteWriter::create_with_options(store, "w/killed.bin".into(), opts);
     w.write_all(&vec![3u8; 11 * MIB]).unwrap();
     w.flush().unwrap();
     drop(own);
@@ -575,7 +496,7 @@ fn a_server_killed_mid_upload_is_an_error_not_a_hang() {
 
 #[test]
 fn create_url_builds_the_store_from_the_url() {
-    let mut w = BlockingRemoteWriter::create_url(
+    let mut w = RemoteWriter::create_url(
         &format!("s3://{BUCKET}/w/url.npy"),
         [
             ("aws_endpoint", moto().endpoint()),
@@ -590,20 +511,17 @@ fn create_url_builds_the_store_from_the_url() {
     let a = ndarray::array![[1i32, 2], [3, 4]];
     a.write_npy(&mut w).unwrap();
     w.finish().unwrap();
-    let npy = BlockingRemoteNpy::open(moto().store(), "w/url.npy".into()).unwrap();
-    assert_eq!(npy.read::<i32, ndarray::Ix2>().unwrap(), a);
+    let file = RemoteFile::open(moto().store(), "w/url.npy".into()).unwrap();
+    assert_eq!(
+        NpyReader::new(file)
+            .unwrap()
+            .read_array::<i32, ndarray::Ix2>()
+            .unwrap(),
+        a
+    );
     let err =
         RemoteWriter::create_url("not a url", [("a", "b")], RemoteOptions::new()).unwrap_err();
     assert_eq!(err.kind(), ErrorKind::Usage, "{err}");
-}
-
-/// Compiles only if the async calls' futures are `Send` (spawnable on any tokio runtime).
-#[allow(dead_code)]
-fn futures_are_send(store: Arc<dyn ObjectStore>, w: &mut RemoteWriter, a: &Array2<String>) {
-    fn send<T: Send>(_: T) {}
-    send(w.write_all(b"x"));
-    send(w.write_array(a, &WriteOptions::new()));
-    send(RemoteNpy::write(store, "a.npy".into(), a));
 }
 
 #[test]
@@ -615,15 +533,14 @@ fn a_write_error_in_a_later_piece_names_the_element_as_a_local_write_does() {
             multiplier: 1,
         })
     };
-    // Pieces of the async writer hold 1 MiB (131,072 datetimes): the odd unit is in the second.
+    // The odd unit is in the second MiB of the data.
     let mut values = vec![Datetime64::new(1, unit(TimeUnit::Seconds)); 300_000];
     values[200_000] = Datetime64::new(1, unit(TimeUnit::Days));
     let a = Array1::from(values);
     let local = a.write_npy(Vec::new()).unwrap_err();
     let store = moto().store();
-    let remote = rt()
-        .block_on(RemoteNpy::write(store, "w/mixed.npy".into(), &a))
-        .unwrap_err();
+    let remote = upload(store.clone(), "w/mixed.npy", &a, RemoteOptions::new()).unwrap_err();
+    assert!(!exists(&store, "w/mixed.npy"));
     assert_eq!(remote.kind(), local.kind());
     assert!(local.to_string().contains("value 200000 "), "{local}");
     assert!(remote.to_string().contains("value 200000 "), "{remote}");
