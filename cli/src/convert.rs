@@ -22,8 +22,6 @@ pub struct Options {
     pub dtype: Option<DType>,
     /// `--void-as bf16`: two-byte voids hold bfloat16 (safetensors output).
     pub void_as_bf16: bool,
-    /// The options of conversions to and from Parquet.
-    pub parquet: crate::parquet::Flags,
 }
 
 /// numpy's byte order characters: `<`, `>`, `=` (this machine's), `|`/`native` not accepted.
@@ -58,18 +56,6 @@ pub fn run(
     opts: &Options,
     progress: &mut crate::progress::Progress,
 ) -> Res<()> {
-    if crate::parquet::involved(input, output, opts) {
-        return crate::parquet::run(input, output, opts);
-    }
-    if opts.parquet.any() {
-        return Err(Fail::usage(
-            "--row-group-size, --compression, --columns, --per-member, --tensor and \
-             --fill-nulls apply to conversions to and from .parquet",
-        ));
-    }
-    if crate::safetensors::involved(input, output) {
-        return crate::safetensors::run(input, output, opts);
-    }
     if opts.void_as_bf16 {
         return Err(Fail::usage(
             "--void-as applies to conversions to .safetensors",

@@ -204,6 +204,7 @@ fn run() -> Res<i32> {
     let mut rows: Option<String> = None;
     let mut field: Option<String> = None;
     let mut conv = convert::Options::default();
+    let mut pq = parquet::Flags::default();
     let mut plot_out: Option<String> = None;
     let mut plot_kind = plot::Kind::Auto;
     let mut bins = 50usize;
@@ -265,17 +266,17 @@ fn run() -> Res<i32> {
                         "--row-group-size {v:?}: expected a number of rows > 0"
                     ))
                 })?;
-                conv.parquet.row_group_rows = Some(rows);
+                pq.row_group_rows = Some(rows);
             }
             Long("compression") if command == "convert" => {
-                conv.parquet.compression = Some(value(&mut parser)?);
+                pq.compression = Some(value(&mut parser)?);
             }
             Long("columns") if command == "convert" => {
                 let v = value(&mut parser)?;
-                conv.parquet.columns = Some(v.split(',').map(str::to_string).collect());
+                pq.columns = Some(v.split(',').map(str::to_string).collect());
             }
-            Long("per-member") if command == "convert" => conv.parquet.per_member = true,
-            Long("tensor") if command == "convert" => conv.parquet.tensor = true,
+            Long("per-member") if command == "convert" => pq.per_member = true,
+            Long("tensor") if command == "convert" => pq.tensor = true,
             Long("fill-nulls") if command == "convert" => {
                 let v = value(&mut parser)?;
                 let x = v.parse::<f64>().map_err(|_| {
@@ -283,7 +284,7 @@ fn run() -> Res<i32> {
                         "--fill-nulls {v:?}: expected a number (nan allowed)"
                     ))
                 })?;
-                conv.parquet.fill_nulls = Some(x);
+                pq.fill_nulls = Some(x);
             }
             Short('o') | Long("output") if command == "plot" => {
                 plot_out = Some(value(&mut parser)?);
@@ -370,12 +371,20 @@ fn run() -> Res<i32> {
         },
         "convert" => match operands.as_slice() {
             [a, b] => {
-                convert::run(
-                    &Target::parse(a),
-                    std::path::Path::new(b),
-                    &conv,
-                    &mut Progress::new(),
-                )?;
+                let (input, output) = (Target::parse(a), std::path::Path::new(b));
+                // The file kinds choose the converter.
+                if parquet::involved(&input, output, &pq) {
+                    parquet::run(&input, output, &conv, &pq)?;
+                } else if pq.any() {
+                    return Err(Fail::usage(
+                        "--row-group-size, --compression, --columns, --per-member, --tensor \
+                         and --fill-nulls apply to conversions to and from .parquet",
+                    ));
+                } else if safetensors::involved(&input, output) {
+                    safetensors::run(&input, output, &conv)?;
+                } else {
+                    convert::run(&input, output, &conv, &mut Progress::new())?;
+                }
                 Ok(0)
             }
             _ => Err(Fail::usage(format!(

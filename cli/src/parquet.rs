@@ -16,8 +16,8 @@ pub fn is_parquet(path: &Path) -> bool {
 
 /// Whether this conversion is one of ours: either side is a `.parquet` file, or
 /// `--per-member` asks for a directory of them.
-pub fn involved(input: &Target, output: &Path, opts: &Options) -> bool {
-    is_parquet(&input.path) || is_parquet(output) || opts.parquet.per_member
+pub fn involved(input: &Target, output: &Path, flags: &Flags) -> bool {
+    is_parquet(&input.path) || is_parquet(output) || flags.per_member
 }
 
 /// What the Parquet options of the command line ask for.
@@ -59,7 +59,7 @@ fn fail(name: &str, e: ndnpy::Error) -> Fail {
 }
 
 /// Converts `input` into `output`, one of them Parquet.
-pub fn run(input: &Target, output: &Path, opts: &Options) -> Res<()> {
+pub fn run(input: &Target, output: &Path, opts: &Options, flags: &Flags) -> Res<()> {
     if opts.fortran.is_some()
         || opts.byte_order.is_some()
         || opts.dtype.is_some()
@@ -71,7 +71,7 @@ pub fn run(input: &Target, output: &Path, opts: &Options) -> Res<()> {
              conversions (numpy data is written in this machine's order, C order)",
         ));
     }
-    let f = &opts.parquet;
+    let f = flags;
     let mut pq = ParquetOptions::new().tensor_extension(f.tensor);
     if let Some(rows) = f.row_group_rows {
         pq = pq.row_group_rows(rows);
