@@ -201,7 +201,9 @@ impl ReadOptions {
     /// `&[u8]` or `Cursor` (by value or `&mut`), and a stored member of an
     /// [`NpzReader`](crate::NpzReader) over a file. Arrays of 16 MiB and more are then read as
     /// that many positioned reads (or copies) of disjoint parts at once, one per thread, up to
-    /// the number of cores. Default 2 on Unix (standard threads; no feature needed), else 1;
+    /// the number of cores. A region read of a file ([`NpyReader`](crate::NpyReader), a stored
+    /// member's `read_slice`) of 256 runs or more is split over two threads the same way.
+    /// Default 2 on Unix (standard threads; no feature needed), else 1;
     /// values above 1 have an effect only there. 0 counts as 1.
     ///
     /// 1 keeps every read of the crate's on the calling thread: no split reads, and no helper

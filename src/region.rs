@@ -782,10 +782,11 @@ impl Read for Halves<'_, '_> {
         if self.rest.is_none() {
             let total = plan.bytes();
             let runs = plan.run_count();
-            let empty = plan.runs_between(runs, runs);
             if (buf.len() as u64) < total {
                 self.rest = Some(RegionRead::new(plan, self.source, Merge::LOCAL));
             } else {
+                // Nothing is left after the split read.
+                let empty = plan.runs_between(runs, runs);
                 self.rest = Some(RegionRead::with_runs(empty, self.source, Merge::LOCAL));
                 // The whole selection fits in `buf`: `total` is at most its length.
                 let (mid_run, total) = (runs / 2, total as usize);
@@ -1129,8 +1130,9 @@ mod tests {
         let mut out = vec![0u8; plan.bytes() as usize];
         region.read_exact(&mut out).unwrap();
         assert_eq!(region.source.reads, 8); // one window a row
-                                            // A source that batches its windows (remote) still takes a last run straight: a band
-                                            // of rows is fetched into the destination, not through a window.
+
+        // A source that batches its windows (remote) still takes a last run straight: a band
+        // of rows is fetched into the destination, not through a window.
         let batching = Merge {
             gap: 4,
             block: 1 << 20,

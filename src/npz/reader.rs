@@ -1366,11 +1366,9 @@ impl<R: Read> BufRead for Source<'_, R> {
 }
 
 impl<R: Read> MemberSource for Source<'_, R> {
-    /// A file's range is read as what the buffer holds, then positioned reads of disjoint
-    /// parts, each hashed on the thread that read it; the hashes are combined in order. An
-    /// object in a store ([`RemoteFile`](crate::remote::RemoteFile)) is read whole into
-    /// `out`, its parts fetched concurrently straight there, then hashed.
-    #[cfg(unix)]
+    /// A file's range is read by [`file_read_hashing`]; an object in a store
+    /// ([`RemoteFile`](crate::remote::RemoteFile)) whole into `out`, its parts fetched
+    /// concurrently straight there, then hashed.
     fn read_hashing(&mut self, out: &mut [u8]) -> Option<io::Result<(usize, crc32fast::Hasher)>> {
         #[cfg(feature = "object_store")]
         if let Source::Stream(s) = self {
@@ -1386,47 +1384,60 @@ impl<R: Read> MemberSource for Source<'_, R> {
                 (n, h)
             }));
         }
-        let Source::File(f) = self else {
-            return None;
-        };
-        if f.get_ref().parts < 2
-            || out.len() < super::member::PARALLEL_CRC_MIN
-            || crate::prefault::cores() < 2
-        {
-            return None;
+        #[cfg(unix)]
+        if let Source::File(f) = self {
+            return file_read_hashing(f, out);
         }
-        let mut all = crc32fast::Hasher::new();
-        let buffered = f.buffer();
-        let first = buffered.len().min(out.len());
-        out[..first].copy_from_slice(&buffered[..first]);
-        all.update(&out[..first]);
-        f.consume(first);
-        let range = f.get_mut();
-        let rest = &mut out[first..];
-        let left = usize::try_from(range.end - range.pos).unwrap_or(usize::MAX);
-        let rest_len = rest.len().min(left);
-        let (file, pos) = (range.file, range.pos);
-        // Each part is read and hashed in cache-sized steps, so the hash reads bytes still
-        // in cache rather than the whole part from memory a second time.
-        let read = crate::pio::fill_parts(&mut rest[..rest_len], range.parts, |part, offset| {
-            let mut h = crc32fast::Hasher::new();
-            let mut done = 0;
-            for step in part.chunks_mut(HASH_STEP) {
-                let n = crate::pio::read_full_at(file, step, pos + (offset + done) as u64)?;
-                h.update(&step[..n]);
-                done += n;
-                if n < step.len() {
-                    break;
-                }
-            }
-            Ok((done, h))
-        });
-        Some(read.map(|(n, hashes)| {
-            range.pos += n as u64;
-            for h in &hashes {
-                all.combine(h);
-            }
-            (first + n, all)
-        }))
+        #[cfg(not(any(unix, feature = "object_store")))]
+        let _ = out;
+        None
     }
+}
+
+/// [`MemberSource::read_hashing`] of a file's range: what the buffer holds, then positioned
+/// reads of disjoint parts, each hashed on the thread that read it.
+#[cfg(unix)]
+fn file_read_hashing(
+    f: &mut BufReader<FileRange<'_>>,
+    out: &mut [u8],
+) -> Option<io::Result<(usize, crc32fast::Hasher)>> {
+    if f.get_ref().parts < 2
+        || out.len() < super::member::PARALLEL_CRC_MIN
+        || crate::prefault::cores() < 2
+    {
+        return None;
+    }
+    let mut all = crc32fast::Hasher::new();
+    let buffered = f.buffer();
+    let first = buffered.len().min(out.len());
+    out[..first].copy_from_slice(&buffered[..first]);
+    all.update(&out[..first]);
+    f.consume(first);
+    let range = f.get_mut();
+    let rest = &mut out[first..];
+    let left = usize::try_from(range.end - range.pos).unwrap_or(usize::MAX);
+    let rest_len = rest.len().min(left);
+    let (file, pos) = (range.file, range.pos);
+    // Each part is read and hashed in cache-sized steps, so the hash reads bytes still
+    // in cache rather than the whole part from memory a second time.
+    let read = crate::pio::fill_parts(&mut rest[..rest_len], range.parts, |part, offset| {
+        let mut h = crc32fast::Hasher::new();
+        let mut done = 0;
+        for step in part.chunks_mut(HASH_STEP) {
+            let n = crate::pio::read_full_at(file, step, pos + (offset + done) as u64)?;
+            h.update(&step[..n]);
+            done += n;
+            if n < step.len() {
+                break;
+            }
+        }
+        Ok((done, h))
+    });
+    Some(read.map(|(n, hashes)| {
+        range.pos += n as u64;
+        for h in &hashes {
+            all.combine(h);
+        }
+        (first + n, all)
+    }))
 }
