@@ -47,7 +47,8 @@
 //!   place. With the `parallel` feature, [`NpzReader::read_all`] inflates members on all
 //!   cores. Without asking (on Unix, unless [`ReadOptions::threads`] is 1): inflating a
 //!   member of 16 MiB or more, a helper thread faults the array's pages in just ahead of the
-//!   inflater, never more than 16 MiB past the bytes inflated (Linux); reading 16 MiB or more
+//!   inflater, never further past the bytes inflated than those bytes nor more than 16 MiB
+//!   (Linux); reading 16 MiB or more
 //!   of a stored member, two threads read parts of an archive that is a file and hash each
 //!   part (from other sources, a helper thread runs the CRC-32).
 //! - **Conversions**: [`safetensors`] (feature `safetensors`): `.npz`/`.npy`

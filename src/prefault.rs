@@ -10,9 +10,10 @@
 //! `ReadOptions::threads` allows more than one thread) on a machine with more than one core
 //! start a helper thread that asks the kernel to populate the pages
 //! (`MADV_POPULATE_WRITE`) a little ahead of the reader. The
-//! helper never gets more than [`LEAD`] bytes ahead of the bytes that have really arrived, so
-//! a hostile input that declares a huge array but holds little commits little memory, as
-//! without the helper. Otherwise [`fill`] is [`read_full`].
+//! helper never gets further ahead of the bytes that have really arrived than those bytes
+//! themselves (at least one [`STEP`], at most [`LEAD`]): a hostile input that declares a huge
+//! array but holds little commits at most twice what arrived plus a step, not a fixed
+//! 16 MiB more. Otherwise [`fill`] is [`read_full`].
 //!
 //! Unsafe here: asking the kernel to populate pages of a buffer another thread is filling
 //! (`sys::advise`), and, in tests, a fresh mapping to watch.
@@ -93,9 +94,17 @@ where
 #[cfg_attr(not(target_os = "linux"), allow(dead_code))]
 const MIN_LEN: usize = 16 << 20;
 
-/// How far ahead of the bytes read the helper may populate.
+/// The furthest ahead of the bytes read the helper may populate (see [`lead`]).
 #[cfg_attr(not(target_os = "linux"), allow(dead_code))]
 const LEAD: usize = 16 << 20;
+
+/// How far past `filled` bytes the helper may populate: as far as has arrived, at least one
+/// [`STEP`] and at most [`LEAD`]. So the lead grows with the input and a short input that
+/// declared a huge buffer commits at most twice what it held plus a step.
+#[cfg_attr(not(target_os = "linux"), allow(dead_code))]
+fn lead(filled: usize) -> usize {
+    filled.clamp(STEP, LEAD)
+}
 
 /// The step of [`fill`]'s reads (the reader reports its progress after each) and of the
 /// helper's populating.
@@ -139,7 +148,7 @@ fn on_rayon_worker() -> bool {
 
 #[cfg(target_os = "linux")]
 mod imp {
-    use super::{LEAD, STEP};
+    use super::{lead, STEP};
     use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
     use std::thread;
 
@@ -197,16 +206,13 @@ mod imp {
         })
     }
 
-    /// The helper: populates `[base, base + len)` in 2 MiB steps, at most [`LEAD`] bytes past
+    /// The helper: populates `[base, base + len)` in 2 MiB steps, at most [`lead`] bytes past
     /// what the reader has filled, until all is populated or the reader stops.
     fn populate(base: usize, len: usize, shared: &Shared) {
         let mut populated = 0;
         while populated < len && !shared.stop.load(Ordering::Acquire) {
-            let allowed = shared
-                .filled
-                .load(Ordering::Acquire)
-                .saturating_add(LEAD)
-                .min(len);
+            let filled = shared.filled.load(Ordering::Acquire);
+            let allowed = filled.saturating_add(lead(filled)).min(len);
             if populated >= allowed {
                 thread::park();
                 continue;
@@ -287,48 +293,36 @@ mod tests {
         v & 1 == 1
     }
 
-    /// With the helper: pages get populated ahead of the reader, but never more than `LEAD`
-    /// past the bytes that arrived (a short input that declared a huge array commits little).
+    /// With the helper: pages get populated ahead of the reader, but never further past the
+    /// bytes that arrived than [`lead`] allows: as far as arrived, at least a step, at most
+    /// `LEAD` (a short input that declared a huge array commits little).
     #[cfg(target_os = "linux")]
     #[test]
     fn the_helper_populates_ahead_but_never_past_the_lead() {
         if !helper_pays(MIN_LEN, true) {
             return; // one core: no helper to observe
         }
-        let len = 64 << 20;
-        // A fresh anonymous mapping (not the allocator's, whose memory may be resident from
-        // earlier use).
-        // SAFETY: a new mapping that nothing else refers to; unmapped below.
-        let ptr = unsafe {
-            libc::mmap(
-                std::ptr::null_mut(),
-                len,
-                libc::PROT_READ | libc::PROT_WRITE,
-                libc::MAP_PRIVATE | libc::MAP_ANONYMOUS,
-                -1,
-                0,
-            )
-        };
-        assert!(ptr != libc::MAP_FAILED, "mmap failed");
-        let base = ptr as usize;
-        // SAFETY: `len` zeroed bytes of that mapping, used only until the munmap below.
-        let buf = unsafe { std::slice::from_raw_parts_mut(ptr.cast::<u8>(), len) };
-        /// Hands out `STEP` bytes, then waits (up to 10 s) for the page just below
-        /// `STEP + LEAD` to be resident, and 100 ms more, before ending the input.
+        assert_eq!(
+            (lead(0), lead(STEP + 1), lead(LEAD + 1)),
+            (STEP, STEP + 1, LEAD)
+        );
+        /// Hands out `arrives` bytes, then waits (up to 10 s) for the page just below
+        /// `arrives + lead(arrives)` to be resident, and 100 ms more, before ending the input.
         struct WaitForHelper {
             base: usize,
-            sent: bool,
+            arrives: usize,
+            sent: usize,
             saw: bool,
         }
         impl Read for WaitForHelper {
             fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-                if !self.sent {
-                    self.sent = true;
-                    let n = buf.len().min(STEP);
+                if self.sent < self.arrives {
+                    let n = buf.len().min(self.arrives - self.sent);
                     buf[..n].fill(1);
+                    self.sent += n;
                     return Ok(n);
                 }
-                let target = self.base + STEP + LEAD - 4096;
+                let target = self.base + self.arrives + lead(self.arrives) - 4096;
                 for _ in 0..10_000 {
                     if resident(target) {
                         self.saw = true;
@@ -341,22 +335,47 @@ mod tests {
                 Ok(0)
             }
         }
-        let mut r = WaitForHelper {
-            base,
-            sent: false,
-            saw: false,
-        };
-        assert_eq!(fill(&mut r, buf, true).unwrap(), STEP);
-        assert!(r.saw, "the helper never populated ahead of the reader");
-        let beyond = STEP + LEAD + (2 << 20); // a huge page of slack
-        for off in (beyond..len).step_by(4096) {
+        let len = 64 << 20;
+        // One short input whose lead is the least, one whose lead grew, one past the most.
+        for arrives in [STEP, 3 * STEP, LEAD + 4 * STEP] {
+            // A fresh anonymous mapping (not the allocator's, whose memory may be resident
+            // from earlier use).
+            // SAFETY: a new mapping that nothing else refers to; unmapped below.
+            let ptr = unsafe {
+                libc::mmap(
+                    std::ptr::null_mut(),
+                    len,
+                    libc::PROT_READ | libc::PROT_WRITE,
+                    libc::MAP_PRIVATE | libc::MAP_ANONYMOUS,
+                    -1,
+                    0,
+                )
+            };
+            assert!(ptr != libc::MAP_FAILED, "mmap failed");
+            let base = ptr as usize;
+            // SAFETY: `len` zeroed bytes of that mapping, used only until the munmap below.
+            let buf = unsafe { std::slice::from_raw_parts_mut(ptr.cast::<u8>(), len) };
+            let mut r = WaitForHelper {
+                base,
+                arrives,
+                sent: 0,
+                saw: false,
+            };
+            assert_eq!(fill(&mut r, buf, true).unwrap(), arrives);
             assert!(
-                !resident(base + off),
-                "page at {off} populated past the lead"
+                r.saw,
+                "{arrives}: the helper never populated ahead of the reader"
             );
+            let beyond = arrives + lead(arrives) + (2 << 20); // a huge page of slack
+            for off in (beyond..len).step_by(4096) {
+                assert!(
+                    !resident(base + off),
+                    "{arrives}: page at {off} populated past the lead"
+                );
+            }
+            // SAFETY: mapped above with this length; `buf` is not used after this.
+            assert_eq!(unsafe { libc::munmap(ptr, len) }, 0);
         }
-        // SAFETY: mapped above with this length; `buf` is not used after this.
-        assert_eq!(unsafe { libc::munmap(ptr, len) }, 0);
     }
 
     #[test]
