@@ -18,6 +18,56 @@ const MMAP: &str = "ndnpy, NpyMmap::read_slice";
 
 const REMOTE: &str = "ndnpy, NpyReader<RemoteFile>::read_slice (HTTP)";
 const FLOOR: &str = "floor: the same windows by raw ranged GETs, 8 at once";
+const PREAD: &str = "floor: ndnpy's windows by bare positioned reads";
+
+/// The byte windows (offset from the data's start, length) a local read of selection `k`
+/// reads (runs under 4 KiB apart merged): the band whole, a window a column block, a window
+/// of 7,176 bytes for each row of the box (its eight elements 1 KiB apart), the element.
+fn local_windows(k: usize, planes: usize) -> Vec<(u64, usize)> {
+    const PLANE: u64 = 1 << 20;
+    match k {
+        2 => (0..planes as u64)
+            .step_by(10)
+            .flat_map(|p| {
+                (0..128u64)
+                    .step_by(16)
+                    .map(move |r| (p * PLANE + r * 8192, 7176))
+            })
+            .collect(),
+        _ => windows(k, planes),
+    }
+}
+
+/// Opens `path` and reads `wins` (offsets from `data`) by `read_exact_at` into one reused
+/// buffer, the second half of them on a second thread when there are 256 or more (as ndnpy
+/// splits a selection of that many runs): the system calls and copies of a region read,
+/// without its header, gather or new array.
+fn pread_windows(path: &std::path::Path, data: u64, wins: &[(u64, usize)]) -> Res<usize> {
+    use std::os::unix::fs::FileExt;
+    let file = File::open(path)?;
+    let read = |wins: &[(u64, usize)]| -> std::io::Result<usize> {
+        let most = wins.iter().map(|w| w.1).max().unwrap_or(0);
+        let mut buf = vec![0u8; most];
+        for &(off, len) in wins {
+            file.read_exact_at(&mut buf[..len], data + off)?;
+        }
+        Ok(black_box(&buf).len())
+    };
+    if wins.len() < 256 {
+        return Ok(read(wins)?);
+    }
+    let (first, second) = wins.split_at(wins.len() / 2);
+    let got = std::thread::scope(|s| {
+        let other = s.spawn(|| read(second));
+        let here = read(first);
+        here.and_then(|a| {
+            Ok(a + other
+                .join()
+                .map_err(|_| std::io::Error::other("panicked"))??)
+        })
+    })?;
+    Ok(got)
+}
 
 /// The byte windows (offset from the data's start, length) the remote read of selection `k`
 /// fetches with the default options (runs under 256 KiB apart merged): what
@@ -160,6 +210,14 @@ pub fn region_case(cfg: &Config, np: &mut Numpy) -> Res<Vec<Report>> {
             black_box(last);
             Ok(d)
         }));
+        let (path_f, local) = (path.clone(), local_windows(k, planes));
+        imps.push(Imp::new(PREAD, move |_| {
+            let t = Instant::now();
+            for _ in 0..calls {
+                pread_windows(&path_f, data_offset, &local)?;
+            }
+            Ok(t.elapsed())
+        }));
         let sel_r = sel.clone();
         let path_r = path.clone();
         imps.push(Imp::new(REMOTE, move |check| {
@@ -208,13 +266,17 @@ pub fn region_case(cfg: &Config, np: &mut Numpy) -> Res<Vec<Report>> {
                 "Every call opens the file and reads `s![{expr}]` into a new array: ndnpy \
                  `NpyReader::new(File::open(p))?.read_slice(sel)` (positioned reads of the \
                  selected runs, runs under 4 KiB apart merged) and `NpyMmap::open(p)?.read_slice`; \
-                 numpy `np.load(p, mmap_mode='r')[{expr}].copy()`. Page cache warm. Remote rows \
+                 numpy `np.load(p, mmap_mode='r')[{expr}].copy()`. Page cache warm. The local \
+                 floor opens the file and reads the {m} windows ndnpy reads by bare \
+                 `read_exact_at` into one reused buffer (on two threads from 256 windows, as \
+                 ndnpy splits from 256 runs): no header, no gather, no new array. Remote rows \
                  (scaled from {remote_calls} calls a run): `NpyReader<RemoteFile>::read_slice` of the \
                  same file served over HTTP on loopback by scripts/range_server.py (default \
                  options: runs under 256 KiB apart merged, 8 GETs at once), and the floor: \
                  the same {n} windows fetched by raw ranged GETs, 8 connections at once, no \
                  HTTP client.",
-                n = windows(k, planes).len()
+                n = windows(k, planes).len(),
+                m = local_windows(k, planes).len(),
             )],
             ..Default::default()
         });
