@@ -48,9 +48,9 @@
 //!   cores. Without asking (on Unix, unless [`ReadOptions::threads`] is 1): inflating a
 //!   member of 16 MiB or more, a helper thread faults the array's pages in just ahead of the
 //!   inflater, never further past the bytes inflated than those bytes nor more than 16 MiB
-//!   (Linux); reading 16 MiB or more
-//!   of a stored member, two threads read parts of an archive that is a file and hash each
-//!   part (from other sources, a helper thread runs the CRC-32).
+//!   (Linux); reading 16 MiB or more of a stored member, two threads read parts of an
+//!   archive that is a file and hash each part (from other sources, a helper thread runs
+//!   the CRC-32).
 //! - **Conversions**: [`safetensors`] (feature `safetensors`): `.npz`/`.npy`
 //!   weights to safetensors files and back, streamed, byte for byte what the Python package
 //!   writes. [`arrow`] (feature `arrow`): arrays to arrow-rs arrays and record
