@@ -262,15 +262,11 @@ impl Read for RemoteFile {
         // At most `window` bytes, which fits in memory: the window is a part size times the
         // concurrency, or less.
         let len = (self.window as u64).min(left) as usize;
-        // The buffer keeps its bytes between windows: only its growth is zeroed, and every
-        // byte it holds is fetched below.
-        if self.held.len() < len {
-            self.held
-                .try_reserve_exact(len - self.held.len())
-                .map_err(|_| io::Error::from(io::ErrorKind::OutOfMemory))?;
-            self.held.resize(len, 0);
-        }
-        self.held.truncate(len);
+        // Only the buffer's growth is zeroed: every byte it holds is fetched below.
+        self.held
+            .try_reserve_exact(len.saturating_sub(self.held.len()))
+            .map_err(|_| io::Error::from(io::ErrorKind::OutOfMemory))?;
+        self.held.resize(len, 0);
         self.held_at = self.pos;
         let range = self.pos..self.pos + len as u64;
         if let Err(e) = block_on(self.object.fetch_into(range, &mut self.held))? {
