@@ -130,7 +130,7 @@ def main():
         for k, (title, rows) in enumerate(first):
             title = title.split(":")[0] if len(first) == 1 else title[:60]
             for row in rows:
-                if not row.startswith("ndnpy") or row == "numpy":
+                if not row.startswith("ndnpy"):
                     continue
                 olds, news, quots = [], [], []
                 for p in range(args.passes):

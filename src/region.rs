@@ -1120,7 +1120,8 @@ mod tests {
         assert_eq!(out[..], bytes[200..400]);
         assert_eq!(region.source.reads, 1);
         assert_eq!(region.scratch.capacity(), 0); // no window allocated
-                                                  // Elements 4 bytes apart merge into one window; rows far apart are read alone.
+
+        // Elements 4 bytes apart merge into one window; rows far apart are read alone.
         let plan = Plan::new(&info.header, s![..;8, ..;2].as_ref()).unwrap();
         let source = Counted {
             bytes: &bytes,
