@@ -38,6 +38,12 @@ pub(crate) trait ReadAt {
     /// Fills `buf` with the bytes at `offset`.
     fn read_at(&mut self, offset: u64, buf: &mut [u8]) -> io::Result<()>;
 
+    /// The source's bytes, if it is bytes in memory (a map): their runs are then copied
+    /// straight, with no call per run.
+    fn memory(&self) -> Option<&[u8]> {
+        None
+    }
+
     /// Fills each buffer with the bytes at its offset; a source that can read several ranges
     /// at once (a remote object) does so.
     fn read_many(&mut self, reads: &mut [(u64, &mut [u8])]) -> io::Result<()> {
@@ -69,7 +75,7 @@ pub(crate) struct Merge {
 
 impl Merge {
     /// Bytes in memory (a map): every run copied straight into the destination, since a
-    /// read costs no call there.
+    /// read costs no call there (see `gather`).
     #[cfg_attr(not(feature = "mmap"), allow(dead_code))]
     pub(crate) const MEMORY: Merge = Merge {
         gap: 0,
@@ -273,9 +279,14 @@ impl Plan {
             *k = (rest % n) as usize;
             rest /= n;
         }
+        let mut offset = self.base as i128;
+        for (k, a) in index.iter().zip(&self.outer) {
+            offset += *k as i128 * a.step as i128 * a.stride as i128;
+        }
         Runs {
             plan: self,
             index,
+            offset,
             left: to.saturating_sub(from),
         }
     }
@@ -330,6 +341,8 @@ pub(crate) struct Runs<'p> {
     plan: &'p Plan,
     /// The odometer over the outer axes (the count of steps taken on each).
     index: Vec<usize>,
+    /// Where the run the odometer points at starts.
+    offset: i128,
     /// The runs still to come.
     left: u64,
 }
@@ -342,21 +355,54 @@ impl Iterator for Runs<'_> {
             return None;
         }
         self.left -= 1;
-        let plan = self.plan;
-        let mut offset = plan.base as i128;
-        for (k, a) in self.index.iter().zip(&plan.outer) {
-            offset += *k as i128 * a.step as i128 * a.stride as i128;
-        }
-        // Step the odometer, the innermost outer axis first.
-        for (k, a) in self.index.iter_mut().zip(&plan.outer).rev() {
+        let here = self.offset;
+        // Step the odometer, the innermost outer axis first, and the offset with it.
+        for (k, a) in self.index.iter_mut().zip(&self.plan.outer).rev() {
+            let step = a.step as i128 * a.stride as i128;
             *k += 1;
             if *k < a.count {
+                self.offset += step;
                 break;
             }
+            self.offset -= (a.count as i128 - 1) * step;
             *k = 0;
         }
         // Every offset lies in the data: each index is within its axis.
-        Some((offset as u64, plan.run_len))
+        Some((here as u64, self.plan.run_len))
+    }
+}
+
+/// [`Runs`] with the next two runs in hand: a region read looks one run past the next to
+/// decide whether the next has a neighbour to merge with, once per run, so this costs two
+/// words instead of a copy of the odometer.
+struct Ahead<'p> {
+    runs: Runs<'p>,
+    next: [Option<(u64, u64)>; 2],
+}
+
+impl<'p> Ahead<'p> {
+    fn new(mut runs: Runs<'p>) -> Ahead<'p> {
+        let first = runs.next();
+        let second = runs.next();
+        Ahead {
+            runs,
+            next: [first, second],
+        }
+    }
+
+    /// The next run.
+    fn peek(&self) -> Option<(u64, u64)> {
+        self.next[0]
+    }
+
+    /// The run after the next.
+    fn second(&self) -> Option<(u64, u64)> {
+        self.next[1]
+    }
+
+    /// Moves past the next run.
+    fn advance(&mut self) {
+        self.next = [self.next[1], self.runs.next()];
     }
 }
 
@@ -364,7 +410,7 @@ impl Iterator for Runs<'_> {
 pub(crate) struct RegionRead<'p, S> {
     source: S,
     merge: Merge,
-    runs: std::iter::Peekable<Runs<'p>>,
+    runs: Ahead<'p>,
     /// Windows read and not yet served: their bytes, one after another.
     scratch: Vec<u8>,
     /// The runs the windows hold, in order: where each starts in `scratch`, and its length.
@@ -386,7 +432,7 @@ impl<'p, S: ReadAt> RegionRead<'p, S> {
         RegionRead {
             source,
             merge,
-            runs: runs.peekable(),
+            runs: Ahead::new(runs),
             scratch: Vec::new(),
             pending: std::collections::VecDeque::new(),
             served: 0,
@@ -405,7 +451,7 @@ impl<'p, S: ReadAt> RegionRead<'p, S> {
             && self.pending.len() < MAX_RUNS
             && (windows.is_empty() || gathered < self.merge.batch_bytes as u64)
         {
-            let Some(&(off, len)) = self.runs.peek() else {
+            let Some((off, len)) = self.runs.peek() else {
                 break;
             };
             if len >= block {
@@ -415,8 +461,8 @@ impl<'p, S: ReadAt> RegionRead<'p, S> {
             let (mut lo, mut hi) = (off, off + len);
             let first_run = self.pending.len();
             self.pending.push_back((off, len as usize));
-            self.runs.next();
-            while let Some(&(o, l)) = self.runs.peek() {
+            self.runs.advance();
+            while let Some((o, l)) = self.runs.peek() {
                 if self.pending.len() >= MAX_RUNS {
                     break;
                 }
@@ -432,7 +478,7 @@ impl<'p, S: ReadAt> RegionRead<'p, S> {
                 (lo, hi) = (nlo, nhi);
                 // Both fit in usize: the window is at most `block` bytes.
                 self.pending.push_back((o, l as usize));
-                self.runs.next();
+                self.runs.advance();
             }
             // The runs' offsets, from absolute to their place in `scratch`.
             for run in self.pending.range_mut(first_run..) {
@@ -450,7 +496,7 @@ impl<'p, S: ReadAt> RegionRead<'p, S> {
     /// room, with no window to allocate and copy from (for a remote source, a band of rows
     /// is fetched into the array as a whole read is).
     fn alone(&self, off: u64, len: u64) -> bool {
-        match self.runs.clone().nth(1) {
+        match self.runs.second() {
             None => true,
             // Several windows at once (concurrent GETs) beat one run alone.
             Some(_) if !self.merge.direct => false,
@@ -480,7 +526,7 @@ impl<'p, S: ReadAt> RegionRead<'p, S> {
             self.long_done += n;
         }
         if self.long_done == len {
-            self.runs.next();
+            self.runs.advance();
             self.long_done = 0;
         }
         self.load(&windows)
@@ -528,7 +574,16 @@ impl<S: ReadAt> Read for RegionRead<'_, S> {
                 }
                 continue;
             }
-            let Some(&(off, len)) = self.runs.peek() else {
+            if self.merge.block == 0 && self.long_done == 0 {
+                if let Some(mem) = self.source.memory() {
+                    let n = gather(mem, &mut self.runs, &mut buf[filled..])?;
+                    filled += n;
+                    if n > 0 {
+                        continue;
+                    }
+                }
+            }
+            let Some((off, len)) = self.runs.peek() else {
                 break;
             };
             if len >= self.merge.block as u64 {
@@ -543,7 +598,7 @@ impl<S: ReadAt> Read for RegionRead<'_, S> {
                 filled += n;
                 self.long_done += n as u64;
                 if self.long_done == len {
-                    self.runs.next();
+                    self.runs.advance();
                     self.long_done = 0;
                 }
                 continue;
@@ -554,12 +609,84 @@ impl<S: ReadAt> Read for RegionRead<'_, S> {
                 let n = len as usize;
                 self.source.read_at(off, &mut buf[filled..filled + n])?;
                 filled += n;
-                self.runs.next();
+                self.runs.advance();
                 continue;
             }
             self.fill()?;
         }
         Ok(filled)
+    }
+}
+
+/// Copies the next whole runs that fit in `buf` out of `mem` (bytes in memory), in batches:
+/// the offsets of a batch first, then its copies, of a length known to the compiler for the
+/// common element sizes, so that the loads of a scattered selection (each often a cache miss
+/// or a page fault in a map) are in flight together rather than one behind the other's
+/// bookkeeping. Returns the bytes copied (0: the next run does not fit whole, or none is
+/// left).
+fn gather(mem: &[u8], runs: &mut Ahead<'_>, buf: &mut [u8]) -> io::Result<usize> {
+    let Some((_, len)) = runs.peek() else {
+        return Ok(0);
+    };
+    // A run that fits in `buf` fits in usize.
+    let Ok(len) = usize::try_from(len) else {
+        return Ok(0);
+    };
+    if len == 0 {
+        return Ok(0);
+    }
+    let mut offsets = [0usize; GATHER_BATCH];
+    let mut filled = 0;
+    loop {
+        let room = (buf.len() - filled) / len;
+        let mut n = 0;
+        while n < GATHER_BATCH.min(room) {
+            let Some((off, l)) = runs.peek() else {
+                break;
+            };
+            let end = usize::try_from(off)
+                .ok()
+                .filter(|o| l == len as u64 && o.checked_add(len).is_some_and(|e| e <= mem.len()));
+            let Some(off) = end else {
+                // Outside the bytes (or not a run of this plan's length): the caller's
+                // `read_at` reports it.
+                break;
+            };
+            offsets[n] = off;
+            n += 1;
+            runs.advance();
+        }
+        if n == 0 {
+            return Ok(filled);
+        }
+        copy_runs(mem, &offsets[..n], len, &mut buf[filled..filled + n * len]);
+        filled += n * len;
+    }
+}
+
+/// How many runs [`gather`] takes at once.
+const GATHER_BATCH: usize = 64;
+
+/// Copies the runs of `len` bytes at `offsets` in `mem` one after another into `out`
+/// (`offsets.len() * len` bytes), with copies of a length known to the compiler for the
+/// common element sizes.
+fn copy_runs(mem: &[u8], offsets: &[usize], len: usize, out: &mut [u8]) {
+    fn fixed<const N: usize>(mem: &[u8], offsets: &[usize], out: &mut [u8]) {
+        for (&off, dst) in offsets.iter().zip(out.chunks_exact_mut(N)) {
+            dst.copy_from_slice(&mem[off..off + N]);
+        }
+    }
+    match len {
+        1 => fixed::<1>(mem, offsets, out),
+        2 => fixed::<2>(mem, offsets, out),
+        4 => fixed::<4>(mem, offsets, out),
+        8 => fixed::<8>(mem, offsets, out),
+        16 => fixed::<16>(mem, offsets, out),
+        _ => {
+            for (&off, dst) in offsets.iter().zip(out.chunks_exact_mut(len)) {
+                dst.copy_from_slice(&mem[off..off + len]);
+            }
+        }
     }
 }
 
@@ -707,6 +834,10 @@ where
 
 /// Bytes in memory as a source: the array data itself.
 impl ReadAt for &[u8] {
+    fn memory(&self) -> Option<&[u8]> {
+        Some(self)
+    }
+
     fn read_at(&mut self, offset: u64, buf: &mut [u8]) -> io::Result<()> {
         let src = usize::try_from(offset)
             .ok()
@@ -1096,6 +1227,45 @@ mod tests {
         region.read_exact(&mut all).unwrap();
         assert_eq!(all[..], bytes[20..100]);
         assert_eq!(region.source.reads, 1);
+    }
+
+    #[test]
+    fn memory_runs_are_gathered_in_batches_whatever_the_reader_asks_for() {
+        // Runs of 4 bytes (one element) and of 12 (three), hundreds of them: several batches.
+        let (a, bytes, info) = array(&[9, 50, 7], false);
+        let selections = [
+            s![..;2, ..;3, 1..;2].as_ref().to_vec(),
+            s![..;-1, 1.., 2..5].as_ref().to_vec(),
+            s![.., ..;-7, 3].as_ref().to_vec(),
+        ];
+        for sel in &selections {
+            let sel = &sel[..];
+            let want: Vec<u8> = a.slice(sel).iter().flat_map(|x| x.to_le_bytes()).collect();
+            let plan = Plan::new(&info.header, sel).unwrap();
+            assert!(plan.run_count() > 64, "{sel:?}");
+            // Whole, then in pieces that split runs and batches anywhere.
+            for piece in [want.len(), 1, 3, 5, 13, 257] {
+                let mut region = RegionRead::new(&plan, &bytes[..], Merge::MEMORY);
+                let mut got = Vec::new();
+                let mut buf = vec![0u8; piece];
+                loop {
+                    let n = region.read(&mut buf).unwrap();
+                    if n == 0 {
+                        break;
+                    }
+                    got.extend_from_slice(&buf[..n]);
+                }
+                assert_eq!(got, want, "{sel:?} in pieces of {piece}");
+            }
+        }
+        // Bytes shorter than the plan: an error at the first run past them, never a panic.
+        let plan = Plan::new(&info.header, s![.., ..;3, ..].as_ref()).unwrap();
+        let short = &bytes[..bytes.len() - 30];
+        let mut out = vec![0u8; plan.bytes() as usize];
+        let err = RegionRead::new(&plan, short, Merge::MEMORY)
+            .read_exact(&mut out)
+            .unwrap_err();
+        assert_eq!(err.kind(), io::ErrorKind::UnexpectedEof);
     }
 
     #[test]
