@@ -247,12 +247,9 @@ impl NpyMmap {
         A: ReadableElement,
         I: SliceArg<IxDyn>,
     {
-        crate::region::read_slice(
-            &self.info,
-            selection,
-            self.data(),
-            crate::region::Merge::MEMORY,
-        )
+        let (elems, merge) = (selection.as_ref(), crate::region::Merge::MEMORY);
+        // `data` holds the whole array data, as the map was made for.
+        crate::region::read_region(&self.info, elems, self.data(), merge, None)
     }
 
     /// The mapped array data.

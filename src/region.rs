@@ -25,7 +25,7 @@
 use std::io::{self, Read};
 use std::ops::Range;
 
-use ndarray::{Array, SliceArg, SliceInfoElem};
+use ndarray::{Array, SliceInfoElem};
 
 use crate::element::{Input, ReadableElement};
 use crate::error::{Error, FormatError, UsageError};
@@ -372,37 +372,24 @@ impl Iterator for Runs<'_> {
     }
 }
 
-/// [`Runs`] with the next two runs in hand: a region read looks one run past the next to
-/// decide whether the next has a neighbour to merge with, once per run, so this costs two
-/// words instead of a copy of the odometer.
-struct Ahead<'p> {
-    runs: Runs<'p>,
-    next: [Option<(u64, u64)>; 2],
-}
-
-impl<'p> Ahead<'p> {
-    fn new(mut runs: Runs<'p>) -> Ahead<'p> {
-        let first = runs.next();
-        let second = runs.next();
-        Ahead {
-            runs,
-            next: [first, second],
-        }
-    }
-
-    /// The next run.
+impl Runs<'_> {
+    /// The next run, without moving past it.
     fn peek(&self) -> Option<(u64, u64)> {
-        self.next[0]
+        (self.left > 0).then_some((self.offset as u64, self.plan.run_len))
     }
 
-    /// The run after the next.
+    /// The run after the next (a region read looks that far to see whether the next has a
+    /// neighbour to merge with), found without moving the odometer.
     fn second(&self) -> Option<(u64, u64)> {
-        self.next[1]
-    }
-
-    /// Moves past the next run.
-    fn advance(&mut self) {
-        self.next = [self.next[1], self.runs.next()];
+        let mut offset = self.offset;
+        for (&k, a) in self.index.iter().zip(&self.plan.outer).rev() {
+            let step = a.step as i128 * a.stride as i128;
+            if k + 1 < a.count {
+                return (self.left > 1).then_some(((offset + step) as u64, self.plan.run_len));
+            }
+            offset -= (a.count as i128 - 1) * step;
+        }
+        None
     }
 }
 
@@ -410,7 +397,7 @@ impl<'p> Ahead<'p> {
 pub(crate) struct RegionRead<'p, S> {
     source: S,
     merge: Merge,
-    runs: Ahead<'p>,
+    runs: Runs<'p>,
     /// Windows read and not yet served: their bytes, one after another.
     scratch: Vec<u8>,
     /// The runs the windows hold, in order: where each starts in `scratch`, and its length.
@@ -432,7 +419,7 @@ impl<'p, S: ReadAt> RegionRead<'p, S> {
         RegionRead {
             source,
             merge,
-            runs: Ahead::new(runs),
+            runs,
             scratch: Vec::new(),
             pending: std::collections::VecDeque::new(),
             served: 0,
@@ -461,7 +448,7 @@ impl<'p, S: ReadAt> RegionRead<'p, S> {
             let (mut lo, mut hi) = (off, off + len);
             let first_run = self.pending.len();
             self.pending.push_back((off, len as usize));
-            self.runs.advance();
+            self.runs.next();
             while let Some((o, l)) = self.runs.peek() {
                 if self.pending.len() >= MAX_RUNS {
                     break;
@@ -478,7 +465,7 @@ impl<'p, S: ReadAt> RegionRead<'p, S> {
                 (lo, hi) = (nlo, nhi);
                 // Both fit in usize: the window is at most `block` bytes.
                 self.pending.push_back((o, l as usize));
-                self.runs.advance();
+                self.runs.next();
             }
             // The runs' offsets, from absolute to their place in `scratch`.
             for run in self.pending.range_mut(first_run..) {
@@ -526,7 +513,7 @@ impl<'p, S: ReadAt> RegionRead<'p, S> {
             self.long_done += n;
         }
         if self.long_done == len {
-            self.runs.advance();
+            self.runs.next();
             self.long_done = 0;
         }
         self.load(&windows)
@@ -576,7 +563,7 @@ impl<S: ReadAt> Read for RegionRead<'_, S> {
             }
             if self.merge.block == 0 && self.long_done == 0 {
                 if let Some(mem) = self.source.memory() {
-                    let n = gather(mem, &mut self.runs, &mut buf[filled..])?;
+                    let n = gather(mem, &mut self.runs, &mut buf[filled..]);
                     filled += n;
                     if n > 0 {
                         continue;
@@ -598,7 +585,7 @@ impl<S: ReadAt> Read for RegionRead<'_, S> {
                 filled += n;
                 self.long_done += n as u64;
                 if self.long_done == len {
-                    self.runs.advance();
+                    self.runs.next();
                     self.long_done = 0;
                 }
                 continue;
@@ -609,7 +596,7 @@ impl<S: ReadAt> Read for RegionRead<'_, S> {
                 let n = len as usize;
                 self.source.read_at(off, &mut buf[filled..filled + n])?;
                 filled += n;
-                self.runs.advance();
+                self.runs.next();
                 continue;
             }
             self.fill()?;
@@ -619,76 +606,45 @@ impl<S: ReadAt> Read for RegionRead<'_, S> {
 }
 
 /// Copies the next whole runs that fit in `buf` out of `mem` (bytes in memory), in batches:
-/// the offsets of a batch first, then its copies, of a length known to the compiler for the
-/// common element sizes, so that the loads of a scattered selection (each often a cache miss
-/// or a page fault in a map) are in flight together rather than one behind the other's
-/// bookkeeping. Returns the bytes copied (0: the next run does not fit whole, or none is
-/// left).
-fn gather(mem: &[u8], runs: &mut Ahead<'_>, buf: &mut [u8]) -> io::Result<usize> {
-    let Some((_, len)) = runs.peek() else {
-        return Ok(0);
+/// the offsets of a batch first, then its copies, so that the loads of a scattered selection
+/// (each often a cache miss or a page fault in a map) are in flight together rather than one
+/// behind the other's bookkeeping. Returns the bytes copied (0: the next run does not fit
+/// whole, or none is left).
+fn gather(mem: &[u8], runs: &mut Runs<'_>, buf: &mut [u8]) -> usize {
+    // Every run of a plan has its length; runs of no bytes (a zero-sized dtype) are left to
+    // the caller.
+    let len = runs.peek().and_then(|(_, l)| usize::try_from(l).ok());
+    let Some(len) = len.filter(|&l| l > 0) else {
+        return 0;
     };
-    // A run that fits in `buf` fits in usize.
-    let Ok(len) = usize::try_from(len) else {
-        return Ok(0);
-    };
-    if len == 0 {
-        return Ok(0);
-    }
     let mut offsets = [0usize; GATHER_BATCH];
     let mut filled = 0;
     loop {
-        let room = (buf.len() - filled) / len;
         let mut n = 0;
-        while n < GATHER_BATCH.min(room) {
-            let Some((off, l)) = runs.peek() else {
-                break;
-            };
-            let end = usize::try_from(off)
-                .ok()
-                .filter(|o| l == len as u64 && o.checked_add(len).is_some_and(|e| e <= mem.len()));
-            let Some(off) = end else {
-                // Outside the bytes (or not a run of this plan's length): the caller's
-                // `read_at` reports it.
+        while n < GATHER_BATCH && filled + (n + 1) * len <= buf.len() {
+            // A run outside the bytes is left to the caller's `read_at`, which reports it.
+            let off = runs.peek().and_then(|(o, _)| usize::try_from(o).ok());
+            let Some(off) = off.filter(|o| o.checked_add(len).is_some_and(|e| e <= mem.len()))
+            else {
                 break;
             };
             offsets[n] = off;
             n += 1;
-            runs.advance();
+            runs.next();
         }
         if n == 0 {
-            return Ok(filled);
+            return filled;
         }
-        copy_runs(mem, &offsets[..n], len, &mut buf[filled..filled + n * len]);
+        let out = &mut buf[filled..filled + n * len];
+        for (&off, dst) in offsets[..n].iter().zip(out.chunks_exact_mut(len)) {
+            dst.copy_from_slice(&mem[off..off + len]);
+        }
         filled += n * len;
     }
 }
 
 /// How many runs [`gather`] takes at once.
 const GATHER_BATCH: usize = 64;
-
-/// Copies the runs of `len` bytes at `offsets` in `mem` one after another into `out`
-/// (`offsets.len() * len` bytes), with copies of a length known to the compiler for the
-/// common element sizes.
-fn copy_runs(mem: &[u8], offsets: &[usize], len: usize, out: &mut [u8]) {
-    fn fixed<const N: usize>(mem: &[u8], offsets: &[usize], out: &mut [u8]) {
-        for (&off, dst) in offsets.iter().zip(out.chunks_exact_mut(N)) {
-            dst.copy_from_slice(&mem[off..off + N]);
-        }
-    }
-    match len {
-        1 => fixed::<1>(mem, offsets, out),
-        2 => fixed::<2>(mem, offsets, out),
-        4 => fixed::<4>(mem, offsets, out),
-        8 => fixed::<8>(mem, offsets, out),
-        16 => fixed::<16>(mem, offsets, out),
-        _ => {
-            for (&off, dst) in offsets.iter().zip(out.chunks_exact_mut(len)) {
-                dst.copy_from_slice(&mem[off..off + len]);
-            }
-        }
-    }
-}
 
 /// Plans `selection` against `header` and checks that the result has `D`'s number of axes:
 /// the errors a region read gives before it reads anything.
@@ -813,23 +769,6 @@ where
         header.fortran_order,
         header.dtype.itemsize(),
     )
-}
-
-/// [`read_region`] of a selection in ndarray's slice syntax, from a source the caller has
-/// checked holds the whole data ([`HeaderInfo::check_data_within`]).
-#[cfg_attr(not(feature = "mmap"), allow(dead_code))]
-pub(crate) fn read_slice<A, I, S>(
-    info: &HeaderInfo,
-    selection: I,
-    source: S,
-    merge: Merge,
-) -> Result<Array<A, I::OutDim>, Error>
-where
-    A: ReadableElement,
-    I: SliceArg<ndarray::IxDyn>,
-    S: ReadAt,
-{
-    read_region(info, selection.as_ref(), source, merge, None)
 }
 
 /// Bytes in memory as a source: the array data itself.
@@ -1003,7 +942,7 @@ where
 mod tests {
     use super::*;
     use crate::dtype::DType;
-    use ndarray::{s, ArrayD, IxDyn, NewAxis, ShapeBuilder};
+    use ndarray::{s, ArrayD, IxDyn, NewAxis, ShapeBuilder, SliceArg};
 
     fn header(shape: &[usize], fortran: bool) -> Header {
         Header {
@@ -1014,6 +953,15 @@ mod tests {
     }
 
     /// The array, its bytes in storage order, and its header.
+    fn read_slice<I: SliceArg<IxDyn>>(
+        info: &HeaderInfo,
+        selection: I,
+        bytes: &[u8],
+        merge: Merge,
+    ) -> Result<Array<i32, I::OutDim>, Error> {
+        read_region(info, selection.as_ref(), bytes, merge, None)
+    }
+
     fn array(shape: &[usize], fortran: bool) -> (ArrayD<i32>, Vec<u8>, HeaderInfo) {
         let n: usize = shape.iter().product();
         let a =
@@ -1078,13 +1026,13 @@ mod tests {
     fn outside_the_shape_is_a_usage_error_naming_the_axis() {
         let (_, bytes, info) = array(&[4, 3], false);
         for sel in [s![0..5, ..], s![.., 4..4], s![-5.., ..]] {
-            let err = read_slice::<i32, _, _>(&info, sel, &bytes[..], Merge::LOCAL).unwrap_err();
+            let err = read_slice(&info, sel, &bytes[..], Merge::LOCAL).unwrap_err();
             assert_eq!(err.kind(), crate::ErrorKind::Usage, "{err}");
             assert!(err.to_string().contains("of axis"), "{err}");
         }
-        let err = read_slice::<i32, _, _>(&info, s![.., 3], &bytes[..], Merge::LOCAL).unwrap_err();
+        let err = read_slice(&info, s![.., 3], &bytes[..], Merge::LOCAL).unwrap_err();
         assert!(err.to_string().contains("index 3 of axis 1"), "{err}");
-        let err = read_slice::<i32, _, _>(&info, s![..], &bytes[..], Merge::LOCAL).unwrap_err();
+        let err = read_slice(&info, s![..], &bytes[..], Merge::LOCAL).unwrap_err();
         assert_eq!(err.kind(), crate::ErrorKind::Usage, "{err}");
     }
 
@@ -1231,30 +1179,23 @@ mod tests {
 
     #[test]
     fn memory_runs_are_gathered_in_batches_whatever_the_reader_asks_for() {
-        // Runs of 4 bytes (one element) and of 12 (three), hundreds of them: several batches.
+        // Runs of 4 bytes (one element) and of 12 (three), over 64 of them: several batches.
         let (a, bytes, info) = array(&[9, 50, 7], false);
-        let selections = [
-            s![..;2, ..;3, 1..;2].as_ref().to_vec(),
-            s![..;-1, 1.., 2..5].as_ref().to_vec(),
-            s![.., ..;-7, 3].as_ref().to_vec(),
-        ];
-        for sel in &selections {
-            let sel = &sel[..];
-            let want: Vec<u8> = a.slice(sel).iter().flat_map(|x| x.to_le_bytes()).collect();
-            let plan = Plan::new(&info.header, sel).unwrap();
+        for sel in [s![..;2, ..;3, 1..;2], s![..;-1, 1.., 2..5]].map(|s| s.as_ref().to_vec()) {
+            let want: Vec<u8> = a
+                .slice(&sel[..])
+                .iter()
+                .flat_map(|x| x.to_le_bytes())
+                .collect();
+            let plan = Plan::new(&info.header, &sel).unwrap();
             assert!(plan.run_count() > 64, "{sel:?}");
             // Whole, then in pieces that split runs and batches anywhere.
             for piece in [want.len(), 1, 3, 5, 13, 257] {
                 let mut region = RegionRead::new(&plan, &bytes[..], Merge::MEMORY);
-                let mut got = Vec::new();
-                let mut buf = vec![0u8; piece];
-                loop {
-                    let n = region.read(&mut buf).unwrap();
-                    if n == 0 {
-                        break;
-                    }
-                    got.extend_from_slice(&buf[..n]);
-                }
+                let mut got = vec![0u8; want.len()];
+                got.chunks_mut(piece)
+                    .for_each(|c| region.read_exact(c).unwrap());
+                assert_eq!(region.read(&mut [0]).unwrap(), 0);
                 assert_eq!(got, want, "{sel:?} in pieces of {piece}");
             }
         }
