@@ -620,8 +620,8 @@ fn gather(mem: &[u8], runs: &mut Runs<'_>, buf: &mut [u8]) -> usize {
     let mut offsets = [0usize; GATHER_BATCH];
     let mut filled = 0;
     loop {
-        let mut n = 0;
-        while n < GATHER_BATCH && filled + (n + 1) * len <= buf.len() {
+        let (mut n, room) = (0, (buf.len() - filled) / len);
+        while n < GATHER_BATCH.min(room) {
             // A run outside the bytes is left to the caller's `read_at`, which reports it.
             let off = runs.peek().and_then(|(o, _)| usize::try_from(o).ok());
             let Some(off) = off.filter(|o| o.checked_add(len).is_some_and(|e| e <= mem.len()))

@@ -1,11 +1,12 @@
-//! Region reads (`read_slice`) of arbitrary files with arbitrary selections: errors, never
-//! panics, nothing allocated beyond the output; a selection that reads equals the same
-//! selection (ndarray's `slice`) of the whole array.
+//! Region reads (`read_slice`) of arbitrary files with arbitrary selections, through a reader
+//! and through a memory map of the same bytes (whose runs are gathered straight from memory):
+//! errors, never panics, nothing allocated beyond the output; a selection that reads equals
+//! the same selection (ndarray's `slice`) of the whole array.
 #![no_main]
 use arbitrary::{Arbitrary, Unstructured};
 use libfuzzer_sys::fuzz_target;
 use ndarray::{ArrayD, SliceInfoElem};
-use ndnpy::{NpyReader, ReadNpyExt};
+use ndnpy::{NpyMmap, NpyReader, ReadNpyExt};
 use std::io::Cursor;
 
 fuzz_target!(|data: &[u8]| {
@@ -29,7 +30,19 @@ fuzz_target!(|data: &[u8]| {
     };
     let _ = reader.read_slice::<u16, _>(&sel[..]);
     let _ = reader.read_slice::<String, _>(&sel[..]);
-    if let Ok(part) = reader.read_slice::<f64, _>(&sel[..]) {
+    let map = memmap2::MmapMut::map_anon(file.len()).ok().and_then(|mut anon| {
+        anon.copy_from_slice(file);
+        NpyMmap::from_mmap(anon.make_read_only().ok()?).ok()
+    });
+    if let Some(map) = &map {
+        let _ = map.read_slice::<u16, _>(&sel[..]);
+        let _ = map.read_slice::<String, _>(&sel[..]);
+    }
+    let parts = [
+        reader.read_slice::<f64, _>(&sel[..]).ok(),
+        map.and_then(|m| m.read_slice::<f64, _>(&sel[..]).ok()),
+    ];
+    for part in parts.into_iter().flatten() {
         if let Ok(whole) = ArrayD::<f64>::read_npy(file) {
             // The planner accepted the selection, so ndarray's slice does not panic on it.
             let want = whole.slice(&sel[..]);
