@@ -952,7 +952,7 @@ mod tests {
         }
     }
 
-    /// The array, its bytes in storage order, and its header.
+    /// `read_region` of a selection of an `i32` array's bytes.
     fn read_slice<I: SliceArg<IxDyn>>(
         info: &HeaderInfo,
         selection: I,
@@ -962,6 +962,7 @@ mod tests {
         read_region(info, selection.as_ref(), bytes, merge, None)
     }
 
+    /// The array, its bytes in storage order, and its header.
     fn array(shape: &[usize], fortran: bool) -> (ArrayD<i32>, Vec<u8>, HeaderInfo) {
         let n: usize = shape.iter().product();
         let a =
