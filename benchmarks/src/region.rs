@@ -257,16 +257,7 @@ pub fn region_case(cfg: &Config, np: &mut Numpy) -> Res<Vec<Report>> {
             }
         }
         // The like-for-like door: numpy's row maps the file too.
-        let median_of = |name: &str| {
-            rows.iter()
-                .find(|r| r.0 == name)
-                .map_or(f64::NAN, |r| crate::median_secs(&r.1))
-        };
-        let map_ratio = median_of(MMAP) / median_of(NUMPY);
-        let goals = vec![crate::Goal {
-            text: format!("ndnpy, NpyMmap::read_slice ÷ numpy = {map_ratio:.2}x (target ≤ 1.00x)"),
-            met: map_ratio <= 1.0,
-        }];
+        let goals = crate::doors::ratio_goals(&rows, &[MMAP], &[(NUMPY, 1.0)]);
         reports.push(Report {
             title: format!("region: {title} of a {planes} MiB (N, 128, 1024) f8 file, C order"),
             items: Some(calls),
