@@ -13,7 +13,7 @@ seconds=${1:-600}
 shift || true
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
-    targets=(header descr read_typed read_dyn view roundtrip npz mmap record read_rows region appender pickle)
+    targets=(header descr read_typed read_dyn view roundtrip npz mmap record read_rows region appender pickle inflate)
 fi
 # Seeds: the fixtures up to 4 KiB (inputs are capped at 4 KiB so each run stays fast; the
 # large-header cases are covered by tests/it/malformed.rs).
@@ -24,7 +24,24 @@ find ../testdata -name '*.npz' -size -4097c -exec cp -n {} corpus/npz/ \;
 for t in header read_typed read_dyn view mmap record read_rows region appender; do
     find ../testdata -name '*.npy' -size -4097c -exec cp -n {} "corpus/$t/" \;
 done
-mkdir -p corpus/descr corpus/pickle
+mkdir -p corpus/descr corpus/pickle corpus/inflate
+# The inflate target takes a raw deflate stream: each deflated member's compressed bytes.
+python3 - <<'PY' || true
+import glob, os, struct, zipfile
+for path in glob.glob("../testdata/**/*.npz", recursive=True):
+    try:
+        z = zipfile.ZipFile(path)
+        raw = open(path, "rb").read()
+    except Exception:
+        continue
+    for i in z.infolist():
+        if i.compress_type != zipfile.ZIP_DEFLATED or i.compress_size > 4096:
+            continue
+        at = i.header_offset
+        start = at + 30 + sum(struct.unpack("<HH", raw[at + 26:at + 30]))
+        name = os.path.basename(path) + "." + i.filename
+        open("corpus/inflate/" + name, "wb").write(raw[start:start + i.compress_size])
+PY
 # The pickle target takes a shape byte and a pickle: each object fixture's data after its
 # 128-byte header, with the shape byte that matches it.
 for f in ../testdata/object/*.npy; do

@@ -44,7 +44,8 @@
 //!   and a zero-copy [`NpzMember::view`](npz::NpzMember::view) of a stored member. [`NpzWriter`] writes archives
 //!   `np.load` reads, stored or deflated per member ([`NpzWriteOptions`](npz::NpzWriteOptions)), deterministic,
 //!   zip64 when needed, optionally 64-byte aligned so that stored members can be viewed in
-//!   place. With the `parallel` feature, [`NpzReader::read_all`] inflates members on all
+//!   place. Deflated members are inflated by the crate's own decoder, straight into the
+//!   array. With the `parallel` feature, [`NpzReader::read_all`] inflates members on all
 //!   cores. Without asking (on Unix, unless [`ReadOptions::threads`] is 1): inflating a
 //!   member of 16 MiB or more, a helper thread faults the array's pages in just ahead of the
 //!   inflater, never further past the bytes inflated than those bytes nor more than 16 MiB

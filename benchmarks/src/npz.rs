@@ -421,7 +421,7 @@ pub fn npz_decompress_case(cfg: &Config, np: &mut Numpy) -> Res<Report> {
         ),
         bytes: Some(data_bytes),
         rows: decompress_rows,
-        targets: vec![(NUMPY, 0.8)],
+        targets: vec![(NUMPY, 0.5)],
         notes: vec![format!(
             "Archive written by `np.savez_compressed(path, a=a)` (the array of npz_compress), \
              page cache warm; GiB/s are of the inflated data. ndnpy: \

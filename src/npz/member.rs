@@ -8,6 +8,7 @@
 //! boundary.
 
 use super::archive::{EntryRef, DEFLATED};
+use super::inflate::{Fail, Inflater};
 use crate::dynamic::DynArray;
 use crate::element::Input;
 use crate::element::ReadableElement;
@@ -17,12 +18,12 @@ use crate::header::{Header, HeaderInfo, ReadOptions, MAGIC};
 use crate::ioutil::read_full;
 use crate::prefault;
 use crate::read::read_array;
-use flate2::{Decompress, FlushDecompress, Status};
 use ndarray::{ArrayBase, DataOwned, Dimension};
 use std::io::{self, BufRead, Read};
 
-/// The most bytes of a stored member copied per read (see [`MemberReader`]'s `read`).
-const STORED_STEP: usize = 256 << 10;
+/// The most bytes of a stored member copied per read, and the steps in which an inflated
+/// member is hashed (see [`MemberReader`]'s `read`).
+const CACHE_STEP: usize = 256 << 10;
 
 /// The smallest read of a stored member whose CRC-32 runs on a second thread, or that a file
 /// splits over threads (unless [`ReadOptions::threads`] is 1, on a machine with more than one
@@ -51,7 +52,7 @@ impl<R: Read> MemberSource for io::BufReader<R> {}
 pub(crate) struct MemberReader<'e, B> {
     src: B,
     /// `None` for a stored member.
-    inflater: Option<Box<Decompress>>,
+    inflater: Option<Box<Inflater>>,
     entry: EntryRef<'e>,
     produced: u64,
     hasher: crc32fast::Hasher,
@@ -70,7 +71,7 @@ impl<'e, B: MemberSource> MemberReader<'e, B> {
     pub(crate) fn new(src: B, entry: EntryRef<'e>) -> Self {
         MemberReader {
             src,
-            inflater: (entry.method == DEFLATED).then(|| Box::new(Decompress::new(false))),
+            inflater: (entry.method == DEFLATED).then(|| Box::new(Inflater::new())),
             entry,
             produced: 0,
             hasher: crc32fast::Hasher::new(),
@@ -100,47 +101,20 @@ impl<'e, B: MemberSource> MemberReader<'e, B> {
 
     /// Inflates into `out`; 0 means the deflate stream has ended.
     fn inflate(&mut self, out: &mut [u8]) -> io::Result<usize> {
-        loop {
-            if self.ended {
-                return Ok(0);
+        let Some(z) = self.inflater.as_deref_mut() else {
+            return Ok(0);
+        };
+        match z.inflate(&mut self.src, out) {
+            Ok(n) => {
+                self.ended = z.ended();
+                Ok(n)
             }
-            let Some(z) = self.inflater.as_deref_mut() else {
-                return Ok(0);
-            };
-            let input = self.src.fill_buf()?;
-            let eof = input.is_empty();
-            let (in0, out0) = (z.total_in(), z.total_out());
-            let flush = if eof {
-                FlushDecompress::Finish
-            } else {
-                FlushDecompress::None
-            };
-            let status = z.decompress(input, out, flush);
-            let consumed = (z.total_in() - in0) as usize;
-            let produced = (z.total_out() - out0) as usize;
-            let status = match status {
-                Ok(s) => s,
-                Err(e) => return Err(self.corrupt(format!("invalid deflate stream ({e})"))),
-            };
-            self.src.consume(consumed);
-            if status == Status::StreamEnd {
-                self.ended = true;
-            }
-            if produced > 0 {
-                return Ok(produced);
-            }
-            if self.ended {
-                return Ok(0);
-            }
-            if eof {
-                return Err(self.corrupt(format!(
-                    "its {} bytes of compressed data end before the deflate stream does",
-                    self.entry.compressed_size
-                )));
-            }
-            if consumed == 0 {
-                return Err(self.corrupt("the deflate stream makes no progress"));
-            }
+            Err(Fail::Io(e)) => Err(e),
+            Err(Fail::Invalid(why)) => Err(self.corrupt(format!("invalid deflate stream ({why})"))),
+            Err(Fail::Truncated) => Err(self.corrupt(format!(
+                "its {} bytes of compressed data end before the deflate stream does",
+                self.entry.compressed_size
+            ))),
         }
     }
 
@@ -204,7 +178,7 @@ impl<'e, B: MemberSource> MemberReader<'e, B> {
             let mut copied = 0;
             let mut error = None;
             while !rest.is_empty() {
-                let k = rest.len().min(STORED_STEP);
+                let k = rest.len().min(CACHE_STEP);
                 let (step, tail) = rest.split_at_mut(k);
                 rest = tail;
                 match read_full(src, step) {
@@ -312,14 +286,21 @@ impl<B: MemberSource> Read for MemberReader<'_, B> {
                 return self.count(n);
             }
         }
-        let n = if self.inflater.is_some() {
-            self.inflate(&mut buf[..want])?
-        } else {
-            // A stored member is copied in cache-sized steps, so the CRC below runs on bytes
-            // still in cache rather than reading the whole array from memory a second time.
-            self.src.read(&mut buf[..want.min(STORED_STEP)])?
-        };
-        self.hasher.update(&buf[..n]);
+        // Both are read in cache-sized steps, each hashed while still in cache rather than
+        // the whole array read from memory a second time.
+        let mut n = 0;
+        for step in buf[..want].chunks_mut(CACHE_STEP) {
+            let k = if self.inflater.is_some() {
+                self.inflate(step)?
+            } else {
+                self.src.read(step)?
+            };
+            self.hasher.update(&step[..k]);
+            n += k;
+            if k < step.len() || self.inflater.is_none() {
+                break;
+            }
+        }
         self.count(n)
     }
 }

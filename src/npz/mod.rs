@@ -11,10 +11,11 @@
 //!   data aligned to 64 bytes for in-place views.
 //!
 //! The ZIP directory is read here (the way Python's `zipfile` reads it, with every length
-//! checked); deflate goes through flate2's zlib-rs backend, and writing through the `zip`
-//! crate.
+//! checked), and deflated members are inflated by the crate's own decoder, straight into the
+//! array; writing goes through the `zip` crate (deflate on flate2's zlib-rs backend).
 
 pub(crate) mod archive;
+mod inflate;
 pub(crate) mod member;
 mod parallel;
 mod reader;
