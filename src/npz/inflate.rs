@@ -126,6 +126,9 @@ pub(crate) struct Inflater {
     carry_at: usize,
     /// The source has ended (all of it is in `carry`).
     eof: bool,
+    /// The fast loop runs its BMI2 build: the processor has BMI2 (tests may turn it off, to
+    /// run the plain build).
+    bmi2: bool,
 }
 
 /// The bit reader over one piece of input.
@@ -255,6 +258,7 @@ impl Inflater {
             carry: Vec::new(),
             carry_at: 0,
             eof: false,
+            bmi2: has_bmi2(),
         }
     }
 
@@ -544,9 +548,9 @@ impl Inflater {
         };
         let mut local = *bits;
         #[cfg(target_arch = "x86_64")]
-        let fast = if std::is_x86_feature_detected!("bmi2") {
-            // SAFETY: the processor has BMI2 (checked just above), the only requirement of
-            // calling a function built with it.
+        let fast = if self.bmi2 {
+            // SAFETY: `bmi2` is set only where the processor has BMI2 (`has_bmi2`), the only
+            // requirement of calling a function built with it.
             unsafe { symbols_fast_bmi2(&t, &mut local, out, w) }
         } else {
             symbols_fast(&t, &mut local, out, w)
@@ -656,6 +660,18 @@ fn symbols_fast(
     };
     *w = o;
     result
+}
+
+/// Whether the processor has BMI2, for [`symbols_fast_bmi2`].
+fn has_bmi2() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        std::is_x86_feature_detected!("bmi2")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
 }
 
 /// [`symbols_fast`] built for BMI2, whose shifts take their count from any register, not only
@@ -954,8 +970,20 @@ mod tests {
     /// Inflates `z` read through a buffer of `cap` bytes into pieces of `piece` bytes, up to
     /// `limit` bytes: the bytes if the stream ended, else the failure.
     fn ours(z: &[u8], cap: usize, piece: usize, limit: usize) -> Result<Vec<u8>, Fail> {
+        ours_with(z, cap, piece, limit, has_bmi2())
+    }
+
+    /// [`ours`], with the fast loop's BMI2 build if `bmi2` (and the processor has it).
+    fn ours_with(
+        z: &[u8],
+        cap: usize,
+        piece: usize,
+        limit: usize,
+        bmi2: bool,
+    ) -> Result<Vec<u8>, Fail> {
         let mut src = BufReader::with_capacity(cap, z);
         let mut inf = Inflater::new();
+        inf.bmi2 &= bmi2;
         let mut all = Vec::new();
         let mut buf = vec![0u8; piece];
         while !inf.ended() && all.len() < limit {
@@ -989,7 +1017,7 @@ mod tests {
             .collect();
         let noise: Vec<u8> = (0..100_000).map(|_| rand() as u8).collect();
         let periods: Vec<u8> = (1..40usize)
-            .flat_map(|p| (0..3000).map(move |i| (i % p) as u8 * 7))
+            .flat_map(|p| (0..3000).map(move |i| (i % p * 7) as u8))
             .collect();
         vec![
             runs,
@@ -1008,22 +1036,23 @@ mod tests {
         for (k, data) in samples().into_iter().enumerate() {
             for level in [0, 1, 6, 9] {
                 let z = deflate(&data, level);
-                for (cap, piece) in [
-                    (1 << 20, 1 << 20),
-                    (1, 1),
-                    (100, 7),
-                    (1500, 300),
-                    (8192, 65_536),
-                    (3, 1 << 20),
+                // The fast loop's plain build too, which processors without BMI2 run.
+                for (cap, piece, bmi2) in [
+                    (1 << 20, 1 << 20, true),
+                    (1 << 20, 1 << 20, false),
+                    (1, 1, true),
+                    (100, 7, true),
+                    (1500, 300, true),
+                    (8192, 65_536, false),
+                    (3, 1 << 20, true),
                 ] {
-                    let got = ours(&z, cap, piece, data.len() + 1).unwrap_or_else(|e| {
-                        panic!("sample {k}, level {level}, cap {cap}, piece {piece}: {e:?}")
-                    });
+                    let way = format!("sample {k}, level {level}, cap {cap}, piece {piece}");
+                    let got = ours_with(&z, cap, piece, data.len() + 1, bmi2)
+                        .unwrap_or_else(|e| panic!("{way}, bmi2 {bmi2}: {e:?}"));
                     let first = got.iter().zip(&data).position(|(a, b)| a != b);
                     assert!(
                         got == data,
-                        "sample {k}, level {level}, cap {cap}, piece {piece}: {} bytes of {}, \
-                         first difference at {first:?}",
+                        "{way}, bmi2 {bmi2}: {} bytes of {}, first difference at {first:?}",
                         got.len(),
                         data.len()
                     );
