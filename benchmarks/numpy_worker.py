@@ -41,7 +41,8 @@ that `time.perf_counter()` measured around just the operation; errors reply `ERR
                                       np.load(PATH).tolist() (MODE tolist)
     str_check PATH COUNT           -> "ok COUNT" if the loaded array is '<U16' and its items
                                       are text(0..COUNT)
-    npz_tiny_gen PATH COUNT        -> "ok"; np.savez(PATH, t0=tiny_array(0), ...) (COUNT members)
+    npz_tiny_gen PATH COUNT [compressed] -> "ok"; np.savez(PATH, t0=tiny_array(0), ...) (COUNT
+                                      members; np.savez_compressed with "compressed")
     npz_load_all PATH              -> seconds for d = np.load(PATH); [d[k] for k in d.files];
                                       d.close()
     npz_names PATH                 -> seconds for d = np.load(PATH); d.files; d.close()
@@ -356,7 +357,8 @@ class Worker:
             return f"ok {float(count)!r}"
         if cmd == "npz_tiny_gen":
             path, count = args[0], int(args[1])
-            np.savez(path, **{f"t{k}": tiny_array(k) for k in range(count)})
+            save = np.savez_compressed if args[2:] == ["compressed"] else np.savez
+            save(path, **{f"t{k}": tiny_array(k) for k in range(count)})
             return "ok"
         if cmd == "npz_load_all":
             (path,) = args

@@ -315,9 +315,15 @@ impl Inflater {
         if out.is_empty() {
             return;
         }
-        if self.history.is_empty() {
-            self.history.resize(WINDOW, 0);
+        // The ring grows as output arrives until it holds a window (small members never
+        // allocate a whole one); while it grows, its head is its end.
+        if self.history.len() + out.len() <= WINDOW {
+            self.history.extend_from_slice(out);
+            self.head = self.history.len() % WINDOW;
+            self.kept = self.history.len();
+            return;
         }
+        self.history.resize(WINDOW, 0);
         let first = out.len().min(WINDOW - self.head);
         self.history[self.head..self.head + first].copy_from_slice(&out[..first]);
         self.history[..out.len() - first].copy_from_slice(&out[first..]);
@@ -446,14 +452,27 @@ impl Inflater {
         Ok(left)
     }
 
+    /// The fixed code's tables, built once per process and copied (cheaper than building them
+    /// for every block: archives of small members are mostly fixed blocks).
     fn fixed_tables(&mut self) -> Result<(), Fail> {
-        let mut lens = [0u8; 320];
-        lens[..144].fill(8);
-        lens[144..256].fill(9);
-        lens[256..280].fill(7);
-        lens[280..288].fill(8);
-        lens[288..].fill(5);
-        self.tables(&lens[..288], &lens[288..])
+        type Fixed = (Box<[u32; LIT_ENOUGH]>, Box<[u32; DIST_ENOUGH]>);
+        static FIXED: std::sync::OnceLock<Option<Fixed>> = std::sync::OnceLock::new();
+        let fixed = FIXED.get_or_init(|| {
+            let mut lens = [0u8; 320];
+            lens[..144].fill(8);
+            lens[144..256].fill(9);
+            lens[256..280].fill(7);
+            lens[280..288].fill(8);
+            lens[288..].fill(5);
+            let mut built = Inflater::new();
+            built.tables(&lens[..288], &lens[288..]).ok()?;
+            Some((built.litlen, built.dist))
+        });
+        let (litlen, dist) = fixed.as_ref().ok_or(Fail::Invalid("invalid fixed code"))?;
+        self.litlen.copy_from_slice(&litlen[..]);
+        self.dist.copy_from_slice(&dist[..]);
+        self.block = Block::Codes;
+        Ok(())
     }
 
     /// Reads a dynamic block's code lengths and builds its tables; the caller made sure the
@@ -718,9 +737,8 @@ fn symbols_careful(
 }
 
 /// The rest of a symbol that is not a literal (its entry `e`, not yet consumed): `None` for
-/// the end-of-block code, else the
-/// match's length and distance, checked to reach no further back than the output so far
-/// (`o` bytes into this call).
+/// the end-of-block code, else the match's length and distance, checked to reach no further
+/// back than the output so far (`o` bytes into this call, and the history before).
 #[inline(always)]
 fn matched(
     t: &Tables<'_>,
@@ -793,8 +811,8 @@ fn copy_slow_in(
 
 /// Copies the match of `len` bytes at distance `dist` (at most `w`) to `out[w..]`, a word at
 /// a time: it may write up to [`OVERSHOOT`] bytes past the match, which the caller has room
-/// for and which later output overwrites. The first 32 bytes (most matches are shorter) are
-/// copied without a loop.
+/// for and which later output overwrites. The first 16 or 32 bytes (most matches are
+/// shorter) are copied without a loop.
 #[inline(always)]
 fn copy_match(out: &mut [u8], w: usize, dist: usize, len: usize) {
     let s = w - dist;
@@ -865,9 +883,9 @@ fn build(
         count[usize::from(l)] += 1;
     }
     count[0] = 0;
-    table[..1 << root].fill(BAD);
     let mut used = 1 << root;
     let Some(max) = (1..16).rev().find(|&l| count[l] > 0) else {
+        table[..used].fill(BAD);
         return Ok(()); // no codes: every lookup is BAD
     };
     let mut left: i32 = 1;
@@ -879,6 +897,11 @@ fn build(
     }
     if left > 0 && (!incomplete_ok || max != 1) {
         return Err(()); // incomplete
+    }
+    // A complete code fills every entry below; only the one incomplete code allowed (a single
+    // one-bit code) leaves entries, which must decode as BAD.
+    if left > 0 {
+        table[..used].fill(BAD);
     }
     let mut offsets = [0usize; 16];
     for l in 1..15 {
@@ -930,7 +953,9 @@ fn build(
                 sub_start = used;
                 sub_bits = bits;
                 used += 1 << bits;
-                table.get_mut(sub_start..used).ok_or(())?.fill(BAD);
+                if used > table.len() {
+                    return Err(());
+                }
                 table[prefix] = SUB | (bits << 8) | ((sub_start as u32) << 16);
                 sub_prefix = prefix;
             }
