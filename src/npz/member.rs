@@ -56,8 +56,6 @@ pub(crate) struct MemberReader<'e, B> {
     entry: EntryRef<'e>,
     produced: u64,
     hasher: crc32fast::Hasher,
-    /// The deflate stream's end was seen.
-    ended: bool,
     /// All bytes were read and checked.
     done: bool,
     /// The threads this reader may use ([`ReadOptions::threads`]): 1 keeps the CRC-32 of a
@@ -75,7 +73,6 @@ impl<'e, B: MemberSource> MemberReader<'e, B> {
             entry,
             produced: 0,
             hasher: crc32fast::Hasher::new(),
-            ended: false,
             done: false,
             threads: ReadOptions::new().threads,
         }
@@ -105,10 +102,7 @@ impl<'e, B: MemberSource> MemberReader<'e, B> {
             return Ok(0);
         };
         match z.inflate(&mut self.src, out) {
-            Ok(n) => {
-                self.ended = z.ended();
-                Ok(n)
-            }
+            Ok(n) => Ok(n),
             Err(Fail::Io(e)) => Err(e),
             Err(Fail::Invalid(why)) => Err(self.corrupt(format!("invalid deflate stream ({why})"))),
             Err(Fail::Truncated) => Err(self.corrupt(format!(
@@ -120,7 +114,7 @@ impl<'e, B: MemberSource> MemberReader<'e, B> {
 
     /// At the declared size: the deflate stream must end there, and the CRC-32 must match.
     fn finish(&mut self) -> io::Result<()> {
-        if self.inflater.is_some() && !self.ended {
+        if self.inflater.as_ref().is_some_and(|z| !z.ended()) {
             let mut one = [0u8; 1];
             if self.inflate(&mut one)? > 0 {
                 return Err(self.fail(FormatError::MemberOverrun {
