@@ -238,19 +238,49 @@ pub use crate::dynamic::{read_npy_dyn, DynArray, DynData, PyValue};
 pub use crate::element::{
     Datetime64, ReadableElement, Timedelta64, ViewElement, ViewMutElement, WritableElement,
 };
-pub use crate::error::{Error, ErrorKind, ReadNpyError, WriteNpyError};
+pub use crate::error::ndarray_npy::{
+    ReadDataError, ReadNpyError, ViewDataError, ViewNpyError, WriteDataError, WriteNpyError,
+};
+#[cfg(feature = "npz")]
+pub use crate::error::ndarray_npy::{ReadNpzError, WriteNpzError};
+pub use crate::error::{Error, ErrorKind};
 pub use crate::header::{Header, ReadOptions};
 #[cfg(feature = "mmap")]
 pub use crate::mmap::{NpyMmap, NpyMmapMut};
 #[cfg(feature = "npz")]
-pub use crate::npz::{NpzReader, NpzWriter, ReadNpzError, WriteNpzError};
+pub use crate::npz::{NpzReader, NpzWriter};
 pub use crate::outofcore::{NpyAppender, NpyReader, NpyWriter};
 pub use crate::read::{read_npy, ReadNpyExt};
 pub use crate::record::NpyRecord;
-pub use crate::view::{ViewMutNpyExt, ViewNpyError, ViewNpyExt};
+pub use crate::view::{ViewMutNpyExt, ViewNpyExt};
 pub use crate::write::{
     create_new_npy, write_file_atomically, write_npy, write_zeroed_npy, WriteNpyExt, WriteOptions,
 };
+/// ndarray-npy 0.10's `npy` module, under its paths: its error types and the
+/// [`PyLiteral`](npy::PyLiteral) they hold where ndarray-npy holds a `py_literal::Value`.
+///
+/// # Examples
+///
+/// ```
+/// use ndnpy::npy::header::ParseHeaderError;
+/// use ndnpy::npy::ReadNpyError;
+/// let e = ReadNpyError::ParseHeader(ParseHeaderError::MissingNewline);
+/// assert_eq!(e.to_string(), "error parsing header: newline missing at end of header");
+/// ```
+pub mod npy {
+    pub use crate::error::ndarray_npy::PyLiteral;
+    pub use crate::{
+        create_new_npy, read_npy, write_npy, write_zeroed_npy, ReadDataError, ReadNpyError,
+        ReadNpyExt, ReadableElement, ViewDataError, ViewElement, ViewMutElement, ViewMutNpyExt,
+        ViewNpyError, ViewNpyExt, WritableElement, WriteDataError, WriteNpyError, WriteNpyExt,
+    };
+
+    /// ndarray-npy's `npy::header` module: the header errors its error variants carry.
+    pub mod header {
+        pub use crate::error::ndarray_npy::{FormatHeaderError, ParseHeaderError, PyLiteral};
+    }
+}
+
 /// Derives [`NpyRecord`](trait@NpyRecord) for a struct of named fields; see
 /// [`record`] for what it reads and writes.
 #[cfg(feature = "derive")]

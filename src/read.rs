@@ -48,7 +48,7 @@ where
 {
     let path = path.as_ref();
     let mut file = File::open(path).map_err(crate::error::with_path("open", path))?;
-    T::read_npy_with_options(&mut file, &ReadOptions::default())
+    Ok(T::read_npy_with_options(&mut file, &ReadOptions::default())?)
 }
 
 /// The path reader with options: the terminal call of a [`ReadOptions`].
@@ -70,7 +70,7 @@ impl ReadOptions {
     /// assert_eq!(a[[1, 2]], 1.5);
     /// # Ok::<(), ndnpy::Error>(())
     /// ```
-    pub fn read_npy<P, T>(&self, path: P) -> Result<T, ReadNpyError>
+    pub fn read_npy<P, T>(&self, path: P) -> Result<T, Error>
     where
         P: AsRef<Path>,
         T: ReadNpyExt,
@@ -81,7 +81,7 @@ impl ReadOptions {
     }
 }
 
-use crate::error::ReadNpyError;
+use crate::error::ndarray_npy::ReadNpyError;
 
 /// Reads an owned array from `.npy` data.
 ///
@@ -158,9 +158,9 @@ pub trait ReadNpyExt: Sized {
     /// The default, for a type implemented outside this crate as ndarray-npy let users do
     /// (with `read_npy` only), reads through [`ReadNpyExt::read_npy`]: such a type does its own
     /// reading, and the limits do not apply to it.
-    fn read_npy_with_options<R: Read>(reader: R, opts: &ReadOptions) -> Result<Self, ReadNpyError> {
+    fn read_npy_with_options<R: Read>(reader: R, opts: &ReadOptions) -> Result<Self, Error> {
         let _ = opts;
-        Self::read_npy(reader)
+        Ok(Self::read_npy(reader)?)
     }
 }
 
@@ -171,13 +171,10 @@ where
     D: Dimension,
 {
     fn read_npy<R: Read>(reader: R) -> Result<Self, ReadNpyError> {
-        Self::read_npy_with_options(reader, &ReadOptions::default())
+        Ok(Self::read_npy_with_options(reader, &ReadOptions::default())?)
     }
 
-    fn read_npy_with_options<R: Read>(
-        mut reader: R,
-        opts: &ReadOptions,
-    ) -> Result<Self, ReadNpyError> {
+    fn read_npy_with_options<R: Read>(mut reader: R, opts: &ReadOptions) -> Result<Self, Error> {
         read_through(&mut reader, opts, |r, info, available| {
             read_body(r, info, Input::new(available))
         })

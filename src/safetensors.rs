@@ -344,7 +344,9 @@ impl SafetensorsOptions {
             .into());
         };
         let opts = WriteOptions::new().durable(self.durable);
-        write_file_atomically(output, &opts, |w| array.write_npy(w))
+        write_file_atomically(output, &opts, |w| {
+            array.write_npy_with_options(w, &WriteOptions::default())
+        })
     }
 
     /// `.npz` input: plan every member from its header, then stream them in safetensors'
@@ -1015,7 +1017,12 @@ struct Tensor<'f> {
 }
 
 impl WriteNpyExt for Tensor<'_> {
-    fn write_npy<W: Write>(&self, mut writer: W) -> Result<(), Error> {
+    fn write_npy<W: Write>(&self, writer: W) -> Result<(), crate::WriteNpyError> {
+        Ok(self.write_npy_with_options(writer, &WriteOptions::default())?)
+    }
+
+    /// The tensor's bytes as they are: `opts` does not apply.
+    fn write_npy_with_options<W: Write>(&self, mut writer: W, _: &WriteOptions) -> Result<(), Error> {
         writer.write_all(&self.header.to_bytes()?)?;
         let mut buf = vec![0u8; self.len.min(CHUNK)];
         let mut done = 0usize;

@@ -12,8 +12,7 @@ use crate::header::{Header, HeaderInfo, ReadOptions};
 use crate::layout::dimension;
 use ndarray::{ArrayView, ArrayViewMut, Dimension, ShapeBuilder};
 
-/// The error type of views, under the name ndarray-npy uses.
-pub type ViewNpyError = Error;
+use crate::error::ndarray_npy::ViewNpyError;
 
 /// Creates a read-only view of `.npy` data in a byte buffer.
 ///
@@ -109,11 +108,17 @@ fn shape_err(info: &HeaderInfo) -> Error {
     .into()
 }
 
+/// A view of `buf`, which holds exactly one `.npy` file: [`ViewNpyExt::view_npy`] with ndnpy's
+/// error.
+pub(crate) fn view<A: ViewElement, D: Dimension>(buf: &[u8]) -> Result<ArrayView<'_, A, D>, Error> {
+    let info = split_data(buf, true)?;
+    let start = info.data_offset as usize;
+    view_data(&buf[start..], &info)
+}
+
 impl<'a, A: ViewElement, D: Dimension> ViewNpyExt<'a> for ArrayView<'a, A, D> {
     fn view_npy(buf: &'a [u8]) -> Result<Self, ViewNpyError> {
-        let info = split_data(buf, true)?;
-        let start = info.data_offset as usize;
-        view_data(&buf[start..], &info)
+        Ok(view(buf)?)
     }
 }
 
@@ -121,6 +126,6 @@ impl<'a, A: ViewMutElement, D: Dimension> ViewMutNpyExt<'a> for ArrayViewMut<'a,
     fn view_mut_npy(buf: &'a mut [u8]) -> Result<Self, ViewNpyError> {
         let info = split_data(buf, true)?;
         let start = info.data_offset as usize;
-        view_data_mut(&mut buf[start..], &info)
+        Ok(view_data_mut(&mut buf[start..], &info)?)
     }
 }

@@ -3,7 +3,8 @@
 use crate::dtype::ByteOrder;
 use crate::element::WritableElement;
 use crate::encode::{write_through, write_with_dtype};
-use crate::error::{Error, UsageError, WriteNpyError};
+use crate::error::ndarray_npy::WriteNpyError;
+use crate::error::{Error, UsageError};
 use crate::fsutil::{write_file, Preallocating, Publish, Sync};
 use crate::header::Header;
 use crate::layout::{fortran_order_of, shape_and_order};
@@ -167,13 +168,9 @@ pub trait WriteNpyExt {
     /// The default, for a type implemented outside this crate as ndarray-npy let users do
     /// (with `write_npy` only), writes through [`WriteNpyExt::write_npy`]: such a type writes
     /// its own bytes, in the byte order it chooses, and `opts` does not apply to it.
-    fn write_npy_with_options<W: Write>(
-        &self,
-        writer: W,
-        opts: &WriteOptions,
-    ) -> Result<(), WriteNpyError> {
+    fn write_npy_with_options<W: Write>(&self, writer: W, opts: &WriteOptions) -> Result<(), Error> {
         let _ = opts;
-        self.write_npy(writer)
+        Ok(self.write_npy(writer)?)
     }
 
     /// The number of bytes [`WriteNpyExt::write_npy_with_options`] writes, when it is known
@@ -219,14 +216,14 @@ where
     }
 
     fn write_npy<W: Write>(&self, writer: W) -> Result<(), WriteNpyError> {
-        self.write_npy_with_options(writer, &WriteOptions::default())
+        Ok(self.write_npy_with_options(writer, &WriteOptions::default())?)
     }
 
     fn write_npy_with_options<W: Write>(
         &self,
         mut writer: W,
         opts: &WriteOptions,
-    ) -> Result<(), WriteNpyError> {
+    ) -> Result<(), Error> {
         let dtype = A::dtype_of(self.iter()).with_byte_order(opts.byte_order);
         write_through(&mut writer, |w| write_with_dtype(self, w, dtype))?;
         Ok(())
@@ -248,11 +245,7 @@ where
         arr.write_npy(writer)
     }
 
-    fn write_npy_with_options<W: Write>(
-        &self,
-        writer: W,
-        opts: &WriteOptions,
-    ) -> Result<(), WriteNpyError> {
+    fn write_npy_with_options<W: Write>(&self, writer: W, opts: &WriteOptions) -> Result<(), Error> {
         let arr: &ArrayRef<A, D> = self;
         arr.write_npy_with_options(writer, opts)
     }
@@ -290,7 +283,7 @@ where
     P: AsRef<Path>,
     T: WriteNpyExt + ?Sized,
 {
-    WriteOptions::default().write_npy(path, array)
+    Ok(WriteOptions::default().write_npy(path, array)?)
 }
 
 /// Writes `array` to a new `.npy` file at `path`; fails if the file exists, and never
@@ -322,7 +315,7 @@ where
     P: AsRef<Path>,
     T: WriteNpyExt + ?Sized,
 {
-    WriteOptions::default().create_new_npy(path, array)
+    Ok(WriteOptions::default().create_new_npy(path, array)?)
 }
 
 /// The path writers with options: the terminal calls of a [`WriteOptions`].
@@ -363,7 +356,7 @@ impl WriteOptions {
     /// # std::fs::remove_dir_all(&dir)?;
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
-    pub fn write_npy<P, T>(&self, path: P, array: &T) -> Result<(), WriteNpyError>
+    pub fn write_npy<P, T>(&self, path: P, array: &T) -> Result<(), Error>
     where
         P: AsRef<Path>,
         T: WriteNpyExt + ?Sized,
@@ -399,7 +392,7 @@ impl WriteOptions {
     /// # std::fs::remove_dir_all(&dir)?;
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
-    pub fn create_new_npy<P, T>(&self, path: P, array: &T) -> Result<(), WriteNpyError>
+    pub fn create_new_npy<P, T>(&self, path: P, array: &T) -> Result<(), Error>
     where
         P: AsRef<Path>,
         T: WriteNpyExt + ?Sized,
@@ -462,7 +455,7 @@ fn write_path<T: WriteNpyExt + ?Sized>(
     array: &T,
     opts: &WriteOptions,
     publish: Publish,
-) -> Result<(), WriteNpyError> {
+) -> Result<(), Error> {
     write_file(path, publish, opts.sync(), |file| {
         array.write_npy_with_options(BufWriter::new(Preallocating(file)), opts)
     })?;
@@ -515,7 +508,15 @@ fn write_path<T: WriteNpyExt + ?Sized>(
 /// # std::fs::remove_dir_all(&dir)?;
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-pub fn write_zeroed_npy<A, Sh>(mut file: &File, shape: Sh) -> Result<(), WriteNpyError>
+pub fn write_zeroed_npy<A, Sh>(file: &File, shape: Sh) -> Result<(), WriteNpyError>
+where
+    A: WritableElement,
+    Sh: ShapeBuilder,
+{
+    Ok(zeroed::<A, Sh>(file, shape)?)
+}
+
+fn zeroed<A, Sh>(mut file: &File, shape: Sh) -> Result<(), Error>
 where
     A: WritableElement,
     Sh: ShapeBuilder,

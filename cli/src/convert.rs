@@ -142,7 +142,7 @@ fn write_npz(members: &[(String, Vec<u8>)], output: &Path, opts: &Options) -> Re
         npz.add_bytes(member.clone(), bytes)
             .map_err(|e| Fail::lib(&name, e))?;
     }
-    npz.finish().map_err(|e| Fail::lib(&name, e))?;
+    npz.finish().map_err(|e| Fail::lib(&name, e.into()))?;
     Ok(())
 }
 

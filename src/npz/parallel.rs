@@ -101,7 +101,7 @@ impl<R: Read + Seek> NpzReader<R> {
                     Err(e) => jobs.push(Job::Done(Err(e))),
                 }
             } else {
-                jobs.push(Job::Done(self.by_index(i)));
+                jobs.push(Job::Done(self.member(i).and_then(|mut m| m.read())));
             }
             if held >= BATCH || i + 1 == n {
                 let (entries, opts) = (&self.dir, &self.options);

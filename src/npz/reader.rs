@@ -8,7 +8,6 @@ use crate::dynamic::DynArray;
 use crate::element::{ReadableElement, ViewElement};
 use crate::error::{with_path, Detail, Error, LimitError, MismatchError};
 use crate::header::{HeaderInfo, ReadOptions};
-use crate::view::ViewNpyExt;
 use ndarray::{Array, ArrayBase, ArrayView, DataOwned, Dimension, IxDyn, SliceArg};
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, Cursor, Read, Seek, SeekFrom};
@@ -16,8 +15,7 @@ use std::marker::PhantomData;
 use std::ops::Range;
 use std::path::Path;
 
-/// The error type of `.npz` reads, under the name ndarray-npy uses.
-pub type ReadNpzError = Error;
+pub use crate::error::ndarray_npy::ReadNpzError;
 
 /// Reads the members of an `.npz` archive (what `np.savez` and `np.savez_compressed` write),
 /// over any [`Read`] + [`Seek`].
@@ -373,9 +371,12 @@ impl NpzReader<File> {
     /// assert!(err.to_string().starts_with("cannot open \"no/such.npz\": "));
     /// # Ok::<(), ndnpy::Error>(())
     /// ```
-    pub fn open<P: AsRef<Path>>(path: P) -> Result<NpzReader<File>, ReadNpzError> {
+    pub fn open<P: AsRef<Path>>(path: P) -> Result<NpzReader<File>, Error> {
         let path = path.as_ref();
-        NpzReader::new(File::open(path).map_err(with_path("open", path))?)
+        NpzReader::with_options(
+            File::open(path).map_err(with_path("open", path))?,
+            &ReadOptions::default(),
+        )
     }
 }
 
@@ -403,7 +404,7 @@ impl<R: Read + Seek> NpzReader<R> {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn new(reader: R) -> Result<NpzReader<R>, ReadNpzError> {
-        NpzReader::with_options(reader, &ReadOptions::default())
+        Ok(NpzReader::with_options(reader, &ReadOptions::default())?)
     }
 
     /// Like [`NpzReader::new`], with limits for reading each member (its header length, nesting
@@ -426,7 +427,7 @@ impl<R: Read + Seek> NpzReader<R> {
     pub fn with_options(
         mut reader: R,
         options: &ReadOptions,
-    ) -> Result<NpzReader<R>, ReadNpzError> {
+    ) -> Result<NpzReader<R>, Error> {
         let dir = Directory::read(&mut reader)?;
         Ok(NpzReader {
             reader,
@@ -556,7 +557,7 @@ impl<R: Read + Seek> NpzReader<R> {
     /// assert_eq!(err.to_string(), "member index 6 is out of range for an archive of 6 members");
     /// # Ok::<(), ndnpy::Error>(())
     /// ```
-    pub fn member<K: MemberKey>(&mut self, key: K) -> Result<NpzMember<'_, R>, ReadNpzError> {
+    pub fn member<K: MemberKey>(&mut self, key: K) -> Result<NpzMember<'_, R>, Error> {
         let index = member_index(&self.dir, key)?;
         Ok(NpzMember { npz: self, index })
     }
@@ -668,7 +669,7 @@ impl<R: Read + Seek> NpzReader<R> {
         S: DataOwned,
         D: Dimension,
     {
-        self.member(name)?.read()
+        Ok(self.member(name)?.read()?)
     }
 
     /// Reads the array named `name`, whatever its dtype (object arrays with the feature `object`):
@@ -687,7 +688,7 @@ impl<R: Read + Seek> NpzReader<R> {
     /// assert_eq!(meta.get("lr").and_then(ndnpy::PyValue::as_f64), Some(0.1));
     /// # Ok::<(), ndnpy::Error>(())
     /// ```
-    pub fn by_name_dyn(&mut self, name: &str) -> Result<DynArray, ReadNpzError> {
+    pub fn by_name_dyn(&mut self, name: &str) -> Result<DynArray, Error> {
         self.member(name)?.read_dyn()
     }
 
@@ -714,7 +715,7 @@ impl<R: Read + Seek> NpzReader<R> {
         S: DataOwned,
         D: Dimension,
     {
-        self.member(index)?.read()
+        Ok(self.member(index)?.read()?)
     }
 
     /// An iterator over all members as `(key, array)`, in archive order. Each member is read
@@ -871,7 +872,7 @@ impl<R: Read + Seek> NpzMember<'_, R> {
     /// assert!(info.header.fortran_order);
     /// # Ok::<(), ndnpy::Error>(())
     /// ```
-    pub fn header(&mut self) -> Result<HeaderInfo, ReadNpzError> {
+    pub fn header(&mut self) -> Result<HeaderInfo, Error> {
         // The magic, version and length field, and the header.
         let most = 12u64.saturating_add(self.npz.options.max_header_len as u64);
         self.npz
@@ -911,7 +912,7 @@ impl<R: Read + Seek> NpzMember<'_, R> {
     /// assert_eq!((err.kind(), err.member()), (ErrorKind::DType, Some("a.npy")));
     /// # Ok::<(), ndnpy::Error>(())
     /// ```
-    pub fn read<S, D>(&mut self) -> Result<ArrayBase<S, D>, ReadNpzError>
+    pub fn read<S, D>(&mut self) -> Result<ArrayBase<S, D>, Error>
     where
         S::Elem: ReadableElement,
         S: DataOwned,
@@ -939,7 +940,7 @@ impl<R: Read + Seek> NpzMember<'_, R> {
     /// }
     /// # Ok::<(), ndnpy::Error>(())
     /// ```
-    pub fn read_dyn(&mut self) -> Result<DynArray, ReadNpzError> {
+    pub fn read_dyn(&mut self) -> Result<DynArray, Error> {
         self.npz.with_member(self.index, None, member::read_dyn)
     }
 
@@ -965,7 +966,7 @@ impl<R: Read + Seek> NpzMember<'_, R> {
     /// assert_eq!(v, NpzValue::Bytes(b"Name: Test".to_vec()));
     /// # Ok::<(), ndnpy::Error>(())
     /// ```
-    pub fn get<S, D>(&mut self) -> Result<NpzValue<ArrayBase<S, D>>, ReadNpzError>
+    pub fn get<S, D>(&mut self) -> Result<NpzValue<ArrayBase<S, D>>, Error>
     where
         S::Elem: ReadableElement,
         S: DataOwned,
@@ -996,7 +997,7 @@ impl<R: Read + Seek> NpzMember<'_, R> {
     /// assert!(npz.member("a")?.bytes()?.starts_with(b"\x93NUMPY"));
     /// # Ok::<(), ndnpy::Error>(())
     /// ```
-    pub fn bytes(&mut self) -> Result<Vec<u8>, ReadNpzError> {
+    pub fn bytes(&mut self) -> Result<Vec<u8>, Error> {
         self.npz.with_member(self.index, None, member::read_bytes)
     }
 
@@ -1007,7 +1008,7 @@ impl<R: Read + Seek> NpzMember<'_, R> {
     pub(crate) fn with_reader<T>(
         &mut self,
         f: impl FnOnce(&mut dyn Read, &ReadOptions) -> Result<T, Error>,
-    ) -> Result<T, ReadNpzError> {
+    ) -> Result<T, Error> {
         self.npz
             .with_member(self.index, None, |m, opts| f(m, opts).map_err(member::lift))
     }
@@ -1044,7 +1045,7 @@ impl<R: Read + Seek> NpzMember<'_, R> {
     /// assert_eq!(npz.member("a")?.stored_range()?, None);
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
-    pub fn stored_range(&mut self) -> Result<Option<Range<u64>>, ReadNpzError> {
+    pub fn stored_range(&mut self) -> Result<Option<Range<u64>>, Error> {
         let npz = &mut *self.npz;
         let entry = npz.entry(self.index)?;
         entry.check()?;
@@ -1078,7 +1079,7 @@ impl<R: Read + Seek> NpzMember<'_, R> {
     /// assert_eq!(row, array![1.5, 2.0, 2.5]);
     /// # Ok::<(), ndnpy::Error>(())
     /// ```
-    pub fn read_slice<A, I>(&mut self, selection: I) -> Result<Array<A, I::OutDim>, ReadNpzError>
+    pub fn read_slice<A, I>(&mut self, selection: I) -> Result<Array<A, I::OutDim>, Error>
     where
         A: ReadableElement,
         I: SliceArg<IxDyn>,
@@ -1136,7 +1137,7 @@ impl<'b> NpzMember<'_, Cursor<&'b [u8]>> {
     /// assert_eq!(data.as_ptr() as usize % 64, archive.as_ptr() as usize % 64);
     /// # Ok::<(), ndnpy::Error>(())
     /// ```
-    pub fn stored_slice(&mut self) -> Result<Option<&'b [u8]>, ReadNpzError> {
+    pub fn stored_slice(&mut self) -> Result<Option<&'b [u8]>, Error> {
         let Some(range) = self.stored_range()? else {
             return Ok(None);
         };
@@ -1186,9 +1187,9 @@ impl<'b> NpzMember<'_, Cursor<&'b [u8]>> {
     /// ```
     pub fn view<A: ViewElement, D: Dimension>(
         &mut self,
-    ) -> Result<ArrayView<'b, A, D>, ReadNpzError> {
+    ) -> Result<ArrayView<'b, A, D>, Error> {
         match self.stored_slice()? {
-            Some(npy) => ArrayView::<'b, A, D>::view_npy(npy).map_err(|e| match e.detail() {
+            Some(npy) => crate::view::view::<A, D>(npy).map_err(|e| match e.detail() {
                 // Say which member, and that the copying read is the way.
                 &Detail::Mismatch(MismatchError::Misaligned { align, offset }) => {
                     MismatchError::MisalignedMember {
@@ -1240,13 +1241,13 @@ where
     S: DataOwned,
     D: Dimension,
 {
-    type Item = (String, Result<ArrayBase<S, D>, ReadNpzError>);
+    type Item = (String, Result<ArrayBase<S, D>, Error>);
 
     fn next(&mut self) -> Option<Self::Item> {
         let i = self.next;
         let key = self.npz.dir.entry(i)?.key().to_owned();
         self.next += 1;
-        Some((key, self.npz.by_index(i)))
+        Some((key, self.npz.member(i).and_then(|mut m| m.read())))
     }
 
     fn size_hint(&self) -> (usize, Option<usize>) {

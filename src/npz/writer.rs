@@ -16,8 +16,7 @@ use zip::{CompressionMethod, DateTime, ZipWriter};
 /// The deflate level used when none is given (see [`NpzWriteOptions::level`]).
 const DEFAULT_LEVEL: u32 = 4;
 
-/// The error type of `.npz` writes, under the name ndarray-npy uses.
-pub type WriteNpzError = Error;
+pub use crate::error::ndarray_npy::WriteNpzError;
 
 /// The alignment [`NpzWriteOptions::align`] gives stored members' data.
 const ALIGN: u16 = 64;
@@ -253,7 +252,7 @@ impl NpzWriter<BufWriter<File>> {
     /// # std::fs::remove_dir_all(&dir)?;
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
-    pub fn create<P: AsRef<Path>>(path: P) -> Result<NpzWriter<BufWriter<File>>, WriteNpzError> {
+    pub fn create<P: AsRef<Path>>(path: P) -> Result<NpzWriter<BufWriter<File>>, Error> {
         NpzWriter::create_with_options(path, &NpzWriteOptions::new())
     }
 
@@ -283,7 +282,7 @@ impl NpzWriter<BufWriter<File>> {
     pub fn create_with_options<P: AsRef<Path>>(
         path: P,
         options: &NpzWriteOptions,
-    ) -> Result<NpzWriter<BufWriter<File>>, WriteNpzError> {
+    ) -> Result<NpzWriter<BufWriter<File>>, Error> {
         let sync = Sync::durable_if(options.durable);
         let (file, pending) = Pending::create(path.as_ref(), Publish::Replace, sync)?;
         let mut npz = NpzWriter::with_options(BufWriter::new(file), options);
@@ -371,7 +370,7 @@ impl<W: Write + Seek> NpzWriter<W> {
         T: WriteNpyExt + ?Sized,
     {
         let options = self.options;
-        self.add_array_with_options(name, array, &options)
+        Ok(self.add_array_with_options(name, array, &options)?)
     }
 
     /// Like [`NpzWriter::add_array`], with options for this member only (compression, level,
@@ -398,7 +397,7 @@ impl<W: Write + Seek> NpzWriter<W> {
         name: N,
         array: &T,
         options: &NpzWriteOptions,
-    ) -> Result<(), WriteNpzError>
+    ) -> Result<(), Error>
     where
         N: Into<String>,
         T: WriteNpyExt + ?Sized,
@@ -430,12 +429,13 @@ impl<W: Write + Seek> NpzWriter<W> {
     /// assert_eq!(back.names()?, ["weights", "arr_0", "arr_1"]);
     /// # Ok::<(), ndnpy::Error>(())
     /// ```
-    pub fn add_positional<T>(&mut self, array: &T) -> Result<String, WriteNpzError>
+    pub fn add_positional<T>(&mut self, array: &T) -> Result<String, Error>
     where
         T: WriteNpyExt + ?Sized,
     {
         let key = format!("arr_{}", self.positional);
-        self.add_array(key.as_str(), array)?;
+        let options = self.options;
+        self.add_array_with_options(key.as_str(), array, &options)?;
         self.positional += 1;
         Ok(key)
     }
@@ -461,7 +461,7 @@ impl<W: Write + Seek> NpzWriter<W> {
         &mut self,
         name: N,
         bytes: &[u8],
-    ) -> Result<(), WriteNpzError> {
+    ) -> Result<(), Error> {
         let (name, options) = (name.into(), self.options);
         self.start(name.clone(), &options, Some(bytes.len() as u64))?;
         let written = self.zip.write_all(bytes).map_err(Error::from);
@@ -483,12 +483,15 @@ impl<W: Write + Seek> NpzWriter<W> {
     /// # Ok::<(), ndnpy::Error>(())
     /// ```
     pub fn finish(self) -> Result<W, WriteNpzError> {
-        let mut writer = self.zip.finish().map_err(zip_error)?;
-        writer.flush()?;
-        if let Some(pending) = self.pending {
-            pending.commit()?;
-        }
-        Ok(writer)
+        let finish = || -> Result<W, Error> {
+            let mut writer = self.zip.finish().map_err(zip_error)?;
+            writer.flush()?;
+            if let Some(pending) = self.pending {
+                pending.commit()?;
+            }
+            Ok(writer)
+        };
+        finish().map_err(WriteNpzError::of_archive)
     }
 
     /// Starts the member `name` of `len` bytes (when known).

@@ -27,7 +27,7 @@ fn failed_write_leaves_the_old_file_whole() {
     let path = dir.0.join("a.npy");
     ndnpy::write_npy(&path, &array![1.0f64, 2.0, 3.0]).unwrap();
     let before = std::fs::read(&path).unwrap();
-    let err = ndnpy::write_npy(&path, &failing_array()).unwrap_err();
+    let err = ndnpy::Error::from(ndnpy::write_npy(&path, &failing_array()).unwrap_err());
     assert_mixed_units_at_100_000(&err);
     assert_eq!(std::fs::read(&path).unwrap(), before);
     assert_eq!(dir.entries(), ["a.npy"], "no temporary file left behind");
@@ -64,7 +64,7 @@ fn create_new_never_replaces_and_cleans_up_after_itself() {
     let dir = Scratch::new("create");
     let path = dir.0.join("c.npy");
     ndnpy::create_new_npy(&path, &array![1u8]).unwrap();
-    let err = ndnpy::create_new_npy(&path, &array![2u8]).unwrap_err();
+    let err = ndnpy::Error::from(ndnpy::create_new_npy(&path, &array![2u8]).unwrap_err());
     assert_eq!(err.kind(), ErrorKind::Io, "{err}");
     assert_eq!(
         err.io_error().unwrap().kind(),
@@ -72,7 +72,7 @@ fn create_new_never_replaces_and_cleans_up_after_itself() {
     );
     assert_eq!(ndnpy::read_npy::<_, Array1<u8>>(&path).unwrap(), array![1]);
     let other = dir.0.join("d.npy");
-    let err = ndnpy::create_new_npy(&other, &failing_array()).unwrap_err();
+    let err = ndnpy::Error::from(ndnpy::create_new_npy(&other, &failing_array()).unwrap_err());
     assert_mixed_units_at_100_000(&err);
     assert!(!other.exists(), "the partial file is removed");
 }
@@ -97,7 +97,7 @@ fn npz_create_replaces_only_on_finish() {
 
     // A failed member (mixed datetime units) and then a drop: still the old archive.
     let mut npz = ndnpy::NpzWriter::create(&path).unwrap();
-    let err = npz.add_array("bad", &failing_array()).unwrap_err();
+    let err = ndnpy::Error::from(npz.add_array("bad", &failing_array()).unwrap_err());
     assert_mixed_units_at_100_000(&err);
     drop(npz);
     assert_eq!(std::fs::read(&path).unwrap(), before);

@@ -140,10 +140,12 @@ fn a_file_or_bytes_cut_short_fail_as_truncated_through_every_door() {
     // The big array less its last byte.
     let cut = &s.bytes[s.prefix..s.prefix + s.big.len() * 8 + 128 - 1];
     std::fs::write(dir.path("cut.npy"), cut).unwrap();
-    let truncated = |r: Result<Array2<f64>, Error>, name: &str| match r {
-        Err(e) if e.kind() == ErrorKind::Truncated => {}
-        other => panic!("{name}: {other:?}"),
-    };
+    fn truncated<E: Into<Error>>(r: Result<Array2<f64>, E>, name: &str) {
+        match r.map_err(Into::into) {
+            Err(e) if e.kind() == ErrorKind::Truncated => {}
+            other => panic!("{name}: {other:?}"),
+        }
+    }
     truncated(
         Array2::read_npy(File::open(dir.path("cut.npy")).unwrap()),
         "File",

@@ -247,7 +247,7 @@ fn liar_case(case: &str, path: &Path) {
             Ok(_) => panic!("a value of another kind"),
             Err(e) => e,
         },
-        "by_name" => npz.by_name::<OwnedRepr<u8>, IxDyn>("array").unwrap_err(),
+        "by_name" => npz.by_name::<OwnedRepr<u8>, IxDyn>("array").unwrap_err().into(),
         "by_name_dyn" => npz
             .member("array")
             .and_then(|mut m| m.read_dyn())
@@ -644,11 +644,11 @@ fn savez_shapes_are_numpys() {
 #[test]
 fn names_that_decode_larger_may_take_8_mib_more_than_the_directory() {
     let bytes = hostile_directory("cp437", 512);
-    let npz = NpzReader::new(Cursor::new(&bytes[..])).unwrap();
+    let npz = crate::own::open_npz(Cursor::new(&bytes[..])).unwrap();
     assert_eq!(npz.len(), 512);
     assert!(npz.keys().all(|k| k == "░".repeat(4096)));
     let bytes = hostile_directory("cp437", 4096);
-    let err = NpzReader::new(Cursor::new(&bytes[..])).unwrap_err();
+    let err = ndnpy::Error::from(crate::own::open_npz(Cursor::new(&bytes[..])).unwrap_err());
     assert!(is_zip_structure(&err), "{err:?}");
     let msg = err.to_string();
     assert!(msg.contains("plus 8388608"), "{msg}");
@@ -805,7 +805,7 @@ fn the_inflated_total_is_limited_when_asked() {
     assert_eq!(a, zeros);
     let b: ndarray::Array1<u8> = npz.by_name("b").unwrap();
     assert_eq!(b, zeros);
-    let err = npz.by_name::<OwnedRepr<u8>, IxDyn>("c").unwrap_err();
+    let err = ndnpy::Error::from(npz.by_name::<OwnedRepr<u8>, IxDyn>("c").unwrap_err());
     assert_eq!(err.kind(), ErrorKind::Limit, "{err:?}");
     assert_eq!(err.member(), Some("c.npy"));
     assert_eq!(err.byte_counts(), Some((2500, 2000 + 128 + 1000)));
@@ -960,8 +960,8 @@ fn an_archive_of_100k_keys_gives_messages_of_a_few_hundred_bytes() {
     members[0].name = format!("{long}.npy").into_bytes();
     members[1].crc32 = 1;
     let bytes = zip(&members);
-    let mut npz = NpzReader::new(Cursor::new(&bytes[..])).unwrap();
-    let err = npz.by_name::<OwnedRepr<f64>, IxDyn>("missing").unwrap_err();
+    let mut npz = crate::own::open_npz(Cursor::new(&bytes[..])).unwrap();
+    let err = crate::own::by_name::<OwnedRepr<f64>, IxDyn, _>(&mut npz, "missing").unwrap_err();
     let msg = err.to_string();
     assert!(msg.len() < MESSAGE_MAX, "{} bytes", msg.len());
     assert!(
@@ -981,7 +981,7 @@ fn an_archive_of_100k_keys_gives_messages_of_a_few_hundred_bytes() {
     );
     assert!(format!("{err:?}").len() < 2 * 60_000 + MESSAGE_MAX);
     // A member with a 60,000-byte name that is not an array, and one whose CRC is wrong.
-    let err = npz.by_index::<OwnedRepr<f64>, IxDyn>(0).unwrap_err();
+    let err = ndnpy::Error::from(crate::own::by_index::<OwnedRepr<f64>, IxDyn, _>(&mut npz, 0).unwrap_err());
     assert!(
         member_fault(&err) == Some("truncated") || err.kind() == ErrorKind::NotNpy,
         "{err:?}"
@@ -993,7 +993,7 @@ fn an_archive_of_100k_keys_gives_messages_of_a_few_hundred_bytes() {
     );
     let err = npz.member(1).and_then(|mut m| m.bytes()).unwrap_err();
     assert_eq!(member_fault(&err), Some("checksum"), "{err:?}");
-    let err = npz.by_name::<OwnedRepr<f64>, IxDyn>(&long).unwrap_err();
+    let err = crate::own::by_name::<OwnedRepr<f64>, IxDyn, _>(&mut npz, &long).unwrap_err();
     assert!(
         err.to_string().len() < MESSAGE_MAX,
         "{}",
@@ -1077,7 +1077,7 @@ fn shapes_with_a_zero_follow_numpys_rule_wherever_the_zero_is() {
             };
             assert_eq!(h.sizes().is_ok(), numpy_accepts, "{s:?} {d}");
             let file = npy_header(d, &tuple(s));
-            let read = ArrayD::<u8>::read_npy(&file[..]);
+            let read = crate::own::read::<ArrayD<u8>>(&file[..]);
             if d == "|u1" {
                 match read {
                     Ok(a) => {
@@ -1103,10 +1103,10 @@ fn more_than_64_dimensions_are_refused_as_numpy_does() {
     let ok = npy_header("|u1", &format!("({})", "1, ".repeat(64)));
     let mut file = ok.clone();
     file.push(9);
-    let a = ArrayD::<u8>::read_npy(&file[..]).unwrap();
+    let a = crate::own::read::<ArrayD<u8>>(&file[..]).unwrap();
     assert_eq!(a.ndim(), 64);
     let file = npy_header("|u1", &format!("({})", "1, ".repeat(65)));
-    let err = ArrayD::<u8>::read_npy(&file[..]).unwrap_err();
+    let err = crate::own::read::<ArrayD<u8>>(&file[..]).unwrap_err();
     assert_eq!(err.kind(), ErrorKind::Header, "{err:?}");
     assert_eq!(
         err.to_string(),
@@ -1132,7 +1132,7 @@ fn a_truncated_archive_says_it_may_be_truncated() {
                 .wrapping_mul(6364136223846793005)
                 .wrapping_add(1442695040888963407);
             let cut = (x >> 33) as usize % bytes.len();
-            let err = NpzReader::new(Cursor::new(&bytes[..cut])).unwrap_err();
+            let err = ndnpy::Error::from(crate::own::open_npz(Cursor::new(&bytes[..cut])).unwrap_err());
             assert!(
                 is_not_zip(&err, cut as u64, &bytes[..cut.min(4)]),
                 "{name} cut at {cut}: {err:?}"
@@ -1140,7 +1140,7 @@ fn a_truncated_archive_says_it_may_be_truncated() {
             assert!(err.to_string().contains("truncated"), "{err}");
         }
         let cut = bytes.len() - 1;
-        let err = NpzReader::new(Cursor::new(&bytes[..cut])).unwrap_err();
+        let err = crate::own::open_npz(Cursor::new(&bytes[..cut])).unwrap_err();
         assert_eq!(
             err.to_string(),
             format!(
@@ -1155,7 +1155,7 @@ fn a_truncated_archive_says_it_may_be_truncated() {
 
 #[test]
 fn a_missing_file_names_the_path_and_the_reason() {
-    let err = ndnpy::read_npy::<_, ArrayD<f64>>("no/such/x.npy").unwrap_err();
+    let err = ndnpy::Error::from(crate::own::read_path::<_, ArrayD<f64>>("no/such/x.npy").unwrap_err());
     assert_eq!(
         err.to_string(),
         "cannot open \"no/such/x.npy\": No such file or directory (os error 2)"
@@ -1178,7 +1178,7 @@ fn a_missing_file_names_the_path_and_the_reason() {
 fn a_dimension_mismatch_shows_the_shape() {
     let mut file = Vec::new();
     ndnpy::WriteNpyExt::write_npy(&ndarray::Array3::<f64>::zeros((2, 3, 4)), &mut file).unwrap();
-    let err = Array2::<f64>::read_npy(&file[..]).unwrap_err();
+    let err = ndnpy::Error::from(crate::own::read::<Array2<f64>>(&file[..]).unwrap_err());
     assert_eq!(
         err.to_string(),
         "expected an array of 2 dimensions, found one of 3: shape (2, 3, 4)"

@@ -12,6 +12,7 @@
 #[path = "../common/mod.rs"]
 mod common;
 mod error_checks;
+mod own;
 
 #[cfg(target_os = "linux")]
 mod appender_io_errors;

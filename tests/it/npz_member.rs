@@ -304,7 +304,7 @@ fn members_by_index_and_their_errors() {
         err.to_string(),
         "member index 4 is out of range for an archive of 4 members"
     );
-    let err = npz.by_index::<OwnedRepr<i64>, Ix1>(usize::MAX).unwrap_err();
+    let err = crate::own::by_index::<OwnedRepr<i64>, Ix1, _>(&mut npz, usize::MAX).unwrap_err();
     assert_eq!(err.kind(), ErrorKind::MissingMember, "{err:?}");
     assert_eq!(
         err.to_string(),

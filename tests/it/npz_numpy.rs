@@ -542,7 +542,7 @@ fn numpy_reads_zip64_fields_for_small_members_too() {
             &self,
             w: W,
             opts: &ndnpy::WriteOptions,
-        ) -> Result<(), ndnpy::WriteNpyError> {
+        ) -> Result<(), ndnpy::Error> {
             self.0.write_npy_with_options(w, opts)
         }
     }

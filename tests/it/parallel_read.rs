@@ -78,7 +78,7 @@ fn large_stored_members_are_read_whole_and_checked() {
             .by_name::<ndarray::OwnedRepr<f64>, ndarray::IxDyn>("a")
             .map(|a: ArrayD<f64>| a.len());
         for (err, how) in [(from_file, "file"), (from_memory, "memory")] {
-            let err = err.unwrap_err();
+            let err = ndnpy::Error::from(err.unwrap_err());
             assert_eq!(
                 err.kind(),
                 ErrorKind::Archive,

@@ -72,7 +72,8 @@ fn converting_to_strings_is_the_fallible_step() {
     assert_eq!(err.kind(), ErrorKind::InvalidData, "{err}");
     assert_eq!(
         err.to_string(),
-        "string element 0 holds code unit 0xd800, which is not a unicode scalar value"
+        "error parsing data: string element 0 holds code unit 0xd800, which is not a unicode \
+         scalar value"
     );
 }
 

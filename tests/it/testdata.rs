@@ -224,18 +224,18 @@ fn every_fixture_header_reencodes_to_numpys_bytes() {
 
 #[test]
 fn dtypes_without_an_element_type_name_the_files_dtype() {
-    let err = ArrayD::<f64>::read_npy(&fs::read(testdata().join("dt_M8_25ms.npy")).unwrap()[..])
-        .unwrap_err();
+    let err = ndnpy::Error::from(ArrayD::<f64>::read_npy(&fs::read(testdata().join("dt_M8_25ms.npy")).unwrap()[..])
+        .unwrap_err());
     assert_eq!(
         err.to_string(),
         "cannot read dtype '<M8[25ms]' as f64 (dtype '<f8' or '>f8')"
     );
-    let err = ArrayD::<i32>::read_npy(&fs::read(testdata().join("rec_titles.npy")).unwrap()[..])
-        .unwrap_err();
+    let err = ndnpy::Error::from(ArrayD::<i32>::read_npy(&fs::read(testdata().join("rec_titles.npy")).unwrap()[..])
+        .unwrap_err());
     assert!(crate::error_checks::is_dtype_mismatch(&err), "{err:?}");
     assert!(err.to_string().contains("(('aa', 'a'), '<i4')"), "{err}");
-    let err = ArrayD::<f32>::read_npy(&fs::read(testdata().join("f8_le_c_5.npy")).unwrap()[..])
-        .unwrap_err();
+    let err = ndnpy::Error::from(ArrayD::<f32>::read_npy(&fs::read(testdata().join("f8_le_c_5.npy")).unwrap()[..])
+        .unwrap_err());
     assert_eq!(
         err.to_string(),
         "cannot read dtype '<f8' as f32 (dtype '<f4' or '>f4')"
@@ -245,7 +245,7 @@ fn dtypes_without_an_element_type_name_the_files_dtype() {
 #[test]
 fn object_arrays_say_they_are_pickled() {
     let bytes = fs::read(testdata().join("dt_object.npy")).unwrap();
-    let err = ArrayD::<i64>::read_npy(&bytes[..]).unwrap_err();
+    let err = ndnpy::Error::from(ArrayD::<i64>::read_npy(&bytes[..]).unwrap_err());
     assert!(err.to_string().contains("pickled Python objects"), "{err}");
     let info = Header::read(&mut &bytes[..], &ReadOptions::default()).unwrap();
     assert_eq!(info.header.shape, [3]);
@@ -254,7 +254,7 @@ fn object_arrays_say_they_are_pickled() {
 #[test]
 fn wrong_ndim_is_a_mismatch() {
     let bytes = fs::read(testdata().join("f8_le_c_2x3.npy")).unwrap();
-    let err = ndarray::Array1::<f64>::read_npy(&bytes[..]).unwrap_err();
+    let err = crate::own::read::<ndarray::Array1<f64>>(&bytes[..]).unwrap_err();
     assert_eq!(err.kind(), ErrorKind::Ndim);
     assert_eq!(err.shape(), Some(&[2, 3][..]));
     assert_eq!(
@@ -353,7 +353,7 @@ fn reads_several_arrays_from_one_stream_numpy_wrote() {
         ndarray::array![[true], [false]]
     );
     assert!(r.is_empty());
-    let err = ndarray::Array0::<i64>::read_npy(&mut r).unwrap_err();
+    let err = crate::own::read::<ndarray::Array0<i64>>(&mut r).unwrap_err();
     assert_eq!(err.kind(), ErrorKind::Header);
     assert_eq!(
         err.to_string(),

@@ -18,6 +18,8 @@ use std::error::Error as StdError;
 use std::fmt;
 use std::io;
 
+pub(crate) mod ndarray_npy;
+
 /// An error reading or writing `.npy` or `.npz` data.
 ///
 /// Match on [`kind`](Error::kind); take the context from the accessors; print it for the
@@ -55,6 +57,12 @@ pub(crate) enum Detail {
     Mismatch(MismatchError),
     Limit(LimitError),
     Usage(UsageError),
+    /// One of ndarray-npy's error types ([`ndarray_npy`]) that no error of ndnpy's stands
+    /// behind (one a caller built, or a variant that holds only numbers), kept as it is.
+    Compat {
+        kind: ErrorKind,
+        error: Box<dyn StdError + Send + Sync + 'static>,
+    },
 }
 
 /// What went wrong, as [`Error::kind`] tells it. The kinds come in groups by who is at fault:
@@ -184,11 +192,6 @@ impl ErrorKind {
     }
 }
 
-/// The error type of reads, under the name ndarray-npy uses.
-pub type ReadNpyError = Error;
-/// The error type of writes, under the name ndarray-npy uses.
-pub type WriteNpyError = Error;
-
 impl Error {
     pub(crate) fn new(detail: Detail) -> Self {
         Error(Box::new(Inner {
@@ -259,6 +262,7 @@ impl Error {
             },
             Detail::Limit(_) => ErrorKind::Limit,
             Detail::Usage(_) => ErrorKind::Usage,
+            Detail::Compat { kind, .. } => *kind,
         }
     }
 
@@ -573,14 +577,23 @@ impl fmt::Display for Error {
             Detail::Mismatch(e) => e.fmt(f),
             Detail::Limit(e) => e.fmt(f),
             Detail::Usage(e) => e.fmt(f),
+            Detail::Compat { error, .. } => error.fmt(f),
         }
     }
 }
 
 /// `Display` already includes the text of an [`ErrorKind::Io`] error's I/O error (and the
 /// path, when known), so `source()` does not return it again (error-chain printers would
-/// print it twice); [`Error::io_error`] returns it.
-impl StdError for Error {}
+/// print it twice); [`Error::io_error`] returns it. An error that holds one of ndarray-npy's
+/// types gives that one's source.
+impl StdError for Error {
+    fn source(&self) -> Option<&(dyn StdError + 'static)> {
+        match &self.0.detail {
+            Detail::Compat { error, .. } => error.source(),
+            _ => None,
+        }
+    }
+}
 
 /// An I/O error is [`ErrorKind::Io`], or [`ErrorKind::OutOfMemory`] if its kind is
 /// [`io::ErrorKind::OutOfMemory`].
@@ -914,9 +927,11 @@ impl fmt::Display for FormatError {
                 "string element {index} holds code unit {value:#x}, which is not a unicode \
                  scalar value"
             ),
+            // ndarray-npy's words first, then which element.
             FormatError::InvalidBool { index, value } => write!(
                 f,
-                "bool element {index} is byte {value:#04x}; expected 0x00 or 0x01"
+                "error parsing value {value:#04x} as a bool: element {index}; a bool is 0x00 or \
+                 0x01"
             ),
             FormatError::InvalidField {
                 index,
