@@ -1009,7 +1009,8 @@ mod tests {
         crate::write_npy(dir.join("w.npy"), &a).unwrap();
         assert_eq!(take_events(), [Event::Publish], "write_npy");
 
-        crate::write_file_atomically(dir.join("f.npy"), &durable, |out| Ok(a.write_npy(out)?)).unwrap();
+        crate::write_file_atomically(dir.join("f.npy"), &durable, |out| Ok(a.write_npy(out)?))
+            .unwrap();
         assert_eq!(take_events(), published, "write_file_atomically, durable");
         crate::write_file_atomically(dir.join("f.npy"), &WriteOptions::new(), |out| {
             Ok(a.write_npy(out)?)

@@ -48,7 +48,10 @@ where
 {
     let path = path.as_ref();
     let mut file = File::open(path).map_err(crate::error::with_path("open", path))?;
-    Ok(T::read_npy_with_options(&mut file, &ReadOptions::default())?)
+    Ok(T::read_npy_with_options(
+        &mut file,
+        &ReadOptions::default(),
+    )?)
 }
 
 /// The path reader with options: the terminal call of a [`ReadOptions`].
@@ -171,7 +174,10 @@ where
     D: Dimension,
 {
     fn read_npy<R: Read>(reader: R) -> Result<Self, ReadNpyError> {
-        Ok(Self::read_npy_with_options(reader, &ReadOptions::default())?)
+        Ok(Self::read_npy_with_options(
+            reader,
+            &ReadOptions::default(),
+        )?)
     }
 
     fn read_npy_with_options<R: Read>(mut reader: R, opts: &ReadOptions) -> Result<Self, Error> {

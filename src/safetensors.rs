@@ -1022,7 +1022,11 @@ impl WriteNpyExt for Tensor<'_> {
     }
 
     /// The tensor's bytes as they are: `opts` does not apply.
-    fn write_npy_with_options<W: Write>(&self, mut writer: W, _: &WriteOptions) -> Result<(), Error> {
+    fn write_npy_with_options<W: Write>(
+        &self,
+        mut writer: W,
+        _: &WriteOptions,
+    ) -> Result<(), Error> {
         writer.write_all(&self.header.to_bytes()?)?;
         let mut buf = vec![0u8; self.len.min(CHUNK)];
         let mut done = 0usize;

@@ -168,7 +168,11 @@ pub trait WriteNpyExt {
     /// The default, for a type implemented outside this crate as ndarray-npy let users do
     /// (with `write_npy` only), writes through [`WriteNpyExt::write_npy`]: such a type writes
     /// its own bytes, in the byte order it chooses, and `opts` does not apply to it.
-    fn write_npy_with_options<W: Write>(&self, writer: W, opts: &WriteOptions) -> Result<(), Error> {
+    fn write_npy_with_options<W: Write>(
+        &self,
+        writer: W,
+        opts: &WriteOptions,
+    ) -> Result<(), Error> {
         let _ = opts;
         Ok(self.write_npy(writer)?)
     }
@@ -245,7 +249,11 @@ where
         arr.write_npy(writer)
     }
 
-    fn write_npy_with_options<W: Write>(&self, writer: W, opts: &WriteOptions) -> Result<(), Error> {
+    fn write_npy_with_options<W: Write>(
+        &self,
+        writer: W,
+        opts: &WriteOptions,
+    ) -> Result<(), Error> {
         let arr: &ArrayRef<A, D> = self;
         arr.write_npy_with_options(writer, opts)
     }

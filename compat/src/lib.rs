@@ -6,29 +6,8 @@
 //! [`ViewMutElement`], and [`IntoDimension`] for shapes, and returns ndarray-npy's error
 //! type names. That it compiles is half the proof; the tests in `tests/` call it.
 //!
-//! One thing that compiles against ndarray-npy does not compile here (the README lists it with
-//! the other exceptions): an error type with a `From` impl for two of its error names, because
-//! ndnpy's names all stand for one type:
-//!
-//! ```compile_fail,E0119
-//! enum AppError {
-//!     Read(ndarray_npy::ReadNpyError),
-//!     Write(ndarray_npy::WriteNpyError),
-//! }
-//! impl From<ndarray_npy::ReadNpyError> for AppError {
-//!     fn from(e: ndarray_npy::ReadNpyError) -> Self {
-//!         AppError::Read(e)
-//!     }
-//! }
-//! // E0119, conflicting implementations: both names are `ndarray_npy::Error`.
-//! impl From<ndarray_npy::WriteNpyError> for AppError {
-//!     fn from(e: ndarray_npy::WriteNpyError) -> Self {
-//!         AppError::Write(e)
-//!     }
-//! }
-//! ```
-//!
-//! One impl serves them all, which is what [`AppError`] does.
+//! An application's error type with a `From` impl for each of ndarray-npy's error types
+//! compiles here as it does there: [`AppError`].
 //!
 //! An impl of ndarray-npy's extension traits for a type of one's own, with only ndarray-npy's
 //! methods, compiles and works, by path and by reader:
@@ -259,8 +238,8 @@ where
     Ok(out)
 }
 
-/// An application's error type, migrated: one `From` impl for ndarray-npy's error names, which
-/// in ndnpy all stand for [`ndarray_npy::Error`].
+/// An application's error type as applications write it for ndarray-npy: a variant and a
+/// `From` impl for each of its error types (thiserror's `#[from]` writes the same impls).
 ///
 /// ```
 /// fn run(path: &std::path::Path) -> Result<(), ndnpy_compat::AppError> {
@@ -270,26 +249,64 @@ where
 ///     npz.add_array("a", &a)?; // a WriteNpzError
 ///     Ok(())
 /// }
-/// assert!(matches!(run("no-such-file.npy".as_ref()), Err(ndnpy_compat::AppError::Npy(_))));
+/// assert!(matches!(
+///     run("no-such-file.npy".as_ref()),
+///     Err(ndnpy_compat::AppError::Read(ndarray_npy::ReadNpyError::Io(_)))
+/// ));
 /// ```
 #[derive(Debug)]
 pub enum AppError {
-    /// Any error of ndarray-npy's functions.
-    Npy(ndarray_npy::Error),
+    /// Reading an `.npy` file.
+    Read(ndarray_npy::ReadNpyError),
+    /// Writing an `.npy` file.
+    Write(ndarray_npy::WriteNpyError),
+    /// Viewing `.npy` bytes.
+    View(ndarray_npy::ViewNpyError),
+    /// Reading an `.npz` archive.
+    ReadNpz(ndarray_npy::ReadNpzError),
+    /// Writing an `.npz` archive.
+    WriteNpz(ndarray_npy::WriteNpzError),
     /// Something the application itself refused.
     Invalid(String),
 }
 
-impl From<ndarray_npy::Error> for AppError {
-    fn from(e: ndarray_npy::Error) -> Self {
-        AppError::Npy(e)
+impl From<ndarray_npy::ReadNpyError> for AppError {
+    fn from(e: ndarray_npy::ReadNpyError) -> Self {
+        AppError::Read(e)
+    }
+}
+
+impl From<ndarray_npy::WriteNpyError> for AppError {
+    fn from(e: ndarray_npy::WriteNpyError) -> Self {
+        AppError::Write(e)
+    }
+}
+
+impl From<ndarray_npy::ViewNpyError> for AppError {
+    fn from(e: ndarray_npy::ViewNpyError) -> Self {
+        AppError::View(e)
+    }
+}
+
+impl From<ndarray_npy::ReadNpzError> for AppError {
+    fn from(e: ndarray_npy::ReadNpzError) -> Self {
+        AppError::ReadNpz(e)
+    }
+}
+
+impl From<ndarray_npy::WriteNpzError> for AppError {
+    fn from(e: ndarray_npy::WriteNpzError) -> Self {
+        AppError::WriteNpz(e)
     }
 }
 
 impl std::fmt::Display for AppError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            AppError::Npy(_) => f.write_str("array file error"),
+            AppError::Read(_) | AppError::View(_) | AppError::ReadNpz(_) => {
+                f.write_str("cannot read array file")
+            }
+            AppError::Write(_) | AppError::WriteNpz(_) => f.write_str("cannot write array file"),
             AppError::Invalid(why) => f.write_str(why),
         }
     }
@@ -298,7 +315,11 @@ impl std::fmt::Display for AppError {
 impl std::error::Error for AppError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
-            AppError::Npy(e) => Some(e),
+            AppError::Read(e) => Some(e),
+            AppError::Write(e) => Some(e),
+            AppError::View(e) => Some(e),
+            AppError::ReadNpz(e) => Some(e),
+            AppError::WriteNpz(e) => Some(e),
             AppError::Invalid(_) => None,
         }
     }

@@ -459,7 +459,8 @@ fn zeroed_file_with_an_overflowing_shape_is_an_error() {
     assert_eq!(err.kind(), ndarray_npy::ErrorKind::Usage, "{err:?}");
     assert_eq!(
         err.to_string(),
-        "shape [1099511627776, 1099511627776] has more elements than the address space holds"
+        "error formatting header: error formatting Python value: shape [1099511627776, \
+         1099511627776] has more elements than the address space holds"
     );
     assert_eq!(file.metadata().unwrap().len(), 0);
 }

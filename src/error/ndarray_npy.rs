@@ -20,7 +20,9 @@
 //! types hold a [`PyLiteral`], which prints the same; where it holds `py_literal`'s parse or
 //! format errors, they hold an [`Error`].
 
-use super::{Detail, Error, ErrorKind, FormatError, LimitError, MismatchError, PathError, UsageError};
+use super::{
+    Detail, Error, ErrorKind, FormatError, LimitError, MismatchError, PathError, UsageError,
+};
 use std::error::Error as StdError;
 use std::fmt;
 use std::io;
@@ -450,6 +452,10 @@ impl NpyFault {
         match e.detail() {
             Detail::Io(_) | Detail::OutOfMemory(_) => NpyFault::Io(into_io(e)),
             Detail::Format(f) => match f {
+                // ndarray-npy reads the six bytes of the magic string with `read_exact`.
+                FormatError::BadMagic { found } if found.len() < 6 => {
+                    NpyFault::Io(io::Error::new(io::ErrorKind::UnexpectedEof, e))
+                }
                 FormatError::BadMagic { .. } => NpyFault::Header(ParseHeaderError::MagicString),
                 FormatError::UnsupportedVersion { major, minor } => {
                     NpyFault::Header(ParseHeaderError::Version {
@@ -538,6 +544,9 @@ impl NpyFault {
                 }
                 MismatchError::ByteOrder { .. } => NpyFault::NonNativeEndian(Some(e)),
                 MismatchError::Misaligned { .. } => NpyFault::Misaligned(Some(e)),
+                MismatchError::NotNpy { found, .. } if found.len() < 6 => {
+                    NpyFault::Io(io::Error::new(io::ErrorKind::UnexpectedEof, e))
+                }
                 MismatchError::NotNpy { .. } => NpyFault::Header(ParseHeaderError::MagicString),
                 MismatchError::MissingMember { .. } | MismatchError::MemberIndex { .. } => {
                     NpyFault::Io(into_io(e))
@@ -892,9 +901,7 @@ impl ViewNpyError {
             ViewNpyError::LengthOverflow => ErrorKind::Header,
             ViewNpyError::WrongNdim(..) => ErrorKind::Ndim,
             ViewNpyError::WrongDescriptor(l) => l.kind_or(ErrorKind::DType),
-            ViewNpyError::NonNativeEndian | ViewNpyError::MisalignedData => {
-                ErrorKind::CannotView
-            }
+            ViewNpyError::NonNativeEndian | ViewNpyError::MisalignedData => ErrorKind::CannotView,
             ViewNpyError::MissingBytes(_) => ErrorKind::Truncated,
             ViewNpyError::ExtraBytes(_) => ErrorKind::TrailingBytes,
         }
@@ -1535,12 +1542,12 @@ mod npz {
                 Detail::Usage(UsageError::DuplicateMember { name }) => WriteNpzError::Zip(
                     ZipError::InvalidArchive(Cow::Owned(format!("Duplicate filename: {name}"))),
                 ),
-                Detail::Usage(UsageError::CompressionLevel { .. }) => {
-                    WriteNpzError::Zip(ZipError::UnsupportedArchive("Unsupported compression level"))
-                }
-                Detail::Usage(UsageError::MemberNameTooLong { .. } | UsageError::Archive { .. }) => {
-                    WriteNpzError::Zip(invalid(&e))
-                }
+                Detail::Usage(UsageError::CompressionLevel { .. }) => WriteNpzError::Zip(
+                    ZipError::UnsupportedArchive("Unsupported compression level"),
+                ),
+                Detail::Usage(
+                    UsageError::MemberNameTooLong { .. } | UsageError::Archive { .. },
+                ) => WriteNpzError::Zip(invalid(&e)),
                 _ => WriteNpzError::Npy(WriteNpyError::from(e)),
             }
         }

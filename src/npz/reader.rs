@@ -424,10 +424,7 @@ impl<R: Read + Seek> NpzReader<R> {
     /// assert_eq!((err.kind(), err.byte_counts()), (ErrorKind::Limit, Some((16, 48))));
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
-    pub fn with_options(
-        mut reader: R,
-        options: &ReadOptions,
-    ) -> Result<NpzReader<R>, Error> {
+    pub fn with_options(mut reader: R, options: &ReadOptions) -> Result<NpzReader<R>, Error> {
         let dir = Directory::read(&mut reader)?;
         Ok(NpzReader {
             reader,
@@ -1185,9 +1182,7 @@ impl<'b> NpzMember<'_, Cursor<&'b [u8]>> {
     /// assert_eq!(flags, ndarray::array![true, false, true]);
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
-    pub fn view<A: ViewElement, D: Dimension>(
-        &mut self,
-    ) -> Result<ArrayView<'b, A, D>, Error> {
+    pub fn view<A: ViewElement, D: Dimension>(&mut self) -> Result<ArrayView<'b, A, D>, Error> {
         match self.stored_slice()? {
             Some(npy) => crate::view::view::<A, D>(npy).map_err(|e| match e.detail() {
                 // Say which member, and that the copying read is the way.

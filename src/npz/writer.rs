@@ -457,11 +457,7 @@ impl<W: Write + Seek> NpzWriter<W> {
     /// assert_eq!(back.member("metadata.json")?.bytes()?, br#"{"epoch": 3}"#);
     /// # Ok::<(), ndnpy::Error>(())
     /// ```
-    pub fn add_bytes<N: Into<String>>(
-        &mut self,
-        name: N,
-        bytes: &[u8],
-    ) -> Result<(), Error> {
+    pub fn add_bytes<N: Into<String>>(&mut self, name: N, bytes: &[u8]) -> Result<(), Error> {
         let (name, options) = (name.into(), self.options);
         self.start(name.clone(), &options, Some(bytes.len() as u64))?;
         let written = self.zip.write_all(bytes).map_err(Error::from);

@@ -63,7 +63,9 @@ np.save(f"{d}/s.npy", np.array(b, dtype="S20").reshape(4, 2))
     let fixed_u: ArrayD<FixedUnicode<10>> = ndnpy::read_npy(dir.path("u_be.npy")).unwrap();
     assert_eq!(fixed_u[[0, 3]].to_string().unwrap(), "整形😀");
     // Nine code units do not hold numpy's ten.
-    let err = ndnpy::Error::from(ndnpy::read_npy::<_, ArrayD<FixedUnicode<9>>>(dir.path("u_be.npy")).unwrap_err());
+    let err = ndnpy::Error::from(
+        ndnpy::read_npy::<_, ArrayD<FixedUnicode<9>>>(dir.path("u_be.npy")).unwrap_err(),
+    );
     assert!(is_dtype_mismatch(&err), "{err:?}");
 
     // We write: numpy's choice of length, and np.save's exact bytes.
@@ -161,7 +163,10 @@ fn fixed_strings_view_in_place() {
     buf[..be.len()].copy_from_slice(&be);
     // Big-endian code units cannot be viewed in place (as native ones).
     let err = ndarray::ArrayView2::<FixedUnicode<3>>::view_npy(&buf[..be.len()]).unwrap_err();
-    assert!(matches!(err, ndnpy::ViewNpyError::NonNativeEndian), "{err:?}");
+    assert!(
+        matches!(err, ndnpy::ViewNpyError::NonNativeEndian),
+        "{err:?}"
+    );
 }
 
 fn unsafe_bytes(v: &mut [u32]) -> &mut [u8] {

@@ -360,49 +360,83 @@ impl<R: Read> Read for Trickle<R> {
 fn read_with<R: Read>(reader: R, read_as: As) -> Result<(), Error> {
     match read_as {
         As::Dyn => DynArray::read_npy(reader).map(drop).map_err(Error::from),
-        As::F64 => ArrayD::<f64>::read_npy(reader).map(drop).map_err(Error::from),
-        As::String => ArrayD::<String>::read_npy(reader).map(drop).map_err(Error::from),
-        As::Bytes8 => ArrayD::<FixedBytes<8>>::read_npy(reader).map(drop).map_err(Error::from),
-        As::Named => ArrayD::<Named>::read_npy(reader).map(drop).map_err(Error::from),
-        As::Nothing => ArrayD::<Nothing>::read_npy(reader).map(drop).map_err(Error::from),
-        As::FourStrings => ArrayD::<FourStrings>::read_npy(reader).map(drop).map_err(Error::from),
+        As::F64 => ArrayD::<f64>::read_npy(reader)
+            .map(drop)
+            .map_err(Error::from),
+        As::String => ArrayD::<String>::read_npy(reader)
+            .map(drop)
+            .map_err(Error::from),
+        As::Bytes8 => ArrayD::<FixedBytes<8>>::read_npy(reader)
+            .map(drop)
+            .map_err(Error::from),
+        As::Named => ArrayD::<Named>::read_npy(reader)
+            .map(drop)
+            .map_err(Error::from),
+        As::Nothing => ArrayD::<Nothing>::read_npy(reader)
+            .map(drop)
+            .map_err(Error::from),
+        As::FourStrings => ArrayD::<FourStrings>::read_npy(reader)
+            .map(drop)
+            .map_err(Error::from),
     }
 }
 
 fn read_path(path: &Path, read_as: As) -> Result<(), Error> {
     match read_as {
         As::Dyn => ndnpy::read_npy_dyn(path).map(drop).map_err(Error::from),
-        As::F64 => ndnpy::read_npy::<_, ArrayD<f64>>(path).map(drop).map_err(Error::from),
-        As::String => ndnpy::read_npy::<_, ArrayD<String>>(path).map(drop).map_err(Error::from),
-        As::Bytes8 => ndnpy::read_npy::<_, ArrayD<FixedBytes<8>>>(path).map(drop).map_err(Error::from),
-        As::Named => ndnpy::read_npy::<_, ArrayD<Named>>(path).map(drop).map_err(Error::from),
-        As::Nothing => ndnpy::read_npy::<_, ArrayD<Nothing>>(path).map(drop).map_err(Error::from),
-        As::FourStrings => ndnpy::read_npy::<_, ArrayD<FourStrings>>(path).map(drop).map_err(Error::from),
+        As::F64 => ndnpy::read_npy::<_, ArrayD<f64>>(path)
+            .map(drop)
+            .map_err(Error::from),
+        As::String => ndnpy::read_npy::<_, ArrayD<String>>(path)
+            .map(drop)
+            .map_err(Error::from),
+        As::Bytes8 => ndnpy::read_npy::<_, ArrayD<FixedBytes<8>>>(path)
+            .map(drop)
+            .map_err(Error::from),
+        As::Named => ndnpy::read_npy::<_, ArrayD<Named>>(path)
+            .map(drop)
+            .map_err(Error::from),
+        As::Nothing => ndnpy::read_npy::<_, ArrayD<Nothing>>(path)
+            .map(drop)
+            .map_err(Error::from),
+        As::FourStrings => ndnpy::read_npy::<_, ArrayD<FourStrings>>(path)
+            .map(drop)
+            .map_err(Error::from),
     }
 }
 
 fn read_member(npz: &Path, read_as: As) -> Result<(), Error> {
     let mut z = NpzReader::open(npz)?;
     match read_as {
-        As::Dyn => z.member("a").and_then(|mut m| m.read_dyn()).map(drop).map_err(Error::from),
+        As::Dyn => z
+            .member("a")
+            .and_then(|mut m| m.read_dyn())
+            .map(drop)
+            .map_err(Error::from),
         As::F64 => z
             .by_name::<ndarray::OwnedRepr<f64>, ndarray::IxDyn>("a")
-            .map(drop).map_err(Error::from),
+            .map(drop)
+            .map_err(Error::from),
         As::String => z
             .by_name::<ndarray::OwnedRepr<String>, ndarray::IxDyn>("a")
-            .map(drop).map_err(Error::from),
+            .map(drop)
+            .map_err(Error::from),
         As::Bytes8 => z
             .by_name::<ndarray::OwnedRepr<FixedBytes<8>>, ndarray::IxDyn>("a")
-            .map(drop).map_err(Error::from),
+            .map(drop)
+            .map_err(Error::from),
         As::Named => z
             .by_name::<ndarray::OwnedRepr<Named>, ndarray::IxDyn>("a")
-            .map(drop).map_err(Error::from),
+            .map(drop)
+            .map_err(Error::from),
         As::Nothing => z
             .by_name::<ndarray::OwnedRepr<Nothing>, ndarray::IxDyn>("a")
-            .map(drop).map_err(Error::from),
+            .map(drop)
+            .map_err(Error::from),
         As::FourStrings => z
             .by_name::<ndarray::OwnedRepr<FourStrings>, ndarray::IxDyn>("a")
-            .map(drop).map_err(Error::from),
+            .map(drop)
+            .map_err(Error::from),
     }
 }
 

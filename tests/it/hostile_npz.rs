@@ -247,7 +247,10 @@ fn liar_case(case: &str, path: &Path) {
             Ok(_) => panic!("a value of another kind"),
             Err(e) => e,
         },
-        "by_name" => npz.by_name::<OwnedRepr<u8>, IxDyn>("array").unwrap_err().into(),
+        "by_name" => npz
+            .by_name::<OwnedRepr<u8>, IxDyn>("array")
+            .unwrap_err()
+            .into(),
         "by_name_dyn" => npz
             .member("array")
             .and_then(|mut m| m.read_dyn())
@@ -981,7 +984,9 @@ fn an_archive_of_100k_keys_gives_messages_of_a_few_hundred_bytes() {
     );
     assert!(format!("{err:?}").len() < 2 * 60_000 + MESSAGE_MAX);
     // A member with a 60,000-byte name that is not an array, and one whose CRC is wrong.
-    let err = ndnpy::Error::from(crate::own::by_index::<OwnedRepr<f64>, IxDyn, _>(&mut npz, 0).unwrap_err());
+    let err = ndnpy::Error::from(
+        crate::own::by_index::<OwnedRepr<f64>, IxDyn, _>(&mut npz, 0).unwrap_err(),
+    );
     assert!(
         member_fault(&err) == Some("truncated") || err.kind() == ErrorKind::NotNpy,
         "{err:?}"
@@ -1132,7 +1137,8 @@ fn a_truncated_archive_says_it_may_be_truncated() {
                 .wrapping_mul(6364136223846793005)
                 .wrapping_add(1442695040888963407);
             let cut = (x >> 33) as usize % bytes.len();
-            let err = ndnpy::Error::from(crate::own::open_npz(Cursor::new(&bytes[..cut])).unwrap_err());
+            let err =
+                ndnpy::Error::from(crate::own::open_npz(Cursor::new(&bytes[..cut])).unwrap_err());
             assert!(
                 is_not_zip(&err, cut as u64, &bytes[..cut.min(4)]),
                 "{name} cut at {cut}: {err:?}"
@@ -1155,7 +1161,8 @@ fn a_truncated_archive_says_it_may_be_truncated() {
 
 #[test]
 fn a_missing_file_names_the_path_and_the_reason() {
-    let err = ndnpy::Error::from(crate::own::read_path::<_, ArrayD<f64>>("no/such/x.npy").unwrap_err());
+    let err =
+        ndnpy::Error::from(crate::own::read_path::<_, ArrayD<f64>>("no/such/x.npy").unwrap_err());
     assert_eq!(
         err.to_string(),
         "cannot open \"no/such/x.npy\": No such file or directory (os error 2)"

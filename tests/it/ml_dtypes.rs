@@ -58,19 +58,26 @@ fn bf16_is_read_only_from_a_two_byte_void() {
         "f4_le_c_5",
         "f8e4m3fn_c_4",
     ] {
-        let err = ndnpy::Error::from(ndnpy::read_npy::<_, Array1<bf16>>(format!("testdata/{file}.npy")).unwrap_err());
+        let err = ndnpy::Error::from(
+            ndnpy::read_npy::<_, Array1<bf16>>(format!("testdata/{file}.npy")).unwrap_err(),
+        );
         assert_eq!(err.kind(), ErrorKind::DType, "{file}");
     }
     // And a void stays refused as f16 and u16.
-    let err = ndnpy::Error::from(ndnpy::read_npy::<_, Array1<half::f16>>("testdata/bf16_c_4.npy").unwrap_err());
+    let err = ndnpy::Error::from(
+        ndnpy::read_npy::<_, Array1<half::f16>>("testdata/bf16_c_4.npy").unwrap_err(),
+    );
     assert_eq!(err.kind(), ErrorKind::DType);
-    let err = ndnpy::Error::from(ndnpy::read_npy::<_, Array1<u16>>("testdata/bf16_c_4.npy").unwrap_err());
+    let err =
+        ndnpy::Error::from(ndnpy::read_npy::<_, Array1<u16>>("testdata/bf16_c_4.npy").unwrap_err());
     assert_eq!(err.kind(), ErrorKind::DType);
     assert!(
         err.to_string().contains("cannot read dtype '<V2' as u16"),
         "{err}"
     );
-    let err = ndnpy::Error::from(ndnpy::read_npy::<_, Array1<bf16>>("testdata/u2_le_c_5.npy").unwrap_err());
+    let err = ndnpy::Error::from(
+        ndnpy::read_npy::<_, Array1<bf16>>("testdata/u2_le_c_5.npy").unwrap_err(),
+    );
     assert!(
         err.to_string().contains("as half::bf16 (dtype '<V2'"),
         "{err}"

@@ -574,9 +574,10 @@ fn a_writer_error_is_reported_and_the_member_left_out() {
         inner: Cursor::new(Vec::new()),
         budget: 4096,
     });
-    let err = ndnpy::Error::from(w
-        .add_array("big", &Array1::<f64>::zeros(10_000))
-        .unwrap_err());
+    let err = ndnpy::Error::from(
+        w.add_array("big", &Array1::<f64>::zeros(10_000))
+            .unwrap_err(),
+    );
     assert_eq!(err.kind(), ErrorKind::Io, "{err:?}");
     assert_eq!(err.io_error().unwrap().to_string(), "disk full");
 }
@@ -750,15 +751,16 @@ fn every_single_byte_corruption_fails_its_member_by_checksum_or_reads_numpys_byt
                 let mut b = bytes.clone();
                 b[at] ^= flip;
                 let case = format!("{name}: byte {at} ^ {flip:#04x}");
-                let mut npz = match NpzReader::with_options(Cursor::new(&b[..]), &ReadOptions::default()) {
-                    Ok(npz) => npz,
-                    Err(e) => {
-                        // Member data is not read to open the archive.
-                        assert!(hit.is_none(), "{case}: {e:?}");
-                        assert!(e.kind().is_format(), "{case}: {e:?}");
-                        continue;
-                    }
-                };
+                let mut npz =
+                    match NpzReader::with_options(Cursor::new(&b[..]), &ReadOptions::default()) {
+                        Ok(npz) => npz,
+                        Err(e) => {
+                            // Member data is not read to open the archive.
+                            assert!(hit.is_none(), "{case}: {e:?}");
+                            assert!(e.kind().is_format(), "{case}: {e:?}");
+                            continue;
+                        }
+                    };
                 if let Err(e) = npz.names() {
                     assert!(is_corrupt_input_error(&e.into()), "{case}");
                 }
@@ -919,7 +921,9 @@ fn a_zip_bomb_stops_at_the_declared_size() {
     let c = central(&bytes)[0];
     put32(&mut bytes, c + 24, 4096);
     let mut npz = open(&bytes);
-    let err = ndnpy::Error::from(crate::own::by_name::<OwnedRepr<u64>, IxDyn, _>(&mut npz, "big").unwrap_err());
+    let err = ndnpy::Error::from(
+        crate::own::by_name::<OwnedRepr<u64>, IxDyn, _>(&mut npz, "big").unwrap_err(),
+    );
     assert_eq!(err.kind(), ErrorKind::Truncated, "{err:?}");
     let (expected, found) = err.byte_counts().unwrap();
     assert_eq!(
@@ -962,9 +966,10 @@ fn large_deflated_members_read_exactly_and_fail_cleanly() {
     let stream_or_crc = |err: &Error| {
         matches!(member_fault(err), Some("corrupt" | "checksum")) && err.member() == Some("a.npy")
     };
-    let err = ndnpy::Error::from(npz
-        .by_name::<OwnedRepr<u64>, ndarray::Ix1>("a")
-        .unwrap_err());
+    let err = ndnpy::Error::from(
+        npz.by_name::<OwnedRepr<u64>, ndarray::Ix1>("a")
+            .unwrap_err(),
+    );
     assert!(stream_or_crc(&err), "{err:?}");
     let err = npz.member("a").and_then(|mut m| m.read_dyn()).unwrap_err();
     assert!(stream_or_crc(&err), "{err:?}");
@@ -976,9 +981,10 @@ fn large_deflated_members_read_exactly_and_fail_cleanly() {
     put32(&mut short, c + 20, (comp / 10) as u32);
     put32(&mut short, l + 18, (comp / 10) as u32);
     let mut npz = open(&short);
-    let err = ndnpy::Error::from(npz
-        .by_name::<OwnedRepr<u64>, ndarray::Ix1>("a")
-        .unwrap_err());
+    let err = ndnpy::Error::from(
+        npz.by_name::<OwnedRepr<u64>, ndarray::Ix1>("a")
+            .unwrap_err(),
+    );
     assert_eq!(member_fault(&err), Some("corrupt"), "{err:?}");
 }
 
@@ -993,7 +999,9 @@ fn an_impossible_declared_size_is_refused_before_inflating() {
     let mut npz = open(&bytes);
     // Listing is unaffected; reading the member is refused, the other member is fine.
     assert_eq!(npz.names().unwrap(), ["a", "b"]);
-    let err = ndnpy::Error::from(crate::own::by_name::<OwnedRepr<f64>, IxDyn, _>(&mut npz, "a").unwrap_err());
+    let err = ndnpy::Error::from(
+        crate::own::by_name::<OwnedRepr<f64>, IxDyn, _>(&mut npz, "a").unwrap_err(),
+    );
     assert!(is_zip_structure(&err), "{err:?}");
     assert!(err.to_string().contains("zip bomb"), "{err}");
     assert!(npz.member("a").and_then(|mut m| m.bytes()).is_err());
@@ -1159,9 +1167,10 @@ fn limits_apply_per_member_when_it_is_read() {
     let opts = ReadOptions::new().max_header_len(10_000);
     let mut npz = NpzReader::with_options(Cursor::new(&bytes), &opts).unwrap();
     assert_eq!(npz.names().unwrap(), ["huge_header", "small"]);
-    let err = ndnpy::Error::from(npz
-        .by_name::<OwnedRepr<f64>, IxDyn>("huge_header")
-        .unwrap_err());
+    let err = ndnpy::Error::from(
+        npz.by_name::<OwnedRepr<f64>, IxDyn>("huge_header")
+            .unwrap_err(),
+    );
     assert_eq!(err.kind(), ErrorKind::Limit, "{err:?}");
     assert_eq!(err.byte_counts().unwrap().1, 200_000);
     assert_eq!(err.member(), Some("huge_header.npy"));
@@ -1198,11 +1207,14 @@ fn limits_apply_per_member_when_it_is_read() {
 #[test]
 fn dtype_and_dimension_mismatches_are_per_member() {
     let mut npz = NpzReader::open("testdata/npz_stored.npz").unwrap();
-    let err = ndnpy::Error::from(crate::own::by_name::<OwnedRepr<f32>, IxDyn, _>(&mut npz, "a").unwrap_err());
+    let err = ndnpy::Error::from(
+        crate::own::by_name::<OwnedRepr<f32>, IxDyn, _>(&mut npz, "a").unwrap_err(),
+    );
     assert!(is_dtype_mismatch(&err), "{err:?}");
     assert_eq!(err.member(), Some("a.npy"));
-    let err = ndnpy::Error::from(crate::own::by_name::<OwnedRepr<f64>, ndarray::Ix1, _>(&mut npz, "a")
-        .unwrap_err());
+    let err = ndnpy::Error::from(
+        crate::own::by_name::<OwnedRepr<f64>, ndarray::Ix1, _>(&mut npz, "a").unwrap_err(),
+    );
     assert_eq!(err.kind(), ErrorKind::Ndim, "{err:?}");
     assert_eq!(err.shape(), Some(&[2, 3][..]));
     assert_eq!(

@@ -106,7 +106,10 @@ fn view_errors_are_distinct() {
     let err = ArrayView1::<f64>::view_npy(&good[..good.len() - 1]).unwrap_err();
     assert_eq!(err.kind(), ErrorKind::Truncated);
     assert!(matches!(err, ViewNpyError::MissingBytes(1)), "{err:?}");
-    assert_eq!(err.to_string(), "missing 1 bytes of data specified in header");
+    assert_eq!(
+        err.to_string(),
+        "missing 1 bytes of data specified in header"
+    );
     let err = ArrayView1::<f64>::view_npy(&all[start..start + le.len() + 3]).unwrap_err();
     assert_eq!(err.kind(), ErrorKind::TrailingBytes);
     assert!(matches!(err, ViewNpyError::ExtraBytes(3)), "{err:?}");

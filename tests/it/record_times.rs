@@ -250,7 +250,8 @@ fn a_value_between_units_is_an_error_naming_record_and_field() {
          m = np.zeros(2, dtype=[('t', '<M8[D]')]); m['t'] = np.array([0, 14]).view('M8[D]')\n\
          np.save(d + '/mid.npy', m)",
     );
-    let err = ndnpy::Error::from(ndnpy::read_npy::<_, Array1<StampD>>(dir.path("a.npy")).unwrap_err());
+    let err =
+        ndnpy::Error::from(ndnpy::read_npy::<_, Array1<StampD>>(dir.path("a.npy")).unwrap_err());
     assert_eq!(err.kind(), ErrorKind::InvalidData);
     assert_eq!(err.record_index(), Some(2));
     assert_eq!(err.field(), Some("t"));
@@ -260,7 +261,8 @@ fn a_value_between_units_is_an_error_naming_record_and_field() {
         "{err}"
     );
     // 1970-01-15 is not the first of a month.
-    let err = ndnpy::Error::from(ndnpy::read_npy::<_, Array1<StampM>>(dir.path("mid.npy")).unwrap_err());
+    let err =
+        ndnpy::Error::from(ndnpy::read_npy::<_, Array1<StampM>>(dir.path("mid.npy")).unwrap_err());
     assert_eq!(
         (err.kind(), err.record_index()),
         (ErrorKind::InvalidData, Some(1))
@@ -277,7 +279,8 @@ fn a_value_that_overflows_the_declared_unit_is_an_error_not_a_wrap() {
          a['t'] = np.array([1, 2**62]).view('M8[D]')\n\
          np.save(d + '/a.npy', a)",
     );
-    let err = ndnpy::Error::from(ndnpy::read_npy::<_, Array1<StampS>>(dir.path("a.npy")).unwrap_err());
+    let err =
+        ndnpy::Error::from(ndnpy::read_npy::<_, Array1<StampS>>(dir.path("a.npy")).unwrap_err());
     assert_eq!(
         (err.kind(), err.record_index()),
         (ErrorKind::InvalidData, Some(1))
@@ -302,16 +305,19 @@ fn timedeltas_in_months_do_not_convert_to_days() {
         "np.save(d + '/a.npy', np.zeros(1, dtype=[('t', '<m8[M]')]))\n\
          np.save(d + '/f.npy', np.zeros(1, dtype=[('t', '<f8')]))",
     );
-    let err = ndnpy::Error::from(ndnpy::read_npy::<_, Array1<SpanD>>(dir.path("a.npy")).unwrap_err());
+    let err =
+        ndnpy::Error::from(ndnpy::read_npy::<_, Array1<SpanD>>(dir.path("a.npy")).unwrap_err());
     assert_eq!(err.kind(), ErrorKind::DType);
     assert!(
         err.to_string().contains("any unit but years and months"),
         "{err}"
     );
     // A datetime is not a timedelta, nor a float a datetime.
-    let err = ndnpy::Error::from(ndnpy::read_npy::<_, Array1<StampM>>(dir.path("a.npy")).unwrap_err());
+    let err =
+        ndnpy::Error::from(ndnpy::read_npy::<_, Array1<StampM>>(dir.path("a.npy")).unwrap_err());
     assert_eq!(err.kind(), ErrorKind::DType);
-    let err = ndnpy::Error::from(ndnpy::read_npy::<_, Array1<StampD>>(dir.path("f.npy")).unwrap_err());
+    let err =
+        ndnpy::Error::from(ndnpy::read_npy::<_, Array1<StampD>>(dir.path("f.npy")).unwrap_err());
     assert_eq!(err.kind(), ErrorKind::DType);
 }
 

@@ -838,13 +838,16 @@ fn hostile_records_give_typed_errors() {
     assert_eq!(back[3].s, "d");
     assert_eq!(back[4].n.more, [false, true, false]);
     for cut in [1, 13, 14, 50] {
-        let err = ndnpy::Error::from(crate::own::read::<Array1<Outer>>(&f[..f.len() - cut]).unwrap_err());
+        let err =
+            ndnpy::Error::from(crate::own::read::<Array1<Outer>>(&f[..f.len() - cut]).unwrap_err());
         assert_eq!(err.kind(), ErrorKind::Truncated, "{cut}: {err:?}");
         assert_eq!(err.byte_counts(), Some((70, 70 - cut as u64)), "{cut}");
     }
     let scratch = Scratch::new("hostile");
     std::fs::write(scratch.path("short.npy"), &f[..f.len() - 3]).unwrap();
-    let err = ndnpy::Error::from(crate::own::read_path::<_, Array1<Outer>>(scratch.path("short.npy")).unwrap_err());
+    let err = ndnpy::Error::from(
+        crate::own::read_path::<_, Array1<Outer>>(scratch.path("short.npy")).unwrap_err(),
+    );
     assert_eq!(err.kind(), ErrorKind::Truncated, "{err:?}");
     assert_eq!(err.byte_counts().unwrap().1, 67);
     // A huge claim on a short stream fails after reading what is there, without allocating
@@ -856,7 +859,9 @@ fn hostile_records_give_typed_errors() {
     // Bool bytes other than 0 and 1, in a nested array field, with the record index.
     let mut bad = data.clone();
     bad[3 * 14 + 4] = 2;
-    let err = ndnpy::Error::from(crate::own::read::<Array1<Outer>>(&npy(good, &[5], &bad)[..]).unwrap_err());
+    let err = ndnpy::Error::from(
+        crate::own::read::<Array1<Outer>>(&npy(good, &[5], &bad)[..]).unwrap_err(),
+    );
     assert_eq!(err.kind(), ErrorKind::InvalidData, "{err:?}");
     assert_eq!(
         (err.record_index(), err.field()),
@@ -869,7 +874,9 @@ fn hostile_records_give_typed_errors() {
     // A UCS-4 code unit that is not a char.
     let mut bad = data.clone();
     bad[2 * 14 + 6..2 * 14 + 10].copy_from_slice(&[0, 0, 0xd8, 0]);
-    let err = ndnpy::Error::from(crate::own::read::<Array1<Outer>>(&npy(good, &[5], &bad)[..]).unwrap_err());
+    let err = ndnpy::Error::from(
+        crate::own::read::<Array1<Outer>>(&npy(good, &[5], &bad)[..]).unwrap_err(),
+    );
     assert_eq!(err.kind(), ErrorKind::InvalidData, "{err:?}");
     assert_eq!((err.record_index(), err.field()), (Some(2), Some("s")));
     assert!(err.to_string().contains("code point 0xd800"), "{err}");
@@ -897,9 +904,11 @@ fn strings_too_long_to_write_are_usage_errors() {
         name: "abcd".into(),
         ..ok.clone()
     };
-    let err = ndnpy::Error::from(Array1::from(vec![ok.clone(), ok.clone(), long_name])
-        .write_npy(&mut Vec::new())
-        .unwrap_err());
+    let err = ndnpy::Error::from(
+        Array1::from(vec![ok.clone(), ok.clone(), long_name])
+            .write_npy(&mut Vec::new())
+            .unwrap_err(),
+    );
     assert_eq!(err.kind(), ErrorKind::Usage, "{err:?}");
     assert_eq!((err.record_index(), err.field()), (Some(2), Some("name")));
     assert!(
@@ -1333,7 +1342,9 @@ np.save(sys.argv[1], a)
     a.write_npy(&mut again).unwrap();
     assert_eq!(again, bytes);
     // A longer file field does not fit: a clear mismatch naming the field.
-    let err = ndnpy::Error::from(ndarray::Array1::<Fixed5>::read_npy(&rewrite_tag_len(&bytes)[..]).unwrap_err());
+    let err = ndnpy::Error::from(
+        ndarray::Array1::<Fixed5>::read_npy(&rewrite_tag_len(&bytes)[..]).unwrap_err(),
+    );
     assert!(err.to_string().contains("tag"), "{err}");
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -224,18 +224,24 @@ fn every_fixture_header_reencodes_to_numpys_bytes() {
 
 #[test]
 fn dtypes_without_an_element_type_name_the_files_dtype() {
-    let err = ndnpy::Error::from(ArrayD::<f64>::read_npy(&fs::read(testdata().join("dt_M8_25ms.npy")).unwrap()[..])
-        .unwrap_err());
+    let err = ndnpy::Error::from(
+        ArrayD::<f64>::read_npy(&fs::read(testdata().join("dt_M8_25ms.npy")).unwrap()[..])
+            .unwrap_err(),
+    );
     assert_eq!(
         err.to_string(),
         "cannot read dtype '<M8[25ms]' as f64 (dtype '<f8' or '>f8')"
     );
-    let err = ndnpy::Error::from(ArrayD::<i32>::read_npy(&fs::read(testdata().join("rec_titles.npy")).unwrap()[..])
-        .unwrap_err());
+    let err = ndnpy::Error::from(
+        ArrayD::<i32>::read_npy(&fs::read(testdata().join("rec_titles.npy")).unwrap()[..])
+            .unwrap_err(),
+    );
     assert!(crate::error_checks::is_dtype_mismatch(&err), "{err:?}");
     assert!(err.to_string().contains("(('aa', 'a'), '<i4')"), "{err}");
-    let err = ndnpy::Error::from(ArrayD::<f32>::read_npy(&fs::read(testdata().join("f8_le_c_5.npy")).unwrap()[..])
-        .unwrap_err());
+    let err = ndnpy::Error::from(
+        ArrayD::<f32>::read_npy(&fs::read(testdata().join("f8_le_c_5.npy")).unwrap()[..])
+            .unwrap_err(),
+    );
     assert_eq!(
         err.to_string(),
         "cannot read dtype '<f8' as f32 (dtype '<f4' or '>f4')"
