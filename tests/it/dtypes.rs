@@ -441,3 +441,51 @@ fn raw_dtypes_round_trip_unchanged() {
         );
     }
 }
+
+/// One-byte types with a byte order (`'<u1'`, `'>u1'`, `'<i1'`, `'<b1'`), which some writers
+/// emit and numpy reads as `'|u1'`, `'|i1'`, `'|b1'`: read, viewed and read at run time as
+/// `u8`, `i8` and `bool`, and the files rewritten as numpy writes those arrays.
+#[test]
+fn one_byte_types_with_a_byte_order_read_as_numpy_reads_them() {
+    let dir = Scratch::new("one-byte-orders");
+    let out = numpy(
+        &dir.0,
+        "cases = [('u1', np.array([0, 1, 255], np.uint8)), ('i1', np.array([-128, 0, 127], np.int8)),\n\
+         ('b1', np.array([True, False, True]))]\n\
+         for kind, a in cases:\n\
+         \x20   b = io.BytesIO(); np.save(b, a); v = b.getvalue()\n\
+         \x20   for order in '<>=':\n\
+         \x20       w = v.replace(b\"'|\" + kind.encode() + b\"'\", (\"'\" + order + kind + \"'\").encode())\n\
+         \x20       assert w != v\n\
+         \x20       r = np.load(io.BytesIO(w))\n\
+         \x20       assert r.dtype == a.dtype and (r == a).all(), (kind, order)\n\
+         \x20       name = {'<': 'lt', '>': 'gt', '=': 'eq'}[order]\n\
+         \x20       open(f'{d}/{kind}_{name}.npy', 'wb').write(w)\n\
+         \x20       np.save(f'{d}/{kind}_{name}_numpy.npy', r)\n\
+         print('ok')",
+    );
+    assert_eq!(out.trim(), "ok");
+    for order in ["lt", "gt", "eq"] {
+        let path = |kind: &str| dir.path(&format!("{kind}_{order}.npy"));
+        let u: ndarray::Array1<u8> = ndnpy::read_npy(path("u1")).unwrap();
+        assert_eq!(u, ndarray::array![0, 1, 255], "{order}");
+        let i: ndarray::Array1<i8> = ndnpy::read_npy(path("i1")).unwrap();
+        assert_eq!(i, ndarray::array![-128, 0, 127], "{order}");
+        let b: ndarray::Array1<bool> = ndnpy::read_npy(path("b1")).unwrap();
+        assert_eq!(b, ndarray::array![true, false, true], "{order}");
+        let bytes = std::fs::read(path("u1")).unwrap();
+        let v = ndarray::ArrayView1::<u8>::view_npy(&bytes).unwrap();
+        assert_eq!(v, ndarray::array![0, 1, 255], "{order}");
+        let bytes = std::fs::read(path("b1")).unwrap();
+        let v = ndarray::ArrayView1::<bool>::view_npy(&bytes).unwrap();
+        assert_eq!(v, ndarray::array![true, false, true], "{order}");
+        for kind in ["u1", "i1", "b1"] {
+            let d = ndnpy::read_npy_dyn(path(kind)).unwrap();
+            let mut written = Vec::new();
+            d.write_npy(&mut written).unwrap();
+            let numpy_wrote =
+                std::fs::read(dir.path(&format!("{kind}_{order}_numpy.npy"))).unwrap();
+            assert_eq!(written, numpy_wrote, "{kind} {order}");
+        }
+    }
+}
