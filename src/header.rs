@@ -183,7 +183,7 @@ impl ReadOptions {
     /// let opts = ReadOptions::new().max_inflated_len(Some(300));
     /// let mut npz = NpzReader::with_options(std::fs::File::open("testdata/npz_compressed.npz")?, &opts)?;
     /// let _a: ndarray::Array2<f64> = npz.by_name("a")?; // 176 bytes
-    /// let err = npz.by_name::<ndarray::OwnedRepr<f64>, ndarray::Ix2>("a").unwrap_err();
+    /// let err = npz.member("a")?.read::<ndarray::OwnedRepr<f64>, ndarray::Ix2>().unwrap_err();
     /// assert_eq!(err.kind(), ErrorKind::Limit);
     /// assert_eq!(err.byte_counts(), Some((300, 352)));
     /// # }

@@ -47,7 +47,7 @@ fn validate_gives_a_verdict_per_file_and_exit_status() {
             "member a: archive member \"a.npy\" fails its CRC-32 check",
         ),
         // numpy loads it, but a bool byte other than 0 and 1 is not a bool.
-        ("bad_bool.npy", "expected 0x00 or 0x01"),
+        ("bad_bool.npy", "a bool is 0x00 or 0x01"),
     ] {
         let r = ndnpy(&["validate", &fx("f8.npy"), &fx(f)]);
         assert_eq!(r.code, 1, "{f}: {}", r.stdout);

@@ -900,7 +900,7 @@ fn npz_write_io_is_npy_io_or_zip_io() {
     );
     assert_eq!(ours.kind(), ErrorKind::Io);
     // The directory at `finish`: `Zip(Io(_))`.
-    let mut buf = vec![0u8; 200];
+    let mut buf = [0u8; 200];
     let mut npz = NpzWriter::new(Cursor::new(&mut buf[..]));
     npz.add_array("a", &array![1u8]).unwrap();
     let ours = npz.finish().unwrap_err();

@@ -53,12 +53,12 @@ use std::io::{Read, Write};
 /// use ndarray::Array1;
 /// use ndnpy::{ReadNpyExt, ReadableElement};
 ///
-/// fn load<T: ReadableElement>(bytes: &[u8]) -> Result<Array1<T>, ndnpy::Error> {
+/// fn load<T: ReadableElement>(bytes: &[u8]) -> Result<Array1<T>, ndnpy::ReadNpyError> {
 ///     Array1::<T>::read_npy(bytes)
 /// }
 /// let a: Array1<i16> = load(include_bytes!("../../testdata/i2_be_c_5.npy"))?;
 /// assert_eq!(a.len(), 5);
-/// # Ok::<(), ndnpy::Error>(())
+/// # Ok::<(), ndnpy::ReadNpyError>(())
 /// ```
 ///
 /// # Sealed

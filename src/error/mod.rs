@@ -29,9 +29,11 @@ pub(crate) mod ndarray_npy;
 ///
 /// ```
 /// use ndarray::Array1;
-/// use ndnpy::{ErrorKind, ReadNpyExt};
+/// use ndnpy::{ErrorKind, ReadNpyExt, ReadOptions};
 ///
-/// let err = Array1::<f64>::read_npy(&b"not an npy file"[..]).unwrap_err();
+/// // ndnpy's own doors return it (ndarray-npy's return ndarray-npy's types, which convert).
+/// let err = Array1::<f64>::read_npy_with_options(&b"not an npy file"[..], &ReadOptions::new())
+///     .unwrap_err();
 /// assert_eq!(err.kind(), ErrorKind::Header);
 /// assert_eq!(
 ///     err.to_string(),
@@ -206,7 +208,7 @@ impl Error {
     ///
     /// ```
     /// use ndnpy::ErrorKind;
-    /// let err = ndnpy::read_npy::<_, ndarray::Array1<f64>>("no/such/file.npy").unwrap_err();
+    /// let err = ndnpy::ReadOptions::new().read_npy::<_, ndarray::Array1<f64>>("no/such/file.npy").unwrap_err();
     /// assert_eq!(err.kind(), ErrorKind::Io);
     /// assert_eq!(err.io_error().unwrap().kind(), std::io::ErrorKind::NotFound);
     /// ```
@@ -289,7 +291,7 @@ impl Error {
     ///
     /// ```
     /// let mut npz = ndnpy::NpzReader::open("testdata/npz_stored.npz")?;
-    /// let err = npz.by_name::<ndarray::OwnedRepr<f64>, ndarray::Ix1>("flags").unwrap_err();
+    /// let err = npz.member("flags")?.read::<ndarray::OwnedRepr<f64>, ndarray::Ix1>().unwrap_err();
     /// assert_eq!(err.member(), Some("flags.npy"));
     /// assert_eq!(
     ///     err.to_string(),
@@ -333,7 +335,8 @@ impl Error {
     /// let mut file = b"\x93NUMPY\x01\x00v\x00{'descr': [('on', '|b1')], 'fortran_order': False, 'shape': (2,), }".to_vec();
     /// file.resize(127, b' ');
     /// file.extend_from_slice(b"\n\x01\x07");
-    /// let err = ndarray::Array1::<Flag>::read_npy(&file[..]).unwrap_err();
+    /// // Through ndarray-npy's door the payload carries it, and `Error::from` gives it back.
+    /// let err = ndnpy::Error::from(ndarray::Array1::<Flag>::read_npy(&file[..]).unwrap_err());
     /// assert_eq!(err.kind(), ndnpy::ErrorKind::InvalidData);
     /// assert_eq!((err.record_index(), err.field()), (Some(1), Some("on")));
     /// ```
@@ -357,7 +360,7 @@ impl Error {
     /// let mut file = b"\x93NUMPY\x01\x00v\x00{'descr': [('x', '<f8'), ('y', '<f8')], 'fortran_order': False, 'shape': (0,), }".to_vec();
     /// file.resize(127, b' ');
     /// file.push(b'\n');
-    /// let err = ndarray::Array1::<Point>::read_npy(&file[..]).unwrap_err();
+    /// let err = ndnpy::Error::from(ndarray::Array1::<Point>::read_npy(&file[..]).unwrap_err());
     /// assert_eq!((err.kind(), err.field()), (ndnpy::ErrorKind::DType, Some("y")));
     /// ```
     pub fn field(&self) -> Option<&str> {
@@ -383,7 +386,7 @@ impl Error {
     /// let mut file = b"\x93NUMPY\x01\x00v\x00{'descr': '<f8', 'fortran_order': Maybe, 'shape': (), }".to_vec();
     /// file.resize(127, b' ');
     /// file.push(b'\n');
-    /// let err = ndarray::Array0::<f64>::read_npy(&file[..]).unwrap_err();
+    /// let err = ndnpy::Error::from(ndarray::Array0::<f64>::read_npy(&file[..]).unwrap_err());
     /// assert_eq!(err.offset(), Some(34));
     /// ```
     pub fn offset(&self) -> Option<u64> {
@@ -406,7 +409,7 @@ impl Error {
     /// # Examples
     ///
     /// ```
-    /// let err = ndnpy::read_npy::<_, ndarray::Array2<f32>>("testdata/f8_le_c_2x3.npy").unwrap_err();
+    /// let err = ndnpy::Error::from(ndnpy::read_npy::<_, ndarray::Array2<f32>>("testdata/f8_le_c_2x3.npy").unwrap_err());
     /// assert_eq!(err.dtype().unwrap().descr(), "'<f8'");
     /// ```
     pub fn dtype(&self) -> Option<&DType> {
@@ -427,7 +430,8 @@ impl Error {
     /// # Examples
     ///
     /// ```
-    /// let err = ndnpy::read_npy::<_, ndarray::Array1<f64>>("testdata/f8_le_c_2x3.npy").unwrap_err();
+    /// let opts = ndnpy::ReadOptions::new();
+    /// let err = opts.read_npy::<_, ndarray::Array1<f64>>("testdata/f8_le_c_2x3.npy").unwrap_err();
     /// assert_eq!(err.shape(), Some(&[2, 3][..]));
     /// ```
     pub fn shape(&self) -> Option<&[usize]> {
@@ -616,7 +620,7 @@ impl From<io::Error> for Error {
 ///
 /// ```
 /// fn load() -> std::io::Result<ndarray::Array1<f64>> {
-///     Ok(ndnpy::read_npy("testdata/f8_le_c_2x3.npy")?)
+///     Ok(ndnpy::ReadOptions::new().read_npy("testdata/f8_le_c_2x3.npy")?)
 /// }
 /// assert_eq!(load().unwrap_err().kind(), std::io::ErrorKind::InvalidData);
 /// ```
@@ -1589,6 +1593,7 @@ pub(crate) enum UsageError {
         level: u32,
     },
     /// The ZIP writer refused the request.
+    #[cfg_attr(not(feature = "safetensors"), allow(dead_code))]
     Archive {
         /// Its reason.
         reason: String,

@@ -1317,6 +1317,8 @@ impl From<WriteDataError> for Error {
 }
 
 #[cfg(feature = "npz")]
+pub(crate) use npz::zip_refused;
+#[cfg(feature = "npz")]
 pub use npz::{ReadNpzError, WriteNpzError};
 
 #[cfg(feature = "npz")]
@@ -1398,6 +1400,12 @@ mod npz {
         fn from(e: ReadNpyError) -> ReadNpzError {
             ReadNpzError::Npy(e)
         }
+    }
+
+    /// A request the zip crate's writer refused, as an [`Error`] of kind `Usage` that holds
+    /// ndarray-npy's `WriteNpzError::Zip` of it.
+    pub(crate) fn zip_refused(e: ZipError) -> Error {
+        compat(ErrorKind::Usage, WriteNpzError::Zip(e))
     }
 
     /// A zip error of ndarray-npy's for a malformed archive: `InvalidArchive` with ndnpy's

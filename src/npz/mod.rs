@@ -22,7 +22,7 @@ mod reader;
 mod writer;
 
 pub use reader::{MemberInfo, MemberKey, NpzArrays, NpzMember, NpzReader, NpzValue, ReadNpzError};
-pub use writer::{NpzWriteOptions, NpzWriter, WriteNpzError};
+pub use writer::{MemberOptions, NpzWriteOptions, NpzWriter, WriteNpzError};
 
 /// How an `.npz` member is compressed: the two methods numpy writes.
 ///

@@ -420,7 +420,7 @@ impl<R: Read + Seek> NpzReader<R> {
     /// use ndnpy::{ErrorKind, NpzReader, ReadOptions};
     /// let opts = ReadOptions::new().max_data_len(Some(16));
     /// let mut npz = NpzReader::with_options(std::fs::File::open("testdata/npz_stored.npz")?, &opts)?;
-    /// let err = npz.by_name::<ndarray::OwnedRepr<f64>, ndarray::Ix2>("a").unwrap_err();
+    /// let err = npz.member("a")?.read::<ndarray::OwnedRepr<f64>, ndarray::Ix2>().unwrap_err();
     /// assert_eq!((err.kind(), err.byte_counts()), (ErrorKind::Limit, Some((16, 48))));
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
@@ -1159,7 +1159,7 @@ impl<'b> NpzMember<'_, Cursor<&'b [u8]>> {
     /// deflated member; [`ErrorKind::CannotView`](crate::ErrorKind::CannotView)
     /// when its data is not aligned for `A`;
     /// [`ErrorKind::CannotView`](crate::ErrorKind::CannotView) and the other errors of
-    /// [`ViewNpyExt::view_npy`]; the errors of [`NpzMember::stored_range`].
+    /// [`ViewNpyExt::view_npy`](crate::ViewNpyExt::view_npy); the errors of [`NpzMember::stored_range`].
     ///
     /// # Examples
     ///

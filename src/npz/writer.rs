@@ -10,7 +10,7 @@ use std::fs::File;
 use std::io::{self, BufWriter, Seek, Write};
 use std::path::Path;
 use zip::result::ZipError;
-use zip::write::SimpleFileOptions;
+use zip::write::{FileOptionExtension, FileOptions, SimpleFileOptions};
 use zip::{CompressionMethod, DateTime, ZipWriter};
 
 /// The deflate level used when none is given (see [`NpzWriteOptions::level`]).
@@ -206,6 +206,9 @@ impl NpzWriteOptions {
 pub struct NpzWriter<W: Write + Seek> {
     zip: ZipWriter<W>,
     options: NpzWriteOptions,
+    /// The zip crate's options of [`NpzWriter::new_with_options`], which then take the place
+    /// of `options` for members added without options of their own.
+    zip_options: Option<SimpleFileOptions>,
     names: HashSet<String>,
     positional: usize,
     /// For [`NpzWriter::create`]: the file that `finish` gives the target's name.
@@ -335,10 +338,31 @@ impl<W: Write + Seek> NpzWriter<W> {
         NpzWriter {
             zip: ZipWriter::new(writer),
             options: *options,
+            zip_options: None,
             names: HashSet::new(),
             positional: 0,
             pending: None,
         }
+    }
+
+    /// A writer whose members get the `zip` crate's `options` (ndarray-npy's constructor, for
+    /// code written for it): the compression method and level, timestamp and permissions as
+    /// `options` say. [`NpzWriter::with_options`] is the way that keeps numpy's timestamp and
+    /// permissions and offers alignment and byte order.
+    ///
+    /// ```
+    /// use zip::{write::SimpleFileOptions, CompressionMethod};
+    /// let opts = SimpleFileOptions::default().compression_method(CompressionMethod::Deflated);
+    /// let mut npz = ndnpy::NpzWriter::new_with_options(std::io::Cursor::new(Vec::new()), opts);
+    /// npz.add_array("a", &ndarray::Array1::<f64>::zeros(10_000))?;
+    /// let bytes = npz.finish()?.into_inner();
+    /// assert_eq!(bytes[8], 8); // compression method 8: deflate
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn new_with_options(writer: W, options: SimpleFileOptions) -> NpzWriter<W> {
+        let mut npz = NpzWriter::new(writer);
+        npz.zip_options = Some(options);
+        npz
     }
 
     /// Adds `array` as the member `name` + `".npy"` (numpy's naming: the key `"x.npy"` becomes
@@ -369,12 +393,18 @@ impl<W: Write + Seek> NpzWriter<W> {
         N: Into<String>,
         T: WriteNpyExt + ?Sized,
     {
-        let options = self.options;
-        Ok(self.add_array_with_options(name, array, &options)?)
+        match self.zip_options {
+            Some(zip_options) => self.add_array_with_options(name, array, zip_options),
+            None => {
+                let options = self.options;
+                self.add_array_with_options(name, array, options)
+            }
+        }
     }
 
-    /// Like [`NpzWriter::add_array`], with options for this member only (compression, level,
-    /// alignment, byte order).
+    /// Like [`NpzWriter::add_array`], with options for this member only: ndnpy's
+    /// [`NpzWriteOptions`] (compression, level, alignment, byte order), or, as in ndarray-npy,
+    /// the `zip` crate's `FileOptions`.
     ///
     /// # Errors
     ///
@@ -388,24 +418,37 @@ impl<W: Write + Seek> NpzWriter<W> {
     /// let big = ndarray::Array1::<i64>::zeros(100_000);
     /// npz.add_array_with_options("big", &big, &NpzWriteOptions::compressed())?;
     /// npz.add_array_with_options("be", &ndarray::array![1u32], &NpzWriteOptions::new().byte_order(ByteOrder::Big))?;
+    /// // ndarray-npy's way.
+    /// let stored = zip::write::SimpleFileOptions::default();
+    /// npz.add_array_with_options("zip", &ndarray::array![1u8], stored)?;
     /// let bytes = npz.finish()?.into_inner();
     /// assert!(bytes.len() < 10_000);
-    /// # Ok::<(), ndnpy::Error>(())
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
-    pub fn add_array_with_options<N, T>(
+    pub fn add_array_with_options<N, T, O>(
         &mut self,
         name: N,
         array: &T,
-        options: &NpzWriteOptions,
-    ) -> Result<(), Error>
+        options: O,
+    ) -> Result<(), WriteNpzError>
     where
         N: Into<String>,
         T: WriteNpyExt + ?Sized,
+        O: MemberOptions,
     {
-        let mut name = name.into();
+        Ok(self.add_member(name.into(), array, options)?)
+    }
+
+    /// Adds `array` as the member `name` + `".npy"` with `options`.
+    fn add_member<T, O>(&mut self, mut name: String, array: &T, options: O) -> Result<(), Error>
+    where
+        T: WriteNpyExt + ?Sized,
+        O: MemberOptions,
+    {
         name.push_str(".npy");
-        let npy = WriteOptions::new().byte_order(options.byte_order);
-        self.start(name.clone(), options, array.npy_len(&npy))?;
+        let npy = WriteOptions::new().byte_order(options.byte_order());
+        let len = array.npy_len(&npy);
+        options.start(self, name.clone(), len)?;
         let written = array.write_npy_with_options(NoFlush(&mut self.zip), &npy);
         self.abort_on_error(&name, written)
     }
@@ -434,8 +477,13 @@ impl<W: Write + Seek> NpzWriter<W> {
         T: WriteNpyExt + ?Sized,
     {
         let key = format!("arr_{}", self.positional);
-        let options = self.options;
-        self.add_array_with_options(key.as_str(), array, &options)?;
+        match self.zip_options {
+            Some(zip_options) => self.add_member(key.clone(), array, zip_options)?,
+            None => {
+                let options = self.options;
+                self.add_member(key.clone(), array, options)?
+            }
+        }
         self.positional += 1;
         Ok(key)
     }
@@ -459,7 +507,10 @@ impl<W: Write + Seek> NpzWriter<W> {
     /// ```
     pub fn add_bytes<N: Into<String>>(&mut self, name: N, bytes: &[u8]) -> Result<(), Error> {
         let (name, options) = (name.into(), self.options);
-        self.start(name.clone(), &options, Some(bytes.len() as u64))?;
+        match self.zip_options {
+            Some(zip_options) => self.start_zip(name.clone(), zip_options)?,
+            None => self.start(name.clone(), &options, Some(bytes.len() as u64))?,
+        }
         let written = self.zip.write_all(bytes).map_err(Error::from);
         self.abort_on_error(&name, written)
     }
@@ -532,6 +583,22 @@ impl<W: Write + Seek> NpzWriter<W> {
         Ok(())
     }
 
+    /// Starts the member `name` with the `zip` crate's `options`, as ndarray-npy does.
+    fn start_zip<U: FileOptionExtension>(
+        &mut self,
+        name: String,
+        options: FileOptions<'_, U>,
+    ) -> Result<(), Error> {
+        if self.names.contains(&name) {
+            return Err(UsageError::DuplicateMember { name }.into());
+        }
+        self.zip
+            .start_file(name.as_str(), options)
+            .map_err(zip_error)?;
+        self.names.insert(name);
+        Ok(())
+    }
+
     /// On an error while writing the member `name`, removes it from the archive.
     fn abort_on_error(&mut self, name: &str, result: Result<(), Error>) -> Result<(), Error> {
         if result.is_err() {
@@ -545,20 +612,100 @@ impl<W: Write + Seek> NpzWriter<W> {
     }
 }
 
+/// The options of one member of an archive, for [`NpzWriter::add_array_with_options`]: ndnpy's
+/// [`NpzWriteOptions`] (by reference or by value), or the `zip` crate's `FileOptions`, which
+/// ndarray-npy takes there. Sealed: implemented for those types only.
+///
+/// # Examples
+///
+/// ```
+/// use ndnpy::npz::{MemberOptions, NpzWriteOptions};
+/// fn takes<O: MemberOptions>(_: O) {}
+/// takes(&NpzWriteOptions::compressed());
+/// takes(zip::write::SimpleFileOptions::default());
+/// ```
+pub trait MemberOptions: sealed::Sealed {
+    /// The byte order the array is written in.
+    #[doc(hidden)]
+    fn byte_order(&self) -> ByteOrder;
+
+    /// Starts the member `name` of `len` bytes (when known) in `npz`.
+    #[doc(hidden)]
+    fn start<W: Write + Seek>(
+        self,
+        npz: &mut NpzWriter<W>,
+        name: String,
+        len: Option<u64>,
+    ) -> Result<(), Error>;
+}
+
+mod sealed {
+    pub trait Sealed {}
+    impl Sealed for &super::NpzWriteOptions {}
+    impl Sealed for super::NpzWriteOptions {}
+    impl<U: super::FileOptionExtension> Sealed for super::FileOptions<'_, U> {}
+}
+
+impl MemberOptions for &NpzWriteOptions {
+    fn byte_order(&self) -> ByteOrder {
+        self.byte_order
+    }
+
+    fn start<W: Write + Seek>(
+        self,
+        npz: &mut NpzWriter<W>,
+        name: String,
+        len: Option<u64>,
+    ) -> Result<(), Error> {
+        npz.start(name, self, len)
+    }
+}
+
+impl MemberOptions for NpzWriteOptions {
+    fn byte_order(&self) -> ByteOrder {
+        self.byte_order
+    }
+
+    fn start<W: Write + Seek>(
+        self,
+        npz: &mut NpzWriter<W>,
+        name: String,
+        len: Option<u64>,
+    ) -> Result<(), Error> {
+        npz.start(name, &self, len)
+    }
+}
+
+/// ndarray-npy's member options: the array in native byte order, the member as `options`
+/// say (compression, level, timestamp, permissions, zip64 or not).
+impl<U: FileOptionExtension> MemberOptions for FileOptions<'_, U> {
+    fn byte_order(&self) -> ByteOrder {
+        ByteOrder::NATIVE
+    }
+
+    fn start<W: Write + Seek>(
+        self,
+        npz: &mut NpzWriter<W>,
+        name: String,
+        _: Option<u64>,
+    ) -> Result<(), Error> {
+        npz.start_zip(name, self)
+    }
+}
+
 /// Whether a member of `len` bytes (unknown: `None`) needs zip64 sizes, compressed or not:
 /// deflate can grow incompressible data by a few bytes per 16 KiB block.
 fn needs_zip64(len: Option<u64>) -> bool {
     len.is_none_or(|n| n.saturating_add(n / 1024).saturating_add(1024) >= u64::from(u32::MAX))
 }
 
-/// The zip crate's errors: I/O stays I/O; anything else is a request it refused.
+/// The zip crate's errors: I/O stays I/O; anything else is a request it refused
+/// ([`ErrorKind::Usage`](crate::ErrorKind::Usage)), kept as the `WriteNpzError::Zip` that
+/// ndarray-npy returns for it.
 fn zip_error(e: ZipError) -> Error {
     match e {
         ZipError::Io(e) => Error::from(e),
-        e => UsageError::Archive {
-            reason: e.to_string(),
-        }
-        .into(),
+        e => crate::error::ndarray_npy::zip_refused(e),
     }
 }
 

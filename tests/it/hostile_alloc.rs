@@ -359,7 +359,7 @@ impl<R: Read> Read for Trickle<R> {
 /// Reads `case` through a reader; `Err` carries the error kind.
 fn read_with<R: Read>(reader: R, read_as: As) -> Result<(), Error> {
     match read_as {
-        As::Dyn => DynArray::read_npy(reader).map(drop).map_err(Error::from),
+        As::Dyn => DynArray::read_npy(reader).map(drop),
         As::F64 => ArrayD::<f64>::read_npy(reader)
             .map(drop)
             .map_err(Error::from),
@@ -383,7 +383,7 @@ fn read_with<R: Read>(reader: R, read_as: As) -> Result<(), Error> {
 
 fn read_path(path: &Path, read_as: As) -> Result<(), Error> {
     match read_as {
-        As::Dyn => ndnpy::read_npy_dyn(path).map(drop).map_err(Error::from),
+        As::Dyn => ndnpy::read_npy_dyn(path).map(drop),
         As::F64 => ndnpy::read_npy::<_, ArrayD<f64>>(path)
             .map(drop)
             .map_err(Error::from),
@@ -408,11 +408,7 @@ fn read_path(path: &Path, read_as: As) -> Result<(), Error> {
 fn read_member(npz: &Path, read_as: As) -> Result<(), Error> {
     let mut z = NpzReader::open(npz)?;
     match read_as {
-        As::Dyn => z
-            .member("a")
-            .and_then(|mut m| m.read_dyn())
-            .map(drop)
-            .map_err(Error::from),
+        As::Dyn => z.member("a").and_then(|mut m| m.read_dyn()).map(drop),
         As::F64 => z
             .by_name::<ndarray::OwnedRepr<f64>, ndarray::IxDyn>("a")
             .map(drop)

@@ -651,7 +651,7 @@ fn names_that_decode_larger_may_take_8_mib_more_than_the_directory() {
     assert_eq!(npz.len(), 512);
     assert!(npz.keys().all(|k| k == "░".repeat(4096)));
     let bytes = hostile_directory("cp437", 4096);
-    let err = ndnpy::Error::from(crate::own::open_npz(Cursor::new(&bytes[..])).unwrap_err());
+    let err = crate::own::open_npz(Cursor::new(&bytes[..])).unwrap_err();
     assert!(is_zip_structure(&err), "{err:?}");
     let msg = err.to_string();
     assert!(msg.contains("plus 8388608"), "{msg}");
@@ -984,9 +984,7 @@ fn an_archive_of_100k_keys_gives_messages_of_a_few_hundred_bytes() {
     );
     assert!(format!("{err:?}").len() < 2 * 60_000 + MESSAGE_MAX);
     // A member with a 60,000-byte name that is not an array, and one whose CRC is wrong.
-    let err = ndnpy::Error::from(
-        crate::own::by_index::<OwnedRepr<f64>, IxDyn, _>(&mut npz, 0).unwrap_err(),
-    );
+    let err = crate::own::by_index::<OwnedRepr<f64>, IxDyn, _>(&mut npz, 0).unwrap_err();
     assert!(
         member_fault(&err) == Some("truncated") || err.kind() == ErrorKind::NotNpy,
         "{err:?}"
@@ -1137,8 +1135,7 @@ fn a_truncated_archive_says_it_may_be_truncated() {
                 .wrapping_mul(6364136223846793005)
                 .wrapping_add(1442695040888963407);
             let cut = (x >> 33) as usize % bytes.len();
-            let err =
-                ndnpy::Error::from(crate::own::open_npz(Cursor::new(&bytes[..cut])).unwrap_err());
+            let err = crate::own::open_npz(Cursor::new(&bytes[..cut])).unwrap_err();
             assert!(
                 is_not_zip(&err, cut as u64, &bytes[..cut.min(4)]),
                 "{name} cut at {cut}: {err:?}"
@@ -1161,8 +1158,7 @@ fn a_truncated_archive_says_it_may_be_truncated() {
 
 #[test]
 fn a_missing_file_names_the_path_and_the_reason() {
-    let err =
-        ndnpy::Error::from(crate::own::read_path::<_, ArrayD<f64>>("no/such/x.npy").unwrap_err());
+    let err = crate::own::read_path::<_, ArrayD<f64>>("no/such/x.npy").unwrap_err();
     assert_eq!(
         err.to_string(),
         "cannot open \"no/such/x.npy\": No such file or directory (os error 2)"
@@ -1185,7 +1181,7 @@ fn a_missing_file_names_the_path_and_the_reason() {
 fn a_dimension_mismatch_shows_the_shape() {
     let mut file = Vec::new();
     ndnpy::WriteNpyExt::write_npy(&ndarray::Array3::<f64>::zeros((2, 3, 4)), &mut file).unwrap();
-    let err = ndnpy::Error::from(crate::own::read::<Array2<f64>>(&file[..]).unwrap_err());
+    let err = crate::own::read::<Array2<f64>>(&file[..]).unwrap_err();
     assert_eq!(
         err.to_string(),
         "expected an array of 2 dimensions, found one of 3: shape (2, 3, 4)"

@@ -5,7 +5,7 @@
 use ndarray::{arr0, array, Array, Array0, Array1, Array2, ArrayD, IxDyn, OwnedRepr, ShapeBuilder};
 use ndnpy::{
     dtype::ByteOrder, npz::Compression, npz::NpzValue, npz::NpzWriteOptions, Error, ErrorKind,
-    NpzReader, NpzWriter, ReadOptions,
+    NpzReader, NpzWriter, ReadOptions, WriteNpzError,
 };
 use std::io::{Cursor, Write};
 
@@ -304,7 +304,7 @@ fn read_all_reads_many_deflated_members_exactly() {
     for (k, a) in arrays.iter().enumerate() {
         w.add_array(format!("m{k}"), a).unwrap();
     }
-    w.add_array_with_options("stored", &array![1i64, 2], &NpzWriteOptions::new())
+    w.add_array_with_options("stored", &array![1i64, 2], NpzWriteOptions::new())
         .unwrap();
     let bytes = w.finish().unwrap().into_inner();
     let mut npz = open(&bytes);
@@ -349,7 +349,7 @@ fn write_all_kinds(options: NpzWriteOptions) -> Vec<u8> {
     w.add_array_with_options(
         "big_endian",
         &(Array1::from_iter(0u16..5) * 1000),
-        &options.byte_order(ByteOrder::Big),
+        options.byte_order(ByteOrder::Big),
     )
     .unwrap();
     w.add_array("scalar", &arr0(3.5f32)).unwrap();
@@ -522,13 +522,17 @@ fn a_refused_member_leaves_the_archive_valid() {
             .add_array_with_options(
                 "b",
                 &array![1i32],
-                &NpzWriteOptions::compressed().level(Some(level)),
+                NpzWriteOptions::compressed().level(Some(level)),
             )
             .unwrap_err();
         assert_eq!(err.kind(), ErrorKind::Usage, "{err:?}");
-        assert_eq!(
-            err.to_string(),
-            format!("deflate compression level {level} is out of range: expected 1 to 9")
+        // ndarray-npy's error for a level the zip crate refuses.
+        assert!(
+            matches!(
+                err,
+                WriteNpzError::Zip(zip::result::ZipError::UnsupportedArchive(_))
+            ),
+            "{err:?}"
         );
     }
     let long = "n".repeat(70_000);
@@ -665,7 +669,7 @@ fn non_zip_inputs_are_not_zip_errors() {
         (b"PK".to_vec(), &b"PK"[..]),
         (vec![0u8; 100_000], &b"\0\0\0\0"[..]),
     ] {
-        let err = ndnpy::Error::from(crate::own::open_npz(Cursor::new(&input)).err().unwrap());
+        let err = crate::own::open_npz(Cursor::new(&input)).err().unwrap();
         assert!(is_not_zip(&err, input.len() as u64, found), "{err:?}");
     }
     let err = crate::own::open_npz(Cursor::new(b"hello")).err().unwrap();
@@ -921,9 +925,7 @@ fn a_zip_bomb_stops_at_the_declared_size() {
     let c = central(&bytes)[0];
     put32(&mut bytes, c + 24, 4096);
     let mut npz = open(&bytes);
-    let err = ndnpy::Error::from(
-        crate::own::by_name::<OwnedRepr<u64>, IxDyn, _>(&mut npz, "big").unwrap_err(),
-    );
+    let err = crate::own::by_name::<OwnedRepr<u64>, IxDyn, _>(&mut npz, "big").unwrap_err();
     assert_eq!(err.kind(), ErrorKind::Truncated, "{err:?}");
     let (expected, found) = err.byte_counts().unwrap();
     assert_eq!(
@@ -999,9 +1001,7 @@ fn an_impossible_declared_size_is_refused_before_inflating() {
     let mut npz = open(&bytes);
     // Listing is unaffected; reading the member is refused, the other member is fine.
     assert_eq!(npz.names().unwrap(), ["a", "b"]);
-    let err = ndnpy::Error::from(
-        crate::own::by_name::<OwnedRepr<f64>, IxDyn, _>(&mut npz, "a").unwrap_err(),
-    );
+    let err = crate::own::by_name::<OwnedRepr<f64>, IxDyn, _>(&mut npz, "a").unwrap_err();
     assert!(is_zip_structure(&err), "{err:?}");
     assert!(err.to_string().contains("zip bomb"), "{err}");
     assert!(npz.member("a").and_then(|mut m| m.bytes()).is_err());
@@ -1072,14 +1072,14 @@ fn lying_sizes_and_offsets_are_typed_errors() {
     let mut b = base.clone();
     let eocd = b.len() - 22;
     put32(&mut b, eocd + 12, 1 << 30);
-    let err = ndnpy::Error::from(crate::own::open_npz(Cursor::new(&b)).err().unwrap());
+    let err = crate::own::open_npz(Cursor::new(&b)).err().unwrap();
     assert!(is_zip_structure(&err), "{err:?}");
 
     // A directory entry whose name runs past the directory.
     let mut b = base.clone();
     b[c[5] + 28] = 0xff;
     b[c[5] + 29] = 0xff;
-    let err = ndnpy::Error::from(crate::own::open_npz(Cursor::new(&b)).err().unwrap());
+    let err = crate::own::open_npz(Cursor::new(&b)).err().unwrap();
     assert!(is_zip_structure(&err), "{err:?}");
 
     // A declared size larger than the member: truncated.
@@ -1207,14 +1207,10 @@ fn limits_apply_per_member_when_it_is_read() {
 #[test]
 fn dtype_and_dimension_mismatches_are_per_member() {
     let mut npz = NpzReader::open("testdata/npz_stored.npz").unwrap();
-    let err = ndnpy::Error::from(
-        crate::own::by_name::<OwnedRepr<f32>, IxDyn, _>(&mut npz, "a").unwrap_err(),
-    );
+    let err = crate::own::by_name::<OwnedRepr<f32>, IxDyn, _>(&mut npz, "a").unwrap_err();
     assert!(is_dtype_mismatch(&err), "{err:?}");
     assert_eq!(err.member(), Some("a.npy"));
-    let err = ndnpy::Error::from(
-        crate::own::by_name::<OwnedRepr<f64>, ndarray::Ix1, _>(&mut npz, "a").unwrap_err(),
-    );
+    let err = crate::own::by_name::<OwnedRepr<f64>, ndarray::Ix1, _>(&mut npz, "a").unwrap_err();
     assert_eq!(err.kind(), ErrorKind::Ndim, "{err:?}");
     assert_eq!(err.shape(), Some(&[2, 3][..]));
     assert_eq!(
@@ -1237,7 +1233,7 @@ fn stored_aligned_members_view_in_place_others_say_why_not() {
     w.add_array_with_options(
         "deflated",
         &a,
-        &NpzWriteOptions::new().compression(ndnpy::npz::Compression::Deflated),
+        NpzWriteOptions::new().compression(ndnpy::npz::Compression::Deflated),
     )
     .unwrap();
     let archive = w.finish().unwrap().into_inner();

@@ -3,9 +3,14 @@
 //! (`read_npy`, `ReadNpyExt::read_npy`, `NpzReader::by_name`, ...) return its error types, whose
 //! variants and messages `compat/` tests against ndarray-npy itself.
 
+#[cfg(feature = "npz")]
 use ndarray::{ArrayBase, DataOwned, Dimension};
-use ndnpy::{Error, NpzReader, ReadNpyExt, ReadOptions, ReadableElement};
-use std::io::{Read, Seek};
+#[cfg(feature = "npz")]
+use ndnpy::{NpzReader, ReadableElement};
+use ndnpy::{Error, ReadNpyExt, ReadOptions};
+use std::io::Read;
+#[cfg(feature = "npz")]
+use std::io::Seek;
 use std::path::Path;
 
 /// `T::read_npy(reader)` with ndnpy's error.
@@ -19,11 +24,13 @@ pub fn read_path<P: AsRef<Path>, T: ReadNpyExt>(path: P) -> Result<T, Error> {
 }
 
 /// `NpzReader::new(reader)` with ndnpy's error.
+#[cfg(feature = "npz")]
 pub fn open_npz<R: Read + Seek>(reader: R) -> Result<NpzReader<R>, Error> {
     NpzReader::with_options(reader, &ReadOptions::default())
 }
 
 /// `npz.by_name(key)` with ndnpy's error.
+#[cfg(feature = "npz")]
 pub fn by_name<S, D, R>(npz: &mut NpzReader<R>, key: &str) -> Result<ArrayBase<S, D>, Error>
 where
     S: DataOwned,
@@ -35,6 +42,7 @@ where
 }
 
 /// `npz.by_index(index)` with ndnpy's error.
+#[cfg(feature = "npz")]
 pub fn by_index<S, D, R>(npz: &mut NpzReader<R>, index: usize) -> Result<ArrayBase<S, D>, Error>
 where
     S: DataOwned,

@@ -773,7 +773,7 @@ fn hostile_records_give_typed_errors() {
         &[1],
         &[0; 12],
     );
-    let err = ndnpy::Error::from(crate::own::read::<Array1<Flags>>(&f[..]).unwrap_err());
+    let err = crate::own::read::<Array1<Flags>>(&f[..]).unwrap_err();
     assert_eq!(err.kind(), ErrorKind::DType, "{err:?}");
     assert_eq!(err.field(), Some("id"));
     assert_eq!(err.dtype().unwrap().descr(), "'<f8'");
@@ -788,14 +788,14 @@ fn hostile_records_give_typed_errors() {
         &[1],
         &[0; 7],
     );
-    let err = ndnpy::Error::from(crate::own::read::<Array1<Flags>>(&f[..]).unwrap_err());
+    let err = crate::own::read::<Array1<Flags>>(&f[..]).unwrap_err();
     assert_eq!(
         err.to_string(),
         "field 'more': cannot read dtype ('|b1', (4,)) as [bool; 3]"
     );
     // Missing fields, at the top and nested.
     let f = npy("[('ok', '|b1'), ('x', '<i4')]", &[1], &[0; 5]);
-    let err = ndnpy::Error::from(crate::own::read::<Array1<Flags>>(&f[..]).unwrap_err());
+    let err = crate::own::read::<Array1<Flags>>(&f[..]).unwrap_err();
     // Missing fields of the array's element itself: no field path, no dtype, and a message that
     // lists the missing fields and the file's.
     assert_eq!(err.kind(), ErrorKind::DType, "{err:?}");
@@ -809,7 +809,7 @@ fn hostile_records_give_typed_errors() {
         &[1],
         &[0; 11],
     );
-    let err = ndnpy::Error::from(crate::own::read::<Array1<Outer>>(&f[..]).unwrap_err());
+    let err = crate::own::read::<Array1<Outer>>(&f[..]).unwrap_err();
     assert_eq!(err.kind(), ErrorKind::DType, "{err:?}");
     assert_eq!((err.field(), err.dtype()), (Some("n"), None));
     assert!(
@@ -823,7 +823,7 @@ fn hostile_records_give_typed_errors() {
     );
     // Not a record at all.
     let f = npy("'<f8'", &[1], &[0; 8]);
-    let err = ndnpy::Error::from(crate::own::read::<Array1<Flags>>(&f[..]).unwrap_err());
+    let err = crate::own::read::<Array1<Flags>>(&f[..]).unwrap_err();
     assert!(is_dtype_mismatch(&err), "{err:?}");
     // Truncated data, through a stream and with the length known.
     let good = "[('n', [('id', '<u2'), ('ok', '|b1'), ('more', '|b1', (3,))]), ('s', '>U2')]";
@@ -838,30 +838,25 @@ fn hostile_records_give_typed_errors() {
     assert_eq!(back[3].s, "d");
     assert_eq!(back[4].n.more, [false, true, false]);
     for cut in [1, 13, 14, 50] {
-        let err =
-            ndnpy::Error::from(crate::own::read::<Array1<Outer>>(&f[..f.len() - cut]).unwrap_err());
+        let err = crate::own::read::<Array1<Outer>>(&f[..f.len() - cut]).unwrap_err();
         assert_eq!(err.kind(), ErrorKind::Truncated, "{cut}: {err:?}");
         assert_eq!(err.byte_counts(), Some((70, 70 - cut as u64)), "{cut}");
     }
     let scratch = Scratch::new("hostile");
     std::fs::write(scratch.path("short.npy"), &f[..f.len() - 3]).unwrap();
-    let err = ndnpy::Error::from(
-        crate::own::read_path::<_, Array1<Outer>>(scratch.path("short.npy")).unwrap_err(),
-    );
+    let err = crate::own::read_path::<_, Array1<Outer>>(scratch.path("short.npy")).unwrap_err();
     assert_eq!(err.kind(), ErrorKind::Truncated, "{err:?}");
     assert_eq!(err.byte_counts().unwrap().1, 67);
     // A huge claim on a short stream fails after reading what is there, without allocating
     // the claim.
     let f = npy(good, &[1 << 40], &data);
-    let err = ndnpy::Error::from(crate::own::read::<Array1<Outer>>(&f[..]).unwrap_err());
+    let err = crate::own::read::<Array1<Outer>>(&f[..]).unwrap_err();
     assert_eq!(err.kind(), ErrorKind::Truncated, "{err:?}");
     assert_eq!(err.byte_counts().unwrap().1, 70);
     // Bool bytes other than 0 and 1, in a nested array field, with the record index.
     let mut bad = data.clone();
     bad[3 * 14 + 4] = 2;
-    let err = ndnpy::Error::from(
-        crate::own::read::<Array1<Outer>>(&npy(good, &[5], &bad)[..]).unwrap_err(),
-    );
+    let err = crate::own::read::<Array1<Outer>>(&npy(good, &[5], &bad)[..]).unwrap_err();
     assert_eq!(err.kind(), ErrorKind::InvalidData, "{err:?}");
     assert_eq!(
         (err.record_index(), err.field()),
@@ -874,9 +869,7 @@ fn hostile_records_give_typed_errors() {
     // A UCS-4 code unit that is not a char.
     let mut bad = data.clone();
     bad[2 * 14 + 6..2 * 14 + 10].copy_from_slice(&[0, 0, 0xd8, 0]);
-    let err = ndnpy::Error::from(
-        crate::own::read::<Array1<Outer>>(&npy(good, &[5], &bad)[..]).unwrap_err(),
-    );
+    let err = crate::own::read::<Array1<Outer>>(&npy(good, &[5], &bad)[..]).unwrap_err();
     assert_eq!(err.kind(), ErrorKind::InvalidData, "{err:?}");
     assert_eq!((err.record_index(), err.field()), (Some(2), Some("s")));
     assert!(err.to_string().contains("code point 0xd800"), "{err}");

@@ -4,10 +4,15 @@
 
 use ndarray::{array, Array1, Array2};
 use ndarray_npy::{ReadNpyError, ReadNpzError, ViewNpyError, WriteNpyError, WriteNpzError};
-use ndnpy_compat_app::{
+// The application's code, compiled into this test (one source for both packages, and no
+// library of the same name built twice).
+#[path = "../src/application.rs"]
+mod application;
+
+use application::{
     archive_in_memory, describe, load_as_matrix, load_matrix, load_matrix_buffered,
-    load_matrix_from_bytes, load_matrix_from_file, load_vector, names, round_trip, view_bytes,
-    AppError,
+    load_matrix_from_bytes, load_matrix_from_file, load_vector, names, round_trip,
+    save_with_zip_options, view_bytes, AppError,
 };
 use std::io::Cursor;
 use std::path::PathBuf;
@@ -239,4 +244,33 @@ fn errors_box_and_chain() {
     );
     let built: Array1<f64> = Array1::zeros(0);
     assert_eq!(built.len(), 0);
+}
+
+/// ndarray-npy's writer options are the `zip` crate's: the compression method of each member
+/// as they say, read back by numpy's rules.
+#[test]
+fn zip_options_choose_each_members_compression() {
+    let zeros = Array1::<f64>::zeros(10_000);
+    let deflated = zip::write::SimpleFileOptions::default()
+        .compression_method(zip::CompressionMethod::Deflated);
+    let out = save_with_zip_options(
+        Cursor::new(Vec::new()),
+        deflated,
+        &[("z", &zeros)],
+        ("s", &zeros),
+    )
+    .unwrap()
+    .into_inner();
+    let mut zip = zip::ZipArchive::new(Cursor::new(&out)).unwrap();
+    assert_eq!(
+        zip.by_name("z.npy").unwrap().compression(),
+        zip::CompressionMethod::Deflated
+    );
+    assert_eq!(
+        zip.by_name("s.npy").unwrap().compression(),
+        zip::CompressionMethod::Stored
+    );
+    let mut npz = ndarray_npy::NpzReader::new(Cursor::new(&out)).unwrap();
+    assert_eq!(load_vector(&mut npz, "z").unwrap(), zeros);
+    assert_eq!(load_vector(&mut npz, "s").unwrap(), zeros);
 }

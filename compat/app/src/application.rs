@@ -1,6 +1,7 @@
-//! An application written for ndarray-npy 0.10 the way applications use it, built twice: here
-//! against ndnpy (`ndarray-npy = { package = "ndnpy", ... }`), and by `../app-real` against
-//! ndarray-npy 0.10 itself, from this same source. It wraps each of ndarray-npy's error types
+#![allow(dead_code)] // each test uses some of the application
+//! An application written for ndarray-npy 0.10 the way applications use it, built twice (into
+//! `tests/app.rs`): by this package against ndnpy (`ndarray-npy = { package = "ndnpy", ... }`),
+//! and by `../app-real` against ndarray-npy 0.10 itself, from this same source. It wraps each of ndarray-npy's error types
 //! in its own error with a `From` impl, builds ndarray-npy's variants by hand and matches them,
 //! and its tests (`tests/app.rs`) assert ndarray-npy's messages, through every door: a path, a
 //! `File`, a `BufReader`, bytes in memory, an `.npz` member, a view.
@@ -15,6 +16,8 @@ use std::fs::File;
 use std::io::{BufReader, Cursor, Read, Seek, Write};
 use std::path::Path;
 use zip::result::ZipError;
+use zip::write::SimpleFileOptions;
+use zip::CompressionMethod;
 
 /// The application's error: one variant and one `From` impl for each of ndarray-npy's error
 /// types (what thiserror's `#[from]` writes).
@@ -168,6 +171,22 @@ pub fn save_archive<W: Write + Seek>(
     for (name, array) in arrays {
         npz.add_array(*name, *array)?;
     }
+    Ok(npz.finish()?)
+}
+
+/// Saves arrays with the `zip` crate's options: the writer's, and one member's own.
+pub fn save_with_zip_options<W: Write + Seek>(
+    writer: W,
+    options: SimpleFileOptions,
+    arrays: &[(&str, &Array1<f64>)],
+    last: (&str, &Array1<f64>),
+) -> Result<W, AppError> {
+    let mut npz = NpzWriter::new_with_options(writer, options);
+    for (name, array) in arrays {
+        npz.add_array(*name, *array)?;
+    }
+    let stored = SimpleFileOptions::default().compression_method(CompressionMethod::Stored);
+    npz.add_array_with_options(last.0, last.1, stored)?;
     Ok(npz.finish()?)
 }
 
