@@ -98,33 +98,30 @@
 //!   The traits are in [`record`]: [`RecordField`](record::RecordField) for field types, [`PlainField`](record::PlainField) for
 //!   zero-copy ones, [`NpyRecord`](trait@NpyRecord) for the derived structs; what the derive's
 //!   generated code calls is hidden (`record::derive_runtime`), not API.
-//! - **Errors**: one [`Error`] type, one pointer wide: its [`kind`](Error::kind)
-//!   ([`ErrorKind`]) says what went wrong, grouped by who is at fault (I/O or memory,
-//!   malformed file, mismatch, limit, usage), and its accessors give the context (archive
-//!   member, record index, field path, byte offset, the file's dtype and shape);
-//!   `ReadNpyError`, `WriteNpyError`, `ViewNpyError`, `ReadNpzError` and `WriteNpzError` are
-//!   its ndarray-npy names.
+//! - **Errors**: ndnpy's own API returns one [`Error`] type, one pointer wide: its
+//!   [`kind`](Error::kind) ([`ErrorKind`]) says what went wrong, grouped by who is at fault
+//!   (I/O or memory, malformed file, mismatch, limit, usage), and its accessors give the
+//!   context (archive member, record index, field path, byte offset, the file's dtype and
+//!   shape). ndarray-npy's functions and methods return ndarray-npy's error types, with its
+//!   variants and messages ([`ReadNpyError`], [`WriteNpyError`], [`ViewNpyError`],
+//!   `ReadNpzError`, `WriteNpzError`, and the rest in [`npy`]); each converts into [`Error`]
+//!   and back.
 //!
 //! How the code behind this map is organised (its layers, the path of a read and of a write,
 //! the invariants every change keeps) is `ARCHITECTURE.md` in the repository.
 //!
 //! # Switching from ndarray-npy 0.10
 //!
-//! The functions, traits, generic bounds, error type names and feature names
-//! (`compressed_npz`, `npz`, `num-complex-0_4`) are ndarray-npy 0.10's, so code written for it
-//! compiles with only the crate name changed (`ndarray-npy = { package = "ndnpy", ... }`),
-//! except code that:
-//!
-//! - matches ndarray-npy's error variants (`ReadNpyError::ParseData(_)`,
-//!   `ViewNpyError::MisalignedData`, ...): here [`Error`] is one boxed type; match its
-//!   [`kind`](Error::kind) ([`ErrorKind`]) and read the context from its accessors; the
-//!   README's migration table gives the test for each;
-//! - has a `From` impl for two of those error names, which all stand for [`Error`];
-//! - implements the element traits (sealed here: derive [`NpyRecord`](trait@NpyRecord) or
-//!   implement [`RecordField`](record::RecordField) instead) or calls their methods, which take `py_literal`'s
-//!   values in ndarray-npy (ndnpy's take a parsed [`DType`]), or uses `ndarray_npy::npy::header`
-//!   (impls of [`ReadNpyExt`] and [`WriteNpyExt`] for types of one's own compile as they are);
-//! - passes the `zip` crate's options to `NpzWriter` (here [`NpzWriteOptions`](npz::NpzWriteOptions)).
+//! The functions, traits, generic bounds, error types (their variants, fields and messages)
+//! and feature names (`compressed_npz`, `npz`, `num-complex-0_4`) are ndarray-npy 0.10's, so
+//! code written for it compiles with only the dependency line changed
+//! (`ndarray-npy = { package = "ndnpy", ... }`), except code that implements the element
+//! traits (sealed here: derive [`NpyRecord`](trait@NpyRecord) or implement
+//! [`RecordField`](record::RecordField) instead) or calls their methods, which take
+//! `py_literal`'s values in ndarray-npy (ndnpy's take a parsed [`DType`]), or uses
+//! `ndarray_npy::npy::header::Header` (impls of [`ReadNpyExt`] and [`WriteNpyExt`] for types of
+//! one's own compile as they are). Where ndarray-npy's error variants hold a
+//! `py_literal::Value`, these hold a [`PyLiteral`](npy::PyLiteral), which prints the same.
 //!
 //! ndarray-npy's own tests, doc examples and examples pass against this crate apart from
 //! those, and apart from tests that compare written files with copies from which numpy's

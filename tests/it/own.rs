@@ -5,9 +5,9 @@
 
 #[cfg(feature = "npz")]
 use ndarray::{ArrayBase, DataOwned, Dimension};
+use ndnpy::{Error, ReadNpyExt, ReadOptions};
 #[cfg(feature = "npz")]
 use ndnpy::{NpzReader, ReadableElement};
-use ndnpy::{Error, ReadNpyExt, ReadOptions};
 use std::io::Read;
 #[cfg(feature = "npz")]
 use std::io::Seek;
