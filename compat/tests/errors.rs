@@ -974,6 +974,19 @@ fn built_variants_convert_to_error_and_back() {
         WriteNpyError::from(Error::from(built)),
         WriteNpyError::FormatHeader(FormatHeaderError::HeaderTooLong)
     ));
+    // The header errors, alone.
+    let back = ParseHeaderError::from(Error::from(ParseHeaderError::MissingNewline));
+    assert!(matches!(back, ParseHeaderError::MissingNewline));
+    let back = ParseHeaderError::from(Error::from(ParseHeaderError::Version {
+        major: 7,
+        minor: 1,
+    }));
+    assert!(matches!(
+        back,
+        ParseHeaderError::Version { major: 7, minor: 1 }
+    ));
+    let back = FormatHeaderError::from(Error::from(FormatHeaderError::HeaderTooLong));
+    assert!(matches!(back, FormatHeaderError::HeaderTooLong));
     // The data errors go into the `.npy` errors as in ndarray-npy.
     assert!(matches!(
         ReadNpyError::from(ReadDataError::MissingData),

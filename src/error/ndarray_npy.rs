@@ -368,6 +368,31 @@ impl fmt::Display for ParseHeaderError {
     }
 }
 
+/// The header fault ndarray-npy reports for the input that gave `e`; a fault that is not the
+/// header's is `DictParse` of it.
+impl From<Error> for ParseHeaderError {
+    fn from(e: Error) -> ParseHeaderError {
+        let e = match held::<ParseHeaderError>(e) {
+            Ok(h) => return h,
+            Err(e) => e,
+        };
+        match NpyFault::of(e) {
+            NpyFault::Header(h) => h,
+            other => ParseHeaderError::DictParse(Error::from(ReadNpyError::from(other))),
+        }
+    }
+}
+
+/// The [`Error`] it carries; otherwise an [`Error`] of kind `Header` that holds it.
+impl From<ParseHeaderError> for Error {
+    fn from(h: ParseHeaderError) -> Error {
+        match h.take_error() {
+            Ok(e) => e,
+            Err(h) => compat(ErrorKind::Header, h),
+        }
+    }
+}
+
 impl From<std::str::Utf8Error> for ParseHeaderError {
     fn from(e: std::str::Utf8Error) -> ParseHeaderError {
         ParseHeaderError::Utf8Parse(e)
@@ -406,6 +431,29 @@ impl fmt::Display for FormatHeaderError {
         match self {
             FormatHeaderError::PyValue(e) => write!(f, "error formatting Python value: {e}"),
             FormatHeaderError::HeaderTooLong => write!(f, "the header is too long"),
+        }
+    }
+}
+
+impl From<Error> for FormatHeaderError {
+    fn from(e: Error) -> FormatHeaderError {
+        let e = match held::<FormatHeaderError>(e) {
+            Ok(h) => return h,
+            Err(e) => e,
+        };
+        match e.detail() {
+            Detail::Usage(UsageError::HeaderTooLarge { .. }) => FormatHeaderError::HeaderTooLong,
+            _ => FormatHeaderError::PyValue(e),
+        }
+    }
+}
+
+/// The [`Error`] it carries; otherwise an [`Error`] of kind `Usage` that holds it.
+impl From<FormatHeaderError> for Error {
+    fn from(h: FormatHeaderError) -> Error {
+        match h {
+            FormatHeaderError::PyValue(e) => e,
+            h => compat(ErrorKind::Usage, h),
         }
     }
 }
