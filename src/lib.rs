@@ -28,13 +28,13 @@
 //!   too; [`NpyAppender`]
 //!   grows a file on disk row by row, crash-safely;
 //!   [`NpyWriter`] writes an array of known shape block by block.
-//! - **Object stores** (feature `object_store`): [`RemoteFile`](remote::RemoteFile) is an object
+//! - **Object stores** (feature `object_store`): [`RemoteFile`][remote-file] is an object
 //!   of any store of the `object_store` crate (S3 and S3-compatible servers, GCS, Azure, HTTP),
 //!   by `(store, path)` or by URL, as a `Read + Seek` pinned to the version that was opened:
 //!   every reader here reads it as a local file ([`NpyReader`] fetching only the ranges a
-//!   region needs, concurrently; [`NpzReader`] members by name). [`RemoteWriter`](remote::RemoteWriter)
+//!   region needs, concurrently; [`NpzReader`] members by name). [`RemoteWriter`][remote-writer]
 //!   is a `Write` whose bytes become a concurrent multipart upload, visible only once complete;
-//!   [`SpooledRemoteWriter`](remote::SpooledRemoteWriter) takes an [`NpzWriter`] to a store.
+//!   [`SpooledRemoteWriter`][spooled-remote-writer] takes an [`NpzWriter`] to a store.
 //! - **Archives** (feature `npz`, on by default): [`NpzReader`] reads `.npz` files
 //!   (`np.savez`, `np.savez_compressed`, streamed, zip64) lazily, member by member, with
 //!   numpy's key rules. [`NpzReader::by_name`] and [`NpzReader::by_index`] read an array, as
@@ -52,10 +52,10 @@
 //!   (Linux); reading 16 MiB or more of a stored member, two threads read parts of an
 //!   archive that is a file and hash each part (from other sources, a helper thread runs
 //!   the CRC-32).
-//! - **Conversions**: [`safetensors`] (feature `safetensors`): `.npz`/`.npy`
+//! - **Conversions**: [`safetensors`][safetensors-mod] (feature `safetensors`): `.npz`/`.npy`
 //!   weights to safetensors files and back, streamed, byte for byte what the Python package
-//!   writes. [`arrow`] (feature `arrow`): arrays to arrow-rs arrays and record
-//!   batches and back (numbers without a copy). [`parquet`] (feature
+//!   writes. [`arrow`][arrow-mod] (feature `arrow`): arrays to arrow-rs arrays and record
+//!   batches and back (numbers without a copy). [`parquet`][parquet-mod] (feature
 //!   `parquet`): `.npy` to Parquet streamed in row groups, `.npz` members as columns, Parquet
 //!   back to `.npy`.
 //! - **Headers**: [`Header`] reads and writes the header alone, with numpy's version choice
@@ -166,23 +166,50 @@
 //!   error. Only stored, aligned members can be viewed in place ([`NpzMember::view`](npz::NpzMember::view));
 //!   [`NpzReader::by_name`] copies any member.
 
+// The map's links to modules of features that may be off: to the item when its feature is on,
+// to its page on docs.rs (built with every feature) when not.
+#![doc = ""]
+#![cfg_attr(feature = "object_store", doc = "[remote-file]: remote::RemoteFile")]
+#![cfg_attr(
+    feature = "object_store",
+    doc = "[remote-writer]: remote::RemoteWriter"
+)]
+#![cfg_attr(
+    feature = "object_store",
+    doc = "[spooled-remote-writer]: remote::SpooledRemoteWriter"
+)]
+#![cfg_attr(
+    not(feature = "object_store"),
+    doc = "[remote-file]: https://docs.rs/ndnpy/latest/ndnpy/remote/struct.RemoteFile.html"
+)]
+#![cfg_attr(
+    not(feature = "object_store"),
+    doc = "[remote-writer]: https://docs.rs/ndnpy/latest/ndnpy/remote/struct.RemoteWriter.html"
+)]
+#![cfg_attr(
+    not(feature = "object_store"),
+    doc = "[spooled-remote-writer]: https://docs.rs/ndnpy/latest/ndnpy/remote/struct.SpooledRemoteWriter.html"
+)]
+#![cfg_attr(feature = "safetensors", doc = "[safetensors-mod]: safetensors")]
+#![cfg_attr(
+    not(feature = "safetensors"),
+    doc = "[safetensors-mod]: https://docs.rs/ndnpy/latest/ndnpy/safetensors/index.html"
+)]
+#![cfg_attr(feature = "arrow", doc = "[arrow-mod]: arrow")]
+#![cfg_attr(
+    not(feature = "arrow"),
+    doc = "[arrow-mod]: https://docs.rs/ndnpy/latest/ndnpy/arrow/index.html"
+)]
+#![cfg_attr(feature = "parquet", doc = "[parquet-mod]: parquet")]
+#![cfg_attr(
+    not(feature = "parquet"),
+    doc = "[parquet-mod]: https://docs.rs/ndnpy/latest/ndnpy/parquet/index.html"
+)]
+// Each feature-gated item says which feature it needs (docs.rs builds with `--cfg docsrs`).
+#![cfg_attr(docsrs, feature(doc_cfg))]
 #![deny(missing_docs)]
 // `unsafe` only in the modules that say at their top what they encapsulate (`#![allow(unsafe_code)]`).
 #![deny(unsafe_code)]
-// The map links the `.npz` types, the remote readers and the object conversions, which exist
-// only with the `npz`, `object_store` and `object` features.
-#![cfg_attr(
-    any(
-        not(feature = "npz"),
-        not(feature = "object_store"),
-        not(feature = "object"),
-        not(feature = "safetensors"),
-        not(feature = "arrow"),
-        not(feature = "parquet")
-    ),
-    allow(rustdoc::broken_intra_doc_links)
-)]
-
 // Lets the derive's `::ndnpy::...` paths resolve inside this crate's own tests.
 extern crate self as ndnpy;
 

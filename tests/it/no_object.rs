@@ -79,8 +79,15 @@ fn the_refusal_comes_before_the_pickle_is_read() {
 
 #[test]
 fn a_typed_read_of_an_object_array_names_the_feature() {
-    let err = ndarray::ArrayD::<f64>::read_npy(&std::fs::read(fixture("meta.npy")).unwrap()[..])
-        .unwrap_err();
+    let bytes = std::fs::read(fixture("meta.npy")).unwrap();
+    // ndarray-npy's door: its variant and message, ndnpy's in the detail.
+    let err = ndarray::ArrayD::<f64>::read_npy(&bytes[..]).unwrap_err();
+    assert!(
+        matches!(err, ndnpy::ReadNpyError::WrongDescriptor(_)),
+        "{err:?}"
+    );
+    assert_eq!(err.to_string(), "incorrect descriptor ('|O') for this type");
+    let err = Error::from(err);
     assert_eq!(err.kind(), ErrorKind::DType);
     assert_eq!(
         err.to_string(),
