@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Packages the three publishable crates as crates.io will receive them and checks them:
+# `cargo package` builds each from its own tarball (ndnpy-derive, then ndnpy against it, then
+# ndnpy-cli against both), and the tests that ship with ndnpy run from the unpacked package
+# (the integration tests that read the numpy files of testdata/, with default features).
+#
+#   scripts/package.sh [WORKDIR]     # WORKDIR defaults to /tmp/ndnpy-package
+set -euo pipefail
+repo=$(cd "$(dirname "$0")/.." && pwd)
+work=${1:-/tmp/ndnpy-package}
+rm -rf "$work"
+mkdir -p "$work"
+export CARGO_TARGET_DIR="$work/target"
+cd "$repo"
+cargo package --quiet -p ndnpy-derive -p ndnpy -p ndnpy-cli
+version=$(sed -n 's/^version = "\(.*\)"$/\1/p' Cargo.toml | head -1)
+tar -xzf "$work/target/package/ndnpy-$version.crate" -C "$work"
+tar -xzf "$work/target/package/ndnpy-derive-$version.crate" -C "$work"
+# The unpacked package builds on its own, with the unpacked ndnpy-derive (not yet on crates.io).
+cd "$work/ndnpy-$version"
+cat >> Cargo.toml <<TOML
+
+[patch.crates-io]
+ndnpy-derive = { path = "$work/ndnpy-derive-$version" }
+
+[workspace]
+TOML
+cargo test --quiet --test it -- testdata:: npz:: 2>&1 | tail -3
+echo "packages: ok"
