@@ -208,10 +208,12 @@ impl SafetensorsOptions {
     ) -> Result<(), Error> {
         let input = input.as_ref();
         let mut magic = [0u8; 6];
-        let mut file = File::open(input).map_err(with_path("open", input))?;
-        let n = crate::ioutil::read_full(&mut file, &mut magic)?;
+        // The file is closed at the end of this block, before it is opened again below.
+        let n = {
+            let mut file = File::open(input).map_err(with_path("open", input))?;
+            crate::ioutil::read_full(&mut file, &mut magic)?
+        };
         if magic[..n].starts_with(b"PK") {
-            drop(file);
             self.npz_source(input, output.as_ref())
         } else if magic[..n] == *b"\x93NUMPY" {
             self.npy_source(input, output.as_ref())

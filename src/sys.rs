@@ -9,7 +9,6 @@
 
 use std::fs::File;
 use std::io;
-#[cfg(target_os = "linux")]
 use std::path::Path;
 
 /// The outcome of trying to lock a file without waiting.

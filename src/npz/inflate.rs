@@ -128,6 +128,8 @@ pub(crate) struct Inflater {
     eof: bool,
     /// The fast loop runs its BMI2 build: the processor has BMI2 (tests may turn it off, to
     /// run the plain build).
+    // Read only where the BMI2 build exists (x86_64).
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     bmi2: bool,
 }
 
