@@ -554,7 +554,10 @@ impl Header {
     ///
     /// # Errors
     ///
-    /// [`ErrorKind::Usage`](crate::ErrorKind::Usage) if the header exceeds 4 GiB.
+    /// [`ErrorKind::Usage`](crate::ErrorKind::Usage) if the header exceeds 4 GiB, or holds
+    /// what every reader refuses (numpy's rules): more than 64 dimensions, or a shape whose
+    /// dimensions other than 0, times the item size, exceed `isize::MAX` bytes (a zero-size
+    /// shape of `[2**61, 0]` with 4-byte items too).
     ///
     /// # Examples
     ///
@@ -589,6 +592,14 @@ impl Header {
     }
 
     fn to_bytes_impl(&self, version: Option<Version>) -> Result<Vec<u8>, Error> {
+        // The readers' rules, numpy's: no header is written that a reader refuses.
+        if self.shape.len() > MAX_DIMS {
+            return Err(UsageError::TooManyDimensions {
+                found: self.shape.len(),
+            }
+            .into());
+        }
+        self.sizes().map_err(Error::blame_caller)?;
         let text = self.text();
         let latin1 = text.chars().all(|c| u32::from(c) <= 0xff);
         let body: Vec<u8> = if !latin1 || text.is_ascii() {

@@ -1571,6 +1571,12 @@ pub(crate) enum UsageError {
         reason: String,
     },
     /// The caller's shape has more elements or bytes than the address space holds.
+    /// A header to write has more dimensions than numpy arrays can (64), which every reader
+    /// refuses.
+    TooManyDimensions {
+        /// The number of dimensions.
+        found: usize,
+    },
     ShapeOverflow {
         /// The shape.
         shape: Vec<usize>,
@@ -1712,6 +1718,10 @@ impl fmt::Display for UsageError {
                 write!(f, "shape {}", Capped(format_args!("{shape:?}")))?;
                 overflow(f, *itemsize)
             }
+            UsageError::TooManyDimensions { found } => write!(
+                f,
+                "cannot write a shape of {found} dimensions: numpy arrays have at most 64"
+            ),
             UsageError::DuplicateMember { name: member } => {
                 write!(f, "the archive already has a member named {}", name(member))
             }

@@ -1276,7 +1276,7 @@ impl From<Error> for WriteNpyError {
                 WriteNpyError::FormatHeader(FormatHeaderError::HeaderTooLong)
             }
             Detail::Usage(UsageError::ShapeOverflow { .. })
-            | Detail::Format(FormatError::TooManyDimensions { .. }) => {
+            | Detail::Usage(UsageError::TooManyDimensions { .. }) => {
                 WriteNpyError::FormatHeader(FormatHeaderError::PyValue(e))
             }
             Detail::Compat { .. } if e.kind() == ErrorKind::Io => WriteNpyError::Io(into_io(e)),

@@ -497,3 +497,21 @@ print(str(pq.read_table(d + '/f3.parquet').schema.field(0).type))",
         "fixed_size_list<item: fixed_size_list<item: halffloat>[5]>[4]"
     );
 }
+
+/// A valid Parquet column of `arrow.fixed_shape_tensor` elements of 65 dimensions (66 with the
+/// rows) converts to no `.npy`: numpy arrays have at most 64, and nothing is left at the path.
+#[test]
+fn tensor_columns_of_more_than_64_dimensions_are_refused() {
+    let dir = Scratch::new("pq-66d");
+    numpy(
+        &dir.0,
+        "import pyarrow as pa, pyarrow.parquet as pq
+t = pa.fixed_shape_tensor(pa.int32(), [1] * 65)
+a = pa.ExtensionArray.from_storage(t, pa.array([[7]], pa.list_(pa.int32(), 1)))
+pq.write_table(pa.table({'t': a}), d + '/t65.parquet')",
+    );
+    let out = dir.path("t65.npy");
+    let err = parquet_to_npy(dir.path("t65.parquet"), &out).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::Usage, "{err}");
+    assert!(!out.exists());
+}

@@ -365,3 +365,40 @@ fn truncated_or_foreign_npz_input_leaves_no_output() {
     assert_eq!(err.kind(), ErrorKind::Usage);
     assert_eq!(dir.read("out.safetensors"), b"old");
 }
+
+/// A safetensors file of tensors that no `.npy` can hold (65 dimensions; a zero-size shape whose
+/// other dimension overflows with the item size) converts to no `.npz` or `.npy`: an error,
+/// and no file left.
+#[test]
+fn tensors_no_npy_can_hold_are_refused() {
+    let dir = Scratch::new("st-refused");
+    let file = |name: &str, shape: &str, len: usize| {
+        let header =
+            format!("{{\"t\":{{\"dtype\":\"I32\",\"shape\":{shape},\"data_offsets\":[0,{len}]}}}}");
+        let mut bytes = (header.len() as u64).to_le_bytes().to_vec();
+        bytes.extend_from_slice(header.as_bytes());
+        bytes.resize(bytes.len() + len, 0);
+        let path = dir.path(name);
+        std::fs::write(&path, bytes).unwrap();
+        path
+    };
+    let ones = format!("[{}]", vec!["1"; 65].join(","));
+    for input in [
+        file("d65.safetensors", &ones, 4),
+        file("huge0.safetensors", "[2305843009213693952,0]", 0),
+    ] {
+        let npz = dir.path("out.npz");
+        let err = safetensors_to_npz(&input, &npz).unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::Usage, "{input:?}: {err}");
+        assert!(!npz.exists());
+        let npy = dir.path("out.npy");
+        let err = SafetensorsOptions::new()
+            .safetensors_to_npy(&input, &npy)
+            .unwrap_err();
+        assert!(
+            matches!(err.kind(), ErrorKind::Usage | ErrorKind::Header),
+            "{input:?}: {err}"
+        );
+        assert!(!npy.exists());
+    }
+}

@@ -349,3 +349,49 @@ fn descriptor_links_are_written_in_place_and_link_loops_are_errors() {
         .is_symlink());
     assert_eq!(dir.entries(), ["a.npy", "b.npy", "held.npy"]);
 }
+
+/// No writer writes a header a reader refuses (numpy's rules): more than 64 dimensions, or a
+/// shape whose dimensions other than 0, times the item size, exceed `isize::MAX` bytes, even
+/// for an array of no elements. Each is the caller's error, and nothing is left at the path.
+#[test]
+fn writers_refuse_headers_that_readers_refuse() {
+    let dir = Scratch::new("refused-headers");
+    let too_many = ndarray::ArrayD::<u8>::zeros(vec![1; 65]);
+    let path = dir.path("a.npy");
+    let err = WriteOptions::new().write_npy(&path, &too_many).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::Usage, "{err}");
+    assert_eq!(
+        err.to_string(),
+        "cannot write a shape of 65 dimensions: numpy arrays have at most 64"
+    );
+    assert!(!path.exists());
+    // ndarray-npy's doors: its FormatHeader variant.
+    let err = ndnpy::write_npy(&path, &too_many).unwrap_err();
+    assert!(
+        matches!(err, ndnpy::WriteNpyError::FormatHeader(_)),
+        "{err:?}"
+    );
+    assert!(ndnpy::WriteNpyExt::write_npy(&too_many, Vec::new()).is_err());
+    let mut npz = ndnpy::NpzWriter::new(std::io::Cursor::new(Vec::new()));
+    assert!(npz.add_array("a", &too_many).is_err());
+    // 64 dimensions are numpy's limit, and fine.
+    let mut out = Vec::new();
+    ndnpy::WriteNpyExt::write_npy(&ndarray::ArrayD::<u8>::zeros(vec![1; 64]), &mut out).unwrap();
+    assert_eq!(
+        ndnpy::DynArray::read_npy(&out[..]).unwrap().shape().len(),
+        64
+    );
+    // A zero-size shape whose other dimension overflows with 4-byte items.
+    let header = ndnpy::Header {
+        dtype: ndnpy::DType::from_descr("'<i4'").unwrap(),
+        fortran_order: false,
+        shape: vec![1 << 61, 0],
+    };
+    let err = header.to_bytes().unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::Usage, "{err}");
+    let refused = numpy(
+        &dir.0,
+        "try:\n    np.empty((2**61, 0), np.int32)\n    print('made')\nexcept ValueError:\n    print('refused')",
+    );
+    assert_eq!(refused.trim(), "refused");
+}
