@@ -172,3 +172,51 @@ fn refusals_and_bad_input_leave_no_output() {
     assert_eq!(r.code, 2, "{}", r.stderr);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A damaged Parquet file on which the parquet crate's reader panics is exit 4 with one line
+/// of ndnpy's, and no panic message: damaged copies of a pyarrow file are converted until one
+/// meets such a panic (the library turns it into an error).
+#[test]
+fn a_reader_panic_is_an_error_without_a_panic_message() {
+    let dir = out_dir("pq-panic");
+    py(
+        &dir,
+        "import pyarrow as pa, pyarrow.parquet as pq\n\
+         t = pa.table({'i': pa.array(range(200), pa.int32()),\n\
+         \x20             's': pa.array([str(i) * (i % 5) for i in range(200)])})\n\
+         pq.write_table(t, d + 't.parquet', compression='snappy', row_group_size=64)",
+    );
+    let good = std::fs::read(dir.join("t.parquet")).unwrap();
+    let mut state = 0x9e37_79b9_7f4a_7c15u64;
+    let mut next = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    let mut panics = 0;
+    for round in 0..600 {
+        let mut bad = good.clone();
+        for _ in 0..1 + round % 4 {
+            let at = (next() as usize) % bad.len();
+            bad[at] ^= 1 << (next() % 8);
+        }
+        let input = dir.join("bad.parquet");
+        std::fs::write(&input, &bad).unwrap();
+        let r = ndnpy(&["convert", &s(input), &s(dir.join("bad.npy"))]);
+        assert!(
+            !r.stderr.contains("panicked at"),
+            "round {round}: {}",
+            r.stderr
+        );
+        if r.stderr.contains("the Parquet reader failed on it") {
+            assert_eq!(r.code, 4, "round {round}: {}", r.stderr);
+            assert_eq!(r.stderr.trim_end().lines().count(), 1, "{}", r.stderr);
+            panics += 1;
+            if panics == 3 {
+                break;
+            }
+        }
+    }
+    assert!(panics > 0, "no damaged copy met a reader panic");
+}
