@@ -1034,7 +1034,7 @@ mod tests {
             let mut npz = NpzWriter::create_with_options(dir.join("z.npz"), &opts).unwrap();
             npz.add_array("a", &a).unwrap();
             // Per member, the option means nothing.
-            npz.add_array_with_options("b", &a, NpzWriteOptions::new().durable(true))
+            npz.add_array_with_options("b", &a, &NpzWriteOptions::new().durable(true))
                 .unwrap();
             assert_eq!(take_events(), [], "nothing before finish");
             npz.finish().unwrap();

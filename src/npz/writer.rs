@@ -397,7 +397,7 @@ impl<W: Write + Seek> NpzWriter<W> {
             Some(zip_options) => self.add_array_with_options(name, array, zip_options),
             None => {
                 let options = self.options;
-                self.add_array_with_options(name, array, options)
+                self.add_array_with_options(name, array, &options)
             }
         }
     }
@@ -481,7 +481,7 @@ impl<W: Write + Seek> NpzWriter<W> {
             Some(zip_options) => self.add_member(key.clone(), array, zip_options)?,
             None => {
                 let options = self.options;
-                self.add_member(key.clone(), array, options)?
+                self.add_member(key.clone(), array, &options)?
             }
         }
         self.positional += 1;
@@ -613,8 +613,8 @@ impl<W: Write + Seek> NpzWriter<W> {
 }
 
 /// The options of one member of an archive, for [`NpzWriter::add_array_with_options`]: ndnpy's
-/// [`NpzWriteOptions`] (by reference or by value), or the `zip` crate's `FileOptions`, which
-/// ndarray-npy takes there. Sealed: implemented for those types only.
+/// [`NpzWriteOptions`] (by reference), or the `zip` crate's `FileOptions`, which ndarray-npy
+/// takes there. Sealed: implemented for those types only.
 ///
 /// # Examples
 ///
@@ -642,7 +642,6 @@ pub trait MemberOptions: sealed::Sealed {
 mod sealed {
     pub trait Sealed {}
     impl Sealed for &super::NpzWriteOptions {}
-    impl Sealed for super::NpzWriteOptions {}
     impl<U: super::FileOptionExtension> Sealed for super::FileOptions<'_, U> {}
 }
 
@@ -658,21 +657,6 @@ impl MemberOptions for &NpzWriteOptions {
         len: Option<u64>,
     ) -> Result<(), Error> {
         npz.start(name, self, len)
-    }
-}
-
-impl MemberOptions for NpzWriteOptions {
-    fn byte_order(&self) -> ByteOrder {
-        self.byte_order
-    }
-
-    fn start<W: Write + Seek>(
-        self,
-        npz: &mut NpzWriter<W>,
-        name: String,
-        len: Option<u64>,
-    ) -> Result<(), Error> {
-        npz.start(name, &self, len)
     }
 }
 

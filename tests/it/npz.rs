@@ -304,7 +304,7 @@ fn read_all_reads_many_deflated_members_exactly() {
     for (k, a) in arrays.iter().enumerate() {
         w.add_array(format!("m{k}"), a).unwrap();
     }
-    w.add_array_with_options("stored", &array![1i64, 2], NpzWriteOptions::new())
+    w.add_array_with_options("stored", &array![1i64, 2], &NpzWriteOptions::new())
         .unwrap();
     let bytes = w.finish().unwrap().into_inner();
     let mut npz = open(&bytes);
@@ -349,7 +349,7 @@ fn write_all_kinds(options: NpzWriteOptions) -> Vec<u8> {
     w.add_array_with_options(
         "big_endian",
         &(Array1::from_iter(0u16..5) * 1000),
-        options.byte_order(ByteOrder::Big),
+        &options.byte_order(ByteOrder::Big),
     )
     .unwrap();
     w.add_array("scalar", &arr0(3.5f32)).unwrap();
@@ -522,7 +522,7 @@ fn a_refused_member_leaves_the_archive_valid() {
             .add_array_with_options(
                 "b",
                 &array![1i32],
-                NpzWriteOptions::compressed().level(Some(level)),
+                &NpzWriteOptions::compressed().level(Some(level)),
             )
             .unwrap_err();
         assert_eq!(err.kind(), ErrorKind::Usage, "{err:?}");
@@ -1233,7 +1233,7 @@ fn stored_aligned_members_view_in_place_others_say_why_not() {
     w.add_array_with_options(
         "deflated",
         &a,
-        NpzWriteOptions::new().compression(ndnpy::npz::Compression::Deflated),
+        &NpzWriteOptions::new().compression(ndnpy::npz::Compression::Deflated),
     )
     .unwrap();
     let archive = w.finish().unwrap().into_inner();

@@ -185,7 +185,7 @@ fn write_archive(path: &Path, options: NpzWriteOptions) -> Vec<(String, Member)>
     expect.push(("fortran".into(), array_member(&f, "<i4", true, le)));
 
     let be = Array1::from_iter((0u16..5).map(|i| i * 1000));
-    w.add_array_with_options("big_endian", &be, options.byte_order(ByteOrder::Big))
+    w.add_array_with_options("big_endian", &be, &options.byte_order(ByteOrder::Big))
         .unwrap();
     expect.push((
         "big_endian".into(),
@@ -193,7 +193,7 @@ fn write_archive(path: &Path, options: NpzWriteOptions) -> Vec<(String, Member)>
     ));
 
     let bef = Array2::from_shape_fn((2, 3).f(), |(i, j)| (i as f64) - (j as f64) * 0.25);
-    w.add_array_with_options("be_fortran", &bef, options.byte_order(ByteOrder::Big))
+    w.add_array_with_options("be_fortran", &bef, &options.byte_order(ByteOrder::Big))
         .unwrap();
     expect.push((
         "be_fortran".into(),
@@ -464,7 +464,7 @@ fn members_of_4_gib_and_more_use_zip64() {
         w.add_array_with_options(
             "deflated",
             &big,
-            NpzWriteOptions::compressed().level(Some(1)),
+            &NpzWriteOptions::compressed().level(Some(1)),
         )
         .unwrap();
         w.add_array("after", &array![7i32, 8]).unwrap();

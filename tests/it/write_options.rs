@@ -23,7 +23,7 @@ fn durable_writes_of_every_path_writer_read_back_in_numpy() {
     let opts = NpzWriteOptions::compressed().durable(true);
     let mut npz = NpzWriter::create_with_options(dir.path("z.npz"), &opts).unwrap();
     npz.add_array("a", &a).unwrap();
-    npz.add_array_with_options("b", &array![1u8, 2], NpzWriteOptions::new())
+    npz.add_array_with_options("b", &array![1u8, 2], &NpzWriteOptions::new())
         .unwrap();
     npz.finish().unwrap();
 

@@ -272,7 +272,7 @@ fn npz_into<W: Write + std::io::Seek>(w: W) -> W {
     let big = Array3::from_shape_fn((96, 64, 128), |(i, j, k)| (i * 8192 + j * 128 + k) as i64);
     npz.add_array("big", &big).unwrap();
     let zeros = Array2::<f64>::zeros((1000, 100));
-    npz.add_array_with_options("zeros", &zeros, NpzWriteOptions::compressed())
+    npz.add_array_with_options("zeros", &zeros, &NpzWriteOptions::compressed())
         .unwrap();
     npz.add_array("small", &ndarray::array![1u8, 2, 3]).unwrap();
     npz.finish().unwrap()
