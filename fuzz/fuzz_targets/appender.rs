@@ -7,8 +7,7 @@ use ndnpy::{NpyAppender, NpyReader, ReadNpyExt};
 use std::io::Write;
 
 fuzz_target!(|data: &[u8]| {
-    let path =
-        std::env::temp_dir().join(format!("ndnpy-fuzz-appender-{}.npy", std::process::id()));
+    let path = std::env::temp_dir().join(format!("ndnpy-fuzz-appender-{}.npy", std::process::id()));
     std::fs::File::create(&path)
         .and_then(|mut f| f.write_all(data))
         .expect("writing the input to a temporary file");

@@ -8,8 +8,11 @@ fuzz_target!(|data: &[u8]| {
     let opts = ReadOptions::new().max_header_len(1 << 16);
     if let Ok(info) = Header::read(&mut &data[..], &opts) {
         if let Ok(bytes) = info.header.to_bytes() {
-            let again = Header::read(&mut &bytes[..], &ReadOptions::new().max_header_len(usize::MAX))
-                .expect("a header we wrote must parse");
+            let again = Header::read(
+                &mut &bytes[..],
+                &ReadOptions::new().max_header_len(usize::MAX),
+            )
+            .expect("a header we wrote must parse");
             assert_eq!(again.header, info.header);
         }
     }

@@ -4,7 +4,7 @@
 //! rejects them, the read fails; never a panic.
 #![no_main]
 use libfuzzer_sys::fuzz_target;
-use ndnpy::NpzReader;
+use ndnpy::{NpzReader, ReadOptions};
 use std::io::{BufReader, Cursor};
 
 /// A zip archive of one deflated member `m` with `data` as its compressed bytes.
@@ -51,9 +51,12 @@ fuzz_target!(|data: &[u8]| {
         None => (0, 1 << 16),
     };
     let z = archive(data, crc, size);
-    let from_memory = NpzReader::new(Cursor::new(&z[..])).and_then(|mut n| n.member("m")?.bytes());
+    let opts = ReadOptions::default();
+    let from_memory = NpzReader::with_options(Cursor::new(&z[..]), &opts)
+        .and_then(|mut n| n.member("m")?.bytes());
     let buffered = BufReader::with_capacity(5, Cursor::new(&z[..]));
-    let through_buffer = NpzReader::new(buffered).and_then(|mut n| n.member("m")?.bytes());
+    let through_buffer =
+        NpzReader::with_options(buffered, &opts).and_then(|mut n| n.member("m")?.bytes());
     for got in [from_memory, through_buffer] {
         match (&zlib, got) {
             (Some(w), Ok(g)) => assert!(*w == g, "zlib's bytes differ"),

@@ -30,7 +30,10 @@ fuzz_target!(|data: &[u8]| {
         if let Ok(whole) = ArrayD::<f64>::read_npy(file) {
             let axis = if fortran { whole.ndim() - 1 } else { 0 };
             let part = whole.slice_axis(Axis(axis), (start..end).into());
-            let same = rows.iter().zip(part.iter()).all(|(x, y)| x.to_bits() == y.to_bits());
+            let same = rows
+                .iter()
+                .zip(part.iter())
+                .all(|(x, y)| x.to_bits() == y.to_bits());
             assert!(same && rows.shape() == part.shape());
         }
     }

@@ -5,7 +5,9 @@ use libfuzzer_sys::fuzz_target;
 use ndarray::ArrayD;
 use ndnpy::{ReadNpyExt, WriteNpyExt};
 
-fn check<T: ndnpy::ReadableElement + ndnpy::WritableElement + PartialEq + std::fmt::Debug>(data: &[u8]) {
+fn check<T: ndnpy::ReadableElement + ndnpy::WritableElement + PartialEq + std::fmt::Debug>(
+    data: &[u8],
+) {
     if let Ok(a) = ArrayD::<T>::read_npy(data) {
         let mut out = Vec::new();
         a.write_npy(&mut out).expect("writing to memory");

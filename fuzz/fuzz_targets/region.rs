@@ -20,8 +20,16 @@ fuzz_target!(|data: &[u8]| {
         .map(|&(kind, a, b, step)| match kind % 4 {
             0 => SliceInfoElem::Index(a as isize),
             1 => SliceInfoElem::NewAxis,
-            2 => SliceInfoElem::Slice { start: a as isize, end: None, step: step as isize },
-            _ => SliceInfoElem::Slice { start: a as isize, end: Some(b as isize), step: step as isize },
+            2 => SliceInfoElem::Slice {
+                start: a as isize,
+                end: None,
+                step: step as isize,
+            },
+            _ => SliceInfoElem::Slice {
+                start: a as isize,
+                end: Some(b as isize),
+                step: step as isize,
+            },
         })
         .collect();
     let file = u.take_rest();
@@ -30,10 +38,12 @@ fuzz_target!(|data: &[u8]| {
     };
     let _ = reader.read_slice::<u16, _>(&sel[..]);
     let _ = reader.read_slice::<String, _>(&sel[..]);
-    let map = memmap2::MmapMut::map_anon(file.len()).ok().and_then(|mut anon| {
-        anon.copy_from_slice(file);
-        NpyMmap::from_mmap(anon.make_read_only().ok()?).ok()
-    });
+    let map = memmap2::MmapMut::map_anon(file.len())
+        .ok()
+        .and_then(|mut anon| {
+            anon.copy_from_slice(file);
+            NpyMmap::from_mmap(anon.make_read_only().ok()?).ok()
+        });
     if let Some(map) = &map {
         let _ = map.read_slice::<u16, _>(&sel[..]);
         let _ = map.read_slice::<String, _>(&sel[..]);
@@ -46,7 +56,10 @@ fuzz_target!(|data: &[u8]| {
         if let Ok(whole) = ArrayD::<f64>::read_npy(file) {
             // The planner accepted the selection, so ndarray's slice does not panic on it.
             let want = whole.slice(&sel[..]);
-            let same = part.iter().zip(want.iter()).all(|(x, y)| x.to_bits() == y.to_bits());
+            let same = part
+                .iter()
+                .zip(want.iter())
+                .all(|(x, y)| x.to_bits() == y.to_bits());
             assert!(same && part.shape() == want.shape());
         }
     }

@@ -6,7 +6,9 @@
 use arbitrary::Arbitrary;
 use libfuzzer_sys::fuzz_target;
 use ndarray::{ArrayD, ArrayViewD, IxDyn, ShapeBuilder};
-use ndnpy::{dtype::ByteOrder, DynArray, ErrorKind, ReadNpyExt, ViewNpyExt, WriteNpyExt, WriteOptions};
+use ndnpy::{
+    dtype::ByteOrder, DynArray, ErrorKind, ReadNpyExt, ViewNpyExt, WriteNpyExt, WriteOptions,
+};
 
 #[derive(Arbitrary, Debug)]
 struct Case {
@@ -43,9 +45,14 @@ fn run<T: ndnpy::ReadableElement + ndnpy::WritableElement + Clone + std::fmt::De
     if c.invert_first && view.ndim() > 0 {
         view.invert_axis(ndarray::Axis(0));
     }
-    let order = if c.big_endian { ByteOrder::Big } else { ByteOrder::Little };
+    let order = if c.big_endian {
+        ByteOrder::Big
+    } else {
+        ByteOrder::Little
+    };
     let mut bytes = Vec::new();
-    view.write_npy_with_options(&mut bytes, &WriteOptions::new().byte_order(order)).unwrap();
+    view.write_npy_with_options(&mut bytes, &WriteOptions::new().byte_order(order))
+        .unwrap();
     let back = ArrayD::<T>::read_npy(&bytes[..]).unwrap();
     assert_eq!(back.shape(), view.shape());
     assert!(back.iter().zip(view.iter()).all(|(a, b)| same(a, b)));
@@ -59,9 +66,15 @@ fn run<T: ndnpy::ReadableElement + ndnpy::WritableElement + Clone + std::fmt::De
 /// Runs `run` for a number type, then views the bytes in place when they are in native order.
 fn run_viewed<T>(c: &Case, make: impl Fn(u64) -> T, same: impl Fn(&T, &T) -> bool)
 where
-    T: ndnpy::ReadableElement + ndnpy::WritableElement + ndnpy::ViewElement + Clone + std::fmt::Debug,
+    T: ndnpy::ReadableElement
+        + ndnpy::WritableElement
+        + ndnpy::ViewElement
+        + Clone
+        + std::fmt::Debug,
 {
-    let Some((bytes, back)) = run(c, make, &same) else { return };
+    let Some((bytes, back)) = run(c, make, &same) else {
+        return;
+    };
     if c.big_endian != (ByteOrder::NATIVE == ByteOrder::Big) {
         return;
     }
@@ -77,10 +90,16 @@ where
 
 fuzz_target!(|c: Case| {
     match c.kind % 7 {
-        0 => run_viewed(&c, f64::from_bits, |a: &f64, b: &f64| a.to_bits() == b.to_bits()),
+        0 => run_viewed(&c, f64::from_bits, |a: &f64, b: &f64| {
+            a.to_bits() == b.to_bits()
+        }),
         1 => run_viewed(&c, |v| v as i32, |a, b| a == b),
         2 => run_viewed(&c, |v| v & 1 == 1, |a, b| a == b),
-        3 => run_viewed(&c, |v| f32::from_bits(v as u32), |a: &f32, b: &f32| a.to_bits() == b.to_bits()),
+        3 => run_viewed(
+            &c,
+            |v| f32::from_bits(v as u32),
+            |a: &f32, b: &f32| a.to_bits() == b.to_bits(),
+        ),
         4 => run_viewed(&c, |v| v as u16, |a, b| a == b),
         5 => {
             let strings = c.strings.clone();
@@ -88,7 +107,11 @@ fuzz_target!(|c: Case| {
                 return;
             }
             let k = strings.len() as u64;
-            run(&c, move |v| strings[(v % k) as usize].trim_end_matches('\0').to_string(), |a, b| a == b);
+            run(
+                &c,
+                move |v| strings[(v % k) as usize].trim_end_matches('\0').to_string(),
+                |a, b| a == b,
+            );
         }
         _ => run_viewed(&c, |v| (v % 251) as i8, |a, b| a == b),
     }
