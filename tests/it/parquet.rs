@@ -515,3 +515,73 @@ pq.write_table(pa.table({'t': a}), d + '/t65.parquet')",
     assert_eq!(err.kind(), ErrorKind::Usage, "{err}");
     assert!(!out.exists());
 }
+
+/// A Parquet footer in Thrift's compact protocol: a root with `children` children, one
+/// `INT32` leaf, no rows, and a row-group list that claims `row_groups` entries (holding none).
+fn parquet_with_footer(children: i64, row_groups: u8) -> Vec<u8> {
+    let zigzag = |v: i64| ((v << 1) ^ (v >> 63)) as u64;
+    let mut m = Vec::new();
+    let varint = |m: &mut Vec<u8>, mut v: u64| {
+        while v >= 0x80 {
+            m.push(v as u8 | 0x80);
+            v >>= 7;
+        }
+        m.push(v as u8);
+    };
+    m.push(0x15); // field 1 (version), i32
+    varint(&mut m, zigzag(1));
+    m.extend([0x19, 0x2c]); // field 2 (schema): a list of 2 structs
+    m.extend([0x48, 6]); // root: field 4 (name), binary
+    m.extend(b"schema");
+    m.push(0x15); // field 5 (num_children), i32
+    varint(&mut m, zigzag(children));
+    m.push(0);
+    m.push(0x15); // leaf: field 1 (type) INT32, field 3 (repetition) REQUIRED, field 4 (name)
+    varint(&mut m, zigzag(1));
+    m.push(0x25);
+    varint(&mut m, zigzag(0));
+    m.extend([0x18, 1, b'a', 0]);
+    m.push(0x16); // field 3 (num_rows), i64
+    varint(&mut m, 0);
+    m.extend([0x19, 0xfc]); // field 4 (row_groups): a list of structs, its length next
+    varint(&mut m, u64::from(row_groups) << 24);
+    m.push(0);
+    let mut file = b"PAR1".to_vec();
+    file.extend(&m);
+    file.extend((m.len() as u32).to_le_bytes());
+    file.extend(b"PAR1");
+    file
+}
+
+/// A footer whose counts its bytes cannot back (a schema root claiming 2**31-1 children, a
+/// row-group list claiming 2**24 entries) made the parquet crate reserve gigabytes before it
+/// looked further, and a failed allocation aborts; such files are refused with an error. Run in
+/// a child whose address space is limited to 1 GiB more than it holds, as `ulimit -v` would.
+#[cfg(target_os = "linux")]
+#[test]
+fn footers_claiming_more_than_their_bytes_are_refused_before_allocating() {
+    if let Some(case) = crate::common::child_case() {
+        return crate::common::run_child_case(|| {
+            let (children, row_groups) = match case.as_str() {
+                "sane" => (1, 0),
+                "children" => (i64::from(i32::MAX), 0),
+                "negative" => (-1, 0),
+                _ => (1, 1),
+            };
+            let dir = Scratch::new(&format!("pq-footer-{case}"));
+            let path = dir.path("f.parquet");
+            std::fs::write(&path, parquet_with_footer(children, row_groups)).unwrap();
+            let result = parquet_to_dyn(&path);
+            crate::common::child_say(&match result {
+                Ok(a) => format!("ok {:?}", a.shape()),
+                Err(e) => format!("{:?}", e.kind()),
+            });
+        });
+    }
+    let name = "footers_claiming_more_than_their_bytes_are_refused_before_allocating";
+    for case in ["sane", "children", "negative", "row_groups"] {
+        let peak = crate::common::child_peak_rss(module_path!(), name, case, Some(1 << 30));
+        let want = if case == "sane" { "ok [0]" } else { "Header" };
+        assert_eq!(peak.said, [want], "{case}");
+    }
+}

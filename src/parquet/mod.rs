@@ -43,6 +43,8 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+mod footer;
+
 use crate::arrow::{self as conv, ArrowOptions};
 use crate::dtype::DType;
 use crate::error::{with_path, Error, FormatError, MismatchError, UsageError};
@@ -777,7 +779,8 @@ fn has_variable(t: &arrow_schema::DataType) -> bool {
 }
 
 fn reader_builder(input: &Path) -> Result<ParquetRecordBatchReaderBuilder<File>, Error> {
-    let file = File::open(input).map_err(with_path("open", input))?;
+    let mut file = File::open(input).map_err(with_path("open", input))?;
+    footer::check(&mut file, input)?;
     guarded(|| ParquetRecordBatchReaderBuilder::try_new(file).map_err(parquet_error))
 }
 
