@@ -118,5 +118,28 @@ def main():
                 assert f[k].flags.f_contiguous == v.flags.f_contiguous, (name, k)
 
 
+def deflated_mixed():
+    """npz_deflated_mixed.npz: one deflated member of about 48 KiB mixing the data `.npz`
+    files hold (runs of equal int64s, small integers, text, bytes that do not compress), so
+    that the inflater's fast loop and every block kind run on numpy's zlib output
+    (tests/unsafe_paths.rs reads it, under Miri too). Written on its own:
+    `python3 testdata/generate_npz.py deflated_mixed`."""
+    rng = np.random.default_rng(7)
+    runs = (np.arange(2000, dtype="<i8") // 16 % 100).view("u1")
+    small = rng.integers(0, 1000, 2000).astype("<i8").view("u1")
+    text = np.frombuffer(b"".join(b"alpha_%d beta_%d " % (i % 97, i % 13) for i in range(800)), "u1")
+    noise = rng.integers(0, 256, 4000, dtype="u1")
+    mixed = np.concatenate([runs, small, text, noise])
+    np.savez_compressed(path("npz_deflated_mixed.npz"), mixed=mixed)
+    with np.load(path("npz_deflated_mixed.npz")) as f:
+        assert np.array_equal(f["mixed"], mixed)
+
+
 if __name__ == "__main__":
-    main()
+    import sys
+
+    if sys.argv[1:] == ["deflated_mixed"]:
+        deflated_mixed()
+    else:
+        main()
+        deflated_mixed()

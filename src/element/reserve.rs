@@ -56,11 +56,13 @@ pub(crate) fn advise_huge_pages(ptr: *mut u8, len: usize) {
         let start = (ptr as usize).next_multiple_of(HUGE);
         let end = (ptr as usize + len) / HUGE * HUGE;
         if end > start {
+            // Keep the allocation's provenance: an offset from `ptr`, not an address cast.
+            let first = ptr.wrapping_add(start - ptr as usize);
             // SAFETY: the range lies inside one live allocation owned by the caller and is
             // aligned to 2 MiB; MADV_HUGEPAGE only changes how the kernel backs the pages,
             // never their contents, and a failure (e.g. THP disabled) is harmless.
             unsafe {
-                crate::sys::advise(start as *mut u8, end - start, crate::sys::Advice::HugePage);
+                crate::sys::advise(first, end - start, crate::sys::Advice::HugePage);
             }
         }
     }
@@ -68,7 +70,8 @@ pub(crate) fn advise_huge_pages(ptr: *mut u8, len: usize) {
 
 /// The largest claim of unknown length allocated zeroed at once (see
 /// [`lazily_zeroed_capacity`]).
-const ZEROED_AT_ONCE: usize = 16 << 20;
+/// (Under Miri, which interprets every byte, 64 KiB, so that its tests reach the lazy path.)
+pub(crate) const ZEROED_AT_ONCE: usize = if cfg!(miri) { 64 << 10 } else { 16 << 20 };
 
 /// When the input's length is unknown and the whole array cannot be reserved at once: the
 /// first reservation ...
