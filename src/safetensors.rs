@@ -16,10 +16,11 @@
 //!   [`SafetensorsOptions::safetensors_to_npy`] writes one tensor as an `.npy` file.
 //!
 //! Dtypes one format lacks are refused, naming the array and its dtype: numpy's strings,
-//! records, objects, datetimes, timedeltas, complex numbers (safetensors 0.6 has no complex
-//! dtype) and long doubles; safetensors' FP8, FP6 and FP4 (numpy has none; ml_dtypes' float8
-//! arrays are voids). A two-byte void (`'<V2'`) is converted only when the caller says it
-//! holds bfloat16 ([`SafetensorsOptions::void_as_bf16`]): a void is never guessed to be one.
+//! records, objects, datetimes, timedeltas, complex128 (safetensors' one complex dtype,
+//! `C64`, is numpy's complex64, converted both ways) and long doubles; safetensors' FP8, FP6
+//! and FP4 (numpy has none; ml_dtypes' float8 arrays are voids). A two-byte void (`'<V2'`) is
+//! converted only when the caller says it holds bfloat16
+//! ([`SafetensorsOptions::void_as_bf16`]): a void is never guessed to be one.
 //! Neither format has a place for the other's extras: members of an archive that are not
 //! arrays are refused, and a safetensors file's `__metadata__` is not carried over.
 //!
@@ -571,6 +572,7 @@ fn safetensors_dtype(name: &str, dtype: &DType, void_as_bf16: bool) -> Result<Dt
         (ScalarKind::Float, 2) => Dtype::F16,
         (ScalarKind::Float, 4) => Dtype::F32,
         (ScalarKind::Float, 8) => Dtype::F64,
+        (ScalarKind::Complex, 8) => Dtype::C64,
         (ScalarKind::Void, 2) if void_as_bf16 => Dtype::BF16,
         (ScalarKind::Void, 2) => {
             return Err(refuse(
@@ -581,7 +583,7 @@ fn safetensors_dtype(name: &str, dtype: &DType, void_as_bf16: bool) -> Result<Dt
         (ScalarKind::Float, _) => return Err(refuse("long doubles have no safetensors dtype")),
         (ScalarKind::Complex, _) => {
             return Err(refuse(
-                "complex numbers have no safetensors dtype (in the safetensors crate 0.6)",
+                "safetensors' one complex dtype is C64, numpy's complex64 ('<c8')",
             ))
         }
         (ScalarKind::Bytes | ScalarKind::Unicode, _) => {
@@ -787,7 +789,12 @@ fn stream_npy(
         .into());
     }
     let itemsize = plan.header.dtype.itemsize();
-    let swap = plan.swaps();
+    // The bytes reversed at a time: each element, or each part of a complex number.
+    let swap = match plan.header.dtype.as_scalar() {
+        _ if !plan.swaps() => None,
+        Some(s) if s.kind() == ScalarKind::Complex => Some(itemsize / 2),
+        _ => Some(itemsize),
+    };
     if plan.len == 0 {
         return Ok(());
     }
@@ -799,8 +806,8 @@ fn stream_npy(
     while left > 0 {
         let part = &mut buf[..left.min(CHUNK)];
         read_part(r, part, "array data")?;
-        if swap {
-            swap_items(part, itemsize);
+        if let Some(unit) = swap {
+            swap_items(part, unit);
         }
         out.write_all(part)?;
         left -= part.len();
@@ -808,9 +815,9 @@ fn stream_npy(
     Ok(())
 }
 
-/// Reverses the bytes of each `itemsize`-byte element of `bytes`.
-fn swap_items(bytes: &mut [u8], itemsize: usize) {
-    for item in bytes.chunks_exact_mut(itemsize) {
+/// Reverses the bytes of each `unit`-byte value of `bytes` (an element, or a part of one).
+fn swap_items(bytes: &mut [u8], unit: usize) {
+    for item in bytes.chunks_exact_mut(unit) {
         item.reverse();
     }
 }
@@ -821,7 +828,7 @@ fn transpose(
     r: &mut dyn Read,
     plan: &Plan,
     itemsize: usize,
-    swap: bool,
+    swap: Option<usize>,
     out: &mut dyn Write,
 ) -> Result<(), Error> {
     let mut data = Vec::new();
@@ -853,8 +860,8 @@ fn transpose(
         let item = &data[start..start + itemsize];
         let from = buf.len();
         buf.extend_from_slice(item);
-        if swap {
-            buf[from..].reverse();
+        if let Some(unit) = swap {
+            swap_items(&mut buf[from..], unit);
         }
         if buf.len() + itemsize > CHUNK {
             out.write_all(&buf)?;
@@ -996,6 +1003,7 @@ fn numpy_descr(name: &str, dtype: Dtype) -> Result<&'static str, Error> {
         Dtype::F32 => "'<f4'",
         Dtype::F64 => "'<f8'",
         Dtype::BF16 => "'<V2'",
+        Dtype::C64 => "'<c8'",
         other => {
             return Err(MismatchError::NoEquivalent {
                 name: name.to_string(),

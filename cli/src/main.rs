@@ -85,7 +85,7 @@ Usage:
       back, data little-endian C order, as safetensors.numpy.save_file and
       np.savez write them. --void-as bf16: '<V2' arrays (ml_dtypes' bfloat16 as
       numpy saves it) become BF16 tensors; BF16 comes back as '<V2'. Strings,
-      records, objects, datetimes and complex numbers are refused (exit 5).
+      records, objects, datetimes and complex128 are refused (exit 5).
   ndnpy convert IN.npy|IN.npz OUT.parquet [--compression CODEC]
                 [--row-group-size ROWS] [--tensor] [--per-member]
   ndnpy convert IN.parquet OUT.npy [--columns A,B] [--fill-nulls V]

@@ -968,7 +968,7 @@ fn writer_properties(
         .map_err(parquet_error)?;
     let mut b = WriterProperties::builder()
         .set_compression(codec)
-        .set_max_row_group_size(usize::MAX);
+        .set_max_row_group_row_count(Some(usize::MAX));
     for column in descr.columns() {
         if column.max_rep_level() > 0 {
             b = b.set_column_statistics_enabled(column.path().clone(), EnabledStatistics::None);
