@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
 # Miri over the code that holds `unsafe`: the unit tests of those modules (element reads and
-# writes, lazily zeroed reservations, faulting pages ahead, concrete element copies, records)
+# writes, lazily zeroed reservations, concrete element copies, records)
 # and tests/unsafe_paths.rs (every dtype numpy wrote, records and views, at every misalignment
 # and cut short; every archive member numpy wrote, inflated by the crate's decoder, its
-# fast loop included). Default features.
+# fast loop included). Default features and `derive`.
 #
 # What Miri cannot run is left out, and said where: system calls it does not implement
 # (madvise is refused there, as a kernel may refuse it, and callers take that path; fallocate
-# is skipped; mincore and mmap tests are ignored under cfg(miri)), and mapping files (the
-# `mmap` module's views are tested natively only). zlib-rs is not reached: it has undefined
+# is skipped), and so the prefault module, whose one unsafe call is madvise, and mapping files
+# (the `mmap` module's views) are tested natively only. zlib-rs is not reached: it has undefined
 # behaviour when an `Inflate` or `Deflate` is dropped (zlib-rs issue 491; the fix, pull
 # request 555, is not released), so these tests deflate nothing, and the inflater's unit
 # tests, which take zlib as their oracle and are sized for native speed, run natively only.
@@ -20,6 +20,5 @@ if ! cargo +nightly miri --version >/dev/null 2>&1; then
 fi
 # Files are read and written in temporary directories: isolation off for the file system.
 export MIRIFLAGS="${MIRIFLAGS:--Zmiri-disable-isolation}"
-cargo +nightly miri test --lib -- \
-    element:: prefault:: concrete:: record::
-cargo +nightly miri test --test unsafe_paths
+cargo +nightly miri test --features derive --lib -- element:: concrete:: record::
+cargo +nightly miri test --features derive --test unsafe_paths

@@ -28,7 +28,7 @@ use std::path::Path;
 
 /// A Python value held by an object array.
 ///
-/// Object arrays are read and written with the feature `object` (on by default): without it
+/// Object arrays are read and written with the feature `object` (off by default): without it
 /// the type remains, but no array holds one (reading an object array is an
 /// [`ErrorKind::DType`](crate::ErrorKind::DType) error naming the feature).
 ///
@@ -381,7 +381,7 @@ macro_rules! dyn_data {
             CodePoints(ArrayD<Vec<u32>>),
             /// `|O`: Python objects, one [`PyValue`] per element, read from the array's pickle
             /// without running any code (see [`PyValue`] for what each Python type becomes).
-            /// Only with the feature `object` (on by default).
+            /// Only with the feature `object` (off by default).
             Object(ArrayD<PyValue>),
         }
 

@@ -77,18 +77,19 @@
 //!   arrays or raw bytes (records, void, long double), take record fields out by name, and
 //!   write back the same bytes; `U` strings holding lone surrogates are kept as code points
 //!   ([`DynData::CodePoints`]), converted to `String` only by [`DynArray::into_strings`].
-//! - **Object arrays** (`|O`, pickled; feature `object`, on by default): read through
+//! - **Object arrays** (`|O`, pickled; feature `object`, off by default): read through
 //!   [`read_npy_dyn`], [`DynArray`] and [`NpzReader::by_name_dyn`] by a pickle reader that
 //!   interprets data and never runs code (only numpy's array, dtype and scalar reconstruction
 //!   and Python's data types are resolved; any other global is an error naming it), into
 //!   [`PyValue`]s: `None`, bools, ints of any size, floats, complex, `str`, bytes, lists,
 //!   tuples, dicts, sets, ranges, numpy scalars, nested arrays of any dtype (ragged arrays,
 //!   `StringDType`, recarrays) and masked arrays; written as `np.save` writes them. Typed
-//!   conveniences: [`DynArray::into_item`] (a dict saved with `np.save`),
-//!   [`DynArray::into_strings`], [`DynArray::into_optional_strings`],
-//!   [`DynArray::into_arrays`] (ragged arrays). Without the feature the pickle code is not
-//!   compiled, and an object array is an [`ErrorKind::DType`] error naming the feature.
-//! - **Structured records**: `#[derive(NpyRecord)]` (feature `derive`, on by default) makes a
+//!   conveniences: [`DynArray::into_item`][into-item] (a dict saved with `np.save`),
+//!   [`DynArray::into_strings`], [`DynArray::into_optional_strings`][into-optional-strings],
+//!   [`DynArray::into_arrays`][into-arrays] (ragged arrays). Without the feature the pickle
+//!   code is not compiled, and an object array is an [`ErrorKind::DType`] error naming the
+//!   feature.
+//! - **Structured records**: `#[derive(NpyRecord)]` (feature `derive`, off by default) makes a
 //!   struct of named fields an element whose dtype is a numpy record: numbers, `bool`,
 //!   strings, fixed arrays (sub-arrays) and nested records as fields, matched by name when
 //!   reading, written as `np.save` writes them; `#[repr(C)]` structs are also viewed in place.
@@ -189,6 +190,21 @@
 #![cfg_attr(
     not(feature = "object_store"),
     doc = "[spooled-remote-writer]: https://docs.rs/ndnpy/latest/ndnpy/remote/struct.SpooledRemoteWriter.html"
+)]
+#![cfg_attr(feature = "object", doc = "[into-item]: DynArray::into_item")]
+#![cfg_attr(
+    not(feature = "object"),
+    doc = "[into-item]: https://docs.rs/ndnpy/latest/ndnpy/dynamic/struct.DynArray.html#method.into_item"
+)]
+#![cfg_attr(feature = "object", doc = "[into-optional-strings]: DynArray::into_optional_strings")]
+#![cfg_attr(
+    not(feature = "object"),
+    doc = "[into-optional-strings]: https://docs.rs/ndnpy/latest/ndnpy/dynamic/struct.DynArray.html#method.into_optional_strings"
+)]
+#![cfg_attr(feature = "object", doc = "[into-arrays]: DynArray::into_arrays")]
+#![cfg_attr(
+    not(feature = "object"),
+    doc = "[into-arrays]: https://docs.rs/ndnpy/latest/ndnpy/dynamic/struct.DynArray.html#method.into_arrays"
 )]
 #![cfg_attr(feature = "safetensors", doc = "[safetensors-mod]: safetensors")]
 #![cfg_attr(

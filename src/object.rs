@@ -24,7 +24,7 @@
 //! 16 MiB (an object array is the one input whose memory is not bounded by its length plus a
 //! constant: a list of a million `None`s is a million one-byte opcodes).
 //!
-//! The pickle reader and writer are the feature `object` (on by default). Without it, this
+//! The pickle reader and writer are the feature `object` (off by default). Without it, this
 //! module keeps only what every build has: [`PyValue`]'s accessors, the [`DynArray`] entry
 //! points (which then refuse an object array with [`ErrorKind::DType`](crate::ErrorKind::DType),
 //! naming the feature, before reading its pickle) and [`DynArray::into_strings`] of `U` arrays.

@@ -92,15 +92,11 @@ where
 /// The smallest read that gets a helper: below it, starting a thread (tens of microseconds)
 /// would cost more than it saves.
 #[cfg_attr(not(target_os = "linux"), allow(dead_code))]
-const MIN_LEN: usize = (16 << 20) >> MIRI_SHIFT;
-
-/// Under Miri, which interprets every byte, the sizes here are 256 times smaller, so that the
-/// tests of this module run there with the same shapes.
-const MIRI_SHIFT: u32 = if cfg!(miri) { 8 } else { 0 };
+const MIN_LEN: usize = 16 << 20;
 
 /// The furthest ahead of the bytes read the helper may populate (see [`lead`]).
 #[cfg_attr(not(target_os = "linux"), allow(dead_code))]
-const LEAD: usize = (16 << 20) >> MIRI_SHIFT;
+const LEAD: usize = 16 << 20;
 
 /// How far past `filled` bytes the helper may populate: as far as has arrived, at least one
 /// [`STEP`] and at most [`LEAD`]. So the lead grows with the input and a short input that
@@ -112,7 +108,7 @@ fn lead(filled: usize) -> usize {
 
 /// The step of [`fill`]'s reads (the reader reports its progress after each) and of the
 /// helper's populating.
-const STEP: usize = (2 << 20) >> MIRI_SHIFT;
+const STEP: usize = 2 << 20;
 
 /// The number of cores this process may use (1 if unknown), looked up once.
 pub(crate) fn cores() -> usize {
@@ -302,7 +298,6 @@ mod tests {
     /// `LEAD` (a short input that declared a huge array commits little).
     #[cfg(target_os = "linux")]
     #[test]
-    #[cfg_attr(miri, ignore = "mincore and mmap: system calls Miri cannot run")]
     fn the_helper_populates_ahead_but_never_past_the_lead() {
         if !helper_pays(MIN_LEN, true) {
             return; // one core: no helper to observe
@@ -406,7 +401,7 @@ mod tests {
             let mut r = Pattern {
                 at: 0,
                 total: len,
-                piece: MIN_LEN / 16,
+                piece: 1 << 20,
             };
             assert_eq!(fill(&mut r, buf, true).unwrap(), len);
             assert!(pattern_ok(buf));
@@ -457,18 +452,17 @@ mod tests {
             piece: 1000,
         };
         let mut seen = Vec::new();
-        let part = MIN_LEN / 16 * 3;
-        let err = fill_parts(&mut r, &mut buf, part, true, |offset, bytes| {
-            assert!(pattern_ok_at(offset, bytes));
+        let err = fill_parts(&mut r, &mut buf, 3 << 20, true, |offset, part| {
+            assert!(pattern_ok_at(offset, part));
             seen.push(offset);
-            if offset >= 2 * part {
+            if offset >= 6 << 20 {
                 return Err(io::Error::other("bad part"));
             }
             Ok(())
         })
         .unwrap_err();
         assert_eq!(err.to_string(), "bad part");
-        assert_eq!(seen, [0, part, 2 * part]);
+        assert_eq!(seen, [0, 3 << 20, 6 << 20]);
         // The panic propagates (the helper is told to stop, so the scope's join returns).
         let caught = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             fill(&mut Panicking, &mut buf, true)

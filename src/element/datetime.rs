@@ -315,6 +315,7 @@ unit_time_type!(
     /// # Examples
     ///
     /// ```
+    /// # #[cfg(feature = "derive")] {
     /// use ndarray::{array, Array1};
     /// use ndnpy::{unit, element::DatetimeIn, NpyRecord, ReadNpyExt, WriteNpyExt};
     ///
@@ -351,6 +352,7 @@ unit_time_type!(
     /// assert_eq!(DatetimeIn::<unit::Hours>::try_from(d).unwrap().value, 11017 * 24);
     /// assert_eq!(DatetimeIn::<unit::Months>::try_from(d).unwrap().value, 362); // 2000-03
     /// assert!(DatetimeIn::<unit::Weeks>::try_from(d).is_err()); // not a whole week
+    /// # }
     /// # Ok::<(), ndnpy::Error>(())
     /// ```
     DatetimeIn,

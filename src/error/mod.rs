@@ -328,6 +328,7 @@ impl Error {
     /// # Examples
     ///
     /// ```
+    /// # #[cfg(feature = "derive")] {
     /// use ndnpy::{NpyRecord, ReadNpyExt};
     /// #[derive(NpyRecord, Debug)]
     /// struct Flag { on: bool }
@@ -339,6 +340,7 @@ impl Error {
     /// let err = ndnpy::Error::from(ndarray::Array1::<Flag>::read_npy(&file[..]).unwrap_err());
     /// assert_eq!(err.kind(), ndnpy::ErrorKind::InvalidData);
     /// assert_eq!((err.record_index(), err.field()), (Some(1), Some("on")));
+    /// # }
     /// ```
     pub fn record_index(&self) -> Option<u64> {
         match &self.0.detail {
@@ -354,6 +356,7 @@ impl Error {
     /// # Examples
     ///
     /// ```
+    /// # #[cfg(feature = "derive")] {
     /// use ndnpy::{NpyRecord, ReadNpyExt};
     /// #[derive(NpyRecord, Debug)]
     /// struct Point { x: f64, y: i32 }
@@ -362,6 +365,7 @@ impl Error {
     /// file.push(b'\n');
     /// let err = ndnpy::Error::from(ndarray::Array1::<Point>::read_npy(&file[..]).unwrap_err());
     /// assert_eq!((err.kind(), err.field()), (ndnpy::ErrorKind::DType, Some("y")));
+    /// # }
     /// ```
     pub fn field(&self) -> Option<&str> {
         match &self.0.detail {

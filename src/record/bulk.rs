@@ -27,6 +27,7 @@ use std::mem::{align_of, size_of};
 /// # Examples
 ///
 /// ```
+/// # #[cfg(feature = "derive")] {
 /// use ndnpy::record::derive_runtime as record;
 /// use ndnpy::{DType, NpyRecord};
 ///
@@ -40,6 +41,7 @@ use std::mem::{align_of, size_of};
 /// let data = [1u8, 0, 7, 0, 1, 8];
 /// let v: Vec<Sample> = record::read_vec(&mut &data[..], &dtype, 2, ndnpy::element::Input::new(None))?;
 /// assert_eq!(v, [Sample { t: 7, ok: true }, Sample { t: 264, ok: false }]);
+/// # }
 /// # Ok::<(), ndnpy::Error>(())
 /// ```
 pub fn read_vec<T: RecordField, R: Read + ?Sized>(
@@ -95,6 +97,7 @@ pub fn read_vec<T: RecordField, R: Read + ?Sized>(
 /// # Examples
 ///
 /// ```
+/// # #[cfg(feature = "derive")] {
 /// use ndnpy::record::derive_runtime as record;
 /// use ndnpy::{DType, NpyRecord};
 ///
@@ -114,6 +117,7 @@ pub fn read_vec<T: RecordField, R: Read + ?Sized>(
 /// assert_eq!(a, [Flag { on: true, id: 7 }, Flag { on: false, id: 8 }]);
 /// assert_eq!(a, b);
 /// assert!(record::read_vec_plain::<Flag, _>(&mut &[2u8, 0][..], &same, 1, ndnpy::element::Input::new(None)).is_err());
+/// # }
 /// # Ok::<(), ndnpy::Error>(())
 /// ```
 pub fn read_vec_plain<T: PlainField, R: Read + ?Sized>(
@@ -165,6 +169,7 @@ pub fn read_vec_plain<T: PlainField, R: Read + ?Sized>(
 /// # Examples
 ///
 /// ```
+/// # #[cfg(feature = "derive")] {
 /// use ndnpy::record::derive_runtime as record;
 /// use ndnpy::{dtype::ByteOrder, DType, NpyRecord, record::RecordField};
 ///
@@ -180,6 +185,7 @@ pub fn read_vec_plain<T: PlainField, R: Read + ?Sized>(
 /// let mut out = Vec::new();
 /// record::write_slice(&[Id { code: b"ab".to_vec(), n: 1 }], &mut out, &dtype)?;
 /// assert_eq!(out, [b'a', b'b', 0, 0, 1]);
+/// # }
 /// # Ok::<(), ndnpy::Error>(())
 /// ```
 pub fn write_slice<T: RecordField, W: Write + ?Sized>(
@@ -199,6 +205,7 @@ pub fn write_slice<T: RecordField, W: Write + ?Sized>(
 /// # Examples
 ///
 /// ```
+/// # #[cfg(feature = "derive")] {
 /// use ndnpy::record::derive_runtime as record;
 /// use ndnpy::{NpyRecord, record::RecordField};
 ///
@@ -211,6 +218,7 @@ pub fn write_slice<T: RecordField, W: Write + ?Sized>(
 /// let mut out = Vec::new();
 /// record::write_iter(items.iter().rev(), &mut out, &B::npy_dtype(None))?;
 /// assert_eq!(out, [3, 2, 1]);
+/// # }
 /// # Ok::<(), ndnpy::Error>(())
 /// ```
 pub fn write_iter<'a, T, W, I>(iter: I, writer: &mut W, dtype: &DType) -> Result<(), Error>
@@ -292,6 +300,7 @@ pub(crate) fn check_view<T: PlainField>(
 /// # Examples
 ///
 /// ```
+/// # #[cfg(feature = "derive")] {
 /// use ndnpy::record::derive_runtime as record;
 /// use ndnpy::{DType, NpyRecord};
 ///
@@ -309,6 +318,7 @@ pub(crate) fn check_view<T: PlainField>(
 /// // Another field order is another layout: read it instead.
 /// let swapped = DType::from_descr("[('alpha', '|u1'), ('rgb', '|u1', (3,))]")?;
 /// assert!(record::view::<Px>(&bytes, &swapped, 2).is_err());
+/// # }
 /// # Ok::<(), ndnpy::Error>(())
 /// ```
 pub fn view<'a, T: PlainField>(
@@ -345,6 +355,7 @@ pub fn view<'a, T: PlainField>(
 /// # Examples
 ///
 /// ```
+/// # #[cfg(feature = "derive")] {
 /// use ndnpy::record::derive_runtime as record;
 /// use ndnpy::{DType, NpyRecord};
 ///
@@ -361,6 +372,7 @@ pub fn view<'a, T: PlainField>(
 /// let hits: &mut [Hit] = record::view_mut(&mut bytes, &dtype, 2)?;
 /// hits[1] = Hit { id: 7, hit: true };
 /// assert_eq!(&bytes[5..], &[7u32.to_ne_bytes().as_slice(), &[1]].concat()[..]);
+/// # }
 /// # Ok::<(), ndnpy::Error>(())
 /// ```
 pub fn view_mut<'a, T: PlainField>(

@@ -1,6 +1,6 @@
 //! Structured records: Rust structs read from and written as numpy record dtypes.
 //!
-//! `#[derive(NpyRecord)]` (feature `derive`, on by default) turns a struct of named fields
+//! `#[derive(NpyRecord)]` (feature `derive`, off by default) turns a struct of named fields
 //! into an array element whose dtype is a numpy record, `[('a', '<i4'), ('b', '<f8')]`.
 //! Each field's type implements [`RecordField`]: the numbers, `bool`, `half::f16`,
 //! `half::bf16` (ml_dtypes' `bfloat16`, `'<V2'`) and `Complex`, fixed arrays `[T; N]` of any field type (a sub-array
@@ -46,6 +46,7 @@
 //! # Example
 //!
 //! ```
+//! # #[cfg(feature = "derive")] {
 //! use ndarray::{array, Array1};
 //! use ndnpy::{NpyRecord, ReadNpyExt, WriteNpyExt};
 //!
@@ -68,6 +69,7 @@
 //! let header = ndnpy::Header::read(&mut &file[..], &Default::default())?.header;
 //! assert_eq!(header.dtype.descr(), descr);
 //! assert_eq!(Array1::<Star>::read_npy(&file[..])?, stars);
+//! # }
 //! # Ok::<(), ndnpy::Error>(())
 //! ```
 //!
@@ -278,6 +280,7 @@ pub unsafe trait PlainField: RecordField {
 /// # Examples
 ///
 /// ```
+/// # #[cfg(feature = "derive")] {
 /// use ndnpy::{element::FixedDType, NpyRecord};
 ///
 /// #[derive(NpyRecord)]
@@ -291,5 +294,6 @@ pub unsafe trait PlainField: RecordField {
 /// }
 /// let n = ndnpy::dtype::ByteOrder::NATIVE.as_char();
 /// assert_eq!(descr_of::<Point>(), format!("[('x', '{n}f4'), ('y', '{n}f4')]"));
+/// # }
 /// ```
 pub trait NpyRecord: RecordField + ReadableElement + WritableElement + FixedDType {}
