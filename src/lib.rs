@@ -196,7 +196,10 @@
     not(feature = "object"),
     doc = "[into-item]: https://docs.rs/ndnpy/latest/ndnpy/dynamic/struct.DynArray.html#method.into_item"
 )]
-#![cfg_attr(feature = "object", doc = "[into-optional-strings]: DynArray::into_optional_strings")]
+#![cfg_attr(
+    feature = "object",
+    doc = "[into-optional-strings]: DynArray::into_optional_strings"
+)]
 #![cfg_attr(
     not(feature = "object"),
     doc = "[into-optional-strings]: https://docs.rs/ndnpy/latest/ndnpy/dynamic/struct.DynArray.html#method.into_optional_strings"
