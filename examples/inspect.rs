@@ -123,6 +123,8 @@ fn summarise(a: &DynArray) -> Vec<String> {
         DynData::U16(v) => nums(v, f64::from),
         DynData::U32(v) => nums(v, f64::from),
         DynData::U64(v) => nums(v, |x| x as f64),
+        // With the feature `half`; without it, '<f2' arrays are raw bytes.
+        #[cfg(feature = "half")]
         DynData::F16(v) => nums(v, |x| x.to_f64()),
         DynData::F32(v) => nums(v, f64::from),
         DynData::F64(v) => nums(v, |x| x),

@@ -3,7 +3,7 @@
 # writes, lazily zeroed reservations, concrete element copies, records)
 # and tests/unsafe_paths.rs (every dtype numpy wrote, records and views, at every misalignment
 # and cut short; every archive member numpy wrote, inflated by the crate's decoder, its
-# fast loop included). Default features and `derive`.
+# fast loop included). Default features, `derive` and `half`.
 #
 # What Miri cannot run is left out, and said where: system calls it does not implement
 # (madvise is refused there, as a kernel may refuse it, and callers take that path; fallocate
@@ -20,5 +20,5 @@ if ! cargo +nightly miri --version >/dev/null 2>&1; then
 fi
 # Files are read and written in temporary directories: isolation off for the file system.
 export MIRIFLAGS="${MIRIFLAGS:--Zmiri-disable-isolation}"
-cargo +nightly miri test --features derive --lib -- element:: concrete:: record::
-cargo +nightly miri test --features derive --test unsafe_paths
+cargo +nightly miri test --features derive,half --lib -- element:: concrete:: record::
+cargo +nightly miri test --features derive,half --test unsafe_paths

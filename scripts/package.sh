@@ -2,7 +2,8 @@
 # Packages the three publishable crates as crates.io will receive them and checks them:
 # `cargo package` builds each from its own tarball (ndnpy-derive, then ndnpy against it, then
 # ndnpy-cli against both), and the tests that ship with ndnpy run from the unpacked package
-# (the integration tests that read the numpy files of testdata/, with default features).
+# (the integration tests that read the numpy files of testdata/, with default features and
+# `half`, which the sweep of every dtype needs).
 #
 #   scripts/package.sh [WORKDIR]     # WORKDIR defaults to /tmp/ndnpy-package
 set -euo pipefail
@@ -25,5 +26,5 @@ ndnpy-derive = { path = "$work/ndnpy-derive-$version" }
 
 [workspace]
 TOML
-cargo test --quiet --test it -- testdata:: npz::
+cargo test --quiet --features half --test it -- testdata:: npz::
 echo "packages: ok"

@@ -223,8 +223,9 @@ pub trait DynElement: Sized + crate::element::sealed::Sealed {
 /// table of scalar types (`element::scalars`), the others are written here.
 macro_rules! dyn_data {
     // Every variant but `Raw`, which each match handles on its own.
-    (@variants $($ty:ty => $variant:ident;)*) => {
+    (@variants $($(#[$m:meta])* $ty:ty => $variant:ident;)*) => {
         $(
+            $(#[$m])*
             impl DynElement for $ty {
                 fn from_data(data: DynData) -> Result<ArrayD<Self>, DynData> {
                     match data {
@@ -256,6 +257,7 @@ macro_rules! dyn_data {
                 }
                 let data = match family {
                     $(
+                        $(#[$m])*
                         Family::$variant => DynData::$variant(read_body::<$ty, _, _, _>(reader, info, input)?),
                     )*
                     Family::Raw => {
@@ -280,6 +282,7 @@ macro_rules! dyn_data {
             ) -> Result<(), Error> {
                 match &self.data {
                         $(
+                            $(#[$m])*
                             DynData::$variant(a) => write_with_dtype(a, writer, self.dtype.clone()),
                         )*
                         DynData::Raw(raw) => {
@@ -318,6 +321,7 @@ macro_rules! dyn_data {
             pub fn shape(&self) -> &[usize] {
                 match &self.data {
                     $(
+                        $(#[$m])*
                         DynData::$variant(a) => a.shape(),
                     )*
                     DynData::Raw(raw) => &raw.shape,
@@ -335,6 +339,7 @@ macro_rules! dyn_data {
             pub fn is_fortran_order(&self) -> bool {
                 match &self.data {
                     $(
+                        $(#[$m])*
                         DynData::$variant(a) => fortran_order_of(a),
                     )*
                     DynData::Raw(raw) => raw.fortran_order,
@@ -347,19 +352,22 @@ macro_rules! dyn_data {
         /// Which `DynData` variant a dtype reads into.
         enum Family {
             $(
+                $(#[$m])*
                 $variant,
             )*
             Raw,
         }
     };
 
-    ($($ty:ty => $variant:ident $doc:literal, $kind:ident $size:literal, $unit:ty, $name:literal;)*) => {
-        /// The values of a [`DynArray`], by element family.
+    ($($(#[$m:meta])* $ty:ty => $variant:ident $doc:literal, $kind:ident $size:literal, $unit:ty, $name:literal;)*) => {
+        /// The values of a [`DynArray`], by element family. `F16` exists with the feature
+        /// `half`; without it, an `f2` array reads as [`Raw`](DynData::Raw), its bytes as stored.
         #[derive(Debug, Clone, PartialEq)]
         #[non_exhaustive]
         pub enum DynData {
             $(
                 #[doc = $doc]
+                $(#[$m])*
                 $variant(ArrayD<$ty>),
             )*
             /// `|Sn`, trailing NULs stripped.
@@ -398,7 +406,7 @@ macro_rules! dyn_data {
                 return Ok(Family::Raw);
             };
             Ok(match (s.kind(), s.size()) {
-                $((ScalarKind::$kind, $size) => Family::$variant,)*
+                $($(#[$m])* (ScalarKind::$kind, $size) => Family::$variant,)*
                 (ScalarKind::Bytes, _) => Family::Bytes,
                 (ScalarKind::Unicode, _) => Family::Unicode,
                 (ScalarKind::Datetime, _) => Family::Datetime,
@@ -409,7 +417,7 @@ macro_rules! dyn_data {
 
         dyn_data! {
             @variants
-            $($ty => $variant;)*
+            $($(#[$m])* $ty => $variant;)*
             Vec<u8> => Bytes;
             String => Unicode;
             Datetime64 => Datetime;
@@ -611,7 +619,10 @@ impl DynArray {
     ///
     /// # Examples
     ///
+    /// With the feature `half`:
+    ///
     /// ```
+    /// # #[cfg(feature = "half")] {
     /// use half::bf16;
     /// // np.save(f, np.array([1.5, -2.0, np.inf, np.nan], dtype=ml_dtypes.bfloat16))
     /// let a = ndnpy::read_npy_dyn("testdata/bf16_c_4.npy")?;
@@ -619,6 +630,7 @@ impl DynArray {
     /// let v = a.view_as::<bf16>()?;
     /// assert_eq!(v[1], bf16::from_f32(-2.0));
     /// assert!(a.view_as::<half::f16>().is_err()); // a void is not an f16
+    /// # }
     /// # Ok::<(), ndnpy::Error>(())
     /// ```
     pub fn view_as<T: ViewElement>(&self) -> Result<ArrayViewD<'_, T>, Error> {

@@ -64,11 +64,11 @@
 //!   datetimes, records with padding and titles, sub-arrays), whether or not a Rust element
 //!   type exists for it yet.
 //! - **Element types**: [`ReadableElement`] and [`WritableElement`], implemented for `bool`,
-//!   `i8`..`i64`, `u8`..`u64`, `f32`, `f64`, `half::f16`, `num_complex::Complex<f32/f64>`
-//!   (whatever the features), strings (`String` and `&str` for
+//!   `i8`..`i64`, `u8`..`u64`, `f32`, `f64`, `num_complex::Complex<f32/f64>`, `half::f16`
+//!   (feature `half`), strings (`String` and `&str` for
 //!   `U`, `Vec<u8>` for `S`, fixed-size [`FixedUnicode`](element::FixedUnicode) and [`FixedBytes`](element::FixedBytes)), and
 //!   [`Datetime64`] / [`Timedelta64`], which carry their unit (chrono conversions with feature
-//!   `chrono`), and `half::bf16` for the bfloat16 arrays JAX and ml_dtypes save: numpy stores
+//!   `chrono`), and `half::bf16` (feature `half`) for the bfloat16 arrays JAX and ml_dtypes save: numpy stores
 //!   them as two-byte voids (`'<V2'`), so they are bf16 only when read, viewed or
 //!   ([`DynArray::view_as`]) reinterpreted as `bf16`, and written as `np.save` writes them
 //!   (in native order: numpy drops a void's byte order, so ml_dtypes would read the bytes of

@@ -5,17 +5,19 @@
 //! (`bulk`); the others decode and encode as the bytes stream past. This crate implements them
 //! for:
 //!
-//! - `bool`, `i8`..`i64`, `u8`..`u64`, `f32`, `f64`, `half::f16` and `num_complex::Complex`
-//!   of `f32`/`f64`: `primitive`, from the table of scalar types in `scalars` (which also
-//!   gives their record fields and `DynData` variants);
-//! - `half::bf16`, ml_dtypes' bfloat16, which numpy stores as a two-byte void (`'<V2'`):
-//!   `primitive`, written out (it reads only a void, and has no `DynData` variant);
+//! - `bool`, `i8`..`i64`, `u8`..`u64`, `f32`, `f64`, `num_complex::Complex` of `f32`/`f64`,
+//!   and `half::f16` with the feature `half`: `primitive`, from the table of scalar types in
+//!   `scalars` (which also gives their record fields and `DynData` variants);
+//! - `half::bf16` (feature `half`), ml_dtypes' bfloat16, which numpy stores as a two-byte void
+//!   (`'<V2'`): `bf16`, written out (it reads only a void, and has no `DynData` variant);
 //! - `String` and `&str` (`U`), `Vec<u8>` (`S`), and the fixed-size [`FixedUnicode`] and
 //!   [`FixedBytes`], which can be viewed in place: `string`;
 //! - [`Datetime64`] and [`Timedelta64`], which carry their unit, and the record fields
 //!   [`DatetimeIn`] and [`TimedeltaIn`], whose unit is their type's: `datetime`;
 //! - structs that derive `NpyRecord` (records): in the crate's `record` module.
 
+#[cfg(feature = "half")]
+mod bf16;
 pub(crate) mod bulk;
 mod datetime;
 pub(crate) mod pod;
@@ -33,9 +35,10 @@ pub(crate) mod sealed {
 }
 use sealed::Sealed;
 
+#[cfg(feature = "half")]
+pub(crate) use bf16::bf16_order;
 pub(crate) use datetime::{convert, convertible, Lost};
 pub use datetime::{Datetime64, DatetimeIn, Timedelta64, TimedeltaIn, NAT};
-pub(crate) use primitive::bf16_order;
 pub use string::{FixedBytes, FixedUnicode};
 
 use crate::dtype::DType;

@@ -1,6 +1,6 @@
 //! The element impls of the numeric types and `bool`, generated from the table of scalar types
-//! (`scalars`): one row per Rust type with the dtype it reads and writes; and `half::bf16`'s,
-//! written out (a two-byte void to numpy, so not a row).
+//! (`scalars`): one row per Rust type with the dtype it reads and writes (`half::bf16`, a
+//! two-byte void to numpy and so not a row, is in `bf16`).
 //!
 //! A type reads its dtype in either byte order (`<`, `>`, and the lenient `=`, `|`, no prefix,
 //! which the descr parser resolves) and writes native order unless asked otherwise.
@@ -66,7 +66,7 @@ fn check_bools(bytes: &[u8]) -> Result<(), Error> {
 }
 
 /// Whether data written as `dtype` must be byte-swapped from memory order.
-fn needs_swap(dtype: &DType) -> bool {
+pub(super) fn needs_swap(dtype: &DType) -> bool {
     dtype
         .as_scalar()
         .is_some_and(|s| s.byte_order().needs_swap())
@@ -80,9 +80,12 @@ fn native(kind: ScalarKind, size: usize) -> DType {
 }
 
 macro_rules! primitive {
-    ($($ty:ty => $variant:ident $doc:literal, $kind:ident $size:literal, $unit:ty, $name:literal;)*) => {$(
+    ($($(#[$m:meta])* $ty:ty => $variant:ident $doc:literal, $kind:ident $size:literal, $unit:ty, $name:literal;)*) => {$(
+        $(#[$m])*
         const _: () = assert!(std::mem::size_of::<$ty>() == $size);
+        $(#[$m])*
         impl super::Sealed for $ty {}
+        $(#[$m])*
         primitive!(@kind $kind, $ty, $size, $unit, $name);
     )*};
 
@@ -271,128 +274,3 @@ macro_rules! primitive {
 }
 
 super::scalars::for_each_scalar!(primitive);
-
-/// How a mismatch names `half::bf16`, with the dtypes it reads.
-const BF16: &str =
-    "half::bf16 (dtype '<V2', '>V2' or '|V2', as np.save writes ml_dtypes' bfloat16)";
-
-/// The byte order of the bfloat16 bits stored as `dtype`, which must be a two-byte void:
-/// its own order (`'<V2'`, what `np.save` of an ml_dtypes `bfloat16` array writes), or
-/// native for `'|V2'` (what numpy writes once it has loaded such a file; numpy's
-/// `.view(ml_dtypes.bfloat16)` reads the bytes in native order).
-///
-/// numpy has no bfloat16: a two-byte void is bf16 only because the caller asks for `bf16`.
-/// Any other dtype (`'<f2'` and `'<u2'` included) is a mismatch.
-pub(crate) fn bf16_order(dtype: &DType) -> Result<ByteOrder, Error> {
-    match dtype {
-        DType::Scalar(s) if s.kind() == ScalarKind::Void && s.size() == 2 => {
-            Ok(match s.byte_order() {
-                ByteOrder::NotApplicable => ByteOrder::NATIVE,
-                order => order,
-            })
-        }
-        _ => Err(MismatchError::DType {
-            requested: BF16,
-            found: dtype.clone(),
-        }
-        .into()),
-    }
-}
-
-// `half::bf16` is not a row of the scalar table: numpy has no bfloat16 dtype, so it has no
-// `DynData` variant (`read_npy_dyn` cannot know that a two-byte void is one) and its dtype is
-// a void, which the table's kinds do not describe.
-const _: () = assert!(std::mem::size_of::<half::bf16>() == 2);
-impl super::Sealed for half::bf16 {}
-
-// SAFETY: `half::bf16` is #[repr(transparent)] over a u16: every bit pattern is a value, no
-// padding; its bytes are swapped as one u16.
-unsafe impl Pod for half::bf16 {
-    const SWAP: usize = 2;
-}
-
-impl ReadableElement for half::bf16 {
-    fn read_vec<R: Read + ?Sized>(
-        reader: &mut R,
-        dtype: &DType,
-        len: usize,
-        input: Input,
-    ) -> Result<Vec<Self>, Error> {
-        let order = bf16_order(dtype)?;
-        let mut v: Vec<half::bf16> = bulk::read_vec(reader, len, input)?;
-        if order.needs_swap() {
-            pod::swap_in_place(pod::as_bytes_mut(&mut v), 2);
-        }
-        Ok(v)
-    }
-}
-
-/// Checks that `dtype` holds bf16 bits in native order (for views).
-fn bf16_native(dtype: &DType) -> Result<(), Error> {
-    if bf16_order(dtype)?.needs_swap() {
-        return Err(MismatchError::ByteOrder {
-            found: dtype.clone(),
-        }
-        .into());
-    }
-    Ok(())
-}
-
-impl ViewElement for half::bf16 {
-    fn bytes_as_slice<'a>(bytes: &'a [u8], dtype: &DType, len: usize) -> Result<&'a [Self], Error> {
-        bf16_native(dtype)?;
-        pod::cast_slice(bytes, len)
-    }
-}
-
-impl ViewMutElement for half::bf16 {
-    fn bytes_as_mut_slice<'a>(
-        bytes: &'a mut [u8],
-        dtype: &DType,
-        len: usize,
-    ) -> Result<&'a mut [Self], Error> {
-        bf16_native(dtype)?;
-        pod::cast_slice_mut(bytes, len)
-    }
-}
-
-impl FixedDType for half::bf16 {
-    /// `'<V2'` on a little-endian machine: what `np.save` writes for an ml_dtypes
-    /// `bfloat16` array.
-    fn dtype() -> DType {
-        match Scalar::new(ScalarKind::Void, ByteOrder::NATIVE, 2, None) {
-            Ok(s) => DType::Scalar(s),
-            Err(_) => unreachable!("a two-byte void is a numpy dtype"),
-        }
-    }
-}
-
-impl WritableElement for half::bf16 {
-    fn dtype_of<'a, I: Iterator<Item = &'a Self>>(_: I) -> DType {
-        <half::bf16 as FixedDType>::dtype()
-    }
-
-    fn write_slice<W: Write + ?Sized>(
-        slice: &[Self],
-        writer: &mut W,
-        dtype: &DType,
-    ) -> Result<(), Error> {
-        bulk::write_slice(slice, writer, needs_swap(dtype))
-    }
-
-    fn write_iter<'a, W: Write + ?Sized, I: Iterator<Item = &'a Self>>(
-        iter: I,
-        writer: &mut W,
-        dtype: &DType,
-    ) -> Result<(), Error> {
-        bulk::write_iter(iter, writer, needs_swap(dtype))
-    }
-
-    fn write_view<W: Write + ?Sized>(
-        view: ArrayViewD<'_, Self>,
-        writer: &mut W,
-        dtype: &DType,
-    ) -> Result<(), Error> {
-        bulk::write_view(view, writer, needs_swap(dtype))
-    }
-}

@@ -33,7 +33,8 @@
 //! Adding a scalar type is one row here, plus its tests (see ARCHITECTURE.md).
 
 /// Calls the macro `$gen` with the table of scalar types (see the module docs for the
-/// columns). The rows are in `DynData`'s order.
+/// columns). The rows are in `DynData`'s order; a row may start with `#[cfg(...)]` (`half::f16`
+/// exists with the feature `half` only), which `$gen` puts on everything it makes of the row.
 macro_rules! for_each_scalar {
     ($gen:ident) => {
         $gen! {
@@ -47,6 +48,7 @@ macro_rules! for_each_scalar {
             u16                       => U16 "`u2`",    UInt 2,     u16,  "u16 (dtype '<u2' or '>u2')";
             u32                       => U32 "`u4`",    UInt 4,     u32,  "u32 (dtype '<u4' or '>u4')";
             u64                       => U64 "`u8`",    UInt 8,     u64,  "u64 (dtype '<u8' or '>u8')";
+            #[cfg(feature = "half")]
             half::f16                 => F16 "`f2`",    Float 2,    u16,  "half::f16 (dtype '<f2' or '>f2')";
             f32                       => F32 "`f4`",    Float 4,    u32,  "f32 (dtype '<f4' or '>f4')";
             f64                       => F64 "`f8`",    Float 8,    u64,  "f64 (dtype '<f8' or '>f8')";

@@ -5,7 +5,7 @@
 use super::*;
 use super::{matching::*, plan::*};
 use crate::dtype::{ByteOrder, DType, DateTimeUnit, Scalar, ScalarKind, SubArray};
-use crate::element::{bf16_order, convert, convertible, Lost, NAT};
+use crate::element::{convert, convertible, Lost, NAT};
 use crate::element::{DatetimeIn, FixedBytes, FixedDType, FixedUnicode, TimedeltaIn};
 use crate::error::{Detail, Error, MismatchError};
 use crate::unit::Unit;
@@ -13,7 +13,8 @@ use crate::unit::Unit;
 /// `RecordField` and `PlainField` for each row of the table of scalar types; how a row is
 /// decoded follows from its kind.
 macro_rules! scalar_field {
-    ($($ty:ty => $variant:ident $doc:literal, $kind:ident $size:literal, $unit:ty, $name:literal;)*) => {$(
+    ($($(#[$m:meta])* $ty:ty => $variant:ident $doc:literal, $kind:ident $size:literal, $unit:ty, $name:literal;)*) => {$(
+        $(#[$m])*
         scalar_field!(@kind $kind, $ty, $size, $unit);
     )*};
 
@@ -165,58 +166,64 @@ macro_rules! scalar_field {
 
 crate::element::scalars::for_each_scalar!(scalar_field);
 
-/// `half::bf16`: ml_dtypes' bfloat16, a two-byte void field (`('x', '<V2')`, as `np.save`
-/// writes a record with an ml_dtypes `bfloat16` field), read in its byte order (native for
-/// `'|V2'`). Any other dtype, `'<f2'` included, is a mismatch.
-///
-/// ```
-/// use ndnpy::{DType, record::RecordField};
-/// let plan = half::bf16::plan(&DType::from_descr("'>V2'")?)?;
-/// assert_eq!(half::bf16::decode(&plan, &[0x3f, 0xc0]), half::bf16::from_f32(1.5));
-/// assert!(half::bf16::plan(&DType::from_descr("'<f2'")?).is_err());
-/// # Ok::<(), ndnpy::Error>(())
-/// ```
-impl RecordField for half::bf16 {
-    type Plan = ScalarPlan;
+#[cfg(feature = "half")]
+mod bf16 {
+    use super::*;
+    use crate::element::bf16_order;
 
-    fn npy_dtype(_len: Option<usize>) -> DType {
-        <half::bf16 as FixedDType>::dtype()
-    }
+    /// `half::bf16`: ml_dtypes' bfloat16, a two-byte void field (`('x', '<V2')`, as `np.save`
+    /// writes a record with an ml_dtypes `bfloat16` field), read in its byte order (native for
+    /// `'|V2'`). Any other dtype, `'<f2'` included, is a mismatch.
+    ///
+    /// ```
+    /// use ndnpy::{DType, record::RecordField};
+    /// let plan = half::bf16::plan(&DType::from_descr("'>V2'")?)?;
+    /// assert_eq!(half::bf16::decode(&plan, &[0x3f, 0xc0]), half::bf16::from_f32(1.5));
+    /// assert!(half::bf16::plan(&DType::from_descr("'<f2'")?).is_err());
+    /// # Ok::<(), ndnpy::Error>(())
+    /// ```
+    impl RecordField for half::bf16 {
+        type Plan = ScalarPlan;
 
-    fn plan(found: &DType) -> Result<ScalarPlan, Error> {
-        Ok(ScalarPlan {
-            swap: bf16_order(found)?.needs_swap(),
-        })
-    }
-
-    #[inline(always)]
-    fn decode(plan: &ScalarPlan, bytes: &[u8]) -> Self {
-        let bits = u16::from_ne_bytes(head::<2>(bytes));
-        half::bf16::from_bits(if plan.swap { bits.swap_bytes() } else { bits })
-    }
-
-    #[inline(always)]
-    fn encode(&self, plan: &ScalarPlan, out: &mut [u8]) -> Result<(), Error> {
-        let bits = self.to_bits();
-        let bits = if plan.swap { bits.swap_bytes() } else { bits };
-        put(out, &bits.to_ne_bytes())
-    }
-}
-
-// SAFETY: `half::bf16` is #[repr(transparent)] over a u16: every bit pattern valid, no
-// padding, no interior mutability; `check_layout` accepts only a two-byte void whose bits
-// are in native order.
-unsafe impl PlainField for half::bf16 {
-    const HAS_PADDING: bool = false;
-
-    fn check_layout(found: &DType) -> Result<(), Error> {
-        if bf16_order(found)?.needs_swap() {
-            return Err(MismatchError::ByteOrder {
-                found: found.clone(),
-            }
-            .into());
+        fn npy_dtype(_len: Option<usize>) -> DType {
+            <half::bf16 as FixedDType>::dtype()
         }
-        Ok(())
+
+        fn plan(found: &DType) -> Result<ScalarPlan, Error> {
+            Ok(ScalarPlan {
+                swap: bf16_order(found)?.needs_swap(),
+            })
+        }
+
+        #[inline(always)]
+        fn decode(plan: &ScalarPlan, bytes: &[u8]) -> Self {
+            let bits = u16::from_ne_bytes(head::<2>(bytes));
+            half::bf16::from_bits(if plan.swap { bits.swap_bytes() } else { bits })
+        }
+
+        #[inline(always)]
+        fn encode(&self, plan: &ScalarPlan, out: &mut [u8]) -> Result<(), Error> {
+            let bits = self.to_bits();
+            let bits = if plan.swap { bits.swap_bytes() } else { bits };
+            put(out, &bits.to_ne_bytes())
+        }
+    }
+
+    // SAFETY: `half::bf16` is #[repr(transparent)] over a u16: every bit pattern valid, no
+    // padding, no interior mutability; `check_layout` accepts only a two-byte void whose bits
+    // are in native order.
+    unsafe impl PlainField for half::bf16 {
+        const HAS_PADDING: bool = false;
+
+        fn check_layout(found: &DType) -> Result<(), Error> {
+            if bf16_order(found)?.needs_swap() {
+                return Err(MismatchError::ByteOrder {
+                    found: found.clone(),
+                }
+                .into());
+            }
+            Ok(())
+        }
     }
 }
 

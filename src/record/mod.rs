@@ -2,8 +2,8 @@
 //!
 //! `#[derive(NpyRecord)]` (feature `derive`, off by default) turns a struct of named fields
 //! into an array element whose dtype is a numpy record, `[('a', '<i4'), ('b', '<f8')]`.
-//! Each field's type implements [`RecordField`]: the numbers, `bool`, `half::f16`,
-//! `half::bf16` (ml_dtypes' `bfloat16`, `'<V2'`) and `Complex`, fixed arrays `[T; N]` of any field type (a sub-array
+//! Each field's type implements [`RecordField`]: the numbers, `bool`, `half::f16` and
+//! `half::bf16` (feature `half`; ml_dtypes' `bfloat16`, `'<V2'`) and `Complex`, fixed arrays `[T; N]` of any field type (a sub-array
 //! field; `[[T; N]; M]` is `(M, N)`), `String` (`'<UN'`) and `Vec<u8>` (`'|SN'`) with
 //! `#[npy(len = N)]`, datetimes and timedeltas whose unit is in their type
 //! ([`DatetimeIn<unit::Days>`](crate::element::DatetimeIn) is `'<M8[D]'`,
@@ -115,7 +115,7 @@ pub mod derive_runtime {
 /// [`decode`](RecordField::decode), or [`encode`](RecordField::encode).
 ///
 /// Implemented for `bool`, `i8`..`i64`, `u8`..`u64`, `f32`, `f64`, `half::f16`,
-/// `half::bf16` (ml_dtypes' `bfloat16`, a `'<V2'` field), `Complex<f32>`/`Complex<f64>`, `String` and `Vec<u8>`
+/// `half::bf16` (both with the feature `half`; ml_dtypes' `bfloat16` is a `'<V2'` field), `Complex<f32>`/`Complex<f64>`, `String` and `Vec<u8>`
 /// (with a length), [`FixedBytes`](crate::element::FixedBytes), [`FixedUnicode`](crate::element::FixedUnicode),
 /// [`DatetimeIn`](crate::element::DatetimeIn), [`TimedeltaIn`](crate::element::TimedeltaIn),
 /// `[T; N]` for every `T: RecordField`, and every
@@ -223,8 +223,8 @@ pub trait RecordField: Sized {
 /// A record field type whose values are plain bytes in memory, so that a file with the same
 /// layout can be viewed in place as `&[Self]`.
 ///
-/// Implemented for the numbers, `bool` (bytes are checked to be 0 or 1), `half::f16`,
-/// `half::bf16`,
+/// Implemented for the numbers, `bool` (bytes are checked to be 0 or 1), `half::f16` and
+/// `half::bf16` (feature `half`),
 /// `Complex`, `FixedBytes`, `FixedUnicode`, `DatetimeIn` and `TimedeltaIn` (viewed when the
 /// file's unit is the declared one), `[T; N]` of plain types, and `#[derive(NpyRecord)]` structs declared
 /// `#[repr(C)]` (or `#[repr(C, packed)]`) whose fields are all `PlainField`.

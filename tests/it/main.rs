@@ -28,15 +28,20 @@ mod hostile_alloc;
 mod hostile_npz;
 mod layouts;
 mod malformed;
+#[cfg(feature = "half")]
 mod ml_dtypes;
+#[cfg(not(feature = "half"))]
+mod no_half;
 #[cfg(not(feature = "object"))]
 mod no_object;
 #[cfg(feature = "npz")]
 mod npz;
 #[cfg(feature = "npz")]
 mod npz_member;
-#[cfg(feature = "npz")]
+// The sweeps of every dtype numpy writes, `f2` included, need the feature `half`.
+#[cfg(all(feature = "npz", feature = "half"))]
 mod npz_numpy;
+#[cfg(feature = "half")]
 mod numpy;
 #[cfg(feature = "object")]
 mod object;
@@ -50,7 +55,8 @@ mod parquet;
 mod read_while_growing;
 #[cfg(all(feature = "derive", feature = "npz"))]
 mod record_times;
-#[cfg(all(feature = "derive", feature = "mmap"))]
+// Its records hold an `f2` field among every other kind.
+#[cfg(all(feature = "derive", feature = "mmap", feature = "half"))]
 mod records;
 #[cfg(all(feature = "mmap", feature = "npz", feature = "derive"))]
 mod region;
@@ -62,6 +68,7 @@ mod roundtrip_times;
 #[cfg(feature = "safetensors")]
 mod safetensors;
 mod surrogates;
+#[cfg(feature = "half")]
 mod testdata;
 #[cfg(all(feature = "npz", feature = "mmap"))]
 mod write_options;

@@ -108,6 +108,7 @@ proptest! {
         round_trip(&shape, &v, layout, order, same_f32)?;
     }
 
+    #[cfg(feature = "half")]
     #[test]
     fn f16_arrays_round_trip_bit_for_bit(shape in shapes(), v in prop::collection::vec(any::<u16>(), 1..64), layout in layouts(), order in orders()) {
         let v: Vec<half::f16> = v.into_iter().map(half::f16::from_bits).collect();
