@@ -12,7 +12,7 @@ use crate::ioutil::{read_full, read_part};
 use crate::literal::{self, Seq, Value};
 use crate::pyrepr::write_shape;
 use std::fmt;
-use std::io::{self, Read};
+use std::io::Read;
 
 /// The growth axis of an array: first for C order, last for Fortran order.
 pub(crate) fn growth_axis(header: &Header) -> Result<usize, Error> {
@@ -422,12 +422,8 @@ impl Header {
             _ => {
                 // At most two bytes of UTF-8 per byte; the header's bytes are all present.
                 let mut text = String::new();
-                text.try_reserve_exact(bytes.len() * 2).map_err(|_| {
-                    Error::from(io::Error::new(
-                        io::ErrorKind::OutOfMemory,
-                        format!("cannot allocate {} bytes for the header", bytes.len() * 2),
-                    ))
-                })?;
+                text.try_reserve_exact(bytes.len() * 2)
+                    .map_err(|_| Error::out_of_memory(bytes.len() * 2, "the header"))?;
                 text.extend(bytes.iter().map(|&b| char::from(b)));
                 text.into()
             }

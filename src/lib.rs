@@ -3,130 +3,36 @@
 //!
 //! # The map
 //!
-//! - **Reading**: [`read_npy`] (a path) and [`ReadNpyExt`] (any [`Read`](std::io::Read), any
-//!   dimension, several arrays in one stream), both reading the array in one pass into memory
-//!   reserved at once and committed only as data arrives (on Linux; elsewhere a stream's array
-//!   grows with the bytes that arrive). A `File`, `BufReader<File>`, `&[u8]` or `Cursor` is
-//!   read through the file or bytes behind it, the way a path is. Limits for untrusted input,
-//!   and how many threads a large read of a file or of memory may use (two by default on
-//!   Unix): [`ReadOptions`], [`ReadOptions::read_npy`].
-//! - **Writing**: [`write_npy`], [`create_new_npy`] and [`WriteNpyExt`] (any layout; C and
-//!   Fortran order kept, other layouts written in C order; a `File` or `BufWriter<File>`
-//!   written as a path is), with a chosen byte order through [`WriteOptions`]. Files are
-//!   written atomically (a killed process never leaves a partial file, nor a temporary one
-//!   that the next write does not remove), and durably on request
-//!   ([`WriteOptions::durable`], [`WriteOptions::write_npy`]); [`write_file_atomically`]
-//!   publishes bytes of one's own (a streaming [`NpyWriter`]) the same way.
-//! - **Zero-copy views**: [`ViewNpyExt`] and [`ViewMutNpyExt`] view `.npy` bytes in place
-//!   (native byte order, aligned; C or Fortran layout).
-//! - **Memory maps** (feature `mmap`, on by default): [`NpyMmap`] and [`NpyMmapMut`] open files
-//!   read-only, read-write or copy-on-write, or create zero-filled sparse files, like numpy's
-//!   `open_memmap`; [`write_zeroed_npy`] creates such a file from a `File`.
-//! - **Out of core**: [`NpyReader`] reads a range of rows, single elements or an N-d region
-//!   ([`NpyReader::read_slice`], ndarray's `s![..]`: only the selected bytes are read; also on
-//!   [`NpyMmap`] and [`NpzMember`](npz::NpzMember)) from any `Read + Seek`, an object in a store
-//!   too; [`NpyAppender`]
-//!   grows a file on disk row by row, crash-safely;
-//!   [`NpyWriter`] writes an array of known shape block by block.
-//! - **Object stores** (feature `object_store`): [`RemoteFile`][remote-file] is an object
-//!   of any store of the `object_store` crate (S3 and S3-compatible servers, GCS, Azure, HTTP),
-//!   by `(store, path)` or by URL, as a `Read + Seek` pinned to the version that was opened:
-//!   every reader here reads it as a local file ([`NpyReader`] fetching only the ranges a
-//!   region needs, concurrently; [`NpzReader`] members by name). [`RemoteWriter`][remote-writer]
-//!   is a `Write` whose bytes become a concurrent multipart upload, visible only once complete;
-//!   [`SpooledRemoteWriter`][spooled-remote-writer] takes an [`NpzWriter`] to a store.
-//! - **Archives** (feature `npz`, on by default): [`NpzReader`] reads `.npz` files
-//!   (`np.savez`, `np.savez_compressed`, streamed, zip64) lazily, member by member, with
-//!   numpy's key rules. [`NpzReader::by_name`] and [`NpzReader::by_index`] read an array, as
-//!   in ndarray-npy; [`NpzReader::member`] finds one member by key or index and gives a
-//!   handle, [`NpzMember`](npz::NpzMember), for all the rest: its directory facts, its header alone, its array
-//!   of any dtype ([`NpzMember::read_dyn`](npz::NpzMember::read_dyn)), its raw bytes (for members that are not arrays),
-//!   and a zero-copy [`NpzMember::view`](npz::NpzMember::view) of a stored member. [`NpzWriter`] writes archives
-//!   `np.load` reads, stored or deflated per member ([`NpzWriteOptions`](npz::NpzWriteOptions)), deterministic,
-//!   zip64 when needed, optionally 64-byte aligned so that stored members can be viewed in
-//!   place. Deflated members are inflated by the crate's own decoder, straight into the
-//!   array. With the `parallel` feature, [`NpzReader::read_all`] inflates members on all
-//!   cores. Without asking (on Unix, unless [`ReadOptions::threads`] is 1): inflating a
-//!   member of 16 MiB or more, a helper thread faults the array's pages in just ahead of the
-//!   inflater, never further past the bytes inflated than those bytes nor more than 16 MiB
-//!   (Linux); reading 16 MiB or more of a stored member, two threads read parts of an
-//!   archive that is a file and hash each part (from other sources, a helper thread runs
-//!   the CRC-32).
-//! - **Conversions**: [`safetensors`][safetensors-mod] (feature `safetensors`): `.npz`/`.npy`
-//!   weights to safetensors files and back, streamed, byte for byte what the Python package
-//!   writes. [`arrow`][arrow-mod] (feature `arrow`): arrays to arrow-rs arrays and record
-//!   batches and back (numbers without a copy). [`parquet`][parquet-mod] (feature
-//!   `parquet`): `.npy` to Parquet streamed in row groups, `.npz` members as columns, Parquet
-//!   back to `.npy`.
-//! - **Headers**: [`Header`] reads and writes the header alone, with numpy's version choice
-//!   and padding; [`HeaderInfo`](header::HeaderInfo) adds the version and data offset of a file.
-//! - **Dtypes**: [`DType`] parses and formats every `descr` numpy writes (scalars, strings,
-//!   datetimes, records with padding and titles, sub-arrays), whether or not a Rust element
-//!   type exists for it yet.
-//! - **Element types**: [`ReadableElement`] and [`WritableElement`], implemented for `bool`,
-//!   `i8`..`i64`, `u8`..`u64`, `f32`, `f64`, `num_complex::Complex<f32/f64>`, `half::f16`
-//!   (feature `half`), strings (`String` and `&str` for
-//!   `U`, `Vec<u8>` for `S`, fixed-size [`FixedUnicode`](element::FixedUnicode) and [`FixedBytes`](element::FixedBytes)), and
-//!   [`Datetime64`] / [`Timedelta64`], which carry their unit (chrono conversions with feature
-//!   `chrono`), and `half::bf16` (feature `half`) for the bfloat16 arrays JAX and ml_dtypes save: numpy stores
-//!   them as two-byte voids (`'<V2'`), so they are bf16 only when read, viewed or
-//!   ([`DynArray::view_as`]) reinterpreted as `bf16`, and written as `np.save` writes them
-//!   (in native order: numpy drops a void's byte order, so ml_dtypes would read the bytes of
-//!   a `'>V2'` file as native; this crate reads either order). [`FixedDType`](element::FixedDType) marks the types whose dtype does not depend on the values.
-//! - **Dtypes known at run time**: [`read_npy_dyn`] and [`DynArray`] read any file into typed
-//!   arrays or raw bytes (records, void, long double), take record fields out by name, and
-//!   write back the same bytes; `U` strings holding lone surrogates are kept as code points
-//!   ([`DynData::CodePoints`]), converted to `String` only by [`DynArray::into_strings`].
-//! - **Object arrays** (`|O`, pickled; feature `object`, off by default): read through
-//!   [`read_npy_dyn`], [`DynArray`] and [`NpzReader::by_name_dyn`] by a pickle reader that
-//!   interprets data and never runs code (only numpy's array, dtype and scalar reconstruction
-//!   and Python's data types are resolved; any other global is an error naming it), into
-//!   [`PyValue`]s: `None`, bools, ints of any size, floats, complex, `str`, bytes, lists,
-//!   tuples, dicts, sets, ranges, numpy scalars, nested arrays of any dtype (ragged arrays,
-//!   `StringDType`, recarrays) and masked arrays; written as `np.save` writes them. Typed
-//!   conveniences: [`DynArray::into_item`][into-item] (a dict saved with `np.save`),
-//!   [`DynArray::into_strings`], [`DynArray::into_optional_strings`][into-optional-strings],
-//!   [`DynArray::into_arrays`][into-arrays] (ragged arrays). Without the feature the pickle
-//!   code is not compiled, and an object array is an [`ErrorKind::DType`] error naming the
-//!   feature.
-//! - **Structured records**: `#[derive(NpyRecord)]` (feature `derive`, off by default) makes a
-//!   struct of named fields an element whose dtype is a numpy record: numbers, `bool`,
-//!   strings, fixed arrays (sub-arrays) and nested records as fields, matched by name when
-//!   reading, written as `np.save` writes them; `#[repr(C)]` structs are also viewed in place.
-//!   A datetime or timedelta field declares its unit in its type, [`DatetimeIn<unit::Days>`](element::DatetimeIn)
-//!   for `datetime64[D]` ([`TimedeltaIn`](element::TimedeltaIn), the units in [`unit`](mod@unit)), and reads any unit that
-//!   converts to it exactly.
-//!   The traits are in [`record`]: [`RecordField`](record::RecordField) for field types, [`PlainField`](record::PlainField) for
-//!   zero-copy ones, [`NpyRecord`](trait@NpyRecord) for the derived structs; what the derive's
-//!   generated code calls is hidden (`record::derive_runtime`), not API.
-//! - **Errors**: ndnpy's own API returns one [`Error`] type, one pointer wide: its
-//!   [`kind`](Error::kind) ([`ErrorKind`]) says what went wrong, grouped by who is at fault
-//!   (I/O or memory, malformed file, mismatch, limit, usage), and its accessors give the
-//!   context (archive member, record index, field path, byte offset, the file's dtype and
-//!   shape). ndarray-npy's functions and methods return ndarray-npy's error types, with its
-//!   variants and messages ([`ReadNpyError`], [`WriteNpyError`], [`ViewNpyError`],
-//!   `ReadNpzError`, `WriteNpzError`, and the rest in [`npy`]); each converts into [`Error`]
-//!   and back.
+//! - **Reading**: [`read_npy`] (a path), [`ReadNpyExt`] (any [`Read`](std::io::Read), any
+//!   dimension; a `File`, `BufReader<File>` or bytes in memory read as fast as a path), and
+//!   [`ReadOptions`] (limits for untrusted input, threads).
+//! - **Writing**: [`write_npy`], [`create_new_npy`], [`WriteNpyExt`] and [`WriteOptions`]
+//!   (byte order, durability). Files are published atomically;
+//!   [`write_file_atomically`] does the same for bytes of one's own.
+//! - **Views and maps**: [`ViewNpyExt`] and [`ViewMutNpyExt`] view bytes in place;
+//!   [`mmap`] (feature `mmap`) maps files, [`write_zeroed_npy`] creates sparse ones.
+//! - **Out of core**: [`NpyReader`] reads rows, elements and N-d regions (`s![..]`) of any
+//!   `Read + Seek`; [`NpyAppender`] grows a file row by row; [`NpyWriter`] writes block by block.
+//! - **Archives**: [`npz`] (feature `npz`): [`NpzReader`] reads members by name or index, or
+//!   as handles ([`NpzMember`](npz::NpzMember): header, any dtype, bytes, views, regions);
+//!   [`NpzWriter`] writes what `np.savez` and `np.savez_compressed` write.
+//! - **Dtypes known at run time**: [`read_npy_dyn`] and [`DynArray`] read any file; [`DType`]
+//!   and [`Header`] parse and format what numpy writes.
+//! - **Element types**: [`element`]: numbers, `bool`, complex, strings, [`Datetime64`] and
+//!   [`Timedelta64`]; `half::f16` and `half::bf16` with the feature `half`.
+//! - **Records**: [`record`]: `#[derive(NpyRecord)]` (feature `derive`) reads and writes
+//!   structs as numpy records.
+//! - **Object arrays** (feature `object`): pickled arrays read as [`PyValue`]s without
+//!   running code, and written as `np.save` writes them.
+//! - **Object stores** (feature `object_store`): [`RemoteFile`][remote-file] is an object as a
+//!   `Read + Seek` for every reader here; [`RemoteWriter`][remote-writer] uploads.
+//! - **Conversions**: [`safetensors`][safetensors-mod], [`arrow`][arrow-mod] and
+//!   [`parquet`][parquet-mod], each its feature.
+//! - **Errors**: [`Error`], whose [`ErrorKind`] says what went wrong; ndarray-npy's functions
+//!   return ndarray-npy's error types ([`npy`]), which convert into [`Error`] and back.
 //!
-//! How the code behind this map is organised (its layers, the path of a read and of a write,
-//! the invariants every change keeps) is `ARCHITECTURE.md` in the repository.
-//!
-//! # Switching from ndarray-npy 0.10
-//!
-//! The functions, traits, generic bounds, error types (their variants, fields and messages)
-//! and feature names (`compressed_npz`, `npz`, `num-complex-0_4`) are ndarray-npy 0.10's, so
-//! code written for it compiles with only the dependency line changed
-//! (`ndarray-npy = { package = "ndnpy", ... }`), except code that implements the element
-//! traits (sealed here: derive [`NpyRecord`](trait@NpyRecord) or implement
-//! [`RecordField`](record::RecordField) instead) or calls their methods, which take
-//! `py_literal`'s values in ndarray-npy (ndnpy's take a parsed [`DType`]), or uses
-//! `ndarray_npy::npy::header::Header` (impls of [`ReadNpyExt`] and [`WriteNpyExt`] for types of
-//! one's own compile as they are). Where ndarray-npy's error variants hold a
-//! `py_literal::Value`, these hold a [`PyLiteral`](npy::PyLiteral), which prints the same.
-//!
-//! ndarray-npy's own tests, doc examples and examples pass against this crate apart from
-//! those, and apart from tests that compare written files with copies from which numpy's
-//! trailing comma in the header dict was removed: ndnpy writes `np.save`'s bytes.
+//! Each module's documentation holds the details; `ARCHITECTURE.md` in the repository maps
+//! the code.
 //!
 //! # Example
 //!
@@ -146,6 +52,23 @@
 //! assert!(b.t().is_standard_layout()); // read back in Fortran layout, without reordering
 //! # Ok::<(), ndnpy::Error>(())
 //! ```
+//!
+//! # Switching from ndarray-npy 0.10
+//!
+//! The functions, traits, generic bounds, error types (their variants, fields and messages)
+//! and feature names (`compressed_npz`, `npz`, `num-complex-0_4`) are ndarray-npy 0.10's, so
+//! code written for it compiles with only the dependency line changed
+//! (`ndarray-npy = { package = "ndnpy", ... }`), except code that implements the element
+//! traits (sealed here: derive [`NpyRecord`](trait@NpyRecord) or implement
+//! [`RecordField`](record::RecordField) instead) or calls their methods, which take
+//! `py_literal`'s values in ndarray-npy (ndnpy's take a parsed [`DType`]), or uses
+//! `ndarray_npy::npy::header::Header` (impls of [`ReadNpyExt`] and [`WriteNpyExt`] for types of
+//! one's own compile as they are). Where ndarray-npy's error variants hold a
+//! `py_literal::Value`, these hold a [`PyLiteral`](npy::PyLiteral), which prints the same.
+//!
+//! ndarray-npy's own tests, doc examples and examples pass against this crate apart from
+//! those, and apart from tests that compare written files with copies from which numpy's
+//! trailing comma in the header dict was removed: ndnpy writes `np.save`'s bytes.
 //!
 //! # Limitations
 //!
@@ -176,38 +99,12 @@
     doc = "[remote-writer]: remote::RemoteWriter"
 )]
 #![cfg_attr(
-    feature = "object_store",
-    doc = "[spooled-remote-writer]: remote::SpooledRemoteWriter"
-)]
-#![cfg_attr(
     not(feature = "object_store"),
     doc = "[remote-file]: https://docs.rs/ndnpy/latest/ndnpy/remote/struct.RemoteFile.html"
 )]
 #![cfg_attr(
     not(feature = "object_store"),
     doc = "[remote-writer]: https://docs.rs/ndnpy/latest/ndnpy/remote/struct.RemoteWriter.html"
-)]
-#![cfg_attr(
-    not(feature = "object_store"),
-    doc = "[spooled-remote-writer]: https://docs.rs/ndnpy/latest/ndnpy/remote/struct.SpooledRemoteWriter.html"
-)]
-#![cfg_attr(feature = "object", doc = "[into-item]: DynArray::into_item")]
-#![cfg_attr(
-    not(feature = "object"),
-    doc = "[into-item]: https://docs.rs/ndnpy/latest/ndnpy/dynamic/struct.DynArray.html#method.into_item"
-)]
-#![cfg_attr(
-    feature = "object",
-    doc = "[into-optional-strings]: DynArray::into_optional_strings"
-)]
-#![cfg_attr(
-    not(feature = "object"),
-    doc = "[into-optional-strings]: https://docs.rs/ndnpy/latest/ndnpy/dynamic/struct.DynArray.html#method.into_optional_strings"
-)]
-#![cfg_attr(feature = "object", doc = "[into-arrays]: DynArray::into_arrays")]
-#![cfg_attr(
-    not(feature = "object"),
-    doc = "[into-arrays]: https://docs.rs/ndnpy/latest/ndnpy/dynamic/struct.DynArray.html#method.into_arrays"
 )]
 #![cfg_attr(feature = "safetensors", doc = "[safetensors-mod]: safetensors")]
 #![cfg_attr(
@@ -286,7 +183,7 @@ pub use crate::error::ndarray_npy::{
 };
 #[cfg(feature = "npz")]
 pub use crate::error::ndarray_npy::{ReadNpzError, WriteNpzError};
-pub use crate::error::{Error, ErrorKind};
+pub use crate::error::{Error, ErrorKind, Fault};
 pub use crate::header::{Header, ReadOptions};
 #[cfg(feature = "mmap")]
 pub use crate::mmap::{NpyMmap, NpyMmapMut};

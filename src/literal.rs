@@ -24,10 +24,7 @@ use std::fmt::{self, Write as _};
 
 /// The error for a string that cannot be allocated.
 fn oom(bytes: usize) -> Error {
-    Error::from(std::io::Error::new(
-        std::io::ErrorKind::OutOfMemory,
-        format!("cannot allocate {bytes} bytes for a string in the header"),
-    ))
+    Error::out_of_memory(bytes, "a string in the header")
 }
 
 /// A container with more items than this is kept as its text ([`Seq::Text`]).

@@ -833,7 +833,7 @@ fn transpose(
 ) -> Result<(), Error> {
     let mut data = Vec::new();
     data.try_reserve_exact(plan.len.min(CHUNK))
-        .map_err(|_| io::Error::from(io::ErrorKind::OutOfMemory))?;
+        .map_err(|_| Error::out_of_memory(plan.len.min(CHUNK), "a tensor's data"))?;
     let found = r.take(plan.len as u64).read_to_end(&mut data)?;
     if found < plan.len {
         return Err(FormatError::Truncated {
@@ -916,7 +916,7 @@ impl StFile {
         let mut header = Vec::new();
         header
             .try_reserve_exact(n as usize)
-            .map_err(|_| io::Error::from(io::ErrorKind::OutOfMemory))?;
+            .map_err(|_| Error::out_of_memory(n as usize, "the safetensors header"))?;
         header.resize(n as usize, 0);
         read_part(&mut file, &mut header, "safetensors header")?;
         // The safetensors crate checks the JSON, the dtypes, and that the offsets follow

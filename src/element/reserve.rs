@@ -8,7 +8,6 @@
 
 use crate::error::Error;
 use std::alloc::{self, Layout};
-use std::io;
 use std::mem::size_of;
 
 /// An empty vector with room for exactly `len` elements whose spare capacity is zeroed by the
@@ -36,10 +35,7 @@ pub(crate) fn zeroed_capacity<T>(len: usize) -> Result<Vec<T>, Error> {
 }
 
 pub(crate) fn oom(bytes: usize) -> Error {
-    Error::from(io::Error::new(
-        io::ErrorKind::OutOfMemory,
-        format!("cannot allocate {bytes} bytes for the array"),
-    ))
+    Error::out_of_memory(bytes, "the array")
 }
 
 /// Asks Linux to back `[ptr, ptr + len)` with transparent huge pages, as numpy does for

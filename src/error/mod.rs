@@ -194,12 +194,112 @@ impl ErrorKind {
     }
 }
 
+/// Which fault, within an [`ErrorKind`], an error reports: what a caller tells apart to act
+/// on it (a checksum failure is worth a new download, an unsupported compression method is
+/// not), from [`Error::fault`]. Grouped as the kinds they refine.
+///
+/// # Examples
+///
+/// ```
+/// use ndnpy::{ErrorKind, Fault};
+///
+/// // An archive read as one `.npy` file.
+/// let err = ndnpy::read_npy_dyn("testdata/npz_stored.npz").unwrap_err();
+/// assert_eq!(err.kind(), ErrorKind::Header);
+/// assert_eq!(err.fault(), Some(Fault::Magic));
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Fault {
+    /// [`ErrorKind::Header`]: the first six bytes are not `\x93NUMPY`.
+    Magic,
+    /// [`ErrorKind::Header`]: a format version numpy does not write (not 1.0, 2.0 or 3.0).
+    Version,
+    /// [`ErrorKind::Header`]: a version 3.0 header that is not UTF-8.
+    HeaderEncoding,
+    /// [`ErrorKind::Header`]: the header is not a Python literal of the grammar numpy writes.
+    HeaderSyntax,
+    /// [`ErrorKind::Header`]: the header is a literal, but not a dict.
+    HeaderNotDict,
+    /// [`ErrorKind::Header`]: the dict's keys are not exactly `descr`, `fortran_order`, `shape`.
+    HeaderKeys,
+    /// [`ErrorKind::Header`]: the shape is not a tuple of non-negative integers, has more than
+    /// 64 dimensions, or its size overflows the address space.
+    Shape,
+    /// [`ErrorKind::Header`]: `fortran_order` is not `True` or `False`.
+    FortranOrder,
+    /// [`ErrorKind::Header`]: `descr` is not a dtype numpy accepts.
+    Descr,
+    /// [`ErrorKind::Truncated`]: the input ends before the data it declares.
+    Truncated,
+    /// [`ErrorKind::TrailingBytes`]: bytes after the array where a whole file was viewed.
+    TrailingBytes,
+    /// [`ErrorKind::InvalidData`]: an element or record field holds a value its Rust type
+    /// cannot represent (a `bool` byte other than 0 and 1, a code unit that is not a `char`).
+    InvalidValue,
+    /// [`ErrorKind::InvalidData`]: an object array's pickle is malformed.
+    Pickle,
+    /// [`ErrorKind::Archive`]: the input is not a ZIP archive (no end of central directory
+    /// record; a truncated archive looks like this too).
+    NotAnArchive,
+    /// [`ErrorKind::Archive`]: a ZIP structure is malformed, or one of its lengths or offsets
+    /// points outside the archive or contradicts another ([`Error::offset`] says where).
+    ArchiveStructure,
+    /// [`ErrorKind::Archive`]: a member's deflated data is not a valid deflate stream.
+    MemberCorrupt,
+    /// [`ErrorKind::Archive`]: a member holds fewer bytes than its entry declares.
+    MemberTruncated,
+    /// [`ErrorKind::Archive`]: a member inflates to more bytes than its entry declares (a
+    /// corrupt archive or a zip bomb).
+    MemberOverrun,
+    /// [`ErrorKind::Archive`]: a member's bytes fail the CRC-32 its entry declares.
+    Checksum,
+    /// [`ErrorKind::Archive`]: a member uses a ZIP feature this crate does not read
+    /// (encryption, a compression method other than stored and deflate).
+    UnsupportedMember,
+    /// [`ErrorKind::MissingMember`]: no member of this name or index.
+    MissingMember,
+    /// [`ErrorKind::Usage`]: a member of this name was already written to the archive.
+    DuplicateMember,
+    /// [`ErrorKind::NotNpy`]: the member is not an `.npy` array.
+    NotNpy,
+    /// [`ErrorKind::CannotView`]: the data is not in this machine's byte order.
+    ByteOrder,
+    /// [`ErrorKind::CannotView`]: the data is not aligned for the element type.
+    Misaligned,
+    /// [`ErrorKind::CannotView`]: the archive member is compressed.
+    Compressed,
+    /// [`ErrorKind::CannotView`]: a record's memory layout differs from the Rust type's.
+    Layout,
+    /// [`ErrorKind::Header`]: a safetensors or Parquet file is malformed (features
+    /// `safetensors`, `parquet`).
+    Foreign,
+    /// [`ErrorKind::DType`]: an object array's pickle calls a global that is not one of
+    /// numpy's or Python's data types (the message names it).
+    PickleGlobal,
+    /// [`ErrorKind::DType`]: an object array's pickle holds what this crate does not rebuild
+    /// (a cycle, records holding objects, a range beyond `i64`, a masked array of records).
+    PickleUnsupported,
+    /// [`ErrorKind::DType`]: an element of an object array is of another Python type than a
+    /// typed conversion needs.
+    ObjectValue,
+}
+
 impl Error {
     pub(crate) fn new(detail: Detail) -> Self {
         Error(Box::new(Inner {
             detail,
             member: None,
         }))
+    }
+
+    /// The one constructor of out-of-memory errors ([`ErrorKind::OutOfMemory`]): `bytes`
+    /// could not be allocated for `what` ("the array", "a pickle", ...).
+    pub(crate) fn out_of_memory(bytes: usize, what: &str) -> Error {
+        Error::new(Detail::OutOfMemory(io::Error::new(
+            io::ErrorKind::OutOfMemory,
+            format!("cannot allocate {bytes} bytes for {what}"),
+        )))
     }
 
     /// What went wrong.
@@ -266,6 +366,76 @@ impl Error {
             Detail::Usage(_) => ErrorKind::Usage,
             Detail::Compat { kind, .. } => *kind,
         }
+    }
+
+    /// Which fault within [`kind`](Error::kind) this is, where a caller tells faults apart
+    /// ([`Fault`]); `None` for I/O, memory, dtype and dimension mismatches, limits, and
+    /// the other usage errors.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ndnpy::{ErrorKind, Fault};
+    /// let err = ndnpy::NpzReader::open("testdata/example.npy").unwrap_err();
+    /// assert_eq!(err.kind(), ErrorKind::Archive);
+    /// assert_eq!(err.fault(), Some(Fault::NotAnArchive));
+    /// ```
+    pub fn fault(&self) -> Option<Fault> {
+        Some(match &self.0.detail {
+            Detail::Format(e) => match e {
+                FormatError::BadMagic { .. } => Fault::Magic,
+                FormatError::UnsupportedVersion { .. } => Fault::Version,
+                FormatError::HeaderEncoding { .. } => Fault::HeaderEncoding,
+                FormatError::HeaderSyntax { .. } => Fault::HeaderSyntax,
+                FormatError::HeaderNotDict { .. } => Fault::HeaderNotDict,
+                FormatError::HeaderKeys { .. } => Fault::HeaderKeys,
+                FormatError::InvalidShape { .. }
+                | FormatError::TooManyDimensions { .. }
+                | FormatError::ShapeOverflow { .. } => Fault::Shape,
+                FormatError::InvalidFortranOrder { .. } => Fault::FortranOrder,
+                FormatError::InvalidDescr { .. } => Fault::Descr,
+                FormatError::Foreign { .. } => Fault::Foreign,
+                FormatError::Truncated { .. } => Fault::Truncated,
+                FormatError::TrailingBytes { .. } => Fault::TrailingBytes,
+                FormatError::InvalidCodePoint { .. }
+                | FormatError::InvalidBool { .. }
+                | FormatError::InvalidField { .. } => Fault::InvalidValue,
+                FormatError::Pickle { .. } => Fault::Pickle,
+                FormatError::NotZip { .. } => Fault::NotAnArchive,
+                FormatError::Zip { .. } => Fault::ArchiveStructure,
+                FormatError::CorruptMember { .. } => Fault::MemberCorrupt,
+                FormatError::MemberTruncated { .. } => Fault::MemberTruncated,
+                FormatError::MemberOverrun { .. } => Fault::MemberOverrun,
+                FormatError::MemberChecksum { .. } => Fault::Checksum,
+                FormatError::UnsupportedMember { .. } => Fault::UnsupportedMember,
+            },
+            Detail::Mismatch(e) => match e {
+                MismatchError::MissingMember { .. } | MismatchError::MemberIndex { .. } => {
+                    Fault::MissingMember
+                }
+                MismatchError::NotNpy { .. } => Fault::NotNpy,
+                MismatchError::ByteOrder { .. } => Fault::ByteOrder,
+                MismatchError::Misaligned { .. } | MismatchError::MisalignedMember { .. } => {
+                    Fault::Misaligned
+                }
+                MismatchError::CompressedMember { .. } => Fault::Compressed,
+                MismatchError::Layout { .. } => Fault::Layout,
+                MismatchError::PickleGlobal { .. } => Fault::PickleGlobal,
+                MismatchError::PickleUnsupported { .. } => Fault::PickleUnsupported,
+                MismatchError::ObjectValue { .. } => Fault::ObjectValue,
+                MismatchError::DType { .. }
+                | MismatchError::NoEquivalent { .. }
+                | MismatchError::Field { .. }
+                | MismatchError::MissingFields { .. }
+                | MismatchError::Ndim { .. } => return None,
+            },
+            Detail::Usage(UsageError::DuplicateMember { .. }) => Fault::DuplicateMember,
+            Detail::Io(_)
+            | Detail::OutOfMemory(_)
+            | Detail::Limit(_)
+            | Detail::Usage(_)
+            | Detail::Compat { .. } => return None,
+        })
     }
 
     /// The I/O error, for [`ErrorKind::Io`] and [`ErrorKind::OutOfMemory`].

@@ -315,10 +315,7 @@ fn show(bytes: &[u8]) -> String {
 
 /// The error for an allocation of `bytes` that failed.
 fn oom(what: &str, bytes: usize) -> Error {
-    Error::from(std::io::Error::new(
-        std::io::ErrorKind::OutOfMemory,
-        format!("cannot allocate {bytes} bytes for {what}"),
-    ))
+    Error::out_of_memory(bytes, what)
 }
 
 /// Reads exactly `buf.len()` bytes at `offset`, or reports `part` as truncated.

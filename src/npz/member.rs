@@ -494,12 +494,9 @@ fn read_rest<B: MemberSource>(
         total
     };
     let more = first.saturating_sub(bytes.len());
-    bytes.try_reserve_exact(more).map_err(|_| {
-        Error::from(io::Error::new(
-            io::ErrorKind::OutOfMemory,
-            format!("cannot allocate {first} bytes for an archive member"),
-        ))
-    })?;
+    bytes
+        .try_reserve_exact(more)
+        .map_err(|_| Error::out_of_memory(first, "an archive member"))?;
     // read_to_end grows the vector with try_reserve, so an allocation that fails is an
     // OutOfMemory error, not an abort.
     m.read_to_end(bytes)?;

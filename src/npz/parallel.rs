@@ -15,7 +15,7 @@ use {
     super::archive::DEFLATED,
     super::member::{self, MemberReader},
     rayon::prelude::*,
-    std::io::{self, SeekFrom},
+    std::io::SeekFrom,
 };
 
 impl<R: Read + Seek> NpzReader<R> {
@@ -161,12 +161,9 @@ impl<R: Read + Seek> NpzReader<R> {
         // can still fail, as an error.
         let len = usize::try_from(entry.compressed_size).unwrap_or(usize::MAX);
         let mut bytes = Vec::new();
-        bytes.try_reserve_exact(len).map_err(|_| {
-            Error::from(io::Error::new(
-                io::ErrorKind::OutOfMemory,
-                format!("cannot allocate {len} bytes for an archive member"),
-            ))
-        })?;
+        bytes
+            .try_reserve_exact(len)
+            .map_err(|_| Error::out_of_memory(len, "an archive member"))?;
         bytes.resize(len, 0);
         reader.seek(SeekFrom::Start(located.data_start))?;
         let got = crate::ioutil::read_full(reader, &mut bytes)?;

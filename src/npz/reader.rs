@@ -476,10 +476,10 @@ impl<R: Read + Seek> NpzReader<R> {
     pub fn names(&mut self) -> Result<Vec<String>, ReadNpzError> {
         let mut names = Vec::new();
         names.try_reserve_exact(self.len()).map_err(|_| {
-            Error::from(io::Error::new(
-                io::ErrorKind::OutOfMemory,
-                format!("cannot allocate the names of {} members", self.len()),
-            ))
+            Error::out_of_memory(
+                self.len().saturating_mul(std::mem::size_of::<String>()),
+                "the names of the members",
+            )
         })?;
         names.extend(self.keys().map(str::to_owned));
         Ok(names)

@@ -183,8 +183,5 @@ impl<'r, R: Read + ?Sized> Source<'r, R> {
 }
 
 fn oom(bytes: usize) -> Error {
-    Error::from(std::io::Error::new(
-        std::io::ErrorKind::OutOfMemory,
-        format!("cannot allocate {bytes} bytes for a pickle"),
-    ))
+    Error::out_of_memory(bytes, "a pickle")
 }

@@ -704,10 +704,7 @@ impl Seek for SpooledRemoteWriter {
 
 /// The buffer of a part that cannot be allocated.
 fn out_of_memory(bytes: usize) -> Error {
-    Error::from(io::Error::new(
-        io::ErrorKind::OutOfMemory,
-        format!("cannot allocate {bytes} bytes for a part of an upload"),
-    ))
+    Error::out_of_memory(bytes, "a part of an upload")
 }
 
 /// The store's error `source` in an upload of `path`, which was `doing` something; the

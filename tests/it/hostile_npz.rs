@@ -13,7 +13,8 @@ use crate::error_checks::{is_dtype_mismatch, is_not_zip, is_zip_structure, membe
 
 use ndarray::{Array2, ArrayD, IxDyn, OwnedRepr};
 use ndnpy::{
-    npz::NpzValue, DType, Error, ErrorKind, Header, NpzReader, NpzWriter, ReadNpyExt, ReadOptions,
+    npz::NpzValue, DType, Error, ErrorKind, Fault, Header, NpzReader, NpzWriter, ReadNpyExt,
+    ReadOptions,
 };
 use std::io::Cursor;
 use std::path::Path;
@@ -383,7 +384,7 @@ fn directory_case(case: &str, path: &Path) {
         assert_eq!(npz.keys().nth(10), Some("a"));
         // Reading a member locates it among the others (they all share one local header).
         let err = npz.member("a").and_then(|mut m| m.bytes()).unwrap_err();
-        assert!(err.to_string().contains("another entry points to"), "{err}");
+        assert!(is_zip_structure(&err), "{err}");
         let err = npz.member("nope").and_then(|mut m| m.bytes()).unwrap_err();
         assert!(err.to_string().len() < 4096);
     }
@@ -839,16 +840,10 @@ fn the_inflated_total_is_limited_when_asked() {
 }
 
 /// Whether `err` refuses a member because reading it would take the bytes read out of the
-/// archive past `ReadOptions::max_inflated_len`.
+/// archive past `ReadOptions::max_inflated_len`: a limit naming the member, with the byte
+/// counts (the one limit that has both).
 fn is_inflated_too_large(err: &Error) -> bool {
-    let Some(member) = err.member() else {
-        return false;
-    };
-    err.kind() == ErrorKind::Limit
-        && err.byte_counts().is_some()
-        && err.to_string().starts_with(&format!(
-            "reading archive member {member:?} would bring the bytes read out of the archive to "
-        ))
+    err.kind() == ErrorKind::Limit && err.member().is_some() && err.byte_counts().is_some()
 }
 
 // ---- F4: messages quote a bounded amount ----------------------------------------------------
@@ -1026,7 +1021,6 @@ fn a_local_header_offset_of_2_pow_63_is_a_format_error() {
         let mut npz = NpzReader::new(Cursor::new(&out[..])).unwrap();
         let err = npz.member("a").and_then(|mut m| m.bytes()).unwrap_err();
         assert!(is_zip_structure(&err), "{offset}: {err:?}");
-        assert!(err.to_string().contains("local header offset"), "{err}");
         assert!(npz.member("a").and_then(|mut m| m.stored_range()).is_err());
         assert!(npz.member("a").and_then(|mut m| m.header()).is_err());
     }
@@ -1087,11 +1081,7 @@ fn shapes_with_a_zero_follow_numpys_rule_wherever_the_zero_is() {
                         assert!(numpy_accepts, "{s:?}");
                         assert_eq!(a.shape(), shape);
                     }
-                    Err(e)
-                        if e.kind() == ErrorKind::Header
-                            && e.to_string().starts_with("shape [")
-                            && e.to_string().ends_with(" overflows the address space") =>
-                    {
+                    Err(e) if e.kind() == ErrorKind::Header && e.fault() == Some(Fault::Shape) => {
                         assert!(!numpy_accepts, "{s:?}")
                     }
                     Err(e) => panic!("{s:?}: {e:?}"),
@@ -1136,11 +1126,7 @@ fn a_truncated_archive_says_it_may_be_truncated() {
                 .wrapping_add(1442695040888963407);
             let cut = (x >> 33) as usize % bytes.len();
             let err = crate::own::open_npz(Cursor::new(&bytes[..cut])).unwrap_err();
-            assert!(
-                is_not_zip(&err, cut as u64, &bytes[..cut.min(4)]),
-                "{name} cut at {cut}: {err:?}"
-            );
-            assert!(err.to_string().contains("truncated"), "{err}");
+            assert!(is_not_zip(&err), "{name} cut at {cut}: {err:?}");
         }
         let cut = bytes.len() - 1;
         let err = crate::own::open_npz(Cursor::new(&bytes[..cut])).unwrap_err();

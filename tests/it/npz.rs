@@ -5,7 +5,7 @@
 use ndarray::{arr0, array, Array, Array0, Array1, Array2, ArrayD, IxDyn, OwnedRepr, ShapeBuilder};
 use ndnpy::{
     dtype::ByteOrder, npz::Compression, npz::NpzValue, npz::NpzWriteOptions, Error, ErrorKind,
-    NpzReader, NpzWriter, ReadOptions, WriteNpzError,
+    Fault, NpzReader, NpzWriter, ReadOptions, WriteNpzError,
 };
 use std::io::{Cursor, Write};
 
@@ -660,17 +660,14 @@ fn local(bytes: &[u8]) -> Vec<usize> {
 
 #[test]
 fn non_zip_inputs_are_not_zip_errors() {
-    for (input, found) in [
-        (
-            std::fs::read("testdata/f8_le_c_2x3.npy").unwrap(),
-            &b"\x93NUM"[..],
-        ),
-        (Vec::new(), &b""[..]),
-        (b"PK".to_vec(), &b"PK"[..]),
-        (vec![0u8; 100_000], &b"\0\0\0\0"[..]),
+    for input in [
+        std::fs::read("testdata/f8_le_c_2x3.npy").unwrap(),
+        Vec::new(),
+        b"PK".to_vec(),
+        vec![0u8; 100_000],
     ] {
         let err = crate::own::open_npz(Cursor::new(&input)).err().unwrap();
-        assert!(is_not_zip(&err, input.len() as u64, found), "{err:?}");
+        assert!(is_not_zip(&err), "{err:?}");
     }
     let err = crate::own::open_npz(Cursor::new(b"hello")).err().unwrap();
     assert_eq!(
@@ -715,10 +712,7 @@ fn every_truncation_of_numpys_archives_is_not_a_zip_with_its_length() {
         for cut in 0..bytes.len() {
             // The end record is the archive's last 22 bytes: without its end, no archive.
             match NpzReader::with_options(Cursor::new(&bytes[..cut]), &ReadOptions::default()) {
-                Err(e) => assert!(
-                    is_not_zip(&e, cut as u64, &bytes[..cut.min(4)]),
-                    "{name} cut at {cut}: {e:?}"
-                ),
+                Err(e) => assert!(is_not_zip(&e), "{name} cut at {cut}: {e:?}"),
                 Ok(npz) => panic!("{name} cut at {cut}: opened, {} members", npz.len()),
             }
         }
@@ -908,12 +902,6 @@ fn a_zip_bomb_stops_at_the_declared_size() {
     assert_eq!(npz.member(0).unwrap().info().size(), 1000);
     let err = npz.member("bomb").and_then(|mut m| m.bytes()).unwrap_err();
     assert_eq!(member_fault(&err), Some("overrun"), "{err:?}");
-    assert!(
-        err.to_string()
-            .contains(" inflates to more than the 1000 bytes its directory entry declares "),
-        "{err}"
-    );
-    assert!(err.to_string().contains("zip bomb"));
     let ok: Array1<u8> = npz.by_name("ok").unwrap();
     assert_eq!(ok, array![1, 2]);
 
@@ -1003,7 +991,6 @@ fn an_impossible_declared_size_is_refused_before_inflating() {
     assert_eq!(npz.names().unwrap(), ["a", "b"]);
     let err = crate::own::by_name::<OwnedRepr<f64>, IxDyn, _>(&mut npz, "a").unwrap_err();
     assert!(is_zip_structure(&err), "{err:?}");
-    assert!(err.to_string().contains("zip bomb"), "{err}");
     assert!(npz.member("a").and_then(|mut m| m.bytes()).is_err());
     let b: Array1<f64> = npz.by_name("b").unwrap();
     assert_eq!(b, array![3.0]);
@@ -1030,7 +1017,6 @@ fn lying_sizes_and_offsets_are_typed_errors() {
         .and_then(|mut m| m.bytes())
         .unwrap_err();
     assert!(is_zip_structure(&err), "{err:?}");
-    assert!(err.to_string().contains("overlapping"), "{err}");
     assert!(open(&b)
         .member("fortran")
         .and_then(|mut m| m.bytes())
@@ -1042,10 +1028,7 @@ fn lying_sizes_and_offsets_are_typed_errors() {
     put32(&mut b, c[1] + 42, 0);
     let mut npz = open(&b);
     let err = npz.member(1).and_then(|mut m| m.bytes()).unwrap_err();
-    assert!(
-        err.to_string().contains("another entry points to too"),
-        "{err}"
-    );
+    assert!(is_zip_structure(&err), "{err:?}");
     assert!(npz.member(0).and_then(|mut m| m.bytes()).is_err());
     assert!(npz.member("big_endian").and_then(|mut m| m.bytes()).is_ok());
 
@@ -1066,7 +1049,7 @@ fn lying_sizes_and_offsets_are_typed_errors() {
         .member("fortran")
         .and_then(|mut m| m.bytes())
         .unwrap_err();
-    assert!(err.to_string().contains("repeat the member name"), "{err}");
+    assert!(is_zip_structure(&err), "{err:?}");
 
     // A central directory larger than the bytes before the end record.
     let mut b = base.clone();
@@ -1254,12 +1237,7 @@ fn stored_aligned_members_view_in_place_others_say_why_not() {
         .unwrap_err();
     assert_eq!(err.kind(), ErrorKind::CannotView, "{err:?}");
     assert_eq!(err.member(), Some("deflated.npy"));
-    assert!(
-        err.to_string().starts_with(
-            "archive member \"deflated.npy\" is compressed and cannot be viewed in place"
-        ),
-        "{err}"
-    );
+    assert_eq!(err.fault(), Some(Fault::Compressed), "{err:?}");
 }
 
 /// numpy's `npz_stored.npz` puts each member's data where the zip layout leaves it: "a"
@@ -1301,7 +1279,6 @@ fn in_numpys_archive_exactly_the_misaligned_members_are_refused_a_view_and_read_
                  copies; archives written with NpzWriteOptions::align can be viewed)"
             )
         );
-        assert!(e.to_string().contains("NpzReader::by_name"), "{e}");
     };
     refused(
         npz.member("a")

@@ -7,8 +7,8 @@
 
 use ndarray::{array, Array0, Array1, Array2, ArrayView1, ArrayView2, Ix1, IxDyn, OwnedRepr};
 use ndnpy::{
-    npz::Compression, npz::MemberKey, npz::NpzValue, npz::NpzWriteOptions, ErrorKind, NpzReader,
-    NpzWriter,
+    npz::Compression, npz::MemberKey, npz::NpzValue, npz::NpzWriteOptions, ErrorKind, Fault,
+    NpzReader, NpzWriter,
 };
 use std::collections::BTreeMap;
 use std::io::Cursor;
@@ -327,7 +327,6 @@ fn members_by_index_and_their_errors() {
             listed.join(", ")
         )
     );
-    assert!(err.to_string().contains("\"weights\""), "{err}");
 
     let mut empty = NpzReader::open("testdata/npz_empty.npz").unwrap();
     let err = empty.member(0).unwrap_err();
@@ -445,12 +444,7 @@ fn views_of_stored_members_are_in_place() {
     let err = flags.view::<bool, Ix1>().unwrap_err();
     assert_eq!(err.kind(), ErrorKind::CannotView, "{err:?}");
     assert_eq!(err.member(), Some("flags.npy"));
-    assert!(
-        err.to_string().starts_with(
-            "archive member \"flags.npy\" is compressed and cannot be viewed in place"
-        ),
-        "{err}"
-    );
+    assert_eq!(err.fault(), Some(Fault::Compressed), "{err:?}");
 
     // An aligned archive written here, read by numpy, and viewed in place.
     let weights = Array2::from_shape_fn((3, 5), |(i, j)| (i * 5 + j) as f64 / 4.0);

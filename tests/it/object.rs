@@ -3,7 +3,7 @@
 //! pickles (depth, cycles, memo bombs, huge lengths, truncations), each a typed error.
 
 use ndarray::ShapeBuilder;
-use ndnpy::{read_npy_dyn, DynArray, DynData, Error, ErrorKind, PyValue, ReadOptions};
+use ndnpy::{read_npy_dyn, DynArray, DynData, Error, ErrorKind, Fault, PyValue, ReadOptions};
 use std::path::{Path, PathBuf};
 
 fn fixture(name: &str) -> PathBuf {
@@ -341,10 +341,7 @@ fn shared_values_are_repeated() {
 fn cycles_and_foreign_globals_are_refused_by_name() {
     let err = read_npy_dyn(fixture("cycle.npy")).unwrap_err();
     assert_eq!(err.kind(), ErrorKind::DType, "{err}");
-    assert!(
-        err.to_string().starts_with("the pickle holds ") && err.to_string().contains("cycle"),
-        "{err}"
-    );
+    assert_eq!(err.fault(), Some(Fault::PickleUnsupported), "{err}");
     assert!(err.offset().is_some(), "{err:?}");
     let err = read_npy_dyn(fixture("fraction.npy")).unwrap_err();
     assert_eq!(err.kind(), ErrorKind::DType, "{err}");
@@ -449,7 +446,7 @@ fn deep_nesting_is_a_limit_not_a_stack_overflow() {
 fn a_list_appended_to_itself_is_refused() {
     let err = read(&object_npy(1, b"]\x94h\x00a")).unwrap_err();
     assert_eq!(err.kind(), ErrorKind::DType, "{err}");
-    assert!(err.to_string().starts_with("the pickle holds "), "{err}");
+    assert_eq!(err.fault(), Some(Fault::PickleUnsupported), "{err}");
 }
 
 #[test]
@@ -483,10 +480,6 @@ fn declared_lengths_beyond_the_input_are_truncations() {
         let bytes = object_npy(1, op);
         let err = read(&bytes).unwrap_err();
         assert_eq!(err.kind(), ErrorKind::Truncated, "{err}");
-        assert!(
-            err.to_string().starts_with("file ends in the pickle: "),
-            "{err}"
-        );
         // The same through a reader of unknown length: grown with the bytes, not allocated.
         let err = DynArray::read_npy(Stream(&bytes[..])).unwrap_err();
         assert!(err.kind() == ErrorKind::Truncated, "{err}");
@@ -521,10 +514,7 @@ fn malformed_opcodes_are_format_errors() {
             err.kind() == ErrorKind::InvalidData && err.offset().is_some(),
             "{items:?}: {err}"
         );
-        assert!(
-            err.to_string().starts_with("malformed pickle at byte "),
-            "{err}"
-        );
+        assert_eq!(err.fault(), Some(Fault::Pickle), "{err}");
     }
 }
 
@@ -1160,10 +1150,10 @@ fn a_range_is_a_value_whatever_its_bounds() {
     let big = b"K\x00\x8a\x09\x00\x00\x00\x00\x00\x00\x00\x00\x01K\x01";
     let err = read(&range_npy(big)).unwrap_err();
     assert_eq!(err.kind(), ErrorKind::DType, "{err}");
-    assert!(err.to_string().contains("range whose bounds"), "{err}");
+    assert_eq!(err.fault(), Some(Fault::PickleUnsupported), "{err}");
     let err = read(&range_npy(b"K\x00K\x05K\x00")).unwrap_err();
     assert_eq!(err.kind(), ErrorKind::InvalidData, "{err}");
-    assert!(err.to_string().contains("step 0"), "{err}");
+    assert_eq!(err.fault(), Some(Fault::Pickle), "{err}");
     let err = read(&range_npy(b"G?\xf8\x00\x00\x00\x00\x00\x00")).unwrap_err();
     assert_eq!(err.kind(), ErrorKind::InvalidData, "{err}");
     // Writing a step of 0 is refused too.
@@ -1242,5 +1232,5 @@ fn other_globals_and_subclasses_are_still_refused_by_name() {
     ))
     .unwrap_err();
     assert_eq!(err.kind(), ErrorKind::DType, "{err}");
-    assert!(err.to_string().contains("MaskedArray of dtype"), "{err}");
+    assert_eq!(err.fault(), Some(Fault::PickleUnsupported), "{err}");
 }

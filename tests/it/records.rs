@@ -872,7 +872,7 @@ fn hostile_records_give_typed_errors() {
     let err = crate::own::read::<Array1<Outer>>(&npy(good, &[5], &bad)[..]).unwrap_err();
     assert_eq!(err.kind(), ErrorKind::InvalidData, "{err:?}");
     assert_eq!((err.record_index(), err.field()), (Some(2), Some("s")));
-    assert!(err.to_string().contains("code point 0xd800"), "{err}");
+    assert_eq!(err.fault(), Some(ndnpy::Fault::InvalidValue), "{err}");
 }
 
 #[test]
@@ -904,12 +904,6 @@ fn strings_too_long_to_write_are_usage_errors() {
     );
     assert_eq!(err.kind(), ErrorKind::Usage, "{err:?}");
     assert_eq!((err.record_index(), err.field()), (Some(2), Some("name")));
-    assert!(
-        err.to_string().starts_with(
-            "cannot write record 2, field 'name': a string of 4 characters does not fit"
-        ),
-        "{err}"
-    );
     let long_raw = S {
         raw: [vec![], b"xyz".to_vec()],
         ..ok
@@ -1052,7 +1046,7 @@ print(dt.itemsize)
     let mut file = file;
     let err = ndnpy::Error::from(ArrayViewMut1::<Aligned>::view_mut_npy(&mut file).unwrap_err());
     assert!(layout_difference(&err).is_some(), "{err:?}");
-    assert!(err.to_string().contains("padding bytes"), "{err}");
+    assert_eq!(err.fault(), Some(ndnpy::Fault::Layout), "{err}");
 }
 
 #[test]
@@ -1338,7 +1332,7 @@ np.save(sys.argv[1], a)
     let err = ndnpy::Error::from(
         ndarray::Array1::<Fixed5>::read_npy(&rewrite_tag_len(&bytes)[..]).unwrap_err(),
     );
-    assert!(err.to_string().contains("tag"), "{err}");
+    assert_eq!(err.field(), Some("tag"), "{err}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

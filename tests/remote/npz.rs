@@ -251,7 +251,7 @@ fn a_flipped_byte_in_a_large_member_fails_its_crc_through_every_read() {
         let check = |err: ndnpy::Error, how: &str| {
             assert_eq!(err.kind(), ErrorKind::Archive, "{how}: {err}");
             assert_eq!(err.member(), Some("big.npy"), "{how}");
-            assert!(err.to_string().contains("CRC"), "{how}: {err}");
+            assert_eq!(err.fault(), Some(ndnpy::Fault::Checksum), "{how}: {err}");
         };
         let mut npz = open_with(s3.clone(), &name, opts.clone());
         check(
@@ -306,11 +306,11 @@ fn hostile_and_broken_archives_are_errors() {
             assert!(err.kind().is_format(), "{err}");
         }
     }
-    // A missing member lists the keys.
+    // A missing member.
     let mut npz = open(Arc::clone(&store), "npz/crc.npz").unwrap();
     let err = npz.member("nope").unwrap_err();
     assert_eq!(err.kind(), ErrorKind::MissingMember);
-    assert!(err.to_string().contains("small"), "{err}");
+    assert_eq!(err.fault(), Some(ndnpy::Fault::MissingMember));
     // Replaced after opening: an error, never a mix.
     put(&store, "npz/changing.npz", bytes.clone());
     let mut npz = open(Arc::clone(&store), "npz/changing.npz").unwrap();
