@@ -4,7 +4,8 @@
 //! # The map
 //!
 //! - **Reading**: [`read_npy`] (a path), [`ReadNpyExt`] (any [`Read`](std::io::Read), any
-//!   dimension; a `File`, `BufReader<File>` or bytes in memory read as fast as a path), and
+//!   dimension; a `File`, `BufReader<File>` or bytes in memory read through the file or bytes
+//!   behind them, as a path is), and
 //!   [`ReadOptions`] (limits for untrusted input, threads).
 //! - **Writing**: [`write_npy`], [`create_new_npy`], [`WriteNpyExt`] and [`WriteOptions`]
 //!   (byte order, durability). Files are published atomically;
@@ -28,7 +29,8 @@
 //!   `Read + Seek` for every reader here; [`RemoteWriter`][remote-writer] uploads.
 //! - **Conversions**: [`safetensors`][safetensors-mod], [`arrow`][arrow-mod] and
 //!   [`parquet`][parquet-mod], each its feature.
-//! - **Errors**: [`Error`], whose [`ErrorKind`] says what went wrong; ndarray-npy's functions
+//! - **Errors**: [`Error`], whose [`ErrorKind`] says what went wrong and [`Fault`] which
+//!   fault exactly (a checksum, a truncated member, a bad magic); ndarray-npy's functions
 //!   return ndarray-npy's error types ([`npy`]), which convert into [`Error`] and back.
 //!
 //! Each module's documentation holds the details; `ARCHITECTURE.md` in the repository maps
