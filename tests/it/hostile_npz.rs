@@ -840,10 +840,17 @@ fn the_inflated_total_is_limited_when_asked() {
 }
 
 /// Whether `err` refuses a member because reading it would take the bytes read out of the
-/// archive past `ReadOptions::max_inflated_len`: a limit naming the member, with the byte
-/// counts (the one limit that has both).
+/// archive past `ReadOptions::max_inflated_len`. A limit naming the member with byte counts
+/// is this one or `MemberTooLarge`; no accessor tells them apart, so the message does.
 fn is_inflated_too_large(err: &Error) -> bool {
-    err.kind() == ErrorKind::Limit && err.member().is_some() && err.byte_counts().is_some()
+    let Some(member) = err.member() else {
+        return false;
+    };
+    err.kind() == ErrorKind::Limit
+        && err.byte_counts().is_some()
+        && err.to_string().starts_with(&format!(
+            "reading archive member {member:?} would bring the bytes read out of the archive to "
+        ))
 }
 
 // ---- F4: messages quote a bounded amount ----------------------------------------------------
