@@ -2,25 +2,25 @@
 //! the memory order numpy would choose, and through the file behind a `File` or
 //! `BufWriter<File>` when that is what the writer is.
 
-use crate::concrete::{self, ConcreteWriter};
 use crate::dtype::DType;
 use crate::element::WritableElement;
 use crate::error::Error;
 use crate::fsutil::Preallocating;
 use crate::header::Header;
 use crate::layout::fortran_order_of;
+use crate::source::door::{self, ConcreteWriter};
 use ndarray::{ArrayRef, Dimension};
 use std::io::{BufWriter, Write};
 
 /// Runs `write` and flushes: into the file behind a `File` or `BufWriter<File>`
-/// ([`concrete::writer`]) through a buffer that reserves the file's extent before each large
+/// ([`door::writer`]) through a buffer that reserves the file's extent before each large
 /// write, as `np.save` does (the `BufWriter`'s own buffer is flushed first); into `writer`
 /// itself otherwise.
 pub(crate) fn write_through<W: Write>(
     writer: &mut W,
     write: impl FnOnce(&mut dyn Write) -> Result<(), Error>,
 ) -> Result<(), Error> {
-    let file = match concrete::writer(writer) {
+    let file = match door::writer(writer) {
         ConcreteWriter::File(file) => file,
         ConcreteWriter::BufFile(b) => {
             b.flush()?;

@@ -133,7 +133,6 @@ extern crate self as ndnpy;
 
 #[cfg(feature = "arrow")]
 pub mod arrow;
-mod concrete;
 mod descr;
 pub mod dtype;
 pub mod dynamic;
@@ -167,6 +166,7 @@ mod region;
 pub mod remote;
 #[cfg(feature = "safetensors")]
 pub mod safetensors;
+mod source;
 mod sys;
 pub mod unit;
 mod view;

@@ -247,7 +247,7 @@ impl NpyMmap {
         A: ReadableElement,
         I: SliceArg<IxDyn>,
     {
-        let (elems, merge) = (selection.as_ref(), crate::region::Merge::MEMORY);
+        let (elems, merge) = (selection.as_ref(), crate::source::Merge::MEMORY);
         // `data` holds the whole array data, as the map was made for.
         crate::region::read_region(&self.info, elems, self.data(), merge, None)
     }

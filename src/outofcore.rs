@@ -223,12 +223,6 @@ impl<R: Read + Seek> NpyReader<R> {
     ) -> Result<Array<A, D>, Error> {
         let available = self.end.saturating_sub(self.data_start);
         let (info, start) = (&self.info, self.data_start);
-        #[cfg(feature = "object_store")]
-        if let Some(file) =
-            crate::concrete::downcast_mut::<R, crate::remote::RemoteFile>(&mut self.inner)
-        {
-            return file.read_region(info, elems, start, Some(available));
-        }
         let (inner, threads) = (&mut self.inner, self.threads);
         crate::region::read_from(info, elems, inner, start, Some(available), threads)
     }

@@ -1,11 +1,11 @@
 //! Reading `.npy` data into owned arrays.
 
-use crate::concrete::{self, ConcreteReader};
 use crate::element::Input;
 use crate::element::ReadableElement;
 use crate::error::{Error, FormatError};
 use crate::header::{Header, HeaderInfo, ReadOptions};
 use crate::layout::dimension;
+use crate::source::door::{self, ConcreteReader};
 use ndarray::{ArrayBase, DataOwned, Dimension, ShapeBuilder};
 use std::fs::File;
 use std::io::{Read, Seek, SeekFrom};
@@ -188,7 +188,7 @@ where
 }
 
 /// Reads one array from `reader` (its header, then `body` reads the data): through the file
-/// or the bytes behind the standard reader types ([`concrete::reader`]), so that the data's
+/// or the bytes behind the standard reader types ([`door::reader`]), so that the data's
 /// length is known before it is read, and read on as many threads as `opts` allows; through
 /// `reader` itself otherwise. `body` gets the header and how many bytes the input still holds,
 /// when known. The reader is left just past what `body` read.
@@ -197,7 +197,7 @@ pub(crate) fn read_through<R: Read, T>(
     opts: &ReadOptions,
     body: impl FnOnce(&mut dyn Read, HeaderInfo, Option<u64>) -> Result<T, Error>,
 ) -> Result<T, Error> {
-    match concrete::reader(reader) {
+    match door::reader(reader) {
         ConcreteReader::File(mut file) => {
             let info = Header::read(&mut file, opts)?;
             let Some(len) = regular_len(file)? else {

@@ -1087,13 +1087,6 @@ impl<R: Read + Seek> NpzMember<'_, R> {
                 let info = self.header()?;
                 info.check_data_within(range.end - range.start)?;
                 let start = range.start + info.data_offset;
-                #[cfg(feature = "object_store")]
-                if let Some(file) = crate::concrete::downcast_mut::<R, crate::remote::RemoteFile>(
-                    &mut self.npz.reader,
-                ) {
-                    let read = file.read_region(&info, selection.as_ref(), start, None);
-                    return read.map_err(|e| e.in_member(&name));
-                }
                 let (reader, threads) = (&mut self.npz.reader, self.npz.options.threads);
                 crate::region::read_from(&info, selection.as_ref(), reader, start, None, threads)
             }
@@ -1263,9 +1256,14 @@ where
 /// A member's compressed data: already in memory (small members are read with their local
 /// header), streamed from the archive, or (an archive that is a file, on Unix) read from the
 /// file by positioned reads, which lets large reads of a stored member be split over threads.
+/// A stream from an object in a store (`ranged`) takes a large read whole, fetched by
+/// concurrent requests straight into place.
 enum Source<'a, R> {
     Memory(&'a [u8]),
-    Stream(BufReader<io::Take<&'a mut R>>),
+    Stream {
+        stream: BufReader<io::Take<&'a mut R>>,
+        ranged: bool,
+    },
     #[cfg(unix)]
     File(BufReader<FileRange<'a>>),
 }
@@ -1279,8 +1277,9 @@ impl<'a, R: Read + Seek> Source<'a, R> {
         opts: &ReadOptions,
     ) -> io::Result<Source<'a, R>> {
         let cap = len.min(64 << 10) as usize;
+        let ranged = crate::source::door::is_ranged::<R>();
         #[cfg(unix)]
-        let reader = match crate::concrete::file_behind(reader) {
+        let reader = match crate::source::door::file_behind(reader) {
             Ok(file) => {
                 let range = FileRange {
                     file,
@@ -1295,10 +1294,8 @@ impl<'a, R: Read + Seek> Source<'a, R> {
         #[cfg(not(unix))]
         let _ = opts;
         reader.seek(SeekFrom::Start(start))?;
-        Ok(Source::Stream(BufReader::with_capacity(
-            cap,
-            (reader as &mut R).take(len),
-        )))
+        let stream = BufReader::with_capacity(cap, (reader as &mut R).take(len));
+        Ok(Source::Stream { stream, ranged })
     }
 }
 
@@ -1334,7 +1331,7 @@ impl<R: Read> Read for Source<'_, R> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
         match self {
             Source::Memory(m) => m.read(buf),
-            Source::Stream(s) => s.read(buf),
+            Source::Stream { stream, .. } => stream.read(buf),
             #[cfg(unix)]
             Source::File(f) => f.read(buf),
         }
@@ -1345,7 +1342,7 @@ impl<R: Read> BufRead for Source<'_, R> {
     fn fill_buf(&mut self) -> io::Result<&[u8]> {
         match self {
             Source::Memory(m) => Ok(m),
-            Source::Stream(s) => s.fill_buf(),
+            Source::Stream { stream, .. } => stream.fill_buf(),
             #[cfg(unix)]
             Source::File(f) => f.fill_buf(),
         }
@@ -1354,7 +1351,7 @@ impl<R: Read> BufRead for Source<'_, R> {
     fn consume(&mut self, amt: usize) {
         match self {
             Source::Memory(m) => m.consume(amt),
-            Source::Stream(s) => s.consume(amt),
+            Source::Stream { stream, .. } => stream.consume(amt),
             #[cfg(unix)]
             Source::File(f) => f.consume(amt),
         }
@@ -1362,19 +1359,14 @@ impl<R: Read> BufRead for Source<'_, R> {
 }
 
 impl<R: Read> MemberSource for Source<'_, R> {
-    /// A file's range is read by [`file_read_hashing`]; an object in a store
-    /// ([`RemoteFile`](crate::remote::RemoteFile)) whole into `out`, its parts fetched
-    /// concurrently straight there, then hashed.
+    /// A file's range is read by [`file_read_hashing`]; an object in a store whole into
+    /// `out`, its parts fetched concurrently straight there, then hashed.
     fn read_hashing(&mut self, out: &mut [u8]) -> Option<io::Result<(usize, crc32fast::Hasher)>> {
-        #[cfg(feature = "object_store")]
-        if let Source::Stream(s) = self {
-            let remote = crate::concrete::downcast_mut::<&mut R, crate::remote::RemoteFile>(
-                s.get_mut().get_mut(),
-            );
-            if remote.is_none() || out.len() < super::member::PARALLEL_CRC_MIN {
+        if let Source::Stream { stream, ranged } = self {
+            if !*ranged || out.len() < super::member::PARALLEL_CRC_MIN {
                 return None;
             }
-            return Some(crate::ioutil::read_full(s, out).map(|n| {
+            return Some(crate::ioutil::read_full(stream, out).map(|n| {
                 let mut h = crc32fast::Hasher::new();
                 h.update(&out[..n]);
                 (n, h)
@@ -1384,8 +1376,6 @@ impl<R: Read> MemberSource for Source<'_, R> {
         if let Source::File(f) = self {
             return file_read_hashing(f, out);
         }
-        #[cfg(not(any(unix, feature = "object_store")))]
-        let _ = out;
         None
     }
 }

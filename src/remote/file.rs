@@ -4,12 +4,7 @@ use super::{block_on, parse_url, Object, RemoteOptions};
 use crate::error::Error;
 use object_store::path::Path;
 use object_store::ObjectStore;
-use std::io::{self, Read, Seek, SeekFrom};
 use std::sync::Arc;
-
-/// The first read-ahead window after a seek, in bytes: a local header, a `.npy` header, a
-/// small member.
-const FIRST_WINDOW: usize = 64 << 10;
 
 /// An object in a store (S3 and S3-compatible servers, Google Cloud Storage, Azure, plain
 /// HTTP: any [`ObjectStore`]) as a file: a [`Read`] + [`Seek`] that every reader of this
@@ -70,22 +65,7 @@ const FIRST_WINDOW: usize = 64 << 10;
 /// .await??;
 /// # Ok(()) }
 /// ```
-#[derive(Debug)]
-pub struct RemoteFile {
-    object: Object,
-    pos: u64,
-    /// Bytes `held_at..held_at + held.len()` of the object.
-    held: Vec<u8>,
-    held_at: u64,
-    /// Where the last read ended: a read from there goes on with the stream.
-    last_end: u64,
-    /// The next read-ahead window.
-    window: usize,
-}
-
-// SAFETY: `RemoteFile` has no lifetime parameters.
-#[allow(unsafe_code)]
-unsafe impl crate::concrete::Unborrowed for RemoteFile {}
+pub type RemoteFile = crate::source::RangedFile;
 
 impl RemoteFile {
     /// Opens the object at `path` in `store` with [`RemoteOptions::new`]: one GET of its first
@@ -132,14 +112,7 @@ impl RemoteFile {
     ) -> Result<RemoteFile, Error> {
         let guess = opts.header_guess.max(12) as u64;
         let (object, held) = block_on(Object::open(store, path, guess, opts))??;
-        Ok(RemoteFile {
-            object,
-            pos: 0,
-            held,
-            held_at: 0,
-            last_end: 0,
-            window: FIRST_WINDOW,
-        })
+        Ok(RemoteFile::new(Box::new(object), held))
     }
 
     /// Opens the object at `url` (`s3://bucket/key`, `gs://...`, `az://...`, `https://...`):
@@ -186,7 +159,7 @@ impl RemoteFile {
     /// # }
     /// ```
     pub fn path(&self) -> &Path {
-        &self.object.path
+        &object_of(self).path
     }
 
     /// The object's size in bytes and the ETag its reads are pinned to (if the store gave
@@ -199,94 +172,15 @@ impl RemoteFile {
     /// # }
     /// ```
     pub fn object(&self) -> (u64, Option<&str>) {
-        (self.object.size, self.object.e_tag.as_deref())
-    }
-
-    /// A region read of the `.npy` whose data starts at `start` here (whose `available`
-    /// bytes from there the file holds): its runs less than [`RemoteOptions::region_gap`]
-    /// apart fetched by one GET, windows of up to [`RemoteOptions::part_size`] bytes,
-    /// [`RemoteOptions::concurrency`] at once, and a run of a part or more (or the last run)
-    /// fetched in parts straight into the array.
-    pub(crate) fn read_region<A: crate::ReadableElement, D: ndarray::Dimension>(
-        &self,
-        info: &crate::header::HeaderInfo,
-        elems: &[ndarray::SliceInfoElem],
-        start: u64,
-        available: Option<u64>,
-    ) -> Result<ndarray::Array<A, D>, Error> {
-        let opts = &self.object.opts;
-        let merge = crate::region::Merge {
-            gap: opts.region_gap as u64,
-            block: opts.part_size.max(1),
-            batch: opts.concurrency.max(1),
-            batch_bytes: usize::MAX,
-            direct: false,
-        };
-        crate::region::read_region(info, elems, self.object.at(start), merge, available)
+        let object = object_of(self);
+        (object.size, object.e_tag.as_deref())
     }
 }
 
-impl Read for RemoteFile {
-    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        let size = self.object.size;
-        if buf.is_empty() || self.pos >= size {
-            return Ok(0);
-        }
-        let held_end = self.held_at + self.held.len() as u64;
-        if (self.held_at..held_end).contains(&self.pos) {
-            let from = (self.pos - self.held_at) as usize;
-            let n = buf.len().min(self.held.len() - from);
-            buf[..n].copy_from_slice(&self.held[from..from + n]);
-            self.pos += n as u64;
-            self.last_end = self.pos;
-            return Ok(n);
-        }
-        // A read that goes on where the last one ended doubles the window; a jump resets it.
-        let max = (self.object.opts.part_size)
-            .saturating_mul(self.object.opts.concurrency)
-            .max(FIRST_WINDOW);
-        self.window = if self.pos == self.last_end && self.pos > 0 {
-            self.window.saturating_mul(2).min(max)
-        } else {
-            FIRST_WINDOW
-        };
-        let left = size - self.pos;
-        let want = (buf.len() as u64).min(left) as usize;
-        if want >= self.window {
-            let range = self.pos..self.pos + want as u64;
-            block_on(self.object.fetch_into(range, &mut buf[..want]))??;
-            self.pos += want as u64;
-            self.last_end = self.pos;
-            return Ok(want);
-        }
-        // At most `window` bytes, which fits in memory: the window is a part size times the
-        // concurrency, or less.
-        let len = (self.window as u64).min(left) as usize;
-        // Only the buffer's growth is zeroed: every byte it holds is fetched below.
-        self.held
-            .try_reserve_exact(len.saturating_sub(self.held.len()))
-            .map_err(|_| io::Error::from(io::ErrorKind::OutOfMemory))?;
-        self.held.resize(len, 0);
-        self.held_at = self.pos;
-        let range = self.pos..self.pos + len as u64;
-        if let Err(e) = block_on(self.object.fetch_into(range, &mut self.held))? {
-            self.held.clear();
-            return Err(e.into());
-        }
-        self.read(buf)
-    }
-}
-
-impl Seek for RemoteFile {
-    fn seek(&mut self, to: SeekFrom) -> io::Result<u64> {
-        let (base, delta) = match to {
-            SeekFrom::Start(n) => (n, 0),
-            SeekFrom::End(d) => (self.object.size, d),
-            SeekFrom::Current(d) => (self.pos, d),
-        };
-        self.pos = base.checked_add_signed(delta).ok_or_else(|| {
-            io::Error::new(io::ErrorKind::InvalidInput, "a seek before the start")
-        })?;
-        Ok(self.pos)
+/// The object a [`RemoteFile`] reads: every one is opened here, from an [`Object`].
+fn object_of(file: &RemoteFile) -> &Object {
+    match file.source().as_any().downcast_ref::<Object>() {
+        Some(object) => object,
+        None => unreachable!("a RemoteFile is only ever made by RemoteFile::open_with_options"),
     }
 }

@@ -292,52 +292,51 @@ impl Object {
     }
 }
 
-/// A pinned object as a positioned source for region reads, offsets counted from `base`.
-struct At<'o> {
-    object: &'o Object,
-    base: u64,
-}
-
-impl Object {
-    /// This object as a source of bytes at offsets from `base` (a `.npy`'s data).
-    fn at(&self, base: u64) -> At<'_> {
-        At { object: self, base }
+/// A pinned object is a ranged source: [`RemoteFile`] reads it.
+impl crate::source::Ranged for Object {
+    fn size(&self) -> u64 {
+        self.size
     }
-}
 
-impl At<'_> {
-    /// The object's bytes at `offset` from the base, as long as `len`.
-    fn range(&self, offset: u64, len: usize) -> io::Result<Range<u64>> {
-        let start = self.base.checked_add(offset);
-        let end = start.and_then(|s| s.checked_add(len as u64));
-        match (start, end) {
-            (Some(start), Some(end)) if end <= self.object.size => Ok(start..end),
-            _ => Err(io::Error::from(io::ErrorKind::UnexpectedEof)),
-        }
-    }
-}
-
-impl crate::region::ReadAt for At<'_> {
-    fn read_at(&mut self, offset: u64, buf: &mut [u8]) -> io::Result<()> {
-        let range = self.range(offset, buf.len())?;
-        block_on(self.object.fetch_into(range, buf))??;
+    fn fetch(&self, offset: u64, buf: &mut [u8]) -> io::Result<()> {
+        let range = offset..offset + buf.len() as u64;
+        block_on(self.fetch_into(range, buf))??;
         Ok(())
     }
 
     /// One GET per buffer, [`RemoteOptions::concurrency`] at once.
-    fn read_many(&mut self, reads: &mut [(u64, &mut [u8])]) -> io::Result<()> {
-        let mut gets = Vec::with_capacity(reads.len());
-        for (offset, buf) in reads.iter_mut() {
-            let range = self.range(*offset, buf.len())?;
-            let object = self.object;
-            gets.push(object.get_into(range, buf));
-        }
+    fn fetch_many(&self, reads: &mut [(u64, &mut [u8])]) -> io::Result<()> {
+        let gets: Vec<_> = (reads.iter_mut())
+            .map(|(offset, buf)| self.get_into(*offset..*offset + buf.len() as u64, buf))
+            .collect();
         block_on(
             futures::stream::iter(gets)
-                .buffer_unordered(self.object.opts.concurrency.max(1))
+                .buffer_unordered(self.opts.concurrency.max(1))
                 .try_collect::<Vec<()>>(),
         )??;
         Ok(())
+    }
+
+    /// Runs less than [`RemoteOptions::region_gap`] apart fetched by one GET, windows of up
+    /// to [`RemoteOptions::part_size`] bytes, [`RemoteOptions::concurrency`] at once, and a
+    /// run of a part or more fetched in parts straight into the array.
+    fn merge(&self) -> crate::source::Merge {
+        crate::source::Merge {
+            gap: self.opts.region_gap as u64,
+            block: self.opts.part_size.max(1),
+            batch: self.opts.concurrency.max(1),
+            batch_bytes: usize::MAX,
+            direct: false,
+        }
+    }
+
+    /// A part size times the concurrency: what one round of GETs fetches.
+    fn max_window(&self) -> usize {
+        self.opts.part_size.saturating_mul(self.opts.concurrency)
+    }
+
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
     }
 }
 

@@ -1,19 +1,22 @@
-//! The standard types behind a generic reader or writer.
+//! The door: where a caller's reader or writer becomes a source (or a sink) of this crate.
 //!
-//! `ReadNpyExt::read_npy<R: Read>` and `WriteNpyExt::write_npy<W: Write>` are generic, but what
-//! users pass is nearly always one of a few standard types: a `File`, a `BufReader<File>` or
-//! `BufWriter<File>`, bytes in memory (`&[u8]`, a `Cursor`), by value or by `&mut`. Behind
-//! those the whole input is reachable: a regular file has a length and can be read at any
-//! offset (on several threads), bytes in memory can be copied directly, and a file being
-//! written can be given its space up front (as numpy's `tofile` does). Through a plain `Read`
-//! none of that is possible. [`reader`] and [`writer`] recognise those types by their
+//! `ReadNpyExt::read_npy<R: Read>`, `NpzReader<R: Read + Seek>` and `WriteNpyExt::write_npy<W:
+//! Write>` are generic (ndarray-npy fixed those signatures), but what users pass is nearly
+//! always one of a few types: a `File`, a `BufReader<File>` or `BufWriter<File>`, bytes in
+//! memory (`&[u8]`, a `Cursor`), an object in a store ([`RangedFile`](super::RangedFile)),
+//! by value or by `&mut`. Behind those the whole input is reachable: a regular file has a
+//! length and can be read at any offset (on several threads), bytes in memory can be copied
+//! directly, an object can be fetched by concurrent ranged requests, and a file being written
+//! can be given its space up front (as numpy's `tofile` does). Through a plain `Read` none of
+//! that is possible. [`reader`], [`positioned`] and [`writer`] recognise those types by their
 //! [`TypeId`]; everything else takes the generic path.
 //!
-//! This is the only module that looks at a type parameter's identity. Its `unsafe` operation
-//! is [`cast_mut`], whose callers below keep to the rule it states. The one result whose
-//! lifetimes the cast chooses, the caller's slice or cursor, leaves this module only inside
-//! [`InMemory`], which hands out the bytes left and a way to advance past them: no code
-//! outside can write a slice of a shorter life into the caller's reader.
+//! This is the only module that looks at a type parameter's identity, and every type it
+//! names is the standard library's or this layer's. Its `unsafe` operation is [`cast_mut`],
+//! whose callers below keep to the rule it states. The one result whose lifetimes the cast
+//! chooses, the caller's slice or cursor, leaves this module only inside [`InMemory`], which
+//! hands out the bytes left and a way to advance past them: no code outside can write a slice
+//! of a shorter life into the caller's reader.
 #![allow(unsafe_code)]
 
 use std::any::TypeId;
@@ -173,10 +176,50 @@ fn in_memory<R>(behind: Behind<'_>) -> ConcreteReader<'_, R> {
     ConcreteReader::Bytes(InMemory(behind))
 }
 
+/// A caller's `Read + Seek` seen as a positioned source: what region reads and a stored
+/// `.npz` member's reads take from it. The reader's position is then not the caller's to
+/// rely on.
+pub(crate) enum Positioned<'r, R> {
+    /// A `File` or `BufReader<File>` (by value or reference), on Unix: read at offsets on
+    /// any thread.
+    #[cfg(unix)]
+    File(&'r File),
+    /// A `Cursor` over bytes in memory (by value or `&mut`): all its bytes.
+    Bytes(&'r [u8]),
+    /// An object in a store, read by ranged requests.
+    #[cfg(feature = "object_store")]
+    Ranged(&'r super::RangedFile),
+    /// Anything else: seek, then read.
+    Other(&'r mut R),
+}
+
+/// What `r` is, among the sources [`Positioned`] names.
+pub(crate) fn positioned<R: Read>(r: &mut R) -> Positioned<'_, R> {
+    #[cfg(unix)]
+    let r = match file_behind(r) {
+        Ok(file) => return Positioned::File(file),
+        Err(r) => r,
+    };
+    // SAFETY: as in `reader`; only shared references leave.
+    unsafe {
+        if is::<R, Cursor<&'static [u8]>>() {
+            Positioned::Bytes(cast_mut::<R, Cursor<&[u8]>>(r).get_ref())
+        } else if is::<R, &'static mut Cursor<&'static [u8]>>() {
+            Positioned::Bytes(cast_mut::<R, &mut Cursor<&[u8]>>(r).get_ref())
+        } else if is::<R, Cursor<Vec<u8>>>() {
+            Positioned::Bytes(cast_mut::<R, Cursor<Vec<u8>>>(r).get_ref())
+        } else if is::<R, &'static mut Cursor<Vec<u8>>>() {
+            Positioned::Bytes(cast_mut::<R, &mut Cursor<Vec<u8>>>(r).get_ref())
+        } else {
+            ranged(r)
+        }
+    }
+}
+
 /// The file behind `r` if it is a `File` or `BufReader<File>` (by value or reference), to be
 /// read at offsets of the caller's choosing (the reader's position is then not the caller's
 /// to rely on); else `r` back.
-#[cfg_attr(not(unix), allow(dead_code))]
+#[cfg(unix)]
 pub(crate) fn file_behind<R: Read>(r: &mut R) -> Result<&File, &mut R> {
     // SAFETY: as in `reader`; only shared references leave.
     unsafe {
@@ -196,29 +239,38 @@ pub(crate) fn file_behind<R: Read>(r: &mut R) -> Result<&File, &mut R> {
     }
 }
 
-/// A type that holds no borrows (it names no lifetime), so that a reader whose erased type
-/// is its own, or `&mut` of it, is that very type: [`downcast_mut`] may hand it out.
-///
-/// # Safety
-///
-/// The type must have no lifetime parameters (and be `'static`).
-pub(crate) unsafe trait Unborrowed: 'static {}
+/// Whether `R` is a source read by ranged requests (an object in a store), by value or
+/// `&mut`: one whose large reads go straight into the caller's buffer, fetched by concurrent
+/// requests.
+#[cfg_attr(not(feature = "npz"), allow(dead_code))]
+pub(crate) fn is_ranged<R>() -> bool {
+    #[cfg(feature = "object_store")]
+    return is::<R, super::RangedFile>() || is::<R, &'static mut super::RangedFile>();
+    #[cfg(not(feature = "object_store"))]
+    {
+        let _no_object_store = PhantomData::<R>;
+        false
+    }
+}
 
-/// `r` as the `T` it is, by value or `&mut` (`R` is `T` or `&mut T`); else `None`.
-#[cfg_attr(not(feature = "object_store"), allow(dead_code))]
-pub(crate) fn downcast_mut<R, T: Unborrowed>(r: &mut R) -> Option<&mut T> {
-    // SAFETY: `T` names no lifetime (its `Unborrowed` contract), so `R` is exactly `T`, or
-    // `&'a mut T` with the erased lifetime `'a` outliving this borrow of `r`; the result only
-    // reborrows through it, never writing a value of another life back.
+#[cfg(feature = "object_store")]
+fn ranged<R>(r: &mut R) -> Positioned<'_, R> {
+    // SAFETY: as in `reader`: `RangedFile` names no lifetime (it is this layer's, and holds
+    // only owned values), so `R` is exactly it or `&mut` of it.
     unsafe {
-        if is::<R, T>() {
-            Some(cast_mut::<R, T>(r))
-        } else if is::<R, &'static mut T>() {
-            Some(&mut **cast_mut::<R, &mut T>(r))
+        if is::<R, super::RangedFile>() {
+            Positioned::Ranged(cast_mut::<R, super::RangedFile>(r))
+        } else if is::<R, &'static mut super::RangedFile>() {
+            Positioned::Ranged(cast_mut::<R, &mut super::RangedFile>(r))
         } else {
-            None
+            Positioned::Other(r)
         }
     }
+}
+
+#[cfg(not(feature = "object_store"))]
+fn ranged<R>(r: &mut R) -> Positioned<'_, R> {
+    Positioned::Other(r)
 }
 
 /// A writer seen through to the standard type it is.
@@ -300,9 +352,35 @@ mod tests {
         assert_eq!(kind((&bytes[..]).chain(&bytes[..])), "other");
         assert_eq!(kind(&mut &mut &bytes[..]), "other");
         assert_eq!(kind(Box::new(&bytes[..]) as Box<dyn Read>), "other");
-        assert!(file_behind(&mut File::open(&path).unwrap()).is_ok());
-        assert!(file_behind(&mut BufReader::new(File::open(&path).unwrap())).is_ok());
-        assert!(file_behind(&mut &bytes[..]).is_err());
+        fn at<R>(p: Positioned<'_, R>) -> &'static str {
+            match p {
+                #[cfg(unix)]
+                Positioned::File(_) => "file",
+                Positioned::Bytes(_) => "bytes",
+                #[cfg(feature = "object_store")]
+                Positioned::Ranged(_) => "ranged",
+                Positioned::Other(_) => "other",
+            }
+        }
+        assert_eq!(at(positioned(&mut File::open(&path).unwrap())), "file");
+        assert_eq!(at(positioned(&mut &File::open(&path).unwrap())), "file");
+        let mut b = BufReader::new(File::open(&path).unwrap());
+        assert_eq!(at(positioned(&mut b)), "file");
+        assert_eq!(at(positioned(&mut &mut b)), "file");
+        assert_eq!(at(positioned(&mut Cursor::new(&bytes[..]))), "bytes");
+        assert_eq!(
+            at(positioned(&mut &mut Cursor::new(bytes.clone()))),
+            "bytes"
+        );
+        assert_eq!(at(positioned(&mut &bytes[..])), "other");
+        assert_eq!(
+            at(positioned(&mut BufReader::new(Cursor::new(&bytes[..])))),
+            "other"
+        );
+        // A cursor's bytes are all of them, wherever its position is.
+        let mut c = Cursor::new(&bytes[..]);
+        c.set_position(2);
+        assert!(matches!(positioned(&mut c), Positioned::Bytes([1, 2, 3])));
 
         assert_eq!(write_kind(File::create(&path).unwrap()), "file");
         let mut f = File::create(&path).unwrap();

@@ -1,0 +1,140 @@
+//! Sources: bytes at an offset, whatever holds them.
+//!
+//! Every read that is not a stream (a region of an `.npy`, a stored `.npz` member, rows,
+//! elements) asks its source one thing: the bytes at an offset ([`ReadAt`]), with how its
+//! reads are best merged and batched ([`Merge`]). The sources are bytes in memory (a map, a
+//! `Cursor`), a file read by positioned reads ([`FileAt`]), any `Read + Seek` by seeking
+//! ([`Seeking`]), and an object in a store by ranged requests ([`RangedFile`], which the
+//! `remote` module opens). A caller's reader becomes one of these in one place, the door
+//! ([`door`]): the only code that looks at what type a caller's reader is.
+
+use std::io::{self, Read};
+
+pub(crate) mod door;
+#[cfg(feature = "object_store")]
+mod ranged;
+
+pub(crate) use door::{positioned, Positioned};
+#[cfg(feature = "object_store")]
+pub(crate) use ranged::Ranged;
+#[cfg(feature = "object_store")]
+pub use ranged::RangedFile;
+
+/// Bytes at an offset: the one thing a positioned read needs of its source. Offsets count
+/// from where the source starts (for a region read, the first byte of the array data).
+pub(crate) trait ReadAt {
+    /// Fills `buf` with the bytes at `offset`.
+    fn read_at(&mut self, offset: u64, buf: &mut [u8]) -> io::Result<()>;
+
+    /// The source's bytes, if it is bytes in memory (a map): their runs are then copied
+    /// straight, with no call per run.
+    fn memory(&self) -> Option<&[u8]> {
+        None
+    }
+
+    /// Fills each buffer with the bytes at its offset; a source that can read several ranges
+    /// at once (a remote object) does so.
+    fn read_many(&mut self, reads: &mut [(u64, &mut [u8])]) -> io::Result<()> {
+        for (offset, buf) in reads.iter_mut() {
+            self.read_at(*offset, buf)?;
+        }
+        Ok(())
+    }
+}
+
+/// How a source wants its runs merged and batched.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Merge {
+    /// Runs at most this many bytes apart are read as one.
+    pub(crate) gap: u64,
+    /// The largest merged window; runs this long or longer are read on their own, straight
+    /// into the destination.
+    pub(crate) block: usize,
+    /// How many windows are handed to [`ReadAt::read_many`] at once.
+    pub(crate) batch: usize,
+    /// How many bytes of windows one batch gathers at most (it ends at the window that
+    /// passes this, so a batch holds less than `batch_bytes + block` bytes).
+    pub(crate) batch_bytes: usize,
+    /// A run with no neighbour within `gap` is read straight into the destination when it
+    /// has room, rather than batched with the next runs (a local source: it saves a copy;
+    /// a remote one batches, since concurrent GETs beat one alone).
+    pub(crate) direct: bool,
+}
+
+impl Merge {
+    /// Bytes in memory (a map): every run copied straight into the destination, since a
+    /// read costs no call there (see `gather`).
+    pub(crate) const MEMORY: Merge = Merge {
+        gap: 0,
+        block: 0,
+        batch: 1,
+        batch_bytes: 0,
+        direct: true,
+    };
+
+    /// Local sources (a file, bytes in memory): runs up to a page apart merged, windows of
+    /// up to 1 MiB, read in batches of about 64 KiB of windows (one call to
+    /// [`ReadAt::read_many`] each, into a scratch buffer that stays in the core's cache); a
+    /// run with no neighbour goes straight into the destination.
+    pub(crate) const LOCAL: Merge = Merge {
+        gap: 4096,
+        block: 1 << 20,
+        batch: 4096,
+        batch_bytes: 64 << 10,
+        direct: true,
+    };
+}
+
+/// Bytes in memory as a source: the array data itself.
+impl ReadAt for &[u8] {
+    fn memory(&self) -> Option<&[u8]> {
+        Some(self)
+    }
+
+    fn read_at(&mut self, offset: u64, buf: &mut [u8]) -> io::Result<()> {
+        let src = usize::try_from(offset)
+            .ok()
+            .and_then(|o| self.get(o..o.checked_add(buf.len())?))
+            .ok_or_else(|| io::Error::from(io::ErrorKind::UnexpectedEof))?;
+        buf.copy_from_slice(src);
+        Ok(())
+    }
+}
+
+/// A `Read + Seek` as a source: the data starts at `start`.
+pub(crate) struct Seeking<'r, R> {
+    pub(crate) inner: &'r mut R,
+    pub(crate) start: u64,
+}
+
+impl<R: Read + io::Seek> ReadAt for Seeking<'_, R> {
+    fn read_at(&mut self, offset: u64, buf: &mut [u8]) -> io::Result<()> {
+        let pos = self
+            .start
+            .checked_add(offset)
+            .ok_or_else(|| io::Error::from(io::ErrorKind::UnexpectedEof))?;
+        self.inner.seek(io::SeekFrom::Start(pos))?;
+        self.inner.read_exact(buf)
+    }
+}
+
+/// A file as a source, read by positioned reads (one system call a window, the file's
+/// position untouched): the data starts at `start`.
+#[cfg(unix)]
+#[derive(Clone, Copy)]
+pub(crate) struct FileAt<'f> {
+    pub(crate) file: &'f std::fs::File,
+    pub(crate) start: u64,
+}
+
+#[cfg(unix)]
+impl ReadAt for FileAt<'_> {
+    fn read_at(&mut self, offset: u64, buf: &mut [u8]) -> io::Result<()> {
+        use std::os::unix::fs::FileExt;
+        let pos = self
+            .start
+            .checked_add(offset)
+            .ok_or_else(|| io::Error::from(io::ErrorKind::UnexpectedEof))?;
+        self.file.read_exact_at(buf, pos)
+    }
+}
