@@ -220,12 +220,11 @@ pub(crate) fn read_through<R: Read, T>(
             b.seek(SeekFrom::Start(end))?;
             Ok(value)
         }
-        ConcreteReader::Bytes(mut bytes) => {
-            let mut rest = bytes.remaining();
+        ConcreteReader::Bytes(mut rest) => {
             let len = rest.len();
             let result = read_bytes_rest(&mut rest, opts, body);
             let used = len - rest.len();
-            bytes.advance(used);
+            door::advance(reader, used);
             result
         }
         ConcreteReader::Other(r) => {

@@ -13,10 +13,9 @@
 //!
 //! This is the only module that looks at a type parameter's identity, and every type it
 //! names is the standard library's or this layer's. Its `unsafe` operation is [`cast_mut`],
-//! whose callers below keep to the rule it states. The one result whose lifetimes the cast
-//! chooses, the caller's slice or cursor, leaves this module only inside [`InMemory`], which
-//! hands out the bytes left and a way to advance past them: no code outside can write a slice
-//! of a shorter life into the caller's reader.
+//! whose callers below keep to the rule it states. No reader with a lifetime the cast chose
+//! leaves this module: bytes in memory leave as a shared slice, and [`advance`] moves the
+//! caller's slice or cursor on by writing a suffix of itself, never bytes from elsewhere.
 #![allow(unsafe_code)]
 
 use std::any::TypeId;
@@ -76,63 +75,28 @@ pub(crate) enum ConcreteReader<'r, R> {
     File(&'r File),
     /// A `BufReader<File>`, by value or `&mut`.
     BufFile(&'r mut BufReader<File>),
-    /// Bytes in memory: a `&[u8]`, `Cursor<&[u8]>` or `Cursor<Vec<u8>>`, by value or `&mut`.
-    Bytes(InMemory<'r>),
+    /// Bytes in memory (a `&[u8]`, `Cursor<&[u8]>` or `Cursor<Vec<u8>>`, by value or `&mut`):
+    /// those from the reader's position on (none if a cursor is past its end). [`advance`]
+    /// moves the reader past what was read of them.
+    Bytes(&'r [u8]),
     /// Anything else.
     Other(&'r mut R),
 }
 
-/// The caller's bytes in memory, seen from the reader's position: what is left to read, and a
-/// way to move the reader on. The caller's slice or cursor is private to this module and only
-/// ever advanced ([`InMemory::advance`]), so no code outside it can store other bytes into
-/// the caller's reader, whatever lifetime they have.
-pub(crate) struct InMemory<'r>(Behind<'r>);
-
-/// What [`InMemory`] holds: the caller's reader itself.
-enum Behind<'r> {
-    Slice(&'r mut &'r [u8]),
-    CursorSlice(&'r mut Cursor<&'r [u8]>),
-    CursorVec(&'r mut Cursor<Vec<u8>>),
+/// The bytes from a cursor's position on (none if it is past its end).
+fn rest_of<B: AsRef<[u8]>>(c: &Cursor<B>) -> &[u8] {
+    let all = c.get_ref().as_ref();
+    let start = usize::try_from(c.position()).map_or(all.len(), |p| p.min(all.len()));
+    &all[start..]
 }
 
-impl InMemory<'_> {
-    /// The bytes from the reader's position on (none if a cursor is past its end).
-    pub(crate) fn remaining(&self) -> &[u8] {
-        fn from<B: AsRef<[u8]>>(c: &Cursor<B>) -> &[u8] {
-            let all = c.get_ref().as_ref();
-            let start = usize::try_from(c.position()).map_or(all.len(), |p| p.min(all.len()));
-            &all[start..]
-        }
-        match &self.0 {
-            Behind::Slice(s) => s,
-            Behind::CursorSlice(c) => from(c),
-            Behind::CursorVec(c) => from(c),
-        }
-    }
-
-    /// Moves the reader `n` bytes on (at most to the end of [`remaining`](Self::remaining)).
-    pub(crate) fn advance(&mut self, n: usize) {
-        let n = n.min(self.remaining().len());
-        if n == 0 {
-            return;
-        }
-        match &mut self.0 {
-            Behind::Slice(s) => {
-                let rest: &[u8] = s;
-                **s = &rest[n..];
-            }
-            Behind::CursorSlice(c) => advance_cursor(c, n),
-            Behind::CursorVec(c) => advance_cursor(c, n),
-        }
-    }
-}
-
-/// Moves a cursor `n` bytes on from its position, which is at most its length (`n` is
-/// within what remains).
+/// Moves a cursor `n` bytes on from its position, at most to its end (one past its end stays
+/// where it is).
 fn advance_cursor<B: AsRef<[u8]>>(c: &mut Cursor<B>, n: usize) {
-    let len = c.get_ref().as_ref().len() as u64;
-    let pos = c.position().min(len);
-    c.set_position(pos + n as u64);
+    let n = n.min(rest_of(c).len());
+    if n > 0 {
+        c.set_position(c.position() + n as u64);
+    }
 }
 
 /// What `r` is, among the readers [`ConcreteReader`] names.
@@ -140,9 +104,7 @@ pub(crate) fn reader<R: Read>(r: &mut R) -> ConcreteReader<'_, R> {
     // SAFETY (every `cast_mut` below, each after its `is`): `File`, `BufReader<File>` and
     // `Cursor<Vec<u8>>` name no lifetime, so `R` is exactly that type. For the reference
     // types, `R` is the same type with lifetimes that outlive the borrow of `r` (`R: 'r`); the
-    // results are given the borrow's lifetime. The slices and cursors go into an `InMemory`,
-    // whose field no code outside this module can reach and whose only write sets a slice
-    // to a suffix of itself or a cursor's position: never other bytes.
+    // results are given the borrow's lifetime, and only shared borrows of the bytes leave.
     unsafe {
         if is::<R, File>() {
             ConcreteReader::File(cast_mut::<R, File>(r))
@@ -155,25 +117,49 @@ pub(crate) fn reader<R: Read>(r: &mut R) -> ConcreteReader<'_, R> {
         } else if is::<R, &'static mut BufReader<File>>() {
             ConcreteReader::BufFile(cast_mut::<R, &mut BufReader<File>>(r))
         } else if is::<R, &'static [u8]>() {
-            in_memory(Behind::Slice(cast_mut::<R, &[u8]>(r)))
+            ConcreteReader::Bytes(cast_mut::<R, &[u8]>(r))
         } else if is::<R, &'static mut &'static [u8]>() {
-            in_memory(Behind::Slice(cast_mut::<R, &mut &[u8]>(r)))
+            ConcreteReader::Bytes(cast_mut::<R, &mut &[u8]>(r))
         } else if is::<R, Cursor<&'static [u8]>>() {
-            in_memory(Behind::CursorSlice(cast_mut::<R, Cursor<&[u8]>>(r)))
+            ConcreteReader::Bytes(rest_of(cast_mut::<R, Cursor<&[u8]>>(r)))
         } else if is::<R, &'static mut Cursor<&'static [u8]>>() {
-            in_memory(Behind::CursorSlice(cast_mut::<R, &mut Cursor<&[u8]>>(r)))
+            ConcreteReader::Bytes(rest_of(cast_mut::<R, &mut Cursor<&[u8]>>(r)))
         } else if is::<R, Cursor<Vec<u8>>>() {
-            in_memory(Behind::CursorVec(cast_mut::<R, Cursor<Vec<u8>>>(r)))
+            ConcreteReader::Bytes(rest_of(cast_mut::<R, Cursor<Vec<u8>>>(r)))
         } else if is::<R, &'static mut Cursor<Vec<u8>>>() {
-            in_memory(Behind::CursorVec(cast_mut::<R, &mut Cursor<Vec<u8>>>(r)))
+            ConcreteReader::Bytes(rest_of(cast_mut::<R, &mut Cursor<Vec<u8>>>(r)))
         } else {
             ConcreteReader::Other(r)
         }
     }
 }
 
-fn in_memory<R>(behind: Behind<'_>) -> ConcreteReader<'_, R> {
-    ConcreteReader::Bytes(InMemory(behind))
+/// Moves `r`, a reader [`reader`] saw as [`ConcreteReader::Bytes`], `n` bytes on (at most
+/// to the end of those bytes); any other reader is left as it is.
+pub(crate) fn advance<R: Read>(r: &mut R, n: usize) {
+    if n == 0 {
+        return;
+    }
+    // SAFETY: as in `reader`. The one value written into the caller's reader is a suffix of
+    // its own slice, or a position within its own cursor: never bytes from elsewhere, so the
+    // lifetime the cast gives the slice is never observed.
+    unsafe {
+        if is::<R, &'static [u8]>() {
+            let s = cast_mut::<R, &[u8]>(r);
+            *s = &s[n.min(s.len())..];
+        } else if is::<R, &'static mut &'static [u8]>() {
+            let s = &mut **cast_mut::<R, &mut &[u8]>(r);
+            *s = &s[n.min(s.len())..];
+        } else if is::<R, Cursor<&'static [u8]>>() {
+            advance_cursor(cast_mut::<R, Cursor<&[u8]>>(r), n);
+        } else if is::<R, &'static mut Cursor<&'static [u8]>>() {
+            advance_cursor(*cast_mut::<R, &mut Cursor<&[u8]>>(r), n);
+        } else if is::<R, Cursor<Vec<u8>>>() {
+            advance_cursor(cast_mut::<R, Cursor<Vec<u8>>>(r), n);
+        } else if is::<R, &'static mut Cursor<Vec<u8>>>() {
+            advance_cursor(*cast_mut::<R, &mut Cursor<Vec<u8>>>(r), n);
+        }
+    }
 }
 
 /// A caller's `Read + Seek` seen as a positioned source: what region reads and a stored
@@ -312,9 +298,7 @@ mod tests {
         match reader(&mut r) {
             ConcreteReader::File(_) => "file",
             ConcreteReader::BufFile(_) => "buf",
-            ConcreteReader::Bytes(InMemory(Behind::Slice(_))) => "bytes",
-            ConcreteReader::Bytes(InMemory(Behind::CursorSlice(_))) => "cursor slice",
-            ConcreteReader::Bytes(InMemory(Behind::CursorVec(_))) => "cursor vec",
+            ConcreteReader::Bytes(_) => "bytes",
             ConcreteReader::Other(_) => "other",
         }
     }
@@ -342,10 +326,10 @@ mod tests {
         let mut s = &bytes[..];
         assert_eq!(kind(&mut s), "bytes");
         assert_eq!(kind(s), "bytes");
-        assert_eq!(kind(Cursor::new(&bytes[..])), "cursor slice");
-        assert_eq!(kind(&mut Cursor::new(&bytes[..])), "cursor slice");
-        assert_eq!(kind(Cursor::new(bytes.clone())), "cursor vec");
-        assert_eq!(kind(&mut Cursor::new(bytes.clone())), "cursor vec");
+        assert_eq!(kind(Cursor::new(&bytes[..])), "bytes");
+        assert_eq!(kind(&mut Cursor::new(&bytes[..])), "bytes");
+        assert_eq!(kind(Cursor::new(bytes.clone())), "bytes");
+        assert_eq!(kind(&mut Cursor::new(bytes.clone())), "bytes");
         // Other types, and the same types wrapped, take the generic path.
         assert_eq!(kind(Cursor::new(&bytes)), "other");
         assert_eq!(kind(BufReader::new(&bytes[..])), "other");
@@ -396,35 +380,38 @@ mod tests {
 
     #[test]
     fn a_recognised_slice_is_the_callers_slice() {
+        fn rest<R: Read>(r: &mut R) -> Vec<u8> {
+            match reader(r) {
+                ConcreteReader::Bytes(b) => b.to_vec(),
+                _ => panic!("not seen as bytes"),
+            }
+        }
         let bytes = [1u8, 2, 3, 4];
         let mut s = &bytes[1..];
-        if let ConcreteReader::Bytes(mut b) = reader(&mut s) {
-            assert_eq!(b.remaining(), [2, 3, 4]);
-            b.advance(2);
-            assert_eq!(b.remaining(), [4]);
-            b.advance(7); // at most to the end
-        } else {
-            panic!("not seen as bytes");
-        }
+        assert_eq!(rest(&mut s), [2, 3, 4]);
+        advance(&mut s, 2);
+        assert_eq!(rest(&mut &mut s), [4]);
+        advance(&mut &mut s, 7); // at most to the end
         assert!(s.is_empty());
         let mut c = Cursor::new(&bytes[..]);
         c.set_position(1);
-        if let ConcreteReader::Bytes(mut m) = reader(&mut c) {
-            assert_eq!(m.remaining(), [2, 3, 4]);
-            m.advance(2);
-        } else {
-            panic!("not seen as bytes");
-        }
+        assert_eq!(rest(&mut c), [2, 3, 4]);
+        advance(&mut &mut c, 2);
         assert_eq!(c.position(), 3);
+        advance(&mut c, 9);
+        assert_eq!(c.position(), 4);
         // A cursor past its end has nothing left and stays where it is.
         let mut v = Cursor::new(bytes.to_vec());
         v.set_position(10);
-        if let ConcreteReader::Bytes(mut m) = reader(&mut v) {
-            assert!(m.remaining().is_empty());
-            m.advance(1);
-        } else {
-            panic!("not seen as bytes");
-        }
+        assert!(rest(&mut v).is_empty());
+        advance(&mut v, 1);
         assert_eq!(v.position(), 10);
+        v.set_position(0);
+        advance(&mut &mut v, 3);
+        assert_eq!(rest(&mut v), [4]);
+        // Another reader is not moved.
+        let mut other = std::io::BufReader::new(&bytes[..]);
+        advance(&mut other, 2);
+        assert_eq!(std::io::BufRead::fill_buf(&mut other).unwrap(), bytes);
     }
 }
