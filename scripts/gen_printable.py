@@ -1,8 +1,8 @@
-"""Writes src/printable_table.rs: the code points above U+00FF that Python's
+"""Writes src/base/printable_table.rs: the code points above U+00FF that Python's
 str.isprintable() rejects, as sorted inclusive ranges. Python's repr() escapes exactly
 these, so numpy's header text for a field name depends on this table.
 
-Run: python3 scripts/gen_printable.py > src/printable_table.rs
+Run: python3 scripts/gen_printable.py > src/base/printable_table.rs
 """
 import sys, unicodedata
 

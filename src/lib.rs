@@ -131,73 +131,61 @@
 // Lets the derive's `::ndnpy::...` paths resolve inside this crate's own tests.
 extern crate self as ndnpy;
 
-#[cfg(feature = "arrow")]
-pub mod arrow;
-mod descr;
-pub mod dtype;
-pub mod dynamic;
+// The modules, from the bottom layer up; each imports only from its own folder and the
+// folders above it in this list (`scripts/layers.py` checks it).
+mod array;
+mod base;
+mod convert;
 pub mod element;
-mod encode;
-mod error;
-mod fsutil;
-pub mod header;
-mod ioutil;
-mod layout;
-mod literal;
-#[cfg(feature = "mmap")]
-pub mod mmap;
+mod format;
 #[cfg(feature = "npz")]
 pub mod npz;
 mod object;
-mod outofcore;
-#[cfg(feature = "parquet")]
-pub mod parquet;
-#[cfg(feature = "object")]
-mod pickle;
-#[cfg(unix)]
-mod pio;
-mod prefault;
-mod printable_table;
-mod pyrepr;
-mod read;
+mod platform;
 pub mod record;
-mod region;
 #[cfg(feature = "object_store")]
 pub mod remote;
-#[cfg(feature = "safetensors")]
-pub mod safetensors;
 mod source;
-mod sys;
-pub mod unit;
-mod view;
-mod write;
+
+// The public modules that live in a layer's folder, under their own names.
+pub use crate::array::dynamic;
+#[cfg(feature = "mmap")]
+pub use crate::array::mmap;
+pub use crate::base::{dtype, unit};
+#[cfg(feature = "arrow")]
+pub use crate::convert::arrow;
+#[cfg(feature = "parquet")]
+pub use crate::convert::parquet;
+#[cfg(feature = "safetensors")]
+pub use crate::convert::safetensors;
+pub use crate::format::header;
 
 // The names every user needs, and ndarray-npy 0.10's; everything else is in the module named
 // after its concept (`dtype`, `dynamic`, `element`, `header`, `mmap`, `npz`, `record`,
 // `remote`, `unit`).
-pub use crate::dtype::DType;
-pub use crate::dynamic::{read_npy_dyn, DynArray, DynData, PyValue};
-pub use crate::element::{
-    Datetime64, ReadableElement, Timedelta64, ViewElement, ViewMutElement, WritableElement,
+pub use crate::array::dynamic::{read_npy_dyn, DynArray, DynData, PyValue};
+#[cfg(feature = "mmap")]
+pub use crate::array::mmap::{NpyMmap, NpyMmapMut};
+pub use crate::array::outofcore::{NpyAppender, NpyReader, NpyWriter};
+pub use crate::array::read::{read_npy, ReadNpyExt};
+pub use crate::array::view::{ViewMutNpyExt, ViewNpyExt};
+pub use crate::array::write::{
+    create_new_npy, write_file_atomically, write_npy, write_zeroed_npy, WriteNpyExt, WriteOptions,
 };
-pub use crate::error::ndarray_npy::{
+pub use crate::base::dtype::DType;
+pub use crate::base::error::ndarray_npy::{
     ReadDataError, ReadNpyError, ViewDataError, ViewNpyError, WriteDataError, WriteNpyError,
 };
 #[cfg(feature = "npz")]
-pub use crate::error::ndarray_npy::{ReadNpzError, WriteNpzError};
-pub use crate::error::{Error, ErrorKind, Fault};
-pub use crate::header::{Header, ReadOptions};
-#[cfg(feature = "mmap")]
-pub use crate::mmap::{NpyMmap, NpyMmapMut};
+pub use crate::base::error::ndarray_npy::{ReadNpzError, WriteNpzError};
+pub use crate::base::error::{Error, ErrorKind, Fault};
+pub use crate::element::{
+    Datetime64, ReadableElement, Timedelta64, ViewElement, ViewMutElement, WritableElement,
+};
+pub use crate::format::header::{Header, ReadOptions};
 #[cfg(feature = "npz")]
 pub use crate::npz::{NpzReader, NpzWriter};
-pub use crate::outofcore::{NpyAppender, NpyReader, NpyWriter};
-pub use crate::read::{read_npy, ReadNpyExt};
 pub use crate::record::NpyRecord;
-pub use crate::view::{ViewMutNpyExt, ViewNpyExt};
-pub use crate::write::{
-    create_new_npy, write_file_atomically, write_npy, write_zeroed_npy, WriteNpyExt, WriteOptions,
-};
 /// ndarray-npy 0.10's `npy` module, under its paths: its error types and the
 /// [`PyLiteral`](npy::PyLiteral) they hold where ndarray-npy holds a `py_literal::Value`.
 ///
@@ -210,7 +198,7 @@ pub use crate::write::{
 /// assert_eq!(e.to_string(), "error parsing header: newline missing at end of header");
 /// ```
 pub mod npy {
-    pub use crate::error::ndarray_npy::PyLiteral;
+    pub use crate::base::error::ndarray_npy::PyLiteral;
     pub use crate::{
         create_new_npy, read_npy, write_npy, write_zeroed_npy, ReadDataError, ReadNpyError,
         ReadNpyExt, ReadableElement, ViewDataError, ViewElement, ViewMutElement, ViewMutNpyExt,
@@ -219,7 +207,7 @@ pub mod npy {
 
     /// ndarray-npy's `npy::header` module: the header errors its error variants carry.
     pub mod header {
-        pub use crate::error::ndarray_npy::{FormatHeaderError, ParseHeaderError, PyLiteral};
+        pub use crate::base::error::ndarray_npy::{FormatHeaderError, ParseHeaderError, PyLiteral};
     }
 }
 

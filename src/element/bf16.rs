@@ -10,8 +10,8 @@ use super::pod::{self, Pod};
 use super::primitive::needs_swap;
 use super::Input;
 use super::{FixedDType, ReadableElement, ViewElement, ViewMutElement, WritableElement};
-use crate::dtype::{ByteOrder, DType, Scalar, ScalarKind};
-use crate::error::{Error, MismatchError};
+use crate::base::dtype::{ByteOrder, DType, Scalar, ScalarKind};
+use crate::base::error::{Error, MismatchError};
 use ndarray::ArrayViewD;
 use std::io::{Read, Write};
 

@@ -10,9 +10,9 @@
 use super::pod::*;
 use super::reserve::*;
 use super::Input;
-use crate::error::{Error, FormatError};
-use crate::ioutil::read_full;
-use crate::prefault;
+use crate::base::error::{Error, FormatError};
+use crate::platform::ioutil::read_full;
+use crate::platform::prefault;
 use ndarray::{ArrayViewD, ArrayViewMutD, Axis, Zip};
 use std::io::{Read, Write};
 use std::mem::size_of;
@@ -201,7 +201,7 @@ pub(crate) fn read_decoded<T, R: Read + ?Sized>(
     if itemsize == 0 {
         let limit = MAX_ZERO_SIZE_BYTES / size_of::<T>().max(1);
         if len > limit {
-            return Err(crate::error::LimitError::ArrayTooLarge {
+            return Err(crate::base::error::LimitError::ArrayTooLarge {
                 limit: limit as u64,
                 found: len as u64,
             }

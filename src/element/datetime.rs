@@ -5,9 +5,9 @@
 use super::bulk;
 use super::Input;
 use super::{ReadableElement, WritableElement};
-use crate::dtype::{ByteOrder, DType, DateTimeUnit, Scalar, ScalarKind, TimeUnit};
-use crate::error::{Error, MismatchError, UsageError};
-use crate::unit::Unit;
+use crate::base::dtype::{ByteOrder, DType, DateTimeUnit, Scalar, ScalarKind, TimeUnit};
+use crate::base::error::{Error, MismatchError, UsageError};
+use crate::base::unit::Unit;
 use std::io::{Read, Write};
 use std::marker::PhantomData;
 
@@ -391,7 +391,7 @@ unit_time_type!(
 #[cfg(feature = "chrono")]
 mod chrono_conv {
     use super::{Datetime64, Timedelta64, NAT};
-    use crate::dtype::{DateTimeUnit, TimeUnit};
+    use crate::base::dtype::{DateTimeUnit, TimeUnit};
     use chrono::{Datelike, NaiveDate, NaiveDateTime, TimeDelta};
 
     /// Nanoseconds per tick of a linear unit (None for years and months, and for units

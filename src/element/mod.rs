@@ -41,8 +41,8 @@ pub(crate) use datetime::{convert, convertible, Lost};
 pub use datetime::{Datetime64, DatetimeIn, Timedelta64, TimedeltaIn, NAT};
 pub use string::{FixedBytes, FixedUnicode};
 
-use crate::dtype::DType;
-use crate::error::Error;
+use crate::base::dtype::DType;
+use crate::base::error::Error;
 use ndarray::{ArrayViewD, Axis};
 use std::io::{Read, Write};
 

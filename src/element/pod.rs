@@ -5,7 +5,7 @@
 //! sound.
 #![allow(unsafe_code)]
 
-use crate::error::{Error, FormatError, MismatchError};
+use crate::base::error::{Error, FormatError, MismatchError};
 use std::mem::size_of;
 
 /// A type whose values are plain bytes.

@@ -6,7 +6,7 @@
 //! asking the kernel to drop or back pages (`sys::advise`).
 #![allow(unsafe_code)]
 
-use crate::error::Error;
+use crate::base::error::Error;
 use std::alloc::{self, Layout};
 use std::mem::size_of;
 
@@ -58,7 +58,11 @@ pub(crate) fn advise_huge_pages(ptr: *mut u8, len: usize) {
             // aligned to 2 MiB; MADV_HUGEPAGE only changes how the kernel backs the pages,
             // never their contents, and a failure (e.g. THP disabled) is harmless.
             unsafe {
-                crate::sys::advise(first, end - start, crate::sys::Advice::HugePage);
+                crate::platform::sys::advise(
+                    first,
+                    end - start,
+                    crate::platform::sys::Advice::HugePage,
+                );
             }
         }
     }
@@ -104,7 +108,7 @@ pub(crate) fn lazily_zeroed_capacity<T>(len: usize) -> Option<Vec<T>> {
         v.try_reserve_exact(len).ok()?;
         // The capacity's bytes fit in isize: the allocation exists.
         let bytes = v.capacity() * size_of::<T>();
-        let page = crate::sys::page_size()?;
+        let page = crate::platform::sys::page_size()?;
         let base = v.as_mut_ptr().cast::<u8>();
         let head = ((base as usize).next_multiple_of(page) - base as usize).min(bytes);
         let body_end = ((base as usize + bytes) & !(page - 1))
@@ -122,10 +126,10 @@ pub(crate) fn lazily_zeroed_capacity<T>(len: usize) -> Option<Vec<T>> {
             std::ptr::write_bytes(base, 0, head);
             std::ptr::write_bytes(base.add(body_end), 0, bytes - body_end);
             if body_end > head
-                && !crate::sys::advise(
+                && !crate::platform::sys::advise(
                     base.add(head),
                     body_end - head,
-                    crate::sys::Advice::DontNeed,
+                    crate::platform::sys::Advice::DontNeed,
                 )
             {
                 return None;

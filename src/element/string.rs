@@ -14,8 +14,8 @@ use super::bulk;
 use super::pod::{self, Pod};
 use super::Input;
 use super::{FixedDType, ReadableElement, ViewElement, ViewMutElement, WritableElement};
-use crate::dtype::{ByteOrder, DType, Scalar, ScalarKind};
-use crate::error::{Error, FormatError, MismatchError, UsageError};
+use crate::base::dtype::{ByteOrder, DType, Scalar, ScalarKind};
+use crate::base::error::{Error, FormatError, MismatchError, UsageError};
 use std::io::{Read, Write};
 
 fn string_dtype(kind: ScalarKind, size: usize) -> DType {

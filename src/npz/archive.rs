@@ -10,8 +10,8 @@
 //! refuses overlapping members (the "better zip bomb"); a deflated member may not declare more than 1032 bytes per compressed byte, deflate's
 //! maximum ratio; and a stored member's two sizes must agree.
 
-use crate::error::{Error, FormatError};
-use crate::ioutil::{read_full, read_part};
+use crate::base::error::{Error, FormatError};
+use crate::platform::ioutil::{read_full, read_part};
 use std::io::{Read, Seek, SeekFrom};
 use std::sync::OnceLock;
 
@@ -145,7 +145,7 @@ impl std::ops::Deref for EntryRef<'_> {
 
 /// A name quoted for a message, cut to a readable length.
 pub(crate) fn quoted(name: &str) -> String {
-    crate::error::excerpt(format_args!("{name:?}"))
+    crate::base::error::excerpt(format_args!("{name:?}"))
 }
 
 impl<'d> EntryRef<'d> {
@@ -310,7 +310,7 @@ fn zip_err(offset: u64, expected: impl Into<String>, found: impl Into<String>) -
 
 /// The bytes as a Python bytes literal body, for messages, cut to a readable length.
 fn show(bytes: &[u8]) -> String {
-    crate::error::excerpt(format_args!("b\"{}\"", bytes.escape_ascii()))
+    crate::base::error::excerpt(format_args!("b\"{}\"", bytes.escape_ascii()))
 }
 
 /// The error for an allocation of `bytes` that failed.
@@ -736,10 +736,12 @@ impl Directory {
         scratch: &mut Vec<u8>,
     ) -> Result<Located, Error> {
         let Some(e) = self.entry(index) else {
-            return Err(Error::from(crate::error::MismatchError::MemberIndex {
-                index,
-                len: self.len(),
-            }));
+            return Err(Error::from(
+                crate::base::error::MismatchError::MemberIndex {
+                    index,
+                    len: self.len(),
+                },
+            ));
         };
         let (end_bound, shares_header) = self.bound(index);
         let header_offset = e.header_offset;

@@ -9,15 +9,15 @@
 
 use super::archive::{EntryRef, DEFLATED};
 use super::inflate::{Fail, Inflater};
-use crate::dynamic::DynArray;
+use crate::array::dynamic::DynArray;
+use crate::array::read::read_array;
+use crate::base::error::MismatchError;
+use crate::base::error::{Detail, Error, FormatError};
 use crate::element::Input;
 use crate::element::ReadableElement;
-use crate::error::MismatchError;
-use crate::error::{Detail, Error, FormatError};
-use crate::header::{Header, HeaderInfo, ReadOptions, MAGIC};
-use crate::ioutil::read_full;
-use crate::prefault;
-use crate::read::read_array;
+use crate::format::header::{Header, HeaderInfo, ReadOptions, MAGIC};
+use crate::platform::ioutil::read_full;
+use crate::platform::prefault;
 use ndarray::{ArrayBase, DataOwned, Dimension};
 use std::io::{self, BufRead, Read};
 
@@ -473,7 +473,7 @@ fn read_rest<B: MemberSource>(
     let size = m.size();
     if let Some(limit) = opts.max_data_len {
         if size > limit {
-            return Err(crate::error::LimitError::MemberTooLarge {
+            return Err(crate::base::error::LimitError::MemberTooLarge {
                 member: m.entry.name.to_string(),
                 limit,
                 found: size,

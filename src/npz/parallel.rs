@@ -6,8 +6,8 @@
 //! This module builds on the reader, never the other way round.
 
 use super::reader::NpzReader;
+use crate::base::error::Error;
 use crate::element::ReadableElement;
-use crate::error::Error;
 use ndarray::{ArrayBase, DataOwned, Dimension};
 use std::io::{Read, Seek};
 #[cfg(feature = "parallel")]
@@ -62,7 +62,7 @@ const BATCH: usize = 256 << 20;
 /// directory).
 #[cfg(feature = "parallel")]
 fn missing(index: usize) -> Error {
-    Error::from(crate::error::MismatchError::MemberIndex { index, len: index })
+    Error::from(crate::base::error::MismatchError::MemberIndex { index, len: index })
 }
 
 /// One member of a batch: already read (stored, or an error), or compressed bytes to inflate.
@@ -149,10 +149,12 @@ impl<R: Read + Seek> NpzReader<R> {
             None => e,
         })?;
         let Some(entry) = dir.entry(index) else {
-            return Err(Error::from(crate::error::MismatchError::MemberIndex {
-                index,
-                len: dir.len(),
-            }));
+            return Err(Error::from(
+                crate::base::error::MismatchError::MemberIndex {
+                    index,
+                    len: dir.len(),
+                },
+            ));
         };
         if let Some(range) = located.in_scratch {
             return Ok(scratch[range].to_vec());
@@ -166,9 +168,9 @@ impl<R: Read + Seek> NpzReader<R> {
             .map_err(|_| Error::out_of_memory(len, "an archive member"))?;
         bytes.resize(len, 0);
         reader.seek(SeekFrom::Start(located.data_start))?;
-        let got = crate::ioutil::read_full(reader, &mut bytes)?;
+        let got = crate::platform::ioutil::read_full(reader, &mut bytes)?;
         if got < bytes.len() {
-            return Err(crate::error::FormatError::MemberTruncated {
+            return Err(crate::base::error::FormatError::MemberTruncated {
                 member: entry.name.to_string(),
                 declared: entry.compressed_size,
                 found: got as u64,

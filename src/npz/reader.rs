@@ -4,10 +4,10 @@
 use super::archive::{Directory, EntryRef, Located, DEFLATED, STORED};
 use super::member::{self, Content, MemberReader, MemberSource};
 use super::Compression;
-use crate::dynamic::DynArray;
+use crate::array::dynamic::DynArray;
+use crate::base::error::{with_path, Detail, Error, LimitError, MismatchError};
 use crate::element::{ReadableElement, ViewElement};
-use crate::error::{with_path, Detail, Error, LimitError, MismatchError};
-use crate::header::{HeaderInfo, ReadOptions};
+use crate::format::header::{HeaderInfo, ReadOptions};
 use ndarray::{Array, ArrayBase, ArrayView, DataOwned, Dimension, IxDyn, SliceArg};
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, Cursor, Read, Seek, SeekFrom};
@@ -15,7 +15,7 @@ use std::marker::PhantomData;
 use std::ops::Range;
 use std::path::Path;
 
-pub use crate::error::ndarray_npy::ReadNpzError;
+pub use crate::base::error::ndarray_npy::ReadNpzError;
 
 /// Reads the members of an `.npz` archive (what `np.savez` and `np.savez_compressed` write),
 /// over any [`Read`] + [`Seek`].
@@ -102,7 +102,7 @@ impl<R: Read + Seek> std::fmt::Debug for NpzReader<R> {
             fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
                 let mut list = f.debug_list();
                 for e in self.0.entries().take(10) {
-                    list.entry(&crate::error::Capped(format_args!("{:?}", e.key())));
+                    list.entry(&crate::base::error::Capped(format_args!("{:?}", e.key())));
                 }
                 if self.0.len() > 10 {
                     list.entry(&format_args!("..."));
@@ -818,7 +818,7 @@ impl<R: Read + Seek> std::fmt::Debug for NpzMember<'_, R> {
             .field("index", &self.index)
             .field(
                 "name",
-                &crate::error::Capped(format_args!("{:?}", self.info().name())),
+                &crate::base::error::Capped(format_args!("{:?}", self.info().name())),
             )
             .finish_non_exhaustive()
     }
@@ -1088,11 +1088,18 @@ impl<R: Read + Seek> NpzMember<'_, R> {
                 info.check_data_within(range.end - range.start)?;
                 let start = range.start + info.data_offset;
                 let (reader, threads) = (&mut self.npz.reader, self.npz.options.threads);
-                crate::region::read_from(&info, selection.as_ref(), reader, start, None, threads)
+                crate::array::region::read_from(
+                    &info,
+                    selection.as_ref(),
+                    reader,
+                    start,
+                    None,
+                    threads,
+                )
             }
             None => {
                 let bytes = self.bytes()?;
-                crate::outofcore::NpyReader::new(Cursor::new(&bytes[..]))
+                crate::array::outofcore::NpyReader::new(Cursor::new(&bytes[..]))
                     .and_then(|mut npy| npy.read_slice(selection))
             }
         };
@@ -1177,7 +1184,7 @@ impl<'b> NpzMember<'_, Cursor<&'b [u8]>> {
     /// ```
     pub fn view<A: ViewElement, D: Dimension>(&mut self) -> Result<ArrayView<'b, A, D>, Error> {
         match self.stored_slice()? {
-            Some(npy) => crate::view::view::<A, D>(npy).map_err(|e| match e.detail() {
+            Some(npy) => crate::array::view::view::<A, D>(npy).map_err(|e| match e.detail() {
                 // Say which member, and that the copying read is the way.
                 &Detail::Mismatch(MismatchError::Misaligned { align, offset }) => {
                     MismatchError::MisalignedMember {
@@ -1285,7 +1292,7 @@ impl<'a, R: Read + Seek> Source<'a, R> {
                     file,
                     pos: start,
                     end: start.saturating_add(len),
-                    parts: crate::pio::parts(opts.threads),
+                    parts: crate::source::pio::parts(opts.threads),
                 };
                 return Ok(Source::File(BufReader::with_capacity(cap, range)));
             }
@@ -1366,7 +1373,7 @@ impl<R: Read> MemberSource for Source<'_, R> {
             if !*ranged || out.len() < super::member::PARALLEL_CRC_MIN {
                 return None;
             }
-            return Some(crate::ioutil::read_full(stream, out).map(|n| {
+            return Some(crate::platform::ioutil::read_full(stream, out).map(|n| {
                 let mut h = crc32fast::Hasher::new();
                 h.update(&out[..n]);
                 (n, h)
@@ -1389,7 +1396,7 @@ fn file_read_hashing(
 ) -> Option<io::Result<(usize, crc32fast::Hasher)>> {
     if f.get_ref().parts < 2
         || out.len() < super::member::PARALLEL_CRC_MIN
-        || crate::prefault::cores() < 2
+        || crate::platform::prefault::cores() < 2
     {
         return None;
     }
@@ -1406,19 +1413,20 @@ fn file_read_hashing(
     let (file, pos) = (range.file, range.pos);
     // Each part is read and hashed in cache-sized steps, so the hash reads bytes still
     // in cache rather than the whole part from memory a second time.
-    let read = crate::pio::fill_parts(&mut rest[..rest_len], range.parts, |part, offset| {
-        let mut h = crc32fast::Hasher::new();
-        let mut done = 0;
-        for step in part.chunks_mut(HASH_STEP) {
-            let n = crate::pio::read_full_at(file, step, pos + (offset + done) as u64)?;
-            h.update(&step[..n]);
-            done += n;
-            if n < step.len() {
-                break;
+    let read =
+        crate::source::pio::fill_parts(&mut rest[..rest_len], range.parts, |part, offset| {
+            let mut h = crc32fast::Hasher::new();
+            let mut done = 0;
+            for step in part.chunks_mut(HASH_STEP) {
+                let n = crate::source::pio::read_full_at(file, step, pos + (offset + done) as u64)?;
+                h.update(&step[..n]);
+                done += n;
+                if n < step.len() {
+                    break;
+                }
             }
-        }
-        Ok((done, h))
-    });
+            Ok((done, h))
+        });
     Some(read.map(|(n, hashes)| {
         range.pos += n as u64;
         for h in &hashes {

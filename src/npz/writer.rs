@@ -1,10 +1,10 @@
 //! [`NpzWriter`]: `.npz` archives as `np.savez` and `np.savez_compressed` write them.
 
 use super::Compression;
-use crate::dtype::ByteOrder;
-use crate::error::{Error, UsageError};
-use crate::fsutil::{Pending, Publish, Sync};
-use crate::write::{WriteNpyExt, WriteOptions};
+use crate::array::write::{WriteNpyExt, WriteOptions};
+use crate::base::dtype::ByteOrder;
+use crate::base::error::{Error, UsageError};
+use crate::platform::fsutil::{Pending, Publish, Sync};
 use std::collections::HashSet;
 use std::fs::File;
 use std::io::{self, BufWriter, Seek, Write};
@@ -16,7 +16,7 @@ use zip::{CompressionMethod, DateTime, ZipWriter};
 /// The deflate level used when none is given (see [`NpzWriteOptions::level`]).
 const DEFAULT_LEVEL: u32 = 4;
 
-pub use crate::error::ndarray_npy::WriteNpzError;
+pub use crate::base::error::ndarray_npy::WriteNpzError;
 
 /// The alignment [`NpzWriteOptions::align`] gives stored members' data.
 const ALIGN: u16 = 64;
@@ -689,7 +689,7 @@ fn needs_zip64(len: Option<u64>) -> bool {
 fn zip_error(e: ZipError) -> Error {
     match e {
         ZipError::Io(e) => Error::from(e),
-        e => crate::error::ndarray_npy::zip_refused(e),
+        e => crate::base::error::ndarray_npy::zip_refused(e),
     }
 }
 

@@ -3,10 +3,10 @@
 
 use super::*;
 use super::{fields::*, matching::*};
-use crate::dtype::DType;
+use crate::base::dtype::DType;
+use crate::base::error::{Detail, Error, FormatError, MismatchError};
 use crate::element::Input;
 use crate::element::{bulk, pod};
-use crate::error::{Detail, Error, FormatError, MismatchError};
 use std::io::{Read, Write};
 use std::mem::{align_of, size_of};
 

@@ -4,11 +4,11 @@
 
 use super::*;
 use super::{matching::*, plan::*};
-use crate::dtype::{ByteOrder, DType, DateTimeUnit, Scalar, ScalarKind, SubArray};
+use crate::base::dtype::{ByteOrder, DType, DateTimeUnit, Scalar, ScalarKind, SubArray};
+use crate::base::error::{Detail, Error, MismatchError};
+use crate::base::unit::Unit;
 use crate::element::{convert, convertible, Lost, NAT};
 use crate::element::{DatetimeIn, FixedBytes, FixedDType, FixedUnicode, TimedeltaIn};
-use crate::error::{Detail, Error, MismatchError};
-use crate::unit::Unit;
 
 /// `RecordField` and `PlainField` for each row of the table of scalar types; how a row is
 /// decoded follows from its kind.
@@ -607,8 +607,8 @@ fn time_bits(plan: &TimePlan, bytes: &[u8]) -> i64 {
     }
 }
 
-const _: () = assert!(std::mem::size_of::<DatetimeIn<crate::unit::Days>>() == 8);
-const _: () = assert!(std::mem::size_of::<TimedeltaIn<crate::unit::Days>>() == 8);
+const _: () = assert!(std::mem::size_of::<DatetimeIn<crate::base::unit::Days>>() == 8);
+const _: () = assert!(std::mem::size_of::<TimedeltaIn<crate::base::unit::Days>>() == 8);
 unit_time_field!(DatetimeIn, Datetime, true, DATETIME_READS, DATETIME_VIEWS);
 unit_time_field!(
     TimedeltaIn,

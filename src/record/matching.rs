@@ -2,8 +2,8 @@
 //! fields found by name, layouts checked for zero-copy views, and the errors that say why not.
 
 use super::*;
-use crate::dtype::{DType, Field, Structured};
-use crate::error::{Detail, Error, FormatError, MismatchError, UsageError};
+use crate::base::dtype::{DType, Field, Structured};
+use crate::base::error::{Detail, Error, FormatError, MismatchError, UsageError};
 use std::any::type_name;
 use std::mem::size_of;
 
@@ -214,7 +214,7 @@ pub(crate) fn layout<T>(found: &DType, reason: String) -> Error {
 
 pub(crate) fn quoted(name: &str) -> String {
     let mut out = String::new();
-    crate::pyrepr::repr_str(name, &mut out);
+    crate::base::pyrepr::repr_str(name, &mut out);
     out
 }
 

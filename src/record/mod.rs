@@ -81,11 +81,11 @@
 //! file's.
 #![allow(unsafe_code)]
 
-use crate::dtype::DType;
-use crate::element::{FixedDType, ReadableElement, WritableElement};
-use crate::error::Error;
+use crate::base::dtype::DType;
+use crate::base::error::Error;
 #[allow(unused_imports)] // named by the docs
-use crate::error::{MismatchError, UsageError};
+use crate::base::error::{MismatchError, UsageError};
+use crate::element::{FixedDType, ReadableElement, WritableElement};
 mod bulk;
 mod fields;
 mod matching;

@@ -3,8 +3,8 @@
 
 use super::matching::*;
 use super::*;
-use crate::dtype::{ScalarKind, Structured};
-use crate::error::Error;
+use crate::base::dtype::{ScalarKind, Structured};
+use crate::base::error::Error;
 
 /// The plan of a scalar field: whether its bytes are swapped.
 ///
@@ -54,9 +54,9 @@ pub struct TextPlan {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct TimePlan {
     /// The field's unit in the file (`None`: numpy's generic unit).
-    pub(crate) file: Option<crate::dtype::DateTimeUnit>,
+    pub(crate) file: Option<crate::base::dtype::DateTimeUnit>,
     /// The declared unit.
-    pub(crate) want: crate::dtype::DateTimeUnit,
+    pub(crate) want: crate::base::dtype::DateTimeUnit,
     pub(crate) swap: bool,
 }
 

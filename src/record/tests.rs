@@ -3,9 +3,9 @@
 use super::bulk::*;
 use super::plan::*;
 use super::*;
-use crate::dtype::ByteOrder;
+use crate::base::dtype::ByteOrder;
+use crate::base::error::{Detail, FormatError};
 use crate::element::Input;
-use crate::error::{Detail, FormatError};
 use crate::ErrorKind;
 use crate::NpyRecord;
 use std::sync::atomic::{AtomicUsize, Ordering};

@@ -1,13 +1,13 @@
 //! [`RemoteFile`]: one version of an object, read as a file.
 
 use super::{block_on, parse_url, Object, RemoteOptions};
-use crate::error::Error;
+use crate::base::error::Error;
 use object_store::path::Path;
 use object_store::ObjectStore;
 use std::sync::Arc;
 
 /// An object in a store (S3 and S3-compatible servers, Google Cloud Storage, Azure, plain
-/// HTTP: any [`ObjectStore`]) as a file: a [`Read`] + [`Seek`] that every reader of this
+/// HTTP: any [`ObjectStore`]) as a file: a [`Read`](std::io::Read) + [`Seek`](std::io::Seek) that every reader of this
 /// crate takes, so that an `.npy` or `.npz` in a bucket reads as a local one does:
 /// [`NpyReader`](crate::NpyReader) (rows, elements, N-d regions), [`NpzReader`](crate::NpzReader)
 /// (members by name, checked as locally), [`ReadNpyExt::read_npy`](crate::ReadNpyExt),
@@ -65,7 +65,7 @@ use std::sync::Arc;
 /// .await??;
 /// # Ok(()) }
 /// ```
-pub type RemoteFile = crate::source::RangedFile;
+pub use crate::source::RangedFile as RemoteFile;
 
 impl RemoteFile {
     /// Opens the object at `path` in `store` with [`RemoteOptions::new`]: one GET of its first

@@ -12,8 +12,8 @@
 //!
 //! [`Read`]: std::io::Read
 
-use crate::error::UsageError;
-use crate::error::{Error, FormatError};
+use crate::base::error::UsageError;
+use crate::base::error::{Error, FormatError};
 use futures::{StreamExt, TryStreamExt};
 use object_store::path::Path;
 use object_store::{GetOptions, GetRange, GetResult, ObjectStore, ObjectStoreExt};
@@ -278,7 +278,7 @@ impl Object {
         let opened = self.e_tag.as_deref().map_or(String::new(), |e_tag| {
             format!(
                 " (it was opened with ETag {})",
-                crate::error::excerpt(e_tag)
+                crate::base::error::excerpt(e_tag)
             )
         });
         Error::from(io::Error::other(StoreError {
@@ -369,12 +369,12 @@ where
     V: Into<String>,
 {
     let parsed = url::Url::parse(url).map_err(|e| UsageError::Url {
-        url: crate::error::excerpt(url),
+        url: crate::base::error::excerpt(url),
         reason: e.to_string(),
     })?;
     let (store, path) =
         object_store::parse_url_opts(&parsed, options).map_err(|e| UsageError::Url {
-            url: crate::error::excerpt(url),
+            url: crate::base::error::excerpt(url),
             reason: e.to_string(),
         })?;
     Ok((Arc::from(store), path))
@@ -412,7 +412,7 @@ fn request_error(doing: String, after: &'static str, source: object_store::Error
 
 /// An object's path, quoted, at most 200 characters of it.
 fn quoted(path: &Path) -> String {
-    crate::error::excerpt(format_args!("{:?}", path.as_ref()))
+    crate::base::error::excerpt(format_args!("{:?}", path.as_ref()))
 }
 
 /// A store's error in a request, or (with no source) the object found changed.
@@ -427,7 +427,7 @@ impl fmt::Display for StoreError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.doing)?;
         if let Some(source) = &self.source {
-            let top = crate::error::excerpt(source);
+            let top = crate::base::error::excerpt(source);
             write!(f, ": {top}")?;
             // The message is capped, and a long URL can push the reason (an HTTP status, a
             // refused connection) out of it: the innermost cause is named then.
@@ -438,7 +438,7 @@ impl fmt::Display for StoreError {
             let inner = cause.to_string();
             let inner = inner.trim().trim_end_matches(':');
             if !inner.is_empty() && !top.contains(inner) {
-                write!(f, " (cause: {})", crate::error::excerpt(inner))?;
+                write!(f, " (cause: {})", crate::base::error::excerpt(inner))?;
             }
         }
         f.write_str(self.after)

@@ -3,7 +3,7 @@
 //! object is one PUT), the back pressure, the aborts, and the spool.
 
 use super::{block_on, parse_url, quoted, request_error, RemoteOptions};
-use crate::error::Error;
+use crate::base::error::Error;
 use object_store::path::Path;
 use object_store::{
     MultipartUpload, ObjectStore, PutMultipartOptions, PutOptions, PutPayload, PutResult,
@@ -639,7 +639,7 @@ impl SpooledRemoteWriter {
         opts: RemoteOptions,
         dir: P,
     ) -> Result<SpooledRemoteWriter, Error> {
-        let file = crate::fsutil::scratch_file(dir.as_ref())?;
+        let file = crate::platform::fsutil::scratch_file(dir.as_ref())?;
         Ok(SpooledRemoteWriter {
             file: BufWriter::new(file),
             store,

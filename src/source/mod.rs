@@ -11,6 +11,8 @@
 use std::io::{self, Read};
 
 pub(crate) mod door;
+#[cfg(unix)]
+pub(crate) mod pio;
 #[cfg(feature = "object_store")]
 mod ranged;
 

@@ -32,13 +32,11 @@ pub(crate) trait Ranged: fmt::Debug + Send + Sync + 'static {
     fn as_any(&self) -> &dyn Any;
 }
 
-/// A source read by ranged requests as a file: a [`Read`] + [`Seek`] that reads ahead in
-/// windows, held in memory. What `ndnpy::remote::RemoteFile` names.
-///
-/// A read that misses what is held fetches a read-ahead window: 64 KiB after a seek,
-/// doubling while reads go on where the last one ended, up to the source's largest window, so
-/// that a stream (a member being inflated, a pickle) costs few requests and a jump one small
-/// one. A read at least as large as the window goes straight into the caller's buffer.
+/// Every reader of this crate sees this type for what it is, by value or behind `&mut`, and
+/// reads regions and stored `.npz` members of it by concurrent ranged requests.
+//
+// In the crate: a source read by ranged requests (`Ranged`) as a file, a `Read` + `Seek`
+// that reads ahead in windows held in memory; `remote` opens it and names it `RemoteFile`.
 #[derive(Debug)]
 pub struct RangedFile {
     source: Box<dyn Ranged>,

@@ -1,0 +1,358 @@
+//! Reading `.npy` data into owned arrays.
+
+use crate::base::error::{Error, FormatError};
+use crate::element::Input;
+use crate::element::ReadableElement;
+use crate::format::header::{Header, HeaderInfo, ReadOptions};
+use crate::format::layout::dimension;
+use crate::source::door::{self, ConcreteReader};
+use ndarray::{ArrayBase, DataOwned, Dimension, ShapeBuilder};
+use std::fs::File;
+use std::io::{Read, Seek, SeekFrom};
+use std::path::Path;
+
+/// Reads the `.npy` file at `path`.
+///
+/// Any type that implements [`ReadNpyExt`] can be read, as with ndarray-npy. The header is
+/// read first and the file's length after it, so a file that grows meanwhile (an
+/// [`NpyAppender`](crate::NpyAppender) at work) reads as the array its header describes; a
+/// regular file's length is checked against the header before the array is allocated, and the
+/// array is allocated once, at its final size. Pipes and devices (`/dev/stdin`) are read as
+/// streams.
+///
+/// # Errors
+///
+/// See [`ReadNpyExt::read_npy`]; also [`ErrorKind::Io`](crate::ErrorKind::Io) if the file cannot be opened, whose
+/// message names the path and gives the reason (`cannot open "x.npy": No such file or
+/// directory (os error 2)`).
+///
+/// # Examples
+///
+/// ```
+/// use ndarray::Array2;
+/// let a: Array2<f64> = ndnpy::read_npy("testdata/f8_le_c_2x3.npy")?;
+/// assert_eq!(a.shape(), [2, 3]);
+///
+/// // Generic code bounded the ndarray-npy way.
+/// fn load<T: ndnpy::ReadNpyExt>(path: &str) -> Result<T, ndnpy::ReadNpyError> {
+///     ndnpy::read_npy(path)
+/// }
+/// let b: Array2<f64> = load("testdata/example.npy")?;
+/// assert_eq!(b[[1, 2]], 1.5);
+/// # Ok::<(), ndnpy::Error>(())
+/// ```
+pub fn read_npy<P, T>(path: P) -> Result<T, ReadNpyError>
+where
+    P: AsRef<Path>,
+    T: ReadNpyExt,
+{
+    let path = path.as_ref();
+    let mut file = File::open(path).map_err(crate::base::error::with_path("open", path))?;
+    Ok(T::read_npy_with_options(
+        &mut file,
+        &ReadOptions::default(),
+    )?)
+}
+
+/// The path reader with options: the terminal call of a [`ReadOptions`].
+impl ReadOptions {
+    /// Reads the `.npy` file at `path` with limits and a thread count other than the defaults
+    /// ([`ReadOptions`]).
+    ///
+    /// # Errors
+    ///
+    /// As [`read_npy`], with [`ErrorKind::Limit`](crate::ErrorKind::Limit) for the given limits.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ndarray::Array2;
+    /// use ndnpy::ReadOptions;
+    /// let opts = ReadOptions::new().max_header_len(10_000).threads(1);
+    /// let a: Array2<f64> = opts.read_npy("testdata/example.npy")?;
+    /// assert_eq!(a[[1, 2]], 1.5);
+    /// # Ok::<(), ndnpy::Error>(())
+    /// ```
+    pub fn read_npy<P, T>(&self, path: P) -> Result<T, Error>
+    where
+        P: AsRef<Path>,
+        T: ReadNpyExt,
+    {
+        let path = path.as_ref();
+        let mut file = File::open(path).map_err(crate::base::error::with_path("open", path))?;
+        T::read_npy_with_options(&mut file, self)
+    }
+}
+
+use crate::base::error::ndarray_npy::ReadNpyError;
+
+/// Reads an owned array from `.npy` data.
+///
+/// # Examples
+///
+/// ```
+/// use ndarray::{Array2, ArrayD};
+/// use ndnpy::ReadNpyExt;
+/// let bytes = std::fs::read("testdata/example.npy")?;
+/// let a = Array2::<f64>::read_npy(&bytes[..])?;
+/// let d = ArrayD::<f64>::read_npy(&bytes[..])?; // any dimension
+/// assert_eq!(a.into_dyn(), d);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub trait ReadNpyExt: Sized {
+    /// Reads one array from `reader`, consuming exactly its header and data: several arrays
+    /// written one after another can be read in turn, and bytes after the data are left
+    /// unread (as numpy does).
+    ///
+    /// A `fortran_order` file gives a Fortran-layout array without reordering; non-native byte
+    /// order is swapped in place in one pass. Memory grows with the bytes that really arrive,
+    /// so a short input claiming a huge array fails as truncated rather than allocating it.
+    ///
+    /// A `File`, `BufReader<File>`, `&[u8]` or `Cursor` over bytes in memory (by value or
+    /// `&mut`) is read through the file or bytes behind it, the way [`read_npy`] reads a path:
+    /// the input's length is known before the data is read (a regular file's is taken after
+    /// its header), and a large array is read on as many threads as
+    /// [`ReadOptions::threads`] allows. The reader is left just past the array all the same
+    /// (a `BufReader`'s buffer emptied); a `File` that is a pipe or device is read as a stream.
+    ///
+    /// # Errors
+    ///
+    /// - a format error ([`ErrorKind::is_format`](crate::ErrorKind::is_format)) if the header is malformed or the data is cut short
+    ///   ([`ErrorKind::Truncated`](crate::ErrorKind::Truncated)) or invalid ([`ErrorKind::InvalidData`](crate::ErrorKind::InvalidData));
+    /// - a mismatch ([`ErrorKind::is_mismatch`](crate::ErrorKind::is_mismatch)) if the file's dtype is not the element type's
+    ///   ([`ErrorKind::DType`](crate::ErrorKind::DType)) or its number of dimensions differs from `D`'s
+    ///   ([`ErrorKind::Ndim`](crate::ErrorKind::Ndim));
+    /// - [`ErrorKind::Limit`](crate::ErrorKind::Limit) if the header exceeds the default [`ReadOptions`];
+    /// - [`ErrorKind::Io`](crate::ErrorKind::Io) if reading fails.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ndarray::Array1;
+    /// use ndnpy::{ReadNpyExt, WriteNpyExt};
+    /// let mut stream = Vec::new();
+    /// ndarray::array![1i32, 2].write_npy(&mut stream)?;
+    /// ndarray::array![3i32].write_npy(&mut stream)?;
+    /// let mut reader = &stream[..];
+    /// assert_eq!(Array1::<i32>::read_npy(&mut reader)?, ndarray::array![1, 2]);
+    /// assert_eq!(Array1::<i32>::read_npy(&mut reader)?, ndarray::array![3]);
+    /// # Ok::<(), ndnpy::Error>(())
+    /// ```
+    fn read_npy<R: Read>(reader: R) -> Result<Self, ReadNpyError>;
+
+    /// Like [`ReadNpyExt::read_npy`], with limits other than the defaults.
+    ///
+    /// # Errors
+    ///
+    /// As [`ReadNpyExt::read_npy`], with [`ErrorKind::Limit`](crate::ErrorKind::Limit) for the given limits.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ndarray::Array2;
+    /// use ndnpy::{ErrorKind, ReadNpyExt, ReadOptions};
+    /// let bytes = std::fs::read("testdata/f8_le_c_2x3.npy")?;
+    /// let opts = ReadOptions::new().max_data_len(Some(16));
+    /// let err = Array2::<f64>::read_npy_with_options(&bytes[..], &opts).unwrap_err();
+    /// assert_eq!((err.kind(), err.byte_counts()), (ErrorKind::Limit, Some((16, 48))));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// The default, for a type implemented outside this crate as ndarray-npy let users do
+    /// (with `read_npy` only), reads through [`ReadNpyExt::read_npy`]: such a type does its own
+    /// reading, and the limits do not apply to it.
+    fn read_npy_with_options<R: Read>(reader: R, opts: &ReadOptions) -> Result<Self, Error> {
+        let _ = opts;
+        Ok(Self::read_npy(reader)?)
+    }
+}
+
+impl<A, S, D> ReadNpyExt for ArrayBase<S, D>
+where
+    A: ReadableElement,
+    S: DataOwned<Elem = A>,
+    D: Dimension,
+{
+    fn read_npy<R: Read>(reader: R) -> Result<Self, ReadNpyError> {
+        Ok(Self::read_npy_with_options(
+            reader,
+            &ReadOptions::default(),
+        )?)
+    }
+
+    fn read_npy_with_options<R: Read>(mut reader: R, opts: &ReadOptions) -> Result<Self, Error> {
+        read_through(&mut reader, opts, |r, info, available| {
+            read_body(r, info, Input::new(available))
+        })
+    }
+}
+
+/// Reads one array from `reader` (its header, then `body` reads the data): through the file
+/// or the bytes behind the standard reader types ([`door::reader`]), so that the data's
+/// length is known before it is read, and read on as many threads as `opts` allows; through
+/// `reader` itself otherwise. `body` gets the header and how many bytes the input still holds,
+/// when known. The reader is left just past what `body` read.
+pub(crate) fn read_through<R: Read, T>(
+    reader: &mut R,
+    opts: &ReadOptions,
+    body: impl FnOnce(&mut dyn Read, HeaderInfo, Option<u64>) -> Result<T, Error>,
+) -> Result<T, Error> {
+    match door::reader(reader) {
+        ConcreteReader::File(mut file) => {
+            let info = Header::read(&mut file, opts)?;
+            let Some(len) = regular_len(file)? else {
+                return body(&mut file, info, None);
+            };
+            let pos = file.stream_position()?;
+            let (value, end) = read_file_data(file, pos, len, info, opts, body)?;
+            file.seek(SeekFrom::Start(end))?;
+            Ok(value)
+        }
+        ConcreteReader::BufFile(b) => {
+            let info = Header::read(b, opts)?;
+            let Some(len) = regular_len(b.get_ref())? else {
+                return body(b, info, None);
+            };
+            // The position of the data: the file's, less what the buffer holds.
+            let pos = b.stream_position()?;
+            let (value, end) = read_file_data(b.get_ref(), pos, len, info, opts, body)?;
+            // This empties the buffer, so reads go on at `end`.
+            b.seek(SeekFrom::Start(end))?;
+            Ok(value)
+        }
+        ConcreteReader::Bytes(mut rest) => {
+            let len = rest.len();
+            let result = read_bytes_rest(&mut rest, opts, body);
+            let used = len - rest.len();
+            door::advance(reader, used);
+            result
+        }
+        ConcreteReader::Other(r) => {
+            let info = Header::read(r, opts)?;
+            body(r, info, None)
+        }
+    }
+}
+
+/// The length of `file` if it is a regular file; `None` for pipes and devices, whose length
+/// of 0 is no length at all (they are read as streams). Taken after the header is read, so a
+/// file an appender grows meanwhile holds at least the data its header describes.
+fn regular_len(file: &File) -> Result<Option<u64>, Error> {
+    let meta = file.metadata()?;
+    Ok(meta.is_file().then_some(meta.len()))
+}
+
+/// Reads the data of a regular file of length `len` whose header was read and whose data
+/// starts at `pos`; returns the value and the offset just past what was read.
+fn read_file_data<T>(
+    file: &File,
+    pos: u64,
+    len: u64,
+    info: HeaderInfo,
+    opts: &ReadOptions,
+    body: impl FnOnce(&mut dyn Read, HeaderInfo, Option<u64>) -> Result<T, Error>,
+) -> Result<(T, u64), Error> {
+    let available = Some(len.saturating_sub(pos));
+    #[cfg(unix)]
+    {
+        let mut split = crate::source::pio::SplitFile::new(file, pos, opts.threads);
+        let value = body(&mut split, info, available)?;
+        Ok((value, split.position()))
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = opts;
+        let mut f = file;
+        f.seek(SeekFrom::Start(pos))?;
+        let value = body(&mut f, info, available)?;
+        Ok((value, f.stream_position()?))
+    }
+}
+
+/// Reads header and data from bytes in memory, advancing `bytes` past them.
+fn read_bytes_rest<T>(
+    bytes: &mut &[u8],
+    opts: &ReadOptions,
+    body: impl FnOnce(&mut dyn Read, HeaderInfo, Option<u64>) -> Result<T, Error>,
+) -> Result<T, Error> {
+    let info = Header::read(bytes, opts)?;
+    let available = Some(bytes.len() as u64);
+    #[cfg(unix)]
+    {
+        let mut split = crate::source::pio::SplitSlice::new(bytes, opts.threads);
+        let value = body(&mut split, info, available)?;
+        *bytes = &bytes[split.position()..];
+        Ok(value)
+    }
+    #[cfg(not(unix))]
+    body(bytes, info, available)
+}
+
+/// Reads header and data; `whole` is what is known of the input from the header's first byte
+/// (its length, when known, counts the header).
+#[cfg_attr(not(feature = "npz"), allow(dead_code))]
+pub(crate) fn read_array<A, S, D, R>(
+    reader: &mut R,
+    opts: &ReadOptions,
+    whole: Input,
+) -> Result<ArrayBase<S, D>, Error>
+where
+    A: ReadableElement,
+    S: DataOwned<Elem = A>,
+    D: Dimension,
+    R: Read + ?Sized,
+{
+    let info = Header::read(reader, opts)?;
+    let input = after_header(whole, &info);
+    read_body(reader, info, input)
+}
+
+/// What is known of the input after the header `info`, from what was known before it.
+#[cfg_attr(not(feature = "npz"), allow(dead_code))]
+pub(crate) fn after_header(whole: Input, info: &HeaderInfo) -> Input {
+    Input {
+        available: whole.available.map(|t| t.saturating_sub(info.data_offset)),
+        ..whole
+    }
+}
+
+/// Reads the data described by `info` (the header already consumed); `input` is what is known
+/// of the rest of the reader.
+pub(crate) fn read_body<A, S, D, R>(
+    reader: &mut R,
+    info: HeaderInfo,
+    input: Input,
+) -> Result<ArrayBase<S, D>, Error>
+where
+    A: ReadableElement,
+    S: DataOwned<Elem = A>,
+    D: Dimension,
+    R: Read + ?Sized,
+{
+    let Header {
+        dtype,
+        fortran_order,
+        shape,
+    } = info.header;
+    // Check the dimension before reading the data.
+    dimension::<D>(&shape)?;
+    let data = A::read_vec(reader, &dtype, info.num_elements, input)?;
+    array_from_vec(data, shape, fortran_order, dtype.itemsize())
+}
+
+/// `data` as an array of `shape` in C or Fortran layout. The caller has read exactly
+/// `shape`'s element count.
+pub(crate) fn array_from_vec<A, S, D>(
+    data: Vec<A>,
+    shape: Vec<usize>,
+    fortran_order: bool,
+    itemsize: usize,
+) -> Result<ArrayBase<S, D>, Error>
+where
+    S: DataOwned<Elem = A>,
+    D: Dimension,
+{
+    let dim = dimension::<D>(&shape)?;
+    ArrayBase::from_shape_vec(dim.set_f(fortran_order), data)
+        .map_err(|_| FormatError::ShapeOverflow { shape, itemsize }.into())
+}

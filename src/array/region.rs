@@ -1,0 +1,1167 @@
+//! N-d region reads: a selection in ndarray's slice syntax (`s![..]`) planned as runs of
+//! bytes of the array data, read from any positioned source, and decoded by the element
+//! readers every other read uses.
+//!
+//! The plan ([`Plan::new`]) turns each axis's selection into an arithmetic progression of
+//! indices (first, signed step, count), exactly as ndarray's `slice` does, and orders the axes
+//! as the file stores them (C: the last axis innermost; Fortran: the first). The selected
+//! elements, in the file's storage order, are then a sequence of *runs*: contiguous spans of
+//! bytes. The innermost axis gives one run per line when its step is 1 (else one per
+//! element); an innermost axis selected whole folds into the next axis's runs, and so on.
+//! [`Runs`] yields them lazily, one odometer step at a time, so a plan costs a few words per
+//! axis whatever the selection.
+//!
+//! [`RegionRead`] serves the runs' bytes, in order, as a [`Read`]: that is what the element
+//! readers ([`ReadableElement::read_vec`]) consume, so strings, records and byte swaps are
+//! decoded as in a whole read. Runs are merged into one read when the gap between them is at
+//! most the source's `gap` (the bytes in between are read and dropped: one read of a few KiB
+//! more costs less than another call), as long as the merged window stays within the
+//! source's `block` bytes; a run of `block` bytes or more is read straight into the
+//! destination, never through a window. Several windows are handed to the source at once
+//! ([`ReadAt::read_many`]) so that a remote source fetches them concurrently. Memory: the
+//! output, plus the windows of one batch (at most `block * batch` bytes, and less than
+//! `batch_bytes + block`), whatever the file's header says.
+
+use std::io::{self, Read};
+use std::ops::Range;
+
+use ndarray::{Array, SliceInfoElem};
+
+use crate::array::read::array_from_vec;
+use crate::base::error::{Error, FormatError, UsageError};
+use crate::element::{Input, ReadableElement};
+use crate::format::header::{growth_axis, Header, HeaderInfo};
+#[cfg(unix)]
+use crate::source::FileAt;
+use crate::source::{Merge, Positioned, ReadAt, Seeking};
+
+/// The most runs one batch of windows serves (16 bytes each of bookkeeping).
+const MAX_RUNS: usize = 1 << 16;
+
+/// One axis of the selection, in storage order.
+#[derive(Debug, Clone, Copy)]
+struct Axis {
+    /// The first index selected.
+    first: usize,
+    /// The step between indices (negative: backwards).
+    step: isize,
+    /// How many indices are selected.
+    count: usize,
+    /// Bytes between consecutive indices of this axis in the data.
+    stride: u64,
+}
+
+/// A selection planned against one array.
+#[derive(Debug, Clone)]
+pub(crate) struct Plan {
+    /// The result's shape (axes dropped by an index removed, `NewAxis` ones inserted).
+    pub(crate) shape: Vec<usize>,
+    /// The selected elements.
+    pub(crate) count: usize,
+    /// The axes outside the run, outermost first.
+    outer: Vec<Axis>,
+    /// Where the first run starts when every outer index is its first (bytes).
+    base: u64,
+    /// The bytes of one run.
+    run_len: u64,
+}
+
+impl Plan {
+    /// Plans `elems` (ndarray's slice elements, one per axis of the file plus any `NewAxis`)
+    /// against the array `header` describes.
+    ///
+    /// # Errors
+    ///
+    /// [`ErrorKind::Usage`](crate::ErrorKind::Usage) if the selection does not have one
+    /// element per axis, or an index or range lies outside its axis (the error names the
+    /// axis), or a step is 0.
+    pub(crate) fn new(header: &Header, elems: &[SliceInfoElem]) -> Result<Plan, Error> {
+        let ndim = header.shape.len();
+        let used = elems
+            .iter()
+            .filter(|e| !matches!(e, SliceInfoElem::NewAxis))
+            .count();
+        if used != ndim {
+            return Err(UsageError::SliceAxes { ndim, found: used }.into());
+        }
+        let itemsize = header.dtype.itemsize() as u64;
+        // Byte strides in logical axis order, checked: the shape's product was checked
+        // against the data length by the header, but a zero-length axis makes that product
+        // 0 whatever the others are.
+        let mut strides = vec![0u64; ndim];
+        let mut acc = Some(itemsize);
+        let order: Vec<usize> = if header.fortran_order {
+            (0..ndim).collect()
+        } else {
+            (0..ndim).rev().collect()
+        };
+        for &a in &order {
+            strides[a] = acc.unwrap_or(0);
+            acc = acc.and_then(|s| s.checked_mul(header.shape[a] as u64));
+        }
+        let mut shape = Vec::with_capacity(elems.len());
+        let mut axes = Vec::with_capacity(ndim); // logical order, `None` for an index
+        let mut count: usize = 1;
+        let mut base = 0u64;
+        let mut axis = 0;
+        for elem in elems {
+            match *elem {
+                SliceInfoElem::NewAxis => shape.push(1),
+                SliceInfoElem::Index(i) => {
+                    let len = header.shape[axis];
+                    let index = abs_index(len, i)
+                        .filter(|&i| i < len)
+                        .ok_or_else(|| out_of_bounds(axis, format!("index {i}"), len))?;
+                    base += index as u64 * strides[axis];
+                    axes.push(None);
+                    axis += 1;
+                }
+                SliceInfoElem::Slice { start, end, step } => {
+                    let len = header.shape[axis];
+                    let shown = || match end {
+                        Some(e) => format!("slice {start}..{e};{step}"),
+                        None => format!("slice {start}..;{step}"),
+                    };
+                    if step == 0 {
+                        return Err(out_of_bounds(axis, format!("{} (step 0)", shown()), len));
+                    }
+                    let lo = abs_index(len, start)
+                        .filter(|&s| s <= len)
+                        .ok_or_else(|| out_of_bounds(axis, shown(), len))?;
+                    let hi = match end {
+                        None => len,
+                        Some(e) => abs_index(len, e)
+                            .filter(|&e| e <= len)
+                            .ok_or_else(|| out_of_bounds(axis, shown(), len))?,
+                    };
+                    let hi = hi.max(lo);
+                    let m = hi - lo;
+                    let n = m.div_ceil(step.unsigned_abs());
+                    let first = if step > 0 || m == 0 { lo } else { hi - 1 };
+                    if n > 0 {
+                        base += first as u64 * strides[axis];
+                    }
+                    count = count.saturating_mul(n);
+                    shape.push(n);
+                    axes.push(Some(Axis {
+                        first,
+                        step,
+                        count: n,
+                        stride: strides[axis],
+                    }));
+                    axis += 1;
+                }
+            }
+        }
+        // The kept axes in storage order, outermost first; the run is what the innermost
+        // ones cover contiguously.
+        let mut storage: Vec<(usize, Axis)> = order
+            .iter()
+            .rev()
+            .filter_map(|&a| axes[a].map(|x| (a, x)))
+            .collect();
+        let mut run_len = itemsize;
+        if count > 0 {
+            // Fold innermost axes read whole and forwards into the run, then take the next
+            // axis's line if its step is 1.
+            while let Some(&(a, x)) = storage.last() {
+                let whole = x.step == 1 && x.first == 0 && x.count == header.shape[a];
+                if x.count == 1 || (whole && x.stride == run_len) {
+                    run_len = run_len.saturating_mul(x.count as u64);
+                    storage.pop();
+                    continue;
+                }
+                if x.step == 1 && x.stride == run_len {
+                    run_len = run_len.saturating_mul(x.count as u64);
+                    storage.pop();
+                }
+                break;
+            }
+        }
+        // `base` already counts every axis's first index; the outer axes step from it.
+        let outer = storage
+            .into_iter()
+            .map(|(_, x)| Axis { first: 0, ..x })
+            .collect();
+        Ok(Plan {
+            shape,
+            count,
+            outer,
+            base,
+            run_len,
+        })
+    }
+
+    /// The runs, in storage order.
+    pub(crate) fn runs(&self) -> Runs<'_> {
+        self.runs_between(0, self.run_count())
+    }
+
+    /// How many runs the selection has.
+    pub(crate) fn run_count(&self) -> u64 {
+        if self.count == 0 {
+            return 0;
+        }
+        // At most the element count, which fits in usize.
+        self.outer.iter().map(|a| a.count as u64).product()
+    }
+
+    /// The runs `from..to` (counted in storage order), `to` at most [`Plan::run_count`].
+    fn runs_between(&self, from: u64, to: u64) -> Runs<'_> {
+        // The odometer of run `from`: its digits in the outer axes' counts, innermost last.
+        let mut index = vec![0; self.outer.len()];
+        let mut rest = from;
+        for (k, a) in index.iter_mut().zip(&self.outer).rev() {
+            let n = a.count.max(1) as u64;
+            *k = (rest % n) as usize;
+            rest /= n;
+        }
+        let mut offset = self.base as i128;
+        for (k, a) in index.iter().zip(&self.outer) {
+            offset += *k as i128 * a.step as i128 * a.stride as i128;
+        }
+        Runs {
+            plan: self,
+            index,
+            offset,
+            left: to.saturating_sub(from),
+        }
+    }
+
+    /// Where the selection's last byte ends, from the data's start (0 if it is empty): the
+    /// bytes a source must hold for it.
+    pub(crate) fn extent(&self) -> u64 {
+        if self.count == 0 {
+            return 0;
+        }
+        // Negative steps start at their axis's largest index, which `base` counts.
+        let forward = self.outer.iter().filter(|a| a.step > 0).map(|a| {
+            ((a.count - 1) as u64)
+                .saturating_mul(a.step as u64)
+                .saturating_mul(a.stride)
+        });
+        forward.fold(self.base.saturating_add(self.run_len), u64::saturating_add)
+    }
+
+    /// The bytes the selection holds.
+    pub(crate) fn bytes(&self) -> u64 {
+        if self.count == 0 {
+            0
+        } else {
+            let runs = self.outer.iter().map(|a| a.count as u64).product::<u64>();
+            runs.saturating_mul(self.run_len)
+        }
+    }
+}
+
+/// An index counted from the end when negative (ndarray's rule); `None` if before the start.
+fn abs_index(len: usize, index: isize) -> Option<usize> {
+    if index < 0 {
+        len.checked_sub(index.unsigned_abs())
+    } else {
+        Some(index as usize)
+    }
+}
+
+/// The usage error of a selection outside axis `axis`.
+fn out_of_bounds(axis: usize, what: String, len: usize) -> Error {
+    UsageError::OutOfBounds {
+        requested: format!("{what} of axis {axis}"),
+        len,
+    }
+    .into()
+}
+
+/// The runs of a [`Plan`], as (offset, length) in bytes from the data's start.
+#[derive(Debug, Clone)]
+pub(crate) struct Runs<'p> {
+    plan: &'p Plan,
+    /// The odometer over the outer axes (the count of steps taken on each).
+    index: Vec<usize>,
+    /// Where the run the odometer points at starts.
+    offset: i128,
+    /// The runs still to come.
+    left: u64,
+}
+
+impl Iterator for Runs<'_> {
+    type Item = (u64, u64);
+
+    fn next(&mut self) -> Option<(u64, u64)> {
+        if self.left == 0 {
+            return None;
+        }
+        self.left -= 1;
+        let here = self.offset;
+        // Step the odometer, the innermost outer axis first, and the offset with it.
+        for (k, a) in self.index.iter_mut().zip(&self.plan.outer).rev() {
+            let step = a.step as i128 * a.stride as i128;
+            *k += 1;
+            if *k < a.count {
+                self.offset += step;
+                break;
+            }
+            self.offset -= (a.count as i128 - 1) * step;
+            *k = 0;
+        }
+        // Every offset lies in the data: each index is within its axis.
+        Some((here as u64, self.plan.run_len))
+    }
+}
+
+impl Runs<'_> {
+    /// The next run, without moving past it.
+    fn peek(&self) -> Option<(u64, u64)> {
+        (self.left > 0).then_some((self.offset as u64, self.plan.run_len))
+    }
+
+    /// The run after the next (a region read looks that far to see whether the next has a
+    /// neighbour to merge with), found without moving the odometer.
+    fn second(&self) -> Option<(u64, u64)> {
+        let mut offset = self.offset;
+        for (&k, a) in self.index.iter().zip(&self.plan.outer).rev() {
+            let step = a.step as i128 * a.stride as i128;
+            if k + 1 < a.count {
+                return (self.left > 1).then_some(((offset + step) as u64, self.plan.run_len));
+            }
+            offset -= (a.count as i128 - 1) * step;
+        }
+        None
+    }
+}
+
+/// The selected bytes of a [`Plan`], in storage order, read from `source`.
+pub(crate) struct RegionRead<'p, S> {
+    source: S,
+    merge: Merge,
+    runs: Runs<'p>,
+    /// Windows read and not yet served: their bytes, one after another.
+    scratch: Vec<u8>,
+    /// The runs the windows hold, in order: where each starts in `scratch`, and its length.
+    pending: std::collections::VecDeque<(u64, usize)>,
+    /// Bytes of the front pending run already served.
+    served: usize,
+    /// Bytes of a long run (read straight into the destination) already served.
+    long_done: u64,
+}
+
+impl<'p, S: ReadAt> RegionRead<'p, S> {
+    /// The bytes of `plan`'s runs from `source`.
+    pub(crate) fn new(plan: &'p Plan, source: S, merge: Merge) -> RegionRead<'p, S> {
+        RegionRead::with_runs(plan.runs(), source, merge)
+    }
+
+    /// The bytes of `runs` (some of a plan's) from `source`.
+    fn with_runs(runs: Runs<'p>, source: S, merge: Merge) -> RegionRead<'p, S> {
+        RegionRead {
+            source,
+            merge,
+            runs,
+            scratch: Vec::new(),
+            pending: std::collections::VecDeque::new(),
+            served: 0,
+            long_done: 0,
+        }
+    }
+
+    /// Reads the next batch of merged windows into `scratch`.
+    fn fill(&mut self) -> io::Result<()> {
+        let block = self.merge.block as u64;
+        let mut windows: Vec<(u64, u64)> = Vec::new();
+        self.pending.clear();
+        self.served = 0;
+        let mut gathered = 0u64;
+        while windows.len() < self.merge.batch.max(1)
+            && self.pending.len() < MAX_RUNS
+            && (windows.is_empty() || gathered < self.merge.batch_bytes as u64)
+        {
+            let Some((off, len)) = self.runs.peek() else {
+                break;
+            };
+            if len >= block {
+                break; // read on its own, straight into the destination
+            }
+            // A new window, grown with the runs that lie within `gap` of it.
+            let (mut lo, mut hi) = (off, off + len);
+            let first_run = self.pending.len();
+            self.pending.push_back((off, len as usize));
+            self.runs.next();
+            while let Some((o, l)) = self.runs.peek() {
+                if self.pending.len() >= MAX_RUNS {
+                    break;
+                }
+                if l >= block {
+                    break;
+                }
+                let (nlo, nhi) = (lo.min(o), hi.max(o + l));
+                let near = o <= hi.saturating_add(self.merge.gap)
+                    && o + l >= lo.saturating_sub(self.merge.gap);
+                if !near || nhi - nlo > block {
+                    break;
+                }
+                (lo, hi) = (nlo, nhi);
+                // Both fit in usize: the window is at most `block` bytes.
+                self.pending.push_back((o, l as usize));
+                self.runs.next();
+            }
+            // The runs' offsets, from absolute to their place in `scratch`.
+            for run in self.pending.range_mut(first_run..) {
+                run.0 = gathered + (run.0 - lo);
+            }
+            windows.push((lo, hi));
+            gathered += hi - lo;
+        }
+        self.load(&windows)
+    }
+
+    /// Whether the next run (`off`, `len`) would be read on its own anyway: it is the last
+    /// run, or the source takes runs straight ([`Merge::direct`]) and the run after it lies
+    /// further than `gap` away. Such a run goes straight into the destination when it has
+    /// room, with no window to allocate and copy from (for a remote source, a band of rows
+    /// is fetched into the array as a whole read is).
+    fn alone(&self, off: u64, len: u64) -> bool {
+        match self.runs.second() {
+            None => true,
+            // Several windows at once (concurrent GETs) beat one run alone.
+            Some(_) if !self.merge.direct => false,
+            Some((o, l)) => {
+                o > (off + len).saturating_add(self.merge.gap)
+                    || o + l < off.saturating_sub(self.merge.gap)
+            }
+        }
+    }
+
+    /// Reads the next bytes of the long run at `off` (`len` bytes, `long_done` of them
+    /// served) into windows of `block` bytes, `batch` at once, for a reader that asks for
+    /// less than a block at a time (the decoders of strings, records and dates).
+    fn fill_long(&mut self, off: u64, len: u64) -> io::Result<()> {
+        let block = self.merge.block.max(1) as u64;
+        let mut windows: Vec<(u64, u64)> = Vec::new();
+        self.pending.clear();
+        self.served = 0;
+        let mut at = 0;
+        while windows.len() < self.merge.batch.max(1) && self.long_done < len {
+            let n = (len - self.long_done).min(block);
+            let lo = off + self.long_done;
+            windows.push((lo, lo + n));
+            // At most `block` bytes.
+            self.pending.push_back((at, n as usize));
+            at += n;
+            self.long_done += n;
+        }
+        if self.long_done == len {
+            self.runs.next();
+            self.long_done = 0;
+        }
+        self.load(&windows)
+    }
+
+    /// Reads `windows` (absolute byte ranges, each at most `block` bytes) one after another
+    /// into `scratch`, handing them to the source at once. `scratch` keeps its length
+    /// between batches (only its growth is zeroed): every byte a run serves was read.
+    fn load(&mut self, windows: &[(u64, u64)]) -> io::Result<()> {
+        let total: u64 = windows.iter().map(|&(lo, hi)| hi - lo).sum();
+        // Less than `batch_bytes + block` (or `block * batch`) bytes, which the caller's
+        // memory budget allows.
+        let total = usize::try_from(total).map_err(|_| io::ErrorKind::OutOfMemory)?;
+        if self.scratch.len() < total {
+            self.scratch
+                .try_reserve(total - self.scratch.len())
+                .map_err(|_| io::Error::from(io::ErrorKind::OutOfMemory))?;
+            self.scratch.resize(total, 0);
+        }
+        let mut reads: Vec<(u64, &mut [u8])> = Vec::with_capacity(windows.len());
+        let mut rest = &mut self.scratch[..total];
+        for &(lo, hi) in windows {
+            let (this, more) = rest.split_at_mut((hi - lo) as usize);
+            reads.push((lo, this));
+            rest = more;
+        }
+        self.source.read_many(&mut reads)
+    }
+}
+
+impl<S: ReadAt> Read for RegionRead<'_, S> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let mut filled = 0;
+        while filled < buf.len() {
+            if let Some(&(at, len)) = self.pending.front() {
+                let n = (len - self.served).min(buf.len() - filled);
+                // Within `scratch`, which is in memory.
+                let from = at as usize + self.served;
+                buf[filled..filled + n].copy_from_slice(&self.scratch[from..from + n]);
+                filled += n;
+                self.served += n;
+                if self.served == len {
+                    self.pending.pop_front();
+                    self.served = 0;
+                }
+                continue;
+            }
+            if self.merge.block == 0 && self.long_done == 0 {
+                if let Some(mem) = self.source.memory() {
+                    let n = gather(mem, &mut self.runs, &mut buf[filled..]);
+                    filled += n;
+                    if n > 0 {
+                        continue;
+                    }
+                }
+            }
+            let Some((off, len)) = self.runs.peek() else {
+                break;
+            };
+            if len >= self.merge.block as u64 {
+                let (left, room) = (len - self.long_done, (buf.len() - filled) as u64);
+                if room < left.min(self.merge.block as u64) {
+                    self.fill_long(off, len)?;
+                    continue;
+                }
+                let n = left.min(room) as usize;
+                self.source
+                    .read_at(off + self.long_done, &mut buf[filled..filled + n])?;
+                filled += n;
+                self.long_done += n as u64;
+                if self.long_done == len {
+                    self.runs.next();
+                    self.long_done = 0;
+                }
+                continue;
+            }
+            let room = buf.len() - filled;
+            if self.alone(off, len) && room as u64 >= len {
+                // A run with no neighbour to merge, and room for it: straight into `buf`.
+                let n = len as usize;
+                self.source.read_at(off, &mut buf[filled..filled + n])?;
+                filled += n;
+                self.runs.next();
+                continue;
+            }
+            self.fill()?;
+        }
+        Ok(filled)
+    }
+}
+
+/// Copies the next whole runs that fit in `buf` out of `mem` (bytes in memory), in batches:
+/// the offsets of a batch first, then its copies, so that the loads of a scattered selection
+/// (each often a cache miss or a page fault in a map) are in flight together rather than one
+/// behind the other's bookkeeping. Returns the bytes copied (0: the next run does not fit
+/// whole, or none is left).
+fn gather(mem: &[u8], runs: &mut Runs<'_>, buf: &mut [u8]) -> usize {
+    // Every run of a plan has its length; runs of no bytes (a zero-sized dtype) are left to
+    // the caller.
+    let len = runs.peek().and_then(|(_, l)| usize::try_from(l).ok());
+    let Some(len) = len.filter(|&l| l > 0) else {
+        return 0;
+    };
+    let mut offsets = [0usize; GATHER_BATCH];
+    let mut filled = 0;
+    loop {
+        let (mut n, room) = (0, (buf.len() - filled) / len);
+        while n < GATHER_BATCH.min(room) {
+            // A run outside the bytes is left to the caller's `read_at`, which reports it.
+            let off = runs.peek().and_then(|(o, _)| usize::try_from(o).ok());
+            let Some(off) = off.filter(|o| o.checked_add(len).is_some_and(|e| e <= mem.len()))
+            else {
+                break;
+            };
+            offsets[n] = off;
+            n += 1;
+            runs.next();
+        }
+        if n == 0 {
+            return filled;
+        }
+        let out = &mut buf[filled..filled + n * len];
+        for (&off, dst) in offsets[..n].iter().zip(out.chunks_exact_mut(len)) {
+            dst.copy_from_slice(&mem[off..off + len]);
+        }
+        filled += n * len;
+    }
+}
+
+/// How many runs [`gather`] takes at once.
+const GATHER_BATCH: usize = 64;
+
+/// Plans `selection` against `header` and checks that the result has `D`'s number of axes:
+/// the errors a region read gives before it reads anything.
+pub(crate) fn check<D: ndarray::Dimension>(
+    header: &Header,
+    selection: &[SliceInfoElem],
+) -> Result<Plan, Error> {
+    let plan = Plan::new(header, selection)?;
+    crate::format::layout::dimension::<D>(&plan.shape)?;
+    Ok(plan)
+}
+
+/// The selection of steps `rows` along the growth axis (the first axis of a C-order file,
+/// the last of a Fortran-order one), every other axis whole: what `read_rows` reads.
+pub(crate) fn rows(header: &Header, rows: Range<usize>) -> Result<Vec<SliceInfoElem>, Error> {
+    let axis = growth_axis(header)?;
+    let len = header.shape[axis];
+    if rows.start > rows.end || rows.end > len {
+        return Err(UsageError::OutOfBounds {
+            requested: format!("{rows:?}"),
+            len,
+        }
+        .into());
+    }
+    let mut elems = whole(header);
+    // Both fit in isize: they are at most an axis length of an array whose size fits.
+    elems[axis] = SliceInfoElem::Slice {
+        start: rows.start as isize,
+        end: Some(rows.end as isize),
+        step: 1,
+    };
+    Ok(elems)
+}
+
+/// The selection of the one element at `index` (one index per dimension): what
+/// `read_element` reads.
+pub(crate) fn element(header: &Header, index: &[usize]) -> Result<Vec<SliceInfoElem>, Error> {
+    let shape = &header.shape;
+    if index.len() != shape.len() || index.iter().zip(shape).any(|(&i, &d)| i >= d) {
+        return Err(UsageError::OutOfBounds {
+            requested: format!("{index:?}"),
+            len: shape.iter().product(),
+        }
+        .into());
+    }
+    // Each index is below its axis's length, which fits in isize.
+    Ok(index
+        .iter()
+        .map(|&i| SliceInfoElem::Index(i as isize))
+        .collect())
+}
+
+/// The selection of the whole array.
+pub(crate) fn whole(header: &Header) -> Vec<SliceInfoElem> {
+    let all = SliceInfoElem::Slice {
+        start: 0,
+        end: None,
+        step: 1,
+    };
+    vec![all; header.shape.len()]
+}
+
+/// Reads the selection `elems` of the array `info` describes from `source` (offsets counted
+/// from the data's first byte), as an array of dimension `D` in the file's layout: the array
+/// `read_npy(..)?.slice(elems).to_owned()` would give. `available` is how many bytes of data
+/// the source holds (`None`: the caller checked it holds them all); a selection reaching past
+/// them is [`ErrorKind::Truncated`](crate::ErrorKind::Truncated) before any read. Every
+/// typed read of part or all of an `.npy`, local or remote, is one of these.
+pub(crate) fn read_region<A, D, S>(
+    info: &HeaderInfo,
+    elems: &[SliceInfoElem],
+    source: S,
+    merge: Merge,
+    available: Option<u64>,
+) -> Result<Array<A, D>, Error>
+where
+    A: ReadableElement,
+    D: ndarray::Dimension,
+    S: ReadAt,
+{
+    let plan = planned::<D>(info, elems, available)?;
+    decode(info, &plan, RegionRead::new(&plan, source, merge))
+}
+
+/// The plan of `elems` ([`check`]), and the truncation error of one that reaches past the
+/// `available` bytes of data.
+fn planned<D: ndarray::Dimension>(
+    info: &HeaderInfo,
+    elems: &[SliceInfoElem],
+    available: Option<u64>,
+) -> Result<Plan, Error> {
+    let plan = check::<D>(&info.header, elems)?;
+    if let Some(found) = available.filter(|&n| n < plan.extent()) {
+        return Err(FormatError::Truncated {
+            part: "array data",
+            expected: plan.extent(),
+            found,
+        }
+        .into());
+    }
+    Ok(plan)
+}
+
+/// The elements `reader` (the bytes of `plan`'s runs) serves, decoded and shaped as `plan`
+/// says.
+fn decode<A, D, R>(info: &HeaderInfo, plan: &Plan, mut reader: R) -> Result<Array<A, D>, Error>
+where
+    A: ReadableElement,
+    D: ndarray::Dimension,
+    R: Read,
+{
+    let header = &info.header;
+    let data = A::read_vec(
+        &mut reader,
+        &header.dtype,
+        plan.count,
+        Input::new(Some(plan.bytes())),
+    )?;
+    array_from_vec(
+        data,
+        plan.shape.clone(),
+        header.fortran_order,
+        header.dtype.itemsize(),
+    )
+}
+
+/// The fewest runs for which a file's region read is split over two threads ([`Halves`]):
+/// fewer are read in less time than a thread takes to start.
+#[cfg(unix)]
+const SPLIT_MIN_RUNS: u64 = 256;
+
+/// The bytes of a plan's runs from a file, for a reader that may take them all at once:
+/// then the first half of the runs is read on this thread and the second on another, each
+/// into its own part of the reader's buffer, with its own windows. A scattered read of a
+/// file is mostly system calls and the kernel's copies out of the page cache, which then run
+/// on two cores. A reader that asks for less (the decoders of strings, dates and records
+/// with conversions) is served by one [`RegionRead`].
+#[cfg(unix)]
+struct Halves<'p, 'f> {
+    plan: &'p Plan,
+    source: FileAt<'f>,
+    /// `None` until the first read; then the reader of what is left (nothing, after a
+    /// split read).
+    rest: Option<RegionRead<'p, FileAt<'f>>>,
+}
+
+#[cfg(unix)]
+impl Read for Halves<'_, '_> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let plan = self.plan;
+        if self.rest.is_none() {
+            let total = plan.bytes();
+            let runs = plan.run_count();
+            if (buf.len() as u64) < total {
+                self.rest = Some(RegionRead::new(plan, self.source, Merge::LOCAL));
+            } else {
+                // Nothing is left after the split read.
+                let empty = plan.runs_between(runs, runs);
+                self.rest = Some(RegionRead::with_runs(empty, self.source, Merge::LOCAL));
+                // The whole selection fits in `buf`: `total` is at most its length.
+                let (mid_run, total) = (runs / 2, total as usize);
+                let mid = (mid_run * plan.run_len) as usize;
+                let (first, second) = buf[..total].split_at_mut(mid);
+                let source = self.source;
+                let half = |from, to, out: &mut [u8]| {
+                    let runs = plan.runs_between(from, to);
+                    RegionRead::with_runs(runs, source, Merge::LOCAL).read_exact(out)
+                };
+                // The second half goes to the thread, or back to this one if none can be
+                // started (a thread limit, no memory).
+                let second = std::sync::Mutex::new(Some(second));
+                let take = || second.lock().unwrap_or_else(|e| e.into_inner()).take();
+                std::thread::scope(|s| {
+                    let other = std::thread::Builder::new()
+                        .spawn_scoped(s, || take().map_or(Ok(()), |out| half(mid_run, runs, out)));
+                    let here = half(0, mid_run, first);
+                    let there = match other {
+                        Ok(other) => other
+                            .join()
+                            .unwrap_or_else(|_| Err(io::Error::other("a reading thread panicked"))),
+                        Err(_) => take().map_or(Ok(()), |out| half(mid_run, runs, out)),
+                    };
+                    here.and(there)
+                })?;
+                return Ok(total);
+            }
+        }
+        match &mut self.rest {
+            Some(rest) => rest.read(buf),
+            None => Ok(0),
+        }
+    }
+}
+
+/// Reads the selection `elems` from `inner`, a `Read + Seek` whose data starts at `start`
+/// and holds `available` bytes (as [`read_region`]), through the source the door sees in it
+/// ([`crate::source::positioned`]): a file (or a `BufReader` of one) by positioned reads, a
+/// selection of many runs on two threads as `threads` allows ([`Halves`]); a cursor's bytes
+/// copied straight; an object in a store by concurrent ranged requests; anything else by
+/// seeking.
+pub(crate) fn read_from<A, D, R>(
+    info: &HeaderInfo,
+    elems: &[SliceInfoElem],
+    inner: &mut R,
+    start: u64,
+    available: Option<u64>,
+    threads: usize,
+) -> Result<Array<A, D>, Error>
+where
+    A: ReadableElement,
+    D: ndarray::Dimension,
+    R: Read + io::Seek,
+{
+    #[cfg(not(unix))]
+    let _ = threads;
+    let inner = match crate::source::positioned(inner) {
+        #[cfg(unix)]
+        Positioned::File(file) => {
+            let source = FileAt { file, start };
+            let plan = planned::<D>(info, elems, available)?;
+            if plan.run_count() < SPLIT_MIN_RUNS || crate::source::pio::parts(threads) < 2 {
+                return decode(info, &plan, RegionRead::new(&plan, source, Merge::LOCAL));
+            }
+            let halves = Halves {
+                plan: &plan,
+                source,
+                rest: None,
+            };
+            return decode(info, &plan, halves);
+        }
+        Positioned::Bytes(all) => {
+            let data = usize::try_from(start)
+                .ok()
+                .and_then(|s| all.get(s..))
+                .unwrap_or(&[]);
+            let held = data.len() as u64;
+            let available = Some(available.map_or(held, |a| a.min(held)));
+            return read_region(info, elems, data, Merge::MEMORY, available);
+        }
+        #[cfg(feature = "object_store")]
+        Positioned::Ranged(file) => {
+            let merge = file.source().merge();
+            return read_region(info, elems, file.at(start), merge, available);
+        }
+        Positioned::Other(inner) => inner,
+    };
+    read_region(
+        info,
+        elems,
+        Seeking { inner, start },
+        Merge::LOCAL,
+        available,
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::base::dtype::DType;
+    use ndarray::{s, ArrayD, IxDyn, NewAxis, ShapeBuilder, SliceArg};
+
+    fn header(shape: &[usize], fortran: bool) -> Header {
+        Header {
+            dtype: DType::from_descr("'<i4'").unwrap(),
+            fortran_order: fortran,
+            shape: shape.to_vec(),
+        }
+    }
+
+    /// `read_region` of a selection of an `i32` array's bytes.
+    fn read_slice<I: SliceArg<IxDyn>>(
+        info: &HeaderInfo,
+        selection: I,
+        bytes: &[u8],
+        merge: Merge,
+    ) -> Result<Array<i32, I::OutDim>, Error> {
+        read_region(info, selection.as_ref(), bytes, merge, None)
+    }
+
+    /// The array, its bytes in storage order, and its header.
+    fn array(shape: &[usize], fortran: bool) -> (ArrayD<i32>, Vec<u8>, HeaderInfo) {
+        let n: usize = shape.iter().product();
+        let a =
+            ArrayD::from_shape_vec(IxDyn(shape).set_f(fortran), (0..n as i32).collect()).unwrap();
+        let bytes: Vec<u8> = (0..n as i32).flat_map(|x| x.to_le_bytes()).collect();
+        let h = header(shape, fortran);
+        let info = HeaderInfo {
+            header: h,
+            version: crate::format::header::Version::V1_0,
+            data_offset: 0,
+            num_elements: n,
+            data_len: bytes.len(),
+        };
+        (a, bytes, info)
+    }
+
+    fn check(shape: &[usize], sel: &[SliceInfoElem]) {
+        for fortran in [false, true] {
+            let (a, bytes, info) = array(shape, fortran);
+            let want = a.slice(sel).to_owned();
+            for merge in [
+                Merge::LOCAL,
+                Merge::MEMORY,
+                Merge {
+                    gap: 0,
+                    block: 8,
+                    batch: 3,
+                    batch_bytes: usize::MAX,
+                    direct: false,
+                },
+                Merge {
+                    gap: 4,
+                    block: 8,
+                    batch: 100,
+                    batch_bytes: 20,
+                    direct: true,
+                },
+            ] {
+                let got: ArrayD<i32> = read_slice(&info, sel, &bytes[..], merge).unwrap();
+                assert_eq!(got, want, "{shape:?} {sel:?} fortran {fortran} {merge:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn selections_read_what_ndarray_slices() {
+        let shape = [4, 3, 5];
+        check(&shape, s![1..3, .., ..].as_ref());
+        check(&shape, s![.., 2, 1..;2].as_ref());
+        check(&shape, s![NewAxis, ..;-1, .., -2..].as_ref());
+        check(&shape, s![3..3, .., ..].as_ref());
+        check(&shape, s![-1, -1, ..;-2].as_ref());
+        check(&shape, s![1..4;2, NewAxis, 0..3;-1, 4].as_ref());
+        // A 0-d array, and an empty axis.
+        let (a, bytes, info) = array(&[], false);
+        let got: ndarray::Array0<i32> = read_slice(&info, s![], &bytes[..], Merge::LOCAL).unwrap();
+        assert_eq!(got, a.into_dimensionality().unwrap());
+        check(&[0, 3], s![.., 1..2].as_ref());
+    }
+
+    #[test]
+    fn outside_the_shape_is_a_usage_error_naming_the_axis() {
+        let (_, bytes, info) = array(&[4, 3], false);
+        for sel in [s![0..5, ..], s![.., 4..4], s![-5.., ..]] {
+            let err = read_slice(&info, sel, &bytes[..], Merge::LOCAL).unwrap_err();
+            assert_eq!(err.kind(), crate::ErrorKind::Usage, "{err}");
+            assert!(err.to_string().contains("of axis"), "{err}");
+        }
+        let err = read_slice(&info, s![.., 3], &bytes[..], Merge::LOCAL).unwrap_err();
+        assert!(err.to_string().contains("index 3 of axis 1"), "{err}");
+        let err = read_slice(&info, s![..], &bytes[..], Merge::LOCAL).unwrap_err();
+        assert_eq!(err.kind(), crate::ErrorKind::Usage, "{err}");
+    }
+
+    #[test]
+    fn rows_are_one_run_and_columns_one_run_a_row() {
+        let h = header(&[100, 50], false);
+        let p = Plan::new(&h, s![10..20, ..].as_ref()).unwrap();
+        assert_eq!(p.runs().collect::<Vec<_>>(), [(10 * 200, 10 * 200)]);
+        let p = Plan::new(&h, s![.., 5..8].as_ref()).unwrap();
+        assert_eq!(p.runs().count(), 100);
+        assert_eq!(p.runs().nth(1), Some((200 + 20, 12)));
+        let p = Plan::new(&h, s![3, 4].as_ref()).unwrap();
+        assert_eq!(p.runs().collect::<Vec<_>>(), [(3 * 200 + 16, 4)]);
+    }
+
+    /// A source that counts its reads.
+    struct Counted<'b> {
+        bytes: &'b [u8],
+        reads: usize,
+    }
+
+    impl ReadAt for Counted<'_> {
+        fn read_at(&mut self, offset: u64, buf: &mut [u8]) -> io::Result<()> {
+            self.reads += 1;
+            let mut bytes = self.bytes;
+            bytes.read_at(offset, buf)
+        }
+    }
+
+    /// Counts the batches handed to the source, and the largest.
+    struct Batches<'b> {
+        bytes: &'b [u8],
+        batches: usize,
+        windows: usize,
+        largest: usize,
+    }
+
+    impl ReadAt for Batches<'_> {
+        fn read_at(&mut self, offset: u64, buf: &mut [u8]) -> io::Result<()> {
+            self.read_many(&mut [(offset, buf)])
+        }
+
+        fn read_many(&mut self, reads: &mut [(u64, &mut [u8])]) -> io::Result<()> {
+            self.batches += 1;
+            self.windows += reads.len();
+            let total = reads.iter().map(|(_, b)| b.len()).sum::<usize>();
+            self.largest = self.largest.max(total);
+            for (offset, buf) in reads.iter_mut() {
+                let mut bytes = self.bytes;
+                bytes.read_at(*offset, buf)?;
+            }
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn runs_split_anywhere_are_the_runs_in_order() {
+        for (shape, fortran, sel) in [
+            (vec![4, 3, 5], false, s![.., ..;2, 1..;2].as_ref().to_vec()),
+            (vec![4, 3, 5], true, s![..;-1, 1, ..;3].as_ref().to_vec()),
+            (vec![6, 7], false, s![1..6;2, ..;-3].as_ref().to_vec()),
+            (vec![2, 3], false, s![.., ..].as_ref().to_vec()),
+            (vec![3, 0, 2], false, s![.., .., ..].as_ref().to_vec()),
+        ] {
+            let h = header(&shape, fortran);
+            let plan = Plan::new(&h, &sel).unwrap();
+            let all: Vec<(u64, u64)> = plan.runs().collect();
+            let n = plan.run_count();
+            assert_eq!(all.len() as u64, n, "{shape:?} {sel:?}");
+            for k in 0..=n {
+                let mut joined: Vec<(u64, u64)> = plan.runs_between(0, k).collect();
+                joined.extend(plan.runs_between(k, n));
+                assert_eq!(joined, all, "{shape:?} {sel:?} split at {k}");
+            }
+        }
+    }
+
+    #[test]
+    fn local_windows_are_read_in_batches_of_about_64_kib() {
+        // 256 x 1024 i4: every 4th element of every other row, 1 KiB windows 8 KiB apart.
+        let (a, bytes, info) = array(&[256, 1024], false);
+        let sel = s![..;2, ..;4];
+        let plan = Plan::new(&info.header, sel.as_ref()).unwrap();
+        let source = Batches {
+            bytes: &bytes,
+            batches: 0,
+            windows: 0,
+            largest: 0,
+        };
+        let mut region = RegionRead::new(&plan, source, Merge::LOCAL);
+        let mut out = vec![0u8; plan.bytes() as usize];
+        region.read_exact(&mut out).unwrap();
+        let got: Vec<i32> = out
+            .chunks(4)
+            .map(|c| i32::from_ne_bytes(c.try_into().unwrap()))
+            .collect();
+        assert_eq!(got, a.slice(sel).iter().copied().collect::<Vec<_>>());
+        // 128 windows of 4,084 bytes (a row's selected elements), 17 to a batch: a batch
+        // ends with the window that passes 64 KiB.
+        assert_eq!(region.source.windows, 128);
+        assert_eq!(region.source.batches, 8);
+        assert!(region.source.largest < (64 << 10) + 4096);
+        // The scratch is reused, never grown past one batch.
+        assert!(region.scratch.len() < (64 << 10) + 4096);
+    }
+
+    #[test]
+    fn a_long_run_read_in_small_pieces_is_read_in_windows_of_a_block() {
+        let (_, bytes, info) = array(&[6, 5], false);
+        let plan = Plan::new(&info.header, s![1..5, ..].as_ref()).unwrap(); // one run, 80 bytes
+        let source = Counted {
+            bytes: &bytes,
+            reads: 0,
+        };
+        let merge = Merge {
+            gap: 0,
+            block: 16,
+            batch: 2,
+            batch_bytes: usize::MAX,
+            direct: false,
+        };
+        let mut region = RegionRead::new(&plan, source, merge);
+        let (mut out, mut buf) = (Vec::new(), [0u8; 3]);
+        loop {
+            let n = region.read(&mut buf).unwrap();
+            if n == 0 {
+                break;
+            }
+            out.extend_from_slice(&buf[..n]);
+        }
+        assert_eq!(out, bytes[20..100]);
+        assert_eq!(region.source.reads, 5); // 80 bytes in windows of 16, not 27 reads of 3
+                                            // A reader asking for a block or more gets it straight from the source.
+        let source = Counted {
+            bytes: &bytes,
+            reads: 0,
+        };
+        let mut region = RegionRead::new(&plan, source, merge);
+        let mut all = [0u8; 80];
+        region.read_exact(&mut all).unwrap();
+        assert_eq!(all[..], bytes[20..100]);
+        assert_eq!(region.source.reads, 1);
+    }
+
+    #[test]
+    fn memory_runs_are_gathered_in_batches_whatever_the_reader_asks_for() {
+        // Runs of 4 bytes (one element) and of 12 (three), over 64 of them: several batches.
+        let (a, bytes, info) = array(&[9, 50, 7], false);
+        for sel in [s![..;2, ..;3, 1..;2], s![..;-1, 1.., 2..5]].map(|s| s.as_ref().to_vec()) {
+            let want: Vec<u8> = a
+                .slice(&sel[..])
+                .iter()
+                .flat_map(|x| x.to_le_bytes())
+                .collect();
+            let plan = Plan::new(&info.header, &sel).unwrap();
+            assert!(plan.run_count() > 64, "{sel:?}");
+            // Whole, then in pieces that split runs and batches anywhere.
+            for piece in [want.len(), 1, 3, 5, 13, 257] {
+                let mut region = RegionRead::new(&plan, &bytes[..], Merge::MEMORY);
+                let mut got = vec![0u8; want.len()];
+                got.chunks_mut(piece)
+                    .for_each(|c| region.read_exact(c).unwrap());
+                assert_eq!(region.read(&mut [0]).unwrap(), 0);
+                assert_eq!(got, want, "{sel:?} in pieces of {piece}");
+            }
+        }
+        // Bytes shorter than the plan: an error at the first run past them, never a panic.
+        let plan = Plan::new(&info.header, s![.., ..;3, ..].as_ref()).unwrap();
+        let short = &bytes[..bytes.len() - 30];
+        let mut out = vec![0u8; plan.bytes() as usize];
+        let err = RegionRead::new(&plan, short, Merge::MEMORY)
+            .read_exact(&mut out)
+            .unwrap_err();
+        assert_eq!(err.kind(), io::ErrorKind::UnexpectedEof);
+    }
+
+    #[test]
+    fn a_run_with_no_neighbour_goes_straight_into_the_destination() {
+        let (_, bytes, info) = array(&[64, 5], false);
+        let merge = Merge {
+            gap: 4,
+            block: 1 << 20,
+            batch: 1,
+            batch_bytes: 0,
+            direct: true,
+        };
+        // Rows 10..20: one run, shorter than a block.
+        let plan = Plan::new(&info.header, s![10..20, ..].as_ref()).unwrap();
+        let source = Counted {
+            bytes: &bytes,
+            reads: 0,
+        };
+        let mut region = RegionRead::new(&plan, source, merge);
+        let mut out = [0u8; 200];
+        region.read_exact(&mut out).unwrap();
+        assert_eq!(out[..], bytes[200..400]);
+        assert_eq!(region.source.reads, 1);
+        assert_eq!(region.scratch.capacity(), 0); // no window allocated
+
+        // Elements 4 bytes apart merge into one window; rows far apart are read alone.
+        let plan = Plan::new(&info.header, s![..;8, ..;2].as_ref()).unwrap();
+        let source = Counted {
+            bytes: &bytes,
+            reads: 0,
+        };
+        let mut region = RegionRead::new(&plan, source, merge);
+        let mut out = vec![0u8; plan.bytes() as usize];
+        region.read_exact(&mut out).unwrap();
+        assert_eq!(region.source.reads, 8); // one window a row
+
+        // A source that batches its windows (remote) still takes a last run straight: a band
+        // of rows is fetched into the destination, not through a window.
+        let batching = Merge {
+            gap: 4,
+            block: 1 << 20,
+            batch: 8,
+            batch_bytes: usize::MAX,
+            direct: false,
+        };
+        let plan = Plan::new(&info.header, s![10..20, ..].as_ref()).unwrap();
+        let source = Counted {
+            bytes: &bytes,
+            reads: 0,
+        };
+        let mut region = RegionRead::new(&plan, source, batching);
+        let mut out = [0u8; 200];
+        region.read_exact(&mut out).unwrap();
+        assert_eq!(out[..], bytes[200..400]);
+        assert_eq!(region.source.reads, 1);
+        assert_eq!(region.scratch.capacity(), 0);
+    }
+}

@@ -1,0 +1,899 @@
+//! The pickle machine: opcodes of protocols 0 to 5 run on an arena of data objects.
+//!
+//! The stack, the marks and the memo hold indices into the arena, so that `DUP`, `GET` and
+//! `BINGET` cost one index whatever they refer to, and containers that the memo shares (a
+//! list memoized before its items are appended, as every pickler does) are the same object
+//! wherever they are referred to. Each opcode adds at most one object, whose size is that of
+//! the bytes the opcode read, so the arena is bounded by the pickle's length.
+
+use super::globals::{self, Global};
+use super::source::Source;
+use crate::base::dtype::DType;
+use crate::base::error::{Error, MismatchError};
+use std::collections::HashMap;
+use std::io::Read;
+use std::rc::Rc;
+
+pub(super) type Id = usize;
+
+/// An object the pickle built.
+#[derive(Debug)]
+pub(super) enum Obj {
+    None,
+    Bool(bool),
+    Int(i64),
+    BigInt(Vec<u8>),
+    Float(f64),
+    Complex(f64, f64),
+    Str(String),
+    CodePoints(Vec<u32>),
+    /// A Python 2 `str` (`STRING`, `BINSTRING`, `SHORT_BINSTRING`): read as `np.load(...,
+    /// encoding='latin1')` does, text decoded as Latin-1 where it is a value, its bytes where
+    /// it is an array's data.
+    Py2Str(Vec<u8>),
+    Bytes(Vec<u8>),
+    ByteArray(Vec<u8>),
+    List(Vec<Id>),
+    Tuple(Vec<Id>),
+    Dict(Vec<(Id, Id)>),
+    Set(Vec<Id>),
+    FrozenSet(Vec<Id>),
+    Global(Global),
+    /// `numpy.dtype(typestr, align, copy)` before its `BUILD`.
+    DTypeNew(String),
+    /// A built dtype, its nesting depth and its node count.
+    DType(Rc<DType>, usize, u64),
+    /// A `StringDType` (from `_convert_to_stringdtype_kwargs`).
+    StringDType,
+    /// `_reconstruct(ndarray, (0,), b'b')` before its `BUILD`.
+    ArrayNew,
+    Array(Box<ArrayObj>),
+    /// `_mareconstruct(MaskedArray, ndarray, (0,), 'b')` before its `BUILD`.
+    MaskedNew,
+    /// A built `MaskedArray`.
+    Masked(Box<MaskedObj>),
+    /// `range(start, stop, step)`: the value, never its items.
+    Range(i64, i64, i64),
+    Scalar(Rc<DType>, u64, Vec<u8>),
+    /// Moved out into the tree.
+    Taken,
+}
+
+#[derive(Debug)]
+pub(super) struct ArrayObj {
+    pub(super) dtype: Rc<DType>,
+    pub(super) dtype_nodes: u64,
+    pub(super) string_dtype: bool,
+    pub(super) shape: Vec<usize>,
+    pub(super) fortran_order: bool,
+    /// Whether numpy would swap the array into native byte order as it loads it (arrays
+    /// rebuilt by `_reconstruct` and `BUILD`; not protocol 5's `_frombuffer`).
+    pub(super) to_native: bool,
+    pub(super) data: Payload,
+}
+
+/// A `MaskedArray`: its data (an array of a scalar dtype without objects), its mask (bytes,
+/// one `bool` per element, in the data's order) and its fill value (a 0-d array), if set.
+#[derive(Debug)]
+pub(super) struct MaskedObj {
+    pub(super) array: ArrayObj,
+    pub(super) mask: Id,
+    pub(super) fill: Option<Id>,
+}
+
+#[derive(Debug, Clone, Copy)]
+pub(super) enum Payload {
+    /// A bytes-like object (checked at `BUILD` to hold the array's bytes).
+    Raw(Id),
+    /// A list (checked at `BUILD` to hold one item per element).
+    Items(Id),
+}
+
+/// What `REDUCE` and `BUILD` do with a resolved global. The machine knows the opcodes; its
+/// host (`numpy::Numpy`) knows what numpy's and Python's globals build, and is passed in, so
+/// that the machine does not depend on it.
+pub(super) trait Host {
+    /// Calls `g` with `args` (`REDUCE`, `NEWOBJ`).
+    fn call<R: Read + ?Sized>(
+        m: &mut Machine,
+        g: Global,
+        args: &[Id],
+        src: &Source<'_, R>,
+    ) -> Result<Called, Error>;
+
+    /// Sets the state of `target` (`BUILD`).
+    fn build<R: Read + ?Sized>(
+        m: &mut Machine,
+        target: Id,
+        state: Id,
+        src: &Source<'_, R>,
+    ) -> Result<(), Error>;
+}
+
+/// What a call gave: a new object, or one already in the arena.
+pub(super) enum Called {
+    New(Obj),
+    Same(Id),
+}
+
+/// The machine's state.
+pub(super) struct Machine {
+    pub(super) arena: Vec<Obj>,
+    stack: Vec<Id>,
+    marks: Vec<usize>,
+    memo: HashMap<u64, Id>,
+    /// Bytes charged so far against the expansion limit (dtype copies).
+    pub(super) spent: std::cell::Cell<u64>,
+    /// The offset of the opcode being run, for errors.
+    pub(super) at: u64,
+    /// The protocol declared by `PROTO` (0 if none).
+    proto: u8,
+}
+
+/// The highest protocol this machine reads (Python 3.8's).
+const HIGHEST_PROTOCOL: u8 = 5;
+
+/// Runs the pickle to its `STOP`; returns the arena, the object `STOP` took and the bytes
+/// charged against the expansion limit.
+pub(super) fn run<H: Host, R: Read + ?Sized>(
+    src: &mut Source<'_, R>,
+) -> Result<(Vec<Obj>, Id, u64), Error> {
+    let mut m = Machine {
+        arena: Vec::new(),
+        stack: Vec::new(),
+        marks: Vec::new(),
+        memo: HashMap::new(),
+        spent: std::cell::Cell::new(0),
+        at: 0,
+        proto: 0,
+    };
+    loop {
+        m.at = src.offset;
+        let op = src.byte()?;
+        if op == b'.' {
+            let root = m.pop(src)?;
+            return Ok((m.arena, root, m.spent.get()));
+        }
+        m.step::<H, R>(op, src)?;
+    }
+}
+
+impl Machine {
+    pub(super) fn bad<R: Read + ?Sized>(
+        &self,
+        src: &Source<'_, R>,
+        reason: impl std::fmt::Display,
+    ) -> Error {
+        src.bad(self.at, reason)
+    }
+
+    fn push_obj(&mut self, obj: Obj) -> Id {
+        let id = self.arena.len();
+        self.arena.push(obj);
+        self.stack.push(id);
+        id
+    }
+
+    pub(super) fn pop<R: Read + ?Sized>(&mut self, src: &Source<'_, R>) -> Result<Id, Error> {
+        let floor = self.marks.last().copied().unwrap_or(0);
+        match self.stack.pop() {
+            Some(id) if self.stack.len() >= floor => Ok(id),
+            _ => Err(self.bad(src, "an opcode pops an empty stack (or past a mark)")),
+        }
+    }
+
+    fn top<R: Read + ?Sized>(&self, src: &Source<'_, R>) -> Result<Id, Error> {
+        match (self.stack.last(), self.marks.last()) {
+            (Some(_), Some(&m)) if self.stack.len() <= m => {
+                Err(self.bad(src, "an opcode needs an object above the mark"))
+            }
+            (Some(&id), _) => Ok(id),
+            (None, _) => Err(self.bad(src, "an opcode needs an object on an empty stack")),
+        }
+    }
+
+    fn pop_mark<R: Read + ?Sized>(&mut self, src: &Source<'_, R>) -> Result<Vec<Id>, Error> {
+        let mark = self
+            .marks
+            .pop()
+            .ok_or_else(|| self.bad(src, "an opcode needs a mark and there is none"))?;
+        Ok(self.stack.split_off(mark))
+    }
+
+    fn pop_n<R: Read + ?Sized>(&mut self, n: usize, src: &Source<'_, R>) -> Result<Vec<Id>, Error> {
+        let floor = self.marks.last().copied().unwrap_or(0);
+        if self.stack.len() < floor + n {
+            return Err(self.bad(
+                src,
+                format_args!("an opcode needs {n} objects on the stack"),
+            ));
+        }
+        Ok(self.stack.split_off(self.stack.len() - n))
+    }
+
+    fn memo_get<R: Read + ?Sized>(&mut self, key: u64, src: &Source<'_, R>) -> Result<(), Error> {
+        let id = *self
+            .memo
+            .get(&key)
+            .ok_or_else(|| self.bad(src, format_args!("memo key {key} was never set")))?;
+        self.stack.push(id);
+        Ok(())
+    }
+
+    fn memo_put<R: Read + ?Sized>(&mut self, key: u64, src: &Source<'_, R>) -> Result<(), Error> {
+        let id = self.top(src)?;
+        self.memo.insert(key, id);
+        Ok(())
+    }
+
+    /// Runs one opcode (not `STOP`).
+    fn step<H: Host, R: Read + ?Sized>(
+        &mut self,
+        op: u8,
+        src: &mut Source<'_, R>,
+    ) -> Result<(), Error> {
+        match op {
+            // Framing and protocol.
+            0x80 => {
+                let p = src.byte()?;
+                if p > HIGHEST_PROTOCOL {
+                    return Err(self.bad(src, format_args!("unsupported pickle protocol {p}")));
+                }
+                self.proto = p;
+            }
+            0x95 => {
+                let len = u64::from_le_bytes(src.array()?);
+                src.start_frame(len)?;
+            }
+            // Marks and stack.
+            b'(' => self.marks.push(self.stack.len()),
+            b'0' => {
+                if self.stack.len() > self.marks.last().copied().unwrap_or(0) {
+                    self.pop(src)?;
+                } else {
+                    self.pop_mark(src)?;
+                }
+            }
+            b'1' => {
+                self.pop_mark(src)?;
+            }
+            b'2' => {
+                let id = self.top(src)?;
+                self.stack.push(id);
+            }
+            // Memo.
+            b'g' => {
+                let key = decimal_key(&src.line()?).ok_or_else(|| self.bad(src, "bad GET key"))?;
+                self.memo_get(key, src)?;
+            }
+            b'h' => {
+                let key = src.byte()?;
+                self.memo_get(key.into(), src)?;
+            }
+            b'j' => {
+                let key = u32::from_le_bytes(src.array()?);
+                self.memo_get(key.into(), src)?;
+            }
+            b'p' => {
+                let key = decimal_key(&src.line()?).ok_or_else(|| self.bad(src, "bad PUT key"))?;
+                self.memo_put(key, src)?;
+            }
+            b'q' => {
+                let key = src.byte()?;
+                self.memo_put(key.into(), src)?;
+            }
+            b'r' => {
+                let key = u32::from_le_bytes(src.array()?);
+                self.memo_put(key.into(), src)?;
+            }
+            0x94 => {
+                let key = self.memo.len() as u64;
+                self.memo_put(key, src)?;
+            }
+            // Constants and numbers.
+            b'N' => {
+                self.push_obj(Obj::None);
+            }
+            0x88 => {
+                self.push_obj(Obj::Bool(true));
+            }
+            0x89 => {
+                self.push_obj(Obj::Bool(false));
+            }
+            b'I' => {
+                let line = src.line()?;
+                let obj = match &line[..] {
+                    b"01" => Obj::Bool(true),
+                    b"00" => Obj::Bool(false),
+                    text => int_from_decimal(text).ok_or_else(|| {
+                        self.bad(src, format_args!("bad INT {:?}", text.escape_ascii()))
+                    })?,
+                };
+                self.push_obj(obj);
+            }
+            b'L' => {
+                let line = src.line()?;
+                let text = line.strip_suffix(b"L").unwrap_or(&line);
+                let obj = int_from_decimal(text).ok_or_else(|| {
+                    self.bad(src, format_args!("bad LONG {:?}", text.escape_ascii()))
+                })?;
+                self.push_obj(obj);
+            }
+            b'J' => {
+                self.push_obj(Obj::Int(i32::from_le_bytes(src.array()?).into()));
+            }
+            b'K' => {
+                self.push_obj(Obj::Int(src.byte()?.into()));
+            }
+            b'M' => {
+                self.push_obj(Obj::Int(u16::from_le_bytes(src.array()?).into()));
+            }
+            0x8a => {
+                let n = src.byte()?;
+                let bytes = src.take(n.into())?;
+                self.push_obj(int_from_le(bytes));
+            }
+            0x8b => {
+                let n = i32::from_le_bytes(src.array()?);
+                let n =
+                    u64::try_from(n).map_err(|_| self.bad(src, "LONG4 with a negative length"))?;
+                let bytes = src.take(n)?;
+                self.push_obj(int_from_le(bytes));
+            }
+            b'F' => {
+                let line = src.line()?;
+                let v = std::str::from_utf8(&line)
+                    .ok()
+                    .and_then(|s| s.trim().parse::<f64>().ok())
+                    .ok_or_else(|| {
+                        self.bad(src, format_args!("bad FLOAT {:?}", line.escape_ascii()))
+                    })?;
+                self.push_obj(Obj::Float(v));
+            }
+            b'G' => {
+                self.push_obj(Obj::Float(f64::from_be_bytes(src.array()?)));
+            }
+            // Text and bytes.
+            b'S' => {
+                let line = src.line()?;
+                let bytes = unquote(&line).ok_or_else(|| {
+                    self.bad(src, "STRING argument is not a quoted, escaped string")
+                })?;
+                self.push_obj(Obj::Py2Str(bytes));
+            }
+            b'T' => {
+                let n = i32::from_le_bytes(src.array()?);
+                let n = u64::try_from(n)
+                    .map_err(|_| self.bad(src, "BINSTRING with a negative length"))?;
+                let bytes = src.take(n)?;
+                self.push_obj(Obj::Py2Str(bytes));
+            }
+            b'U' => {
+                let n = src.byte()?;
+                let bytes = src.take(n.into())?;
+                self.push_obj(Obj::Py2Str(bytes));
+            }
+            b'V' => {
+                let line = src.line()?;
+                let obj = raw_unicode_escape(&line)
+                    .ok_or_else(|| self.bad(src, "UNICODE argument has a bad escape"))?;
+                self.push_obj(obj);
+            }
+            b'X' => {
+                let n = u32::from_le_bytes(src.array()?);
+                self.text(n.into(), src)?;
+            }
+            0x8c => {
+                let n = src.byte()?;
+                self.text(n.into(), src)?;
+            }
+            0x8d => {
+                let n = u64::from_le_bytes(src.array()?);
+                self.text(n, src)?;
+            }
+            b'B' => {
+                let n = u32::from_le_bytes(src.array()?);
+                let bytes = src.take(n.into())?;
+                self.push_obj(Obj::Bytes(bytes));
+            }
+            b'C' => {
+                let n = src.byte()?;
+                let bytes = src.take(n.into())?;
+                self.push_obj(Obj::Bytes(bytes));
+            }
+            0x8e => {
+                let n = u64::from_le_bytes(src.array()?);
+                let bytes = src.take(n)?;
+                self.push_obj(Obj::Bytes(bytes));
+            }
+            0x96 => {
+                let n = u64::from_le_bytes(src.array()?);
+                let bytes = src.take(n)?;
+                self.push_obj(Obj::ByteArray(bytes));
+            }
+            // Containers.
+            b']' => {
+                self.push_obj(Obj::List(Vec::new()));
+            }
+            b')' => {
+                self.push_obj(Obj::Tuple(Vec::new()));
+            }
+            b'}' => {
+                self.push_obj(Obj::Dict(Vec::new()));
+            }
+            0x8f => {
+                self.push_obj(Obj::Set(Vec::new()));
+            }
+            b'l' => {
+                let items = self.pop_mark(src)?;
+                self.push_obj(Obj::List(items));
+            }
+            b't' => {
+                let items = self.pop_mark(src)?;
+                self.push_obj(Obj::Tuple(items));
+            }
+            0x85..=0x87 => {
+                let items = self.pop_n(usize::from(op - 0x84), src)?;
+                self.push_obj(Obj::Tuple(items));
+            }
+            0x91 => {
+                let items = self.pop_mark(src)?;
+                self.push_obj(Obj::FrozenSet(items));
+            }
+            b'd' => {
+                let items = self.pop_mark(src)?;
+                let pairs = self.pairs(items, src)?;
+                self.push_obj(Obj::Dict(pairs));
+            }
+            b'a' => {
+                let item = self.pop(src)?;
+                self.extend_list(vec![item], src)?;
+            }
+            b'e' => {
+                let items = self.pop_mark(src)?;
+                self.extend_list(items, src)?;
+            }
+            b's' => {
+                let items = self.pop_n(2, src)?;
+                let pairs = self.pairs(items, src)?;
+                self.extend_dict(pairs, src)?;
+            }
+            b'u' => {
+                let items = self.pop_mark(src)?;
+                let pairs = self.pairs(items, src)?;
+                self.extend_dict(pairs, src)?;
+            }
+            0x90 => {
+                let items = self.pop_mark(src)?;
+                let target = self.top(src)?;
+                match &mut self.arena[target] {
+                    Obj::Set(set) => set.extend(items),
+                    _ => return Err(self.bad(src, "ADDITEMS to an object that is not a set")),
+                }
+            }
+            // Globals and calls: only data, never code.
+            b'c' => {
+                let module = src.line()?;
+                let name = src.line()?;
+                let module = self.ascii_name(module, src)?;
+                let name = self.ascii_name(name, src)?;
+                let g = self.resolve(&module, &name)?;
+                self.push_obj(Obj::Global(g));
+            }
+            0x93 => {
+                let name = self.pop(src)?;
+                let module = self.pop(src)?;
+                let (Some(module), Some(name)) = (self.text_of(module), self.text_of(name)) else {
+                    return Err(self.bad(src, "STACK_GLOBAL needs two strings"));
+                };
+                let g = self.resolve(&module, &name)?;
+                self.push_obj(Obj::Global(g));
+            }
+            b'i' => {
+                // INST names a class and instantiates it: refused by name, or as code.
+                let module = src.line()?;
+                let name = src.line()?;
+                let module = self.ascii_name(module, src)?;
+                let name = self.ascii_name(name, src)?;
+                self.resolve(&module, &name)?;
+                return Err(self.bad(src, "INST builds a class instance, which is not data"));
+            }
+            b'R' => {
+                let args = self.pop(src)?;
+                let callable = self.pop(src)?;
+                // Every global resolved takes at most 4 arguments: more are refused before
+                // they are copied (the same huge tuple can be handed to many REDUCEs).
+                let args = match &self.arena[args] {
+                    Obj::Tuple(a) if a.len() <= 4 => a.clone(),
+                    Obj::Tuple(_) => return Err(self.bad(src, "REDUCE with too many arguments")),
+                    _ => return Err(self.bad(src, "REDUCE arguments are not a tuple")),
+                };
+                let Obj::Global(g) = &self.arena[callable] else {
+                    return Err(self.bad(src, "REDUCE of an object that is not a global"));
+                };
+                let g = *g;
+                let obj = H::call(self, g, &args, src)?;
+                match obj {
+                    Called::New(obj) => {
+                        self.push_obj(obj);
+                    }
+                    Called::Same(id) => self.stack.push(id),
+                }
+            }
+            b'b' => {
+                let state = self.pop(src)?;
+                let target = self.top(src)?;
+                H::build(self, target, state, src)?;
+            }
+            b'o' | 0x81 | 0x92 => {
+                return Err(self.bad(
+                    src,
+                    "the pickle builds a class instance (OBJ, NEWOBJ or NEWOBJ_EX), which is \
+                     not data",
+                ))
+            }
+            b'P' | b'Q' => {
+                return Err(self.bad(src, "persistent ids refer to objects outside the pickle"))
+            }
+            0x82..=0x84 => {
+                return Err(self.bad(src, "extension codes name globals by number; refused"))
+            }
+            0x97 => {
+                return Err(self.bad(
+                    src,
+                    "out-of-band buffers (NEXT_BUFFER) are not part of an .npy file",
+                ))
+            }
+            0x98 => {
+                let top = self.top(src)?;
+                if let Obj::ByteArray(b) = &mut self.arena[top] {
+                    let bytes = std::mem::take(b);
+                    self.arena[top] = Obj::Bytes(bytes);
+                }
+            }
+            other => {
+                return Err(self.bad(src, format_args!("unknown opcode {other:#04x}")));
+            }
+        }
+        Ok(())
+    }
+
+    fn text<R: Read + ?Sized>(&mut self, n: u64, src: &mut Source<'_, R>) -> Result<(), Error> {
+        let bytes = src.take(n)?;
+        let obj = decode_surrogatepass(bytes)
+            .ok_or_else(|| self.bad(src, "str argument is not UTF-8 (surrogates allowed)"))?;
+        self.push_obj(obj);
+        Ok(())
+    }
+
+    /// A `GLOBAL` line: Python 3 reads it as UTF-8; module and attribute names of the globals
+    /// allowed here are ASCII.
+    fn ascii_name<R: Read + ?Sized>(
+        &self,
+        line: Vec<u8>,
+        src: &Source<'_, R>,
+    ) -> Result<String, Error> {
+        String::from_utf8(line).map_err(|_| self.bad(src, "GLOBAL name is not UTF-8"))
+    }
+
+    /// The text of a `str` object (a Python 2 `str` read as Latin-1).
+    pub(super) fn text_of(&self, id: Id) -> Option<String> {
+        match &self.arena[id] {
+            Obj::Str(s) => Some(s.clone()),
+            Obj::Py2Str(b) => Some(b.iter().map(|&c| char::from(c)).collect()),
+            _ => None,
+        }
+    }
+
+    fn resolve(&self, module: &str, name: &str) -> Result<Global, Error> {
+        globals::resolve(module, name, self.proto).ok_or_else(|| {
+            MismatchError::PickleGlobal {
+                module: crate::base::error::excerpt(module),
+                name: crate::base::error::excerpt(name),
+            }
+            .into()
+        })
+    }
+
+    fn pairs<R: Read + ?Sized>(
+        &self,
+        items: Vec<Id>,
+        src: &Source<'_, R>,
+    ) -> Result<Vec<(Id, Id)>, Error> {
+        if items.len() % 2 != 0 {
+            return Err(self.bad(src, "a dict needs an even number of keys and values"));
+        }
+        Ok(items.chunks_exact(2).map(|p| (p[0], p[1])).collect())
+    }
+
+    fn extend_list<R: Read + ?Sized>(
+        &mut self,
+        items: Vec<Id>,
+        src: &Source<'_, R>,
+    ) -> Result<(), Error> {
+        let target = self.top(src)?;
+        match &mut self.arena[target] {
+            Obj::List(list) => {
+                list.extend(items);
+                Ok(())
+            }
+            _ => Err(self.bad(src, "APPEND to an object that is not a list")),
+        }
+    }
+
+    fn extend_dict<R: Read + ?Sized>(
+        &mut self,
+        pairs: Vec<(Id, Id)>,
+        src: &Source<'_, R>,
+    ) -> Result<(), Error> {
+        let target = self.top(src)?;
+        match &mut self.arena[target] {
+            Obj::Dict(dict) => {
+                dict.extend(pairs);
+                Ok(())
+            }
+            _ => Err(self.bad(src, "SETITEM on an object that is not a dict")),
+        }
+    }
+}
+
+/// A memo key in decimal text (protocol 0's `GET` and `PUT`).
+fn decimal_key(text: &[u8]) -> Option<u64> {
+    std::str::from_utf8(text).ok()?.trim().parse().ok()
+}
+
+/// An int from its decimal text (protocol 0's `INT` and `LONG`). Python refuses more than
+/// 4300 digits (`sys.int_info.default_max_str_digits`), and so does this.
+fn int_from_decimal(text: &[u8]) -> Option<Obj> {
+    let s = std::str::from_utf8(text).ok()?.trim();
+    if let Ok(v) = s.parse::<i64>() {
+        return Some(Obj::Int(v));
+    }
+    let (neg, digits) = match s.as_bytes() {
+        [b'-', rest @ ..] => (true, rest),
+        [b'+', rest @ ..] => (false, rest),
+        rest => (false, rest),
+    };
+    if digits.is_empty() || digits.len() > 4300 || !digits.iter().all(u8::is_ascii_digit) {
+        return None;
+    }
+    // Magnitude in little-endian base 256.
+    let mut mag: Vec<u8> = Vec::new();
+    for &d in digits {
+        let mut carry = u32::from(d - b'0');
+        for byte in mag.iter_mut() {
+            let v = u32::from(*byte) * 10 + carry;
+            *byte = v as u8;
+            carry = v >> 8;
+        }
+        while carry > 0 {
+            mag.push(carry as u8);
+            carry >>= 8;
+        }
+    }
+    Some(int_from_le(twos_complement(mag, neg)))
+}
+
+/// Two's complement little-endian bytes of `±mag`, with room for the sign bit.
+pub(crate) fn twos_complement(mut mag: Vec<u8>, neg: bool) -> Vec<u8> {
+    mag.push(0);
+    if neg {
+        let mut carry = 1u16;
+        for b in mag.iter_mut() {
+            let v = u16::from(!*b) + carry;
+            *b = v as u8;
+            carry = v >> 8;
+        }
+    }
+    mag
+}
+
+/// An int from little-endian two's complement bytes (`LONG1`, `LONG4`): `Int` if it fits in
+/// `i64`, else `BigInt` with redundant sign bytes removed.
+fn int_from_le(mut bytes: Vec<u8>) -> Obj {
+    let neg = bytes.last().is_some_and(|&b| b & 0x80 != 0);
+    let fill = if neg { 0xff } else { 0 };
+    while bytes.len() > 1 {
+        let n = bytes.len();
+        if bytes[n - 1] == fill && (bytes[n - 2] & 0x80 != 0) == neg {
+            bytes.pop();
+        } else {
+            break;
+        }
+    }
+    if bytes.is_empty() {
+        return Obj::Int(0);
+    }
+    if bytes.len() <= 8 {
+        let mut buf = [fill; 8];
+        buf[..bytes.len()].copy_from_slice(&bytes);
+        return Obj::Int(i64::from_le_bytes(buf));
+    }
+    Obj::BigInt(bytes)
+}
+
+/// Python's `str` from `BINUNICODE` bytes: UTF-8, with surrogates encoded as three bytes
+/// (`surrogatepass`, which is how pickle writes a `str` holding lone surrogates).
+fn decode_surrogatepass(bytes: Vec<u8>) -> Option<Obj> {
+    let bytes = match String::from_utf8(bytes) {
+        Ok(s) => return Some(Obj::Str(s)),
+        Err(e) => e.into_bytes(),
+    };
+    let mut points = Vec::new();
+    let mut i = 0;
+    let mut surrogate = false;
+    while i < bytes.len() {
+        let b = bytes[i];
+        let (len, init) = match b {
+            0x00..=0x7f => (1, u32::from(b)),
+            0xc2..=0xdf => (2, u32::from(b & 0x1f)),
+            0xe0..=0xef => (3, u32::from(b & 0x0f)),
+            0xf0..=0xf4 => (4, u32::from(b & 0x07)),
+            _ => return None,
+        };
+        let cont = bytes.get(i + 1..i + len)?;
+        let mut c = init;
+        for &x in cont {
+            if x & 0xc0 != 0x80 {
+                return None;
+            }
+            c = (c << 6) | u32::from(x & 0x3f);
+        }
+        // Overlong forms and values past U+10FFFF are refused, as Python does.
+        let min = [0, 0, 0x80, 0x800, 0x10000][len];
+        if c < min || c > 0x10ffff {
+            return None;
+        }
+        surrogate |= (0xd800..=0xdfff).contains(&c);
+        points.push(c);
+        i += len;
+    }
+    if surrogate {
+        Some(Obj::CodePoints(points))
+    } else {
+        // Valid UTF-8 would have decoded above.
+        None
+    }
+}
+
+/// Code points as a `str` object: a `String` unless there are surrogates.
+fn str_of_points(points: Vec<u32>) -> Obj {
+    let s: Option<String> = points.iter().map(|&c| char::from_u32(c)).collect();
+    match s {
+        Some(s) => Obj::Str(s),
+        None => Obj::CodePoints(points),
+    }
+}
+
+/// `UNICODE`'s argument: `raw-unicode-escape` (Latin-1, with `\uXXXX` and `\UXXXXXXXX`).
+fn raw_unicode_escape(line: &[u8]) -> Option<Obj> {
+    let mut points = Vec::with_capacity(line.len());
+    let mut i = 0;
+    while i < line.len() {
+        let b = line[i];
+        if b == b'\\' && matches!(line.get(i + 1), Some(b'u' | b'U')) {
+            // An odd run of backslashes before `u` starts an escape; Python counts them.
+            let run = line[..i].iter().rev().take_while(|&&c| c == b'\\').count();
+            if run % 2 == 0 {
+                let n = if line[i + 1] == b'u' { 4 } else { 8 };
+                let hex = line.get(i + 2..i + 2 + n)?;
+                let c = u32::from_str_radix(std::str::from_utf8(hex).ok()?, 16).ok()?;
+                if c > 0x10ffff {
+                    return None;
+                }
+                points.push(c);
+                i += 2 + n;
+                continue;
+            }
+        }
+        points.push(u32::from(b));
+        i += 1;
+    }
+    Some(str_of_points(points))
+}
+
+/// `STRING`'s argument: a quoted Python 2 string literal, escapes decoded
+/// (`codecs.escape_decode`).
+fn unquote(line: &[u8]) -> Option<Vec<u8>> {
+    let q = *line.first()?;
+    if line.len() < 2 || !(q == b'\'' || q == b'"') || *line.last()? != q {
+        return None;
+    }
+    let body = &line[1..line.len() - 1];
+    let mut out = Vec::with_capacity(body.len());
+    let mut i = 0;
+    while i < body.len() {
+        let b = body[i];
+        i += 1;
+        if b != b'\\' {
+            out.push(b);
+            continue;
+        }
+        let e = *body.get(i)?;
+        i += 1;
+        match e {
+            b'\n' => {}
+            b'\\' | b'\'' | b'"' => out.push(e),
+            b'a' => out.push(7),
+            b'b' => out.push(8),
+            b'f' => out.push(12),
+            b'n' => out.push(b'\n'),
+            b'r' => out.push(b'\r'),
+            b't' => out.push(b'\t'),
+            b'v' => out.push(11),
+            b'x' => {
+                let hex = body.get(i..i + 2)?;
+                out.push(u8::from_str_radix(std::str::from_utf8(hex).ok()?, 16).ok()?);
+                i += 2;
+            }
+            b'0'..=b'7' => {
+                let mut v = u32::from(e - b'0');
+                for _ in 0..2 {
+                    match body.get(i) {
+                        Some(&d @ b'0'..=b'7') => {
+                            v = v * 8 + u32::from(d - b'0');
+                            i += 1;
+                        }
+                        _ => break,
+                    }
+                }
+                out.push(v as u8);
+            }
+            other => {
+                out.push(b'\\');
+                out.push(other);
+            }
+        }
+    }
+    Some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn objects_are_small() {
+        // The arena holds one per opcode: its size bounds a pickle's memory per byte.
+        assert!(
+            std::mem::size_of::<Obj>() <= 48,
+            "{}",
+            std::mem::size_of::<Obj>()
+        );
+    }
+
+    #[test]
+    fn ints_from_le_are_minimal() {
+        assert!(matches!(int_from_le(vec![]), Obj::Int(0)));
+        assert!(matches!(int_from_le(vec![0xff]), Obj::Int(-1)));
+        assert!(matches!(int_from_le(vec![0xff, 0xff, 0xff]), Obj::Int(-1)));
+        assert!(matches!(int_from_le(vec![0x80, 0x00]), Obj::Int(128)));
+        let big = int_from_le(vec![0, 0, 0, 0, 0, 0, 0, 0, 0x40, 0, 0]);
+        assert!(matches!(big, Obj::BigInt(ref b) if b == &[0, 0, 0, 0, 0, 0, 0, 0, 0x40]));
+    }
+
+    #[test]
+    fn decimal_ints_beyond_i64() {
+        let Some(Obj::BigInt(b)) = int_from_decimal(b"-1180591620717411303424") else {
+            panic!("not a big int")
+        };
+        // -2**70: bytes 0..8 zero, byte 8 = 0xc0.
+        assert_eq!(b, [0, 0, 0, 0, 0, 0, 0, 0, 0xc0]);
+        assert!(matches!(
+            int_from_decimal(b"-9223372036854775808"),
+            Some(Obj::Int(i64::MIN))
+        ));
+        assert!(int_from_decimal(&[b'1'; 4301]).is_none());
+    }
+
+    #[test]
+    fn strings_with_surrogates_keep_their_code_points() {
+        let Some(Obj::CodePoints(p)) = decode_surrogatepass(b"a\xed\xa0\x80".to_vec()) else {
+            panic!()
+        };
+        assert_eq!(p, [0x61, 0xd800]);
+        assert!(decode_surrogatepass(b"\xc0\x80".to_vec()).is_none());
+        assert!(matches!(raw_unicode_escape(b"a\\u00e9"), Some(Obj::Str(s)) if s == "aé"));
+        assert_eq!(unquote(b"'a\\x00\\'\\n'").unwrap(), b"a\x00'\n");
+    }
+}
