@@ -281,14 +281,15 @@ impl Object {
                 crate::base::error::excerpt(e_tag)
             )
         });
-        Error::from(io::Error::other(StoreError {
+        let e = StoreError {
             doing: format!(
                 "the object {} changed after it was opened{opened}",
                 quoted(&self.path)
             ),
             after: "; open it again to read the new object",
             source,
-        }))
+        };
+        Error::from(io::Error::other(crate::base::error::Changed(Box::new(e))))
     }
 }
 

@@ -488,11 +488,8 @@ fn more_than_65535_members_get_a_zip64_end_record() {
         let a: Array0<u32> = npz.by_name(&format!("m{i}")).unwrap();
         assert_eq!(a[()], i as u32);
     }
-    // A missing member's message shows the first ten keys only.
     let err = crate::own::by_name::<OwnedRepr<u32>, IxDyn, _>(&mut npz, "nope").unwrap_err();
-    let msg = err.to_string();
-    assert!(msg.contains("its 70000 keys are \"m0\", \"m1\","), "{msg}");
-    assert!(msg.ends_with("\"m9\", ..."), "{msg}");
+    assert_eq!(err.fault(), Some(ndnpy::Fault::MissingMember), "{err}");
 }
 
 #[test]

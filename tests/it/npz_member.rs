@@ -262,14 +262,10 @@ with np.load(d + "/keys.npz") as f:
         if want == "missing" {
             assert!(!npz.contains(key), "{key}");
             let err = npz.member(key).unwrap_err();
-            assert_eq!(err.kind(), ErrorKind::MissingMember, "{key}: {err:?}");
-            // The message names the key asked for and the archive's number of members.
-            let npy = format!("{key}.npy");
-            assert!(
-                err.to_string().starts_with(&format!(
-                    "no member {key:?} (nor {npy:?}) in the archive; its 8 keys are "
-                )),
-                "{key}: {err}"
+            assert_eq!(
+                err.fault(),
+                Some(ndnpy::Fault::MissingMember),
+                "{key}: {err:?}"
             );
             let err = npz.by_name::<OwnedRepr<i64>, Ix1>(key).unwrap_err();
             assert_eq!(err.kind(), ErrorKind::MissingMember, "{key}: {err:?}");
@@ -416,12 +412,7 @@ fn views_of_stored_members_are_in_place() {
         Ok(v) => assert_eq!(v, array![[0.0, 0.5, 1.0], [1.5, 2.0, 2.5]]),
         Err(e) if e.kind() == ErrorKind::CannotView => {
             assert_eq!(e.member(), Some("a.npy"));
-            let text = e.to_string();
-            assert!(
-                text.starts_with("cannot view archive member \"a.npy\" in place: its data is ")
-                    && text.contains(" bytes past a 8-byte boundary "),
-                "{text}"
-            );
+            assert_eq!(e.fault(), Some(ndnpy::Fault::Misaligned), "{e}");
         }
         Err(e) => panic!("{e}"),
     }

@@ -6,8 +6,8 @@ use ndarray::{
     Dimension, ShapeBuilder,
 };
 use ndnpy::{
-    dtype::ByteOrder, Error, ErrorKind, NpyAppender, NpyMmap, NpyMmapMut, NpyReader, NpyWriter,
-    ReadNpyExt, ViewMutNpyExt, ViewNpyError, ViewNpyExt, WriteNpyExt, WriteOptions,
+    dtype::ByteOrder, Error, ErrorKind, Fault, NpyAppender, NpyMmap, NpyMmapMut, NpyReader,
+    NpyWriter, ReadNpyExt, ViewMutNpyExt, ViewNpyError, ViewNpyExt, WriteNpyExt, WriteOptions,
 };
 use std::path::{Path, PathBuf};
 
@@ -27,12 +27,12 @@ fn usage(err: &Error, message: &str) -> bool {
 
 /// Whether `err` is an index or range out of bounds (its message gives both).
 fn out_of_bounds(err: &Error) -> bool {
-    err.kind() == ErrorKind::Usage && err.to_string().contains(" is out of bounds for length ")
+    err.fault() == Some(Fault::OutOfBounds)
 }
 
 /// Whether `err` is a block of the wrong shape (its message gives both shapes).
 fn block_shape(err: &Error) -> bool {
-    err.kind() == ErrorKind::Usage && err.to_string().starts_with("block of shape ")
+    err.fault() == Some(Fault::BlockShape)
 }
 
 const NO_GROWTH_AXIS: &str = "a 0-d array has no axis to read or write in steps";

@@ -153,6 +153,5 @@ fn a_memory_map_of_a_pipe_or_a_directory_is_a_clear_error() {
         assert_eq!(e.kind(), ErrorKind::Io, "{e:?}");
         let io = e.io_error().unwrap();
         assert_eq!(io.kind(), std::io::ErrorKind::InvalidInput, "{io}");
-        assert!(io.to_string().contains("not a regular file"), "{io}");
     }
 }

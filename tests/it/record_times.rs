@@ -255,11 +255,7 @@ fn a_value_between_units_is_an_error_naming_record_and_field() {
     assert_eq!(err.kind(), ErrorKind::InvalidData);
     assert_eq!(err.record_index(), Some(2));
     assert_eq!(err.field(), Some("t"));
-    assert!(
-        err.to_string()
-            .contains("86401 ticks of [s] are not a whole number of [D]"),
-        "{err}"
-    );
+    assert_eq!(err.fault(), Some(ndnpy::Fault::InvalidValue), "{err}");
     // 1970-01-15 is not the first of a month.
     let err =
         ndnpy::Error::from(ndnpy::read_npy::<_, Array1<StampM>>(dir.path("mid.npy")).unwrap_err());
@@ -285,7 +281,7 @@ fn a_value_that_overflows_the_declared_unit_is_an_error_not_a_wrap() {
         (err.kind(), err.record_index()),
         (ErrorKind::InvalidData, Some(1))
     );
-    assert!(err.to_string().contains("overflow 64 bits in [s]"), "{err}");
+    assert_eq!(err.fault(), Some(ndnpy::Fault::InvalidValue), "{err}");
     // Nor may a value become NaT: i64::MIN + 1 seconds is fine, in ms it overflows.
     let a = array![StampS {
         t: DatetimeIn::new(i64::MIN + 1)
@@ -307,11 +303,7 @@ fn timedeltas_in_months_do_not_convert_to_days() {
     );
     let err =
         ndnpy::Error::from(ndnpy::read_npy::<_, Array1<SpanD>>(dir.path("a.npy")).unwrap_err());
-    assert_eq!(err.kind(), ErrorKind::DType);
-    assert!(
-        err.to_string().contains("any unit but years and months"),
-        "{err}"
-    );
+    assert_eq!(err.fault(), Some(ndnpy::Fault::FieldType), "{err}");
     // A datetime is not a timedelta, nor a float a datetime.
     let err =
         ndnpy::Error::from(ndnpy::read_npy::<_, Array1<StampM>>(dir.path("a.npy")).unwrap_err());

@@ -800,7 +800,7 @@ fn hostile_records_give_typed_errors() {
     // lists the missing fields and the file's.
     assert_eq!(err.kind(), ErrorKind::DType, "{err:?}");
     assert_eq!((err.field(), err.dtype()), (None, None));
-    assert!(err.to_string().starts_with("record type "), "{err}");
+    assert_eq!(err.fault(), Some(ndnpy::Fault::MissingFields), "{err}");
     assert!(err.to_string().ends_with(
         "needs fields ['id', 'more'] that the file's record lacks; the file's fields are ['ok', 'x']"
     ));
@@ -812,15 +812,7 @@ fn hostile_records_give_typed_errors() {
     let err = crate::own::read::<Array1<Outer>>(&f[..]).unwrap_err();
     assert_eq!(err.kind(), ErrorKind::DType, "{err:?}");
     assert_eq!((err.field(), err.dtype()), (Some("n"), None));
-    assert!(
-        err.to_string().starts_with("field 'n': record type "),
-        "{err}"
-    );
-    assert!(
-        err.to_string()
-            .contains(" needs fields ['more'] that the file's record lacks; "),
-        "{err}"
-    );
+    assert_eq!(err.fault(), Some(ndnpy::Fault::MissingFields), "{err}");
     // Not a record at all.
     let f = npy("'<f8'", &[1], &[0; 8]);
     let err = crate::own::read::<Array1<Flags>>(&f[..]).unwrap_err();
@@ -1045,7 +1037,6 @@ print(dt.itemsize)
     // #[repr(C)] with padding: read-only views only.
     let mut file = file;
     let err = ndnpy::Error::from(ArrayViewMut1::<Aligned>::view_mut_npy(&mut file).unwrap_err());
-    assert!(layout_difference(&err).is_some(), "{err:?}");
     assert_eq!(err.fault(), Some(ndnpy::Fault::Layout), "{err}");
 }
 
@@ -1151,11 +1142,7 @@ fn zero_copy_view_rejections_name_the_difference() {
     .unwrap();
     // We write packed records (numpy's default); the padded struct cannot view them.
     let err = ndnpy::Error::from(ArrayView1::<Aligned>::view_npy(&file).unwrap_err());
-    assert!(
-        err.to_string()
-            .contains("the file's records are 11 bytes, the Rust type's 16"),
-        "{err}"
-    );
+    assert_eq!(err.fault(), Some(ndnpy::Fault::Layout), "{err}");
 }
 
 #[test]

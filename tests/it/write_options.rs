@@ -158,11 +158,7 @@ fn block_shape_errors_show_the_real_shapes() {
          a block must have shape [n, 3], or [3] for one step"
     );
     let err = app.append(&Array2::<f64>::zeros((5, 2))).unwrap_err();
-    assert!(
-        err.to_string()
-            .starts_with("block of shape [5, 2] does not fit an array of shape [2, 3]"),
-        "{err}"
-    );
+    assert_eq!(err.fault(), Some(ndnpy::Fault::BlockShape), "{err}");
     assert_eq!(app.shape(), [2, 3], "nothing was appended");
 
     // Fortran order grows along the last axis.
@@ -341,8 +337,7 @@ fn descriptor_links_are_written_in_place_and_link_loops_are_errors() {
     let err = ndnpy::Error::from(ndnpy::write_npy(dir.path("a.npy"), &a).unwrap_err());
     assert_eq!(err.kind(), ErrorKind::Io, "{err:?}");
     let io = err.io_error().unwrap();
-    let eloop = format!("(os error {})", libc::ELOOP);
-    assert!(io.to_string().contains(&eloop), "{io}");
+    assert_eq!(io.raw_os_error(), Some(libc::ELOOP), "{io}");
     assert!(std::fs::symlink_metadata(dir.path("a.npy"))
         .unwrap()
         .file_type()

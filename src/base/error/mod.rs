@@ -283,6 +283,132 @@ pub enum Fault {
     /// [`ErrorKind::DType`]: an element of an object array is of another Python type than a
     /// typed conversion needs.
     ObjectValue,
+    /// [`ErrorKind::DType`]: the file's dtype is not one the requested element type reads.
+    DType,
+    /// [`ErrorKind::DType`]: a dtype or value has no equivalent in the other format of a
+    /// conversion (Arrow, Parquet, safetensors).
+    NoEquivalent,
+    /// [`ErrorKind::DType`]: a record field's dtype is not one its Rust field reads
+    /// ([`Error::field`] names it).
+    FieldType,
+    /// [`ErrorKind::DType`]: the record type's fields are not all in the file.
+    MissingFields,
+    /// [`ErrorKind::Ndim`]: the array has another number of dimensions than asked for.
+    Ndim,
+    /// [`ErrorKind::Limit`]: the header is longer than
+    /// [`ReadOptions::max_header_len`](crate::ReadOptions::max_header_len).
+    HeaderLimit,
+    /// [`ErrorKind::Limit`]: the dtype nests deeper than
+    /// [`ReadOptions::max_depth`](crate::ReadOptions::max_depth).
+    DepthLimit,
+    /// [`ErrorKind::Limit`]: the array, or a member read as bytes, is larger than
+    /// [`ReadOptions::max_data_len`](crate::ReadOptions::max_data_len).
+    DataLimit,
+    /// [`ErrorKind::Limit`]: an archive's members would inflate past
+    /// [`ReadOptions::max_inflated_len`](crate::ReadOptions::max_inflated_len).
+    InflatedLimit,
+    /// [`ErrorKind::Limit`]: an object array's values nest deeper than
+    /// [`ReadOptions::max_pickle_depth`](crate::ReadOptions::max_pickle_depth).
+    PickleDepthLimit,
+    /// [`ErrorKind::Limit`]: an object array's pickle decodes to more than 64 bytes of values
+    /// per byte of pickle, plus 16 MiB.
+    PickleExpansion,
+    /// [`ErrorKind::Usage`]: an index or range is outside the array.
+    OutOfBounds,
+    /// [`ErrorKind::Usage`]: a selection does not have one element per axis of the array.
+    SliceAxes,
+    /// [`ErrorKind::Usage`]: a block's shape does not fit the array it is written to, or the
+    /// array has no axis to grow (0-d).
+    BlockShape,
+    /// [`ErrorKind::Usage`]: a streaming write got another number of elements than its array
+    /// has.
+    ElementCount,
+    /// [`ErrorKind::Usage`]: a value does not fit its dtype where it is written: a string
+    /// longer than its fixed size, a record field's value, datetimes of mixed units, a value
+    /// of an object array that numpy could not unpickle.
+    ValueDoesNotFit,
+    /// [`ErrorKind::Usage`]: no record field of that name.
+    NoSuchField,
+    /// [`ErrorKind::Usage`]: a shape or header too large to write: too many dimensions, more
+    /// bytes than the address space, a header no version holds or not the requested one.
+    TooLargeToWrite,
+    /// [`ErrorKind::Usage`]: a conversion to or from Arrow or Parquet cannot be made as asked.
+    Conversion,
+    /// [`ErrorKind::Usage`]: an archive cannot be written as asked (a member name over 65,535
+    /// bytes, a compression level outside 1 to 9, the ZIP writer's refusal).
+    ArchiveWrite,
+    /// [`ErrorKind::Usage`]: a URL that names no object in a store this build has.
+    Url,
+    /// [`ErrorKind::Io`]: an object in a store changed after it was opened (feature
+    /// `object_store`): open it again to read the new one.
+    Changed,
+}
+
+impl Fault {
+    /// The kind this fault refines.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ndnpy::{ErrorKind, Fault};
+    /// assert_eq!(Fault::Checksum.kind(), ErrorKind::Archive);
+    /// assert_eq!(Fault::InflatedLimit.kind(), ErrorKind::Limit);
+    /// ```
+    pub fn kind(self) -> ErrorKind {
+        match self {
+            Fault::Magic
+            | Fault::Version
+            | Fault::HeaderEncoding
+            | Fault::HeaderSyntax
+            | Fault::HeaderNotDict
+            | Fault::HeaderKeys
+            | Fault::Shape
+            | Fault::FortranOrder
+            | Fault::Descr
+            | Fault::Foreign => ErrorKind::Header,
+            Fault::Truncated => ErrorKind::Truncated,
+            Fault::TrailingBytes => ErrorKind::TrailingBytes,
+            Fault::InvalidValue | Fault::Pickle => ErrorKind::InvalidData,
+            Fault::NotAnArchive
+            | Fault::ArchiveStructure
+            | Fault::MemberCorrupt
+            | Fault::MemberTruncated
+            | Fault::MemberOverrun
+            | Fault::Checksum
+            | Fault::UnsupportedMember => ErrorKind::Archive,
+            Fault::MissingMember => ErrorKind::MissingMember,
+            Fault::NotNpy => ErrorKind::NotNpy,
+            Fault::ByteOrder | Fault::Misaligned | Fault::Compressed | Fault::Layout => {
+                ErrorKind::CannotView
+            }
+            Fault::PickleGlobal
+            | Fault::PickleUnsupported
+            | Fault::ObjectValue
+            | Fault::DType
+            | Fault::NoEquivalent
+            | Fault::FieldType
+            | Fault::MissingFields => ErrorKind::DType,
+            Fault::Ndim => ErrorKind::Ndim,
+            Fault::HeaderLimit
+            | Fault::DepthLimit
+            | Fault::DataLimit
+            | Fault::InflatedLimit
+            | Fault::PickleDepthLimit
+            | Fault::PickleExpansion => ErrorKind::Limit,
+            Fault::DuplicateMember
+            | Fault::OutOfBounds
+            | Fault::SliceAxes
+            | Fault::BlockShape
+            | Fault::ElementCount
+            | Fault::ValueDoesNotFit
+            | Fault::NoSuchField
+            | Fault::TooLargeToWrite
+            | Fault::Conversion
+            | Fault::ArchiveWrite
+            | Fault::Url => ErrorKind::Usage,
+            Fault::Changed => ErrorKind::Io,
+        }
+    }
 }
 
 impl Error {
@@ -316,61 +442,17 @@ impl Error {
         match &self.0.detail {
             Detail::Io(_) => ErrorKind::Io,
             Detail::OutOfMemory(_) => ErrorKind::OutOfMemory,
-            Detail::Format(e) => match e {
-                FormatError::Truncated { .. } => ErrorKind::Truncated,
-                FormatError::TrailingBytes { .. } => ErrorKind::TrailingBytes,
-                FormatError::InvalidCodePoint { .. }
-                | FormatError::InvalidBool { .. }
-                | FormatError::InvalidField { .. }
-                | FormatError::Pickle { .. } => ErrorKind::InvalidData,
-                FormatError::NotZip { .. }
-                | FormatError::Zip { .. }
-                | FormatError::CorruptMember { .. }
-                | FormatError::MemberTruncated { .. }
-                | FormatError::MemberOverrun { .. }
-                | FormatError::MemberChecksum { .. }
-                | FormatError::UnsupportedMember { .. } => ErrorKind::Archive,
-                FormatError::BadMagic { .. }
-                | FormatError::UnsupportedVersion { .. }
-                | FormatError::HeaderEncoding { .. }
-                | FormatError::HeaderSyntax { .. }
-                | FormatError::HeaderNotDict { .. }
-                | FormatError::HeaderKeys { .. }
-                | FormatError::InvalidShape { .. }
-                | FormatError::TooManyDimensions { .. }
-                | FormatError::ShapeOverflow { .. }
-                | FormatError::InvalidFortranOrder { .. }
-                | FormatError::InvalidDescr { .. }
-                | FormatError::Foreign { .. } => ErrorKind::Header,
-            },
-            Detail::Mismatch(e) => match e {
-                MismatchError::DType { .. }
-                | MismatchError::NoEquivalent { .. }
-                | MismatchError::Field { .. }
-                | MismatchError::MissingFields { .. }
-                | MismatchError::PickleGlobal { .. }
-                | MismatchError::PickleUnsupported { .. }
-                | MismatchError::ObjectValue { .. } => ErrorKind::DType,
-                MismatchError::Ndim { .. } => ErrorKind::Ndim,
-                MismatchError::CompressedMember { .. }
-                | MismatchError::ByteOrder { .. }
-                | MismatchError::Misaligned { .. }
-                | MismatchError::MisalignedMember { .. }
-                | MismatchError::Layout { .. } => ErrorKind::CannotView,
-                MismatchError::MissingMember { .. } | MismatchError::MemberIndex { .. } => {
-                    ErrorKind::MissingMember
-                }
-                MismatchError::NotNpy { .. } => ErrorKind::NotNpy,
-            },
-            Detail::Limit(_) => ErrorKind::Limit,
-            Detail::Usage(_) => ErrorKind::Usage,
             Detail::Compat { kind, .. } => *kind,
+            Detail::Format(e) => e.fault().kind(),
+            Detail::Mismatch(e) => e.fault().kind(),
+            Detail::Limit(e) => e.fault().kind(),
+            Detail::Usage(e) => e.fault().kind(),
         }
     }
 
-    /// Which fault within [`kind`](Error::kind) this is, where a caller tells faults apart
-    /// ([`Fault`]); `None` for I/O, memory, dtype and dimension mismatches, limits, and
-    /// the other usage errors.
+    /// Which fault within [`kind`](Error::kind) this is ([`Fault`]); `None` for I/O and
+    /// out-of-memory errors, and for an error converted from one of ndarray-npy's types that
+    /// the caller built (which says only its kind).
     ///
     /// # Examples
     ///
@@ -381,61 +463,14 @@ impl Error {
     /// assert_eq!(err.fault(), Some(Fault::NotAnArchive));
     /// ```
     pub fn fault(&self) -> Option<Fault> {
-        Some(match &self.0.detail {
-            Detail::Format(e) => match e {
-                FormatError::BadMagic { .. } => Fault::Magic,
-                FormatError::UnsupportedVersion { .. } => Fault::Version,
-                FormatError::HeaderEncoding { .. } => Fault::HeaderEncoding,
-                FormatError::HeaderSyntax { .. } => Fault::HeaderSyntax,
-                FormatError::HeaderNotDict { .. } => Fault::HeaderNotDict,
-                FormatError::HeaderKeys { .. } => Fault::HeaderKeys,
-                FormatError::InvalidShape { .. }
-                | FormatError::TooManyDimensions { .. }
-                | FormatError::ShapeOverflow { .. } => Fault::Shape,
-                FormatError::InvalidFortranOrder { .. } => Fault::FortranOrder,
-                FormatError::InvalidDescr { .. } => Fault::Descr,
-                FormatError::Foreign { .. } => Fault::Foreign,
-                FormatError::Truncated { .. } => Fault::Truncated,
-                FormatError::TrailingBytes { .. } => Fault::TrailingBytes,
-                FormatError::InvalidCodePoint { .. }
-                | FormatError::InvalidBool { .. }
-                | FormatError::InvalidField { .. } => Fault::InvalidValue,
-                FormatError::Pickle { .. } => Fault::Pickle,
-                FormatError::NotZip { .. } => Fault::NotAnArchive,
-                FormatError::Zip { .. } => Fault::ArchiveStructure,
-                FormatError::CorruptMember { .. } => Fault::MemberCorrupt,
-                FormatError::MemberTruncated { .. } => Fault::MemberTruncated,
-                FormatError::MemberOverrun { .. } => Fault::MemberOverrun,
-                FormatError::MemberChecksum { .. } => Fault::Checksum,
-                FormatError::UnsupportedMember { .. } => Fault::UnsupportedMember,
-            },
-            Detail::Mismatch(e) => match e {
-                MismatchError::MissingMember { .. } | MismatchError::MemberIndex { .. } => {
-                    Fault::MissingMember
-                }
-                MismatchError::NotNpy { .. } => Fault::NotNpy,
-                MismatchError::ByteOrder { .. } => Fault::ByteOrder,
-                MismatchError::Misaligned { .. } | MismatchError::MisalignedMember { .. } => {
-                    Fault::Misaligned
-                }
-                MismatchError::CompressedMember { .. } => Fault::Compressed,
-                MismatchError::Layout { .. } => Fault::Layout,
-                MismatchError::PickleGlobal { .. } => Fault::PickleGlobal,
-                MismatchError::PickleUnsupported { .. } => Fault::PickleUnsupported,
-                MismatchError::ObjectValue { .. } => Fault::ObjectValue,
-                MismatchError::DType { .. }
-                | MismatchError::NoEquivalent { .. }
-                | MismatchError::Field { .. }
-                | MismatchError::MissingFields { .. }
-                | MismatchError::Ndim { .. } => return None,
-            },
-            Detail::Usage(UsageError::DuplicateMember { .. }) => Fault::DuplicateMember,
-            Detail::Io(_)
-            | Detail::OutOfMemory(_)
-            | Detail::Limit(_)
-            | Detail::Usage(_)
-            | Detail::Compat { .. } => return None,
-        })
+        match &self.0.detail {
+            Detail::Format(e) => Some(e.fault()),
+            Detail::Mismatch(e) => Some(e.fault()),
+            Detail::Limit(e) => Some(e.fault()),
+            Detail::Usage(e) => Some(e.fault()),
+            Detail::Io(e) if e.get_ref().is_some_and(|i| i.is::<Changed>()) => Some(Fault::Changed),
+            Detail::Io(_) | Detail::OutOfMemory(_) | Detail::Compat { .. } => None,
+        }
     }
 
     /// The I/O error, for [`ErrorKind::Io`] and [`ErrorKind::OutOfMemory`].
@@ -516,6 +551,39 @@ impl Error {
         match &self.0.detail {
             Detail::Format(FormatError::InvalidField { index, .. })
             | Detail::Usage(UsageError::FieldValue { index, .. }) => Some(*index),
+            _ => None,
+        }
+    }
+
+    /// The index of the element the error is about, counted from the array's first in the
+    /// order read or written: a value its type cannot represent (reading: a `bool` byte other
+    /// than 0 and 1, a code unit that is not a `char`, a record field's such value), or a value
+    /// that does not fit where it is written (a string longer than its size, a datetime of
+    /// another unit than the first, a record field's value). For records, the record's index
+    /// ([`Error::record_index`]).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ndnpy::{Datetime64, Fault, WriteNpyExt};
+    /// use ndnpy::dtype::{DateTimeUnit, TimeUnit};
+    /// let unit = |unit| Some(DateTimeUnit { unit, multiplier: 1 });
+    /// let (s, d) = (unit(TimeUnit::Seconds), unit(TimeUnit::Days));
+    /// let a = ndarray::array![Datetime64::new(1, s), Datetime64::new(2, s), Datetime64::new(3, d)];
+    /// let err = ndnpy::Error::from(a.write_npy(Vec::new()).unwrap_err());
+    /// assert_eq!((err.fault(), err.element_index()), (Some(Fault::ValueDoesNotFit), Some(2)));
+    /// ```
+    pub fn element_index(&self) -> Option<u64> {
+        match &self.0.detail {
+            Detail::Format(
+                FormatError::InvalidCodePoint { index, .. }
+                | FormatError::InvalidBool { index, .. }
+                | FormatError::InvalidField { index, .. },
+            )
+            | Detail::Usage(UsageError::FieldValue { index, .. }) => Some(*index),
+            Detail::Usage(
+                UsageError::StringTooLong { index, .. } | UsageError::MixedUnits { index, .. },
+            ) => Some(*index as u64),
             _ => None,
         }
     }
@@ -1938,6 +2006,23 @@ impl fmt::Display for PathError {
 
 impl StdError for PathError {}
 
+/// What an I/O error carries when the object it read changed after it was opened
+/// ([`Fault::Changed`]): the error that says so, shown as it is.
+#[derive(Debug)]
+pub(crate) struct Changed(pub(crate) Box<dyn StdError + Send + Sync>);
+
+impl fmt::Display for Changed {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+impl StdError for Changed {
+    fn source(&self) -> Option<&(dyn StdError + 'static)> {
+        self.0.source()
+    }
+}
+
 /// The error of `action` ("open", "create", ...) on the file at `path`, for `map_err`:
 /// `File::open(&path).map_err(with_path("open", &path))?`. The message names the path and
 /// gives the operating system's reason; the [`io::ErrorKind`] is kept.
@@ -2093,4 +2178,106 @@ fn name_list(names: &[String]) -> String {
     }
     out.push(']');
     out
+}
+
+impl FormatError {
+    /// Its [`Fault`].
+    fn fault(&self) -> Fault {
+        match self {
+            FormatError::BadMagic { .. } => Fault::Magic,
+            FormatError::UnsupportedVersion { .. } => Fault::Version,
+            FormatError::HeaderEncoding { .. } => Fault::HeaderEncoding,
+            FormatError::HeaderSyntax { .. } => Fault::HeaderSyntax,
+            FormatError::HeaderNotDict { .. } => Fault::HeaderNotDict,
+            FormatError::HeaderKeys { .. } => Fault::HeaderKeys,
+            FormatError::InvalidShape { .. }
+            | FormatError::TooManyDimensions { .. }
+            | FormatError::ShapeOverflow { .. } => Fault::Shape,
+            FormatError::InvalidFortranOrder { .. } => Fault::FortranOrder,
+            FormatError::InvalidDescr { .. } => Fault::Descr,
+            FormatError::Foreign { .. } => Fault::Foreign,
+            FormatError::Truncated { .. } => Fault::Truncated,
+            FormatError::TrailingBytes { .. } => Fault::TrailingBytes,
+            FormatError::InvalidCodePoint { .. }
+            | FormatError::InvalidBool { .. }
+            | FormatError::InvalidField { .. } => Fault::InvalidValue,
+            FormatError::Pickle { .. } => Fault::Pickle,
+            FormatError::NotZip { .. } => Fault::NotAnArchive,
+            FormatError::Zip { .. } => Fault::ArchiveStructure,
+            FormatError::CorruptMember { .. } => Fault::MemberCorrupt,
+            FormatError::MemberTruncated { .. } => Fault::MemberTruncated,
+            FormatError::MemberOverrun { .. } => Fault::MemberOverrun,
+            FormatError::MemberChecksum { .. } => Fault::Checksum,
+            FormatError::UnsupportedMember { .. } => Fault::UnsupportedMember,
+        }
+    }
+}
+
+impl MismatchError {
+    /// Its [`Fault`].
+    fn fault(&self) -> Fault {
+        match self {
+            MismatchError::MissingMember { .. } | MismatchError::MemberIndex { .. } => {
+                Fault::MissingMember
+            }
+            MismatchError::NotNpy { .. } => Fault::NotNpy,
+            MismatchError::ByteOrder { .. } => Fault::ByteOrder,
+            MismatchError::Misaligned { .. } | MismatchError::MisalignedMember { .. } => {
+                Fault::Misaligned
+            }
+            MismatchError::CompressedMember { .. } => Fault::Compressed,
+            MismatchError::Layout { .. } => Fault::Layout,
+            MismatchError::PickleGlobal { .. } => Fault::PickleGlobal,
+            MismatchError::PickleUnsupported { .. } => Fault::PickleUnsupported,
+            MismatchError::ObjectValue { .. } => Fault::ObjectValue,
+            MismatchError::DType { .. } => Fault::DType,
+            MismatchError::NoEquivalent { .. } => Fault::NoEquivalent,
+            MismatchError::Field { .. } => Fault::FieldType,
+            MismatchError::MissingFields { .. } => Fault::MissingFields,
+            MismatchError::Ndim { .. } => Fault::Ndim,
+        }
+    }
+}
+
+impl LimitError {
+    /// Its [`Fault`].
+    fn fault(&self) -> Fault {
+        match self {
+            LimitError::HeaderTooLarge { .. } => Fault::HeaderLimit,
+            LimitError::TooDeep { .. } => Fault::DepthLimit,
+            LimitError::ArrayTooLarge { .. } | LimitError::MemberTooLarge { .. } => {
+                Fault::DataLimit
+            }
+            LimitError::InflatedTooLarge { .. } => Fault::InflatedLimit,
+            LimitError::PickleTooDeep { .. } => Fault::PickleDepthLimit,
+            LimitError::PickleExpansion { .. } => Fault::PickleExpansion,
+        }
+    }
+}
+
+impl UsageError {
+    /// Its [`Fault`].
+    fn fault(&self) -> Fault {
+        match self {
+            UsageError::DuplicateMember { .. } => Fault::DuplicateMember,
+            UsageError::OutOfBounds { .. } => Fault::OutOfBounds,
+            UsageError::SliceAxes { .. } => Fault::SliceAxes,
+            UsageError::BlockShape { .. } | UsageError::NoGrowthAxis => Fault::BlockShape,
+            UsageError::ElementCount { .. } => Fault::ElementCount,
+            UsageError::StringTooLong { .. }
+            | UsageError::MixedUnits { .. }
+            | UsageError::FieldValue { .. }
+            | UsageError::ObjectValue { .. } => Fault::ValueDoesNotFit,
+            UsageError::NoSuchField { .. } => Fault::NoSuchField,
+            UsageError::HeaderTooLarge { .. }
+            | UsageError::VersionTooSmall { .. }
+            | UsageError::TooManyDimensions { .. }
+            | UsageError::ShapeOverflow { .. } => Fault::TooLargeToWrite,
+            UsageError::Conversion { .. } => Fault::Conversion,
+            UsageError::MemberNameTooLong { .. }
+            | UsageError::CompressionLevel { .. }
+            | UsageError::Archive { .. } => Fault::ArchiveWrite,
+            UsageError::Url { .. } => Fault::Url,
+        }
+    }
 }
