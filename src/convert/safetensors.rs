@@ -716,12 +716,11 @@ fn copy_stored(archive: &File, stored: &Stored, len: usize, out: &mut File) -> R
         hasher.finalize()
     };
     if found != stored.crc32 {
-        return Err(FormatError::MemberChecksum {
-            member: stored.member.clone(),
+        let e = FormatError::MemberChecksum {
             expected: stored.crc32,
             found,
-        }
-        .into());
+        };
+        return Err(Error::from(e).in_member(&stored.member));
     }
     Ok(())
 }

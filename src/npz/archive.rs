@@ -158,10 +158,7 @@ impl<'d> EntryRef<'d> {
     /// declared sizes.
     pub(crate) fn check(&self) -> Result<(), Error> {
         let unsupported = |feature: String| {
-            Error::from(FormatError::UnsupportedMember {
-                member: self.name.to_string(),
-                feature,
-            })
+            Error::from(FormatError::UnsupportedMember { feature }).in_member(self.name)
         };
         if self.flags & (FLAG_ENCRYPTED | FLAG_STRONG_ENCRYPTION) != 0 {
             return Err(unsupported("encryption".into()));

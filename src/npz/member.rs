@@ -91,7 +91,6 @@ impl<'e, B: MemberSource> MemberReader<'e, B> {
 
     fn corrupt(&self, reason: impl Into<String>) -> io::Error {
         self.fail(FormatError::CorruptMember {
-            member: self.entry.name.to_string(),
             reason: reason.into(),
         })
     }
@@ -118,7 +117,6 @@ impl<'e, B: MemberSource> MemberReader<'e, B> {
             let mut one = [0u8; 1];
             if self.inflate(&mut one)? > 0 {
                 return Err(self.fail(FormatError::MemberOverrun {
-                    member: self.entry.name.to_string(),
                     declared: self.entry.size,
                 }));
             }
@@ -126,7 +124,6 @@ impl<'e, B: MemberSource> MemberReader<'e, B> {
         let crc = self.hasher.clone().finalize();
         if crc != self.entry.crc32 {
             return Err(self.fail(FormatError::MemberChecksum {
-                member: self.entry.name.to_string(),
                 expected: self.entry.crc32,
                 found: crc,
             }));
@@ -140,7 +137,6 @@ impl<'e, B: MemberSource> MemberReader<'e, B> {
     fn count(&mut self, n: usize) -> io::Result<usize> {
         if n == 0 {
             return Err(self.fail(FormatError::MemberTruncated {
-                member: self.entry.name.to_string(),
                 declared: self.entry.size,
                 found: self.produced,
             }));
@@ -337,9 +333,9 @@ fn read_magic<B: MemberSource>(m: &mut MemberReader<'_, B>) -> Result<([u8; 6], 
 
 fn not_npy(entry: EntryRef<'_>, found: &[u8]) -> Error {
     Error::from(MismatchError::NotNpy {
-        member: entry.name.to_string(),
         found: found.to_vec(),
     })
+    .in_member(entry.name)
 }
 
 /// What a member holds, as numpy's `NpzFile.__getitem__` decides: an array when it starts
@@ -473,20 +469,16 @@ fn read_rest<B: MemberSource>(
     let size = m.size();
     if let Some(limit) = opts.max_data_len {
         if size > limit {
-            return Err(crate::base::error::LimitError::MemberTooLarge {
-                member: m.entry.name.to_string(),
-                limit,
-                found: size,
-            }
-            .into());
+            let e = crate::base::error::LimitError::MemberTooLarge { limit, found: size };
+            return Err(Error::from(e).in_member(m.entry.name));
         }
     }
     let total = usize::try_from(size).map_err(|_| {
         Error::from(FormatError::MemberTruncated {
-            member: m.entry.name.to_string(),
             declared: size,
             found: 0,
         })
+        .in_member(m.entry.name)
     })?;
     let first = if m.inflater.is_some() {
         total.min(FIRST_BYTES)

@@ -170,12 +170,11 @@ impl<R: Read + Seek> NpzReader<R> {
         reader.seek(SeekFrom::Start(located.data_start))?;
         let got = crate::platform::ioutil::read_full(reader, &mut bytes)?;
         if got < bytes.len() {
-            return Err(crate::base::error::FormatError::MemberTruncated {
-                member: entry.name.to_string(),
+            let e = crate::base::error::FormatError::MemberTruncated {
                 declared: entry.compressed_size,
                 found: got as u64,
-            }
-            .into());
+            };
+            return Err(Error::from(e).in_member(entry.name));
         }
         Ok(bytes)
     }

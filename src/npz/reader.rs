@@ -571,12 +571,8 @@ impl<R: Read + Seek> NpzReader<R> {
         };
         let found = self.inflated.saturating_add(bytes);
         if found > limit {
-            return Err(LimitError::InflatedTooLarge {
-                member: self.entry(index)?.name.to_string(),
-                limit,
-                found,
-            }
-            .into());
+            let name = self.entry(index)?.name;
+            return Err(Error::from(LimitError::InflatedTooLarge { limit, found }).in_member(name));
         }
         Ok(())
     }
@@ -1187,19 +1183,12 @@ impl<'b> NpzMember<'_, Cursor<&'b [u8]>> {
             Some(npy) => crate::array::view::view::<A, D>(npy).map_err(|e| match e.detail() {
                 // Say which member, and that the copying read is the way.
                 &Detail::Mismatch(MismatchError::Misaligned { align, offset }) => {
-                    MismatchError::MisalignedMember {
-                        member: self.info().name().to_string(),
-                        align,
-                        offset,
-                    }
-                    .into()
+                    let e = MismatchError::MisalignedMember { align, offset };
+                    Error::from(e).in_member(self.info().name())
                 }
                 _ => e,
             }),
-            None => Err(MismatchError::CompressedMember {
-                member: self.info().name().to_string(),
-            }
-            .into()),
+            None => Err(Error::from(MismatchError::CompressedMember).in_member(self.info().name())),
         }
     }
 }

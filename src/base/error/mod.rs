@@ -505,26 +505,7 @@ impl Error {
     /// # Ok::<(), ndnpy::Error>(())
     /// ```
     pub fn member(&self) -> Option<&str> {
-        let own = match &self.0.detail {
-            Detail::Format(
-                FormatError::CorruptMember { member, .. }
-                | FormatError::MemberTruncated { member, .. }
-                | FormatError::MemberOverrun { member, .. }
-                | FormatError::MemberChecksum { member, .. }
-                | FormatError::UnsupportedMember { member, .. },
-            )
-            | Detail::Mismatch(
-                MismatchError::CompressedMember { member, .. }
-                | MismatchError::MisalignedMember { member, .. }
-                | MismatchError::NotNpy { member, .. },
-            )
-            | Detail::Limit(
-                LimitError::MemberTooLarge { member, .. }
-                | LimitError::InflatedTooLarge { member, .. },
-            ) => Some(member.as_str()),
-            _ => None,
-        };
-        own.or(self.0.member.as_deref())
+        self.0.member.as_deref()
     }
 
     /// The index of the record whose field holds an invalid value (reading) or a value its
@@ -810,18 +791,36 @@ impl fmt::Debug for Error {
 
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        // The member the error happened in, when the detail does not name it itself.
-        if let Some(member) = &self.0.member {
+        // The member the error happened in: named by the details about a member, else first.
+        let member = self.0.member.as_deref();
+        let about_member = matches!(
+            &self.0.detail,
+            Detail::Format(
+                FormatError::CorruptMember { .. }
+                    | FormatError::MemberTruncated { .. }
+                    | FormatError::MemberOverrun { .. }
+                    | FormatError::MemberChecksum { .. }
+                    | FormatError::UnsupportedMember { .. }
+            ) | Detail::Mismatch(
+                MismatchError::CompressedMember
+                    | MismatchError::MisalignedMember { .. }
+                    | MismatchError::NotNpy { .. }
+            ) | Detail::Limit(
+                LimitError::MemberTooLarge { .. } | LimitError::InflatedTooLarge { .. }
+            )
+        );
+        if let (Some(member), false) = (member, about_member) {
             write!(f, "archive member {}: ", name(member))?;
         }
+        let member = member.unwrap_or_default();
         match &self.0.detail {
             // The I/O error's own text, with the path when one is known (see `with_path`).
             Detail::Io(e) if e.get_ref().is_some_and(|i| i.is::<PathError>()) => e.fmt(f),
             Detail::Io(e) => write!(f, "i/o error: {e}"),
             Detail::OutOfMemory(e) => write!(f, "out of memory: {e}"),
-            Detail::Format(e) => e.fmt(f),
-            Detail::Mismatch(e) => e.fmt(f),
-            Detail::Limit(e) => e.fmt(f),
+            Detail::Format(e) => e.fmt_in(member, f),
+            Detail::Mismatch(e) => e.fmt_in(member, f),
+            Detail::Limit(e) => e.fmt_in(member, f),
             Detail::Usage(e) => e.fmt(f),
             Detail::Compat { error, .. } => error.fmt(f),
         }
@@ -1054,15 +1053,11 @@ pub(crate) enum FormatError {
     },
     /// An archive member's compressed data is not a valid deflate stream, or ends before it.
     CorruptMember {
-        /// The member's name in the archive.
-        member: String,
         /// What is wrong.
         reason: String,
     },
     /// An archive member holds fewer bytes than its central directory entry declares.
     MemberTruncated {
-        /// The member's name in the archive.
-        member: String,
         /// The size its entry declares.
         declared: u64,
         /// The bytes it holds.
@@ -1071,15 +1066,11 @@ pub(crate) enum FormatError {
     /// An archive member inflates to more bytes than its central directory entry declares: a
     /// corrupt archive, or a zip bomb. Reading stops at the declared size.
     MemberOverrun {
-        /// The member's name in the archive.
-        member: String,
         /// The size its entry declares.
         declared: u64,
     },
     /// An archive member's bytes do not match the CRC-32 its entry declares.
     MemberChecksum {
-        /// The member's name in the archive.
-        member: String,
         /// The CRC-32 its entry declares.
         expected: u32,
         /// The CRC-32 of its bytes.
@@ -1088,8 +1079,6 @@ pub(crate) enum FormatError {
     /// An archive member uses a ZIP feature this crate does not read: encryption, or a
     /// compression method other than stored (0) and deflate (8), the two numpy writes.
     UnsupportedMember {
-        /// The member's name in the archive.
-        member: String,
         /// The feature, for example `"compression method 12 (bzip2)"`.
         feature: String,
     },
@@ -1107,6 +1096,13 @@ pub(crate) enum FormatError {
 
 impl fmt::Display for FormatError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.fmt_in("", f)
+    }
+}
+
+impl FormatError {
+    /// Writes the message; `member` is the archive member an error about one names.
+    fn fmt_in(&self, member: &str, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             FormatError::BadMagic { found } => write!(
                 f,
@@ -1213,36 +1209,28 @@ impl fmt::Display for FormatError {
                 f,
                 "malformed zip archive at byte {offset}: expected {expected}, found {found}"
             ),
-            FormatError::CorruptMember { member, reason } => {
+            FormatError::CorruptMember { reason } => {
                 write!(f, "archive member {} is corrupt: {reason}", name(member))
             }
-            FormatError::MemberTruncated {
-                member,
-                declared,
-                found,
-            } => write!(
+            FormatError::MemberTruncated { declared, found } => write!(
                 f,
                 "archive member {} holds {found} bytes; its directory entry declares \
                  {declared}",
                 name(member)
             ),
-            FormatError::MemberOverrun { member, declared } => write!(
+            FormatError::MemberOverrun { declared } => write!(
                 f,
                 "archive member {} inflates to more than the {declared} bytes its directory \
                  entry declares (a corrupt archive or a zip bomb)",
                 name(member)
             ),
-            FormatError::MemberChecksum {
-                member,
-                expected,
-                found,
-            } => write!(
+            FormatError::MemberChecksum { expected, found } => write!(
                 f,
                 "archive member {} fails its CRC-32 check: expected {expected:#010x}, \
                  found {found:#010x}",
                 name(member)
             ),
-            FormatError::UnsupportedMember { member, feature } => write!(
+            FormatError::UnsupportedMember { feature } => write!(
                 f,
                 "archive member {} uses {feature}, which ndnpy does not read \
                  (it reads stored and deflated members, as numpy writes them)",
@@ -1284,10 +1272,7 @@ pub(crate) enum MismatchError {
         found: DType,
     },
     /// A view in place was asked of an archive member that is compressed.
-    CompressedMember {
-        /// The member's key.
-        member: String,
-    },
+    CompressedMember,
     /// A view needs native byte order; the data is stored in the other one.
     ByteOrder {
         /// The file's dtype.
@@ -1303,8 +1288,6 @@ pub(crate) enum MismatchError {
     /// A view in place was asked of a stored archive member whose data is not aligned for
     /// the element type (numpy's archives put data at arbitrary offsets).
     MisalignedMember {
-        /// The member's name in the archive.
-        member: String,
         /// The alignment the element type needs.
         align: usize,
         /// The data's address modulo `align`.
@@ -1371,8 +1354,6 @@ pub(crate) enum MismatchError {
     /// numpy returns such members as raw bytes, and so do `NpzMember::bytes` and
     /// `NpzMember::get`.
     NotNpy {
-        /// The member's name in the archive.
-        member: String,
         /// Its first bytes (at most six).
         found: Vec<u8>,
     },
@@ -1409,6 +1390,13 @@ pub(crate) enum MismatchError {
 
 impl fmt::Display for MismatchError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.fmt_in("", f)
+    }
+}
+
+impl MismatchError {
+    /// Writes the message; `member` is the archive member an error about one names.
+    fn fmt_in(&self, member: &str, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             // Without the feature `object`, an object array ('|O') names the feature.
             MismatchError::DType { requested, found }
@@ -1442,7 +1430,7 @@ impl fmt::Display for MismatchError {
             MismatchError::DType { requested, found } => {
                 write!(f, "cannot read dtype {} as {requested}", Capped(found))
             }
-            MismatchError::CompressedMember { member } => write!(
+            MismatchError::CompressedMember => write!(
                 f,
                 "archive member {} is compressed and cannot be viewed in place \
                  (read it with NpzReader::by_name, which copies)",
@@ -1459,11 +1447,7 @@ impl fmt::Display for MismatchError {
                 "cannot view the data in place: it is {offset} bytes past a {align}-byte \
                  boundary (read it with ReadNpyExt, which copies)"
             ),
-            MismatchError::MisalignedMember {
-                member,
-                align,
-                offset,
-            } => write!(
+            MismatchError::MisalignedMember { align, offset } => write!(
                 f,
                 "cannot view archive member {} in place: its data is {offset} bytes past a \
                  {align}-byte boundary (read it with NpzReader::by_name, which copies; \
@@ -1564,7 +1548,7 @@ impl fmt::Display for MismatchError {
                 f,
                 "member index {index} is out of range for an archive of {len} members"
             ),
-            MismatchError::NotNpy { member, found } => write!(
+            MismatchError::NotNpy { found } => write!(
                 f,
                 "archive member {} is not an .npy array: expected magic \
                  b\"\\x93NUMPY\", found b\"{}\" (read its bytes with NpzMember::bytes)",
@@ -1624,8 +1608,6 @@ pub(crate) enum LimitError {
     /// An archive member read as raw bytes is larger than
     /// [`ReadOptions::max_data_len`](crate::ReadOptions::max_data_len).
     MemberTooLarge {
-        /// The member's name in the archive.
-        member: String,
         /// The limit in bytes.
         limit: u64,
         /// The member's declared size in bytes.
@@ -1635,8 +1617,6 @@ pub(crate) enum LimitError {
     /// [`NpzReader`](crate::NpzReader) has read out of its members (decompressed) past
     /// [`ReadOptions::max_inflated_len`](crate::ReadOptions::max_inflated_len).
     InflatedTooLarge {
-        /// The member's name in the archive.
-        member: String,
         /// The limit in bytes.
         limit: u64,
         /// The total the read would reach: the bytes read before it plus the member's
@@ -1664,6 +1644,13 @@ pub(crate) enum LimitError {
 
 impl fmt::Display for LimitError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.fmt_in("", f)
+    }
+}
+
+impl LimitError {
+    /// Writes the message; `member` is the archive member an error about one names.
+    fn fmt_in(&self, member: &str, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             LimitError::HeaderTooLarge { limit, found } => write!(
                 f,
@@ -1680,21 +1667,13 @@ impl fmt::Display for LimitError {
                 "array data of {found} bytes exceeds the limit of {limit} bytes \
                  (raise it with ReadOptions::max_data_len)"
             ),
-            LimitError::MemberTooLarge {
-                member,
-                limit,
-                found,
-            } => write!(
+            LimitError::MemberTooLarge { limit, found } => write!(
                 f,
                 "archive member {} of {found} bytes exceeds the limit of {limit} bytes \
                  (raise it with ReadOptions::max_data_len)",
                 name(member)
             ),
-            LimitError::InflatedTooLarge {
-                member,
-                limit,
-                found,
-            } => write!(
+            LimitError::InflatedTooLarge { limit, found } => write!(
                 f,
                 "reading archive member {} would bring the bytes read out of the archive to \
                  {found}, over the limit of {limit} (raise it with \
@@ -2225,7 +2204,7 @@ impl MismatchError {
             MismatchError::Misaligned { .. } | MismatchError::MisalignedMember { .. } => {
                 Fault::Misaligned
             }
-            MismatchError::CompressedMember { .. } => Fault::Compressed,
+            MismatchError::CompressedMember => Fault::Compressed,
             MismatchError::Layout { .. } => Fault::Layout,
             MismatchError::PickleGlobal { .. } => Fault::PickleGlobal,
             MismatchError::PickleUnsupported { .. } => Fault::PickleUnsupported,
