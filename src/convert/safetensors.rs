@@ -738,7 +738,7 @@ fn read_hashed(
     hasher: &mut crc32fast::Hasher,
 ) -> Result<usize, Error> {
     let n = ((range.end - range.start) as usize).min(buf.len());
-    read_exact_at(file, &mut buf[..n], range.start)?;
+    crate::source::read_exact_at(file, &mut buf[..n], range.start)?;
     for step in buf[..n].chunks(256 << 10) {
         hasher.update(step);
     }
@@ -1044,7 +1044,7 @@ impl WriteNpyExt for Tensor<'_> {
         let mut done = 0usize;
         while done < self.len {
             let part = &mut buf[..(self.len - done).min(CHUNK)];
-            read_exact_at(self.file, part, self.start + done as u64)?;
+            crate::source::read_exact_at(self.file, part, self.start + done as u64)?;
             writer.write_all(part)?;
             done += part.len();
         }
@@ -1056,22 +1056,4 @@ impl WriteNpyExt for Tensor<'_> {
         let header = self.header.to_bytes().ok()?.len();
         Some(header as u64 + self.len as u64)
     }
-}
-
-/// Fills `buf` from `file` at `offset`; the file's length was checked when it was opened, so
-/// running out is a file that shrank meanwhile.
-fn read_exact_at(file: &File, buf: &mut [u8], offset: u64) -> Result<(), Error> {
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::FileExt;
-        file.read_exact_at(buf, offset)?;
-    }
-    #[cfg(not(unix))]
-    {
-        use std::io::{Seek, SeekFrom};
-        let mut f = file;
-        f.seek(SeekFrom::Start(offset))?;
-        f.read_exact(buf)?;
-    }
-    Ok(())
 }

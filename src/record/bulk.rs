@@ -327,21 +327,20 @@ pub fn view<'a, T: PlainField>(
     len: usize,
 ) -> Result<&'a [T], Error> {
     check_view::<T>(bytes, dtype, len)?;
-    if len == 0 || size_of::<T>() == 0 {
-        // No bytes are viewed; a dangling, aligned pointer is valid for any number of
-        // zero-sized values.
-        // SAFETY: `T` is zero-sized (or `len` is 0), so the slice covers no memory; the
-        // pointer is non-null and aligned for `T`.
-        return Ok(unsafe {
-            std::slice::from_raw_parts(std::ptr::NonNull::<T>::dangling().as_ptr(), len)
-        });
-    }
-    // SAFETY: `check_view` verified that `bytes` is exactly `len * size_of::<T>()` long and
-    // aligned for `T`, that the dtype has `T`'s layout (`T::check_layout`), and that every
-    // record passed `T::check`; by `PlainField`'s contract those bytes are valid `T`s. `T` has
-    // no interior mutability, and the result borrows `bytes` for 'a, so the memory is neither
+    // Where no bytes are viewed, a dangling, aligned pointer serves any number of zero-sized
+    // values (an empty slice's pointer need not be aligned for `T`).
+    let ptr = if len == 0 || size_of::<T>() == 0 {
+        std::ptr::NonNull::<T>::dangling().as_ptr().cast_const()
+    } else {
+        bytes.as_ptr().cast::<T>()
+    };
+    // SAFETY: either the slice covers no memory and `ptr` is non-null and aligned, or
+    // `check_view` verified that `bytes` is exactly `len * size_of::<T>()` long and aligned
+    // for `T`, that the dtype has `T`'s layout (`T::check_layout`), and that every record
+    // passed `T::check`; by `PlainField`'s contract those bytes are valid `T`s. `T` has no
+    // interior mutability, and the result borrows `bytes` for 'a, so the memory is neither
     // freed nor mutated while viewed.
-    Ok(unsafe { std::slice::from_raw_parts(bytes.as_ptr().cast::<T>(), len) })
+    Ok(unsafe { std::slice::from_raw_parts(ptr, len) })
 }
 
 /// Views `bytes` (exactly `len` records of `dtype`) in place as `&mut [T]`: the
@@ -389,14 +388,13 @@ pub fn view_mut<'a, T: PlainField>(
         ));
     }
     check_view::<T>(bytes, dtype, len)?;
-    if len == 0 || size_of::<T>() == 0 {
-        // SAFETY: as in `view`: no memory is covered, the pointer is non-null and aligned.
-        return Ok(unsafe {
-            std::slice::from_raw_parts_mut(std::ptr::NonNull::<T>::dangling().as_ptr(), len)
-        });
-    }
+    let ptr = if len == 0 || size_of::<T>() == 0 {
+        std::ptr::NonNull::<T>::dangling().as_ptr()
+    } else {
+        bytes.as_mut_ptr().cast::<T>()
+    };
     // SAFETY: as in `view`; in addition the exclusive borrow of `bytes` moves to the result,
     // and `T` has no padding bytes (checked above), so every byte stays initialised after any
     // store of a `T`, and the buffer holds valid bytes when the view ends.
-    Ok(unsafe { std::slice::from_raw_parts_mut(bytes.as_mut_ptr().cast::<T>(), len) })
+    Ok(unsafe { std::slice::from_raw_parts_mut(ptr, len) })
 }

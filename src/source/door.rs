@@ -186,20 +186,26 @@ pub(crate) fn positioned<R: Read>(r: &mut R) -> Positioned<'_, R> {
         Ok(file) => return Positioned::File(file),
         Err(r) => r,
     };
-    // SAFETY: as in `reader`; only shared references leave.
+    // SAFETY: as in `reader`; only shared references leave. `RangedFile` names no lifetime
+    // (it is this layer's, and holds only owned values), so `R` is exactly it or `&mut` of it.
     unsafe {
         if is::<R, Cursor<&'static [u8]>>() {
-            Positioned::Bytes(cast_mut::<R, Cursor<&[u8]>>(r).get_ref())
+            return Positioned::Bytes(cast_mut::<R, Cursor<&[u8]>>(r).get_ref());
         } else if is::<R, &'static mut Cursor<&'static [u8]>>() {
-            Positioned::Bytes(cast_mut::<R, &mut Cursor<&[u8]>>(r).get_ref())
+            return Positioned::Bytes(cast_mut::<R, &mut Cursor<&[u8]>>(r).get_ref());
         } else if is::<R, Cursor<Vec<u8>>>() {
-            Positioned::Bytes(cast_mut::<R, Cursor<Vec<u8>>>(r).get_ref())
+            return Positioned::Bytes(cast_mut::<R, Cursor<Vec<u8>>>(r).get_ref());
         } else if is::<R, &'static mut Cursor<Vec<u8>>>() {
-            Positioned::Bytes(cast_mut::<R, &mut Cursor<Vec<u8>>>(r).get_ref())
-        } else {
-            ranged(r)
+            return Positioned::Bytes(cast_mut::<R, &mut Cursor<Vec<u8>>>(r).get_ref());
+        }
+        #[cfg(feature = "object_store")]
+        if is::<R, super::RangedFile>() {
+            return Positioned::Ranged(cast_mut::<R, super::RangedFile>(r));
+        } else if is::<R, &'static mut super::RangedFile>() {
+            return Positioned::Ranged(cast_mut::<R, &mut super::RangedFile>(r));
         }
     }
+    Positioned::Other(r)
 }
 
 /// The file behind `r` if it is a `File` or `BufReader<File>` (by value or reference), to be
@@ -237,26 +243,6 @@ pub(crate) fn is_ranged<R>() -> bool {
         let _no_object_store = PhantomData::<R>;
         false
     }
-}
-
-#[cfg(feature = "object_store")]
-fn ranged<R>(r: &mut R) -> Positioned<'_, R> {
-    // SAFETY: as in `reader`: `RangedFile` names no lifetime (it is this layer's, and holds
-    // only owned values), so `R` is exactly it or `&mut` of it.
-    unsafe {
-        if is::<R, super::RangedFile>() {
-            Positioned::Ranged(cast_mut::<R, super::RangedFile>(r))
-        } else if is::<R, &'static mut super::RangedFile>() {
-            Positioned::Ranged(cast_mut::<R, &mut super::RangedFile>(r))
-        } else {
-            Positioned::Other(r)
-        }
-    }
-}
-
-#[cfg(not(feature = "object_store"))]
-fn ranged<R>(r: &mut R) -> Positioned<'_, R> {
-    Positioned::Other(r)
 }
 
 /// A writer seen through to the standard type it is.

@@ -132,11 +132,26 @@ pub(crate) struct FileAt<'f> {
 #[cfg(unix)]
 impl ReadAt for FileAt<'_> {
     fn read_at(&mut self, offset: u64, buf: &mut [u8]) -> io::Result<()> {
-        use std::os::unix::fs::FileExt;
         let pos = self
             .start
             .checked_add(offset)
             .ok_or_else(|| io::Error::from(io::ErrorKind::UnexpectedEof))?;
-        self.file.read_exact_at(buf, pos)
+        read_exact_at(self.file, buf, pos)
+    }
+}
+
+/// Fills `buf` from `file` at `offset`: a positioned read on Unix (the file's position
+/// untouched, so several threads may read one file), a seek and a read elsewhere.
+#[cfg_attr(not(any(unix, feature = "safetensors")), allow(dead_code))]
+pub(crate) fn read_exact_at(file: &std::fs::File, buf: &mut [u8], offset: u64) -> io::Result<()> {
+    #[cfg(unix)]
+    {
+        std::os::unix::fs::FileExt::read_exact_at(file, buf, offset)
+    }
+    #[cfg(not(unix))]
+    {
+        let mut f = file;
+        io::Seek::seek(&mut f, io::SeekFrom::Start(offset))?;
+        f.read_exact(buf)
     }
 }
