@@ -499,9 +499,8 @@ struct Plan {
 }
 
 /// A stored archive member whose data needs no conversion (little-endian or one-byte
-/// elements, C order or a single long axis): copied from the archive to the output file by
-/// the kernel (`copy_file_range` where the filesystem has it), its CRC-32 computed from the
-/// archive on a second thread meanwhile.
+/// elements, C order or a single long axis): copied from the archive to the output file as
+/// it is ([`copy_stored`]), its CRC-32 computed from the bytes read.
 struct Stored {
     /// The member's name in the archive, for errors.
     member: String,
@@ -636,8 +635,7 @@ fn write_safetensors(
     })?;
     let mut header = serde_json::to_vec(&metadata).map_err(io::Error::other)?;
     header.resize(header.len().next_multiple_of(8), b' ');
-    // As write_file_atomically, with the file itself, so that stored members can be copied
-    // into it by the kernel.
+    // As write_file_atomically, with the file itself, which stored members are copied into.
     write_file(output, Publish::Replace, Sync::durable_if(durable), |out| {
         header.splice(0..0, (header.len() as u64).to_le_bytes());
         out.write_all(&header)?;
@@ -649,9 +647,9 @@ fn write_safetensors(
     Ok(())
 }
 
-/// Copies a stored member's data from `archive` to the end of `out` (`copy_file_range`
-/// through `std::io::copy`, where the kernel and filesystems allow; read and write
-/// otherwise) while a second thread (one core: this one, after) checks the member's CRC-32.
+/// Copies a stored member's data from `archive` to the end of `out`, checking the member's
+/// CRC-32 on the bytes read: with two cores, one thread reads and hashes a chunk while this
+/// one writes the last; with one, each chunk is read, hashed and written in turn.
 fn copy_stored(archive: &File, stored: &Stored, len: usize, out: &mut File) -> Result<(), Error> {
     let data = stored.data_start..stored.data_start + len as u64;
     // The member's bytes around the data (its `.npy` header, anything after) count in its
