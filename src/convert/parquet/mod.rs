@@ -64,7 +64,7 @@ use parquet::file::properties::{EnabledStatistics, WriterProperties};
 use parquet::file::writer::SerializedFileWriter;
 use parquet::schema::types::SchemaDescriptor;
 use std::fs::File;
-use std::io::{BufWriter, Read, Seek, SeekFrom, Write};
+use std::io::{BufWriter, Write};
 use std::path::Path;
 use std::sync::Arc;
 
@@ -1053,8 +1053,8 @@ fn write_parquet(
     Ok(())
 }
 
-/// The rows of an `.npy` file's array read by positioned reads, in C order whatever the
-/// file's order.
+/// The rows of an `.npy` file's array, read at their offsets in the file
+/// ([`crate::source::read_exact_at`]), in C order whatever the file's order.
 struct FileRows {
     file: File,
     data_start: u64,
@@ -1136,16 +1136,14 @@ impl FileRows {
         match &self.fortran {
             None => {
                 let at = self.data_start + (start * self.row_bytes) as u64;
-                self.file.seek(SeekFrom::Start(at))?;
-                self.file.read_exact(&mut out)?;
+                crate::source::read_exact_at(&self.file, &mut out, at)?;
             }
             Some(map) => {
                 let mut run = vec![0u8; n * self.itemsize];
                 let size = self.itemsize;
                 for (k, &c) in map.iter().enumerate() {
                     let at = self.data_start + ((k * self.rows + start) * size) as u64;
-                    self.file.seek(SeekFrom::Start(at))?;
-                    self.file.read_exact(&mut run)?;
+                    crate::source::read_exact_at(&self.file, &mut run, at)?;
                     for i in 0..n {
                         let to = (i * self.inner + c) * size;
                         out[to..to + size].copy_from_slice(&run[i * size..(i + 1) * size]);
