@@ -713,14 +713,8 @@ fn copy_stored(archive: &File, stored: &Stored, len: usize, out: &mut File) -> R
         hash_range(archive, after, &mut hasher)?;
         hasher.finalize()
     };
-    if found != stored.crc32 {
-        let e = FormatError::MemberChecksum {
-            expected: stored.crc32,
-            found,
-        };
-        return Err(Error::from(e).in_member(&stored.member));
-    }
-    Ok(())
+    crate::npz::member::check_crc(stored.crc32, found)
+        .map_err(|e| Error::from(e).in_member(&stored.member))
 }
 
 /// The buffers of a stored member's copy, and their size.

@@ -121,13 +121,7 @@ impl<'e, B: MemberSource> MemberReader<'e, B> {
                 }));
             }
         }
-        let crc = self.hasher.clone().finalize();
-        if crc != self.entry.crc32 {
-            return Err(self.fail(FormatError::MemberChecksum {
-                expected: self.entry.crc32,
-                found: crc,
-            }));
-        }
+        check_crc(self.entry.crc32, self.hasher.clone().finalize()).map_err(|e| self.fail(e))?;
         self.done = true;
         Ok(())
     }
@@ -301,6 +295,16 @@ const PROBE_FROM: u64 = 64 << 20;
 
 /// What the reservation probe of [`MemberReader::length_hint`] leaves to spare.
 const PROBE_ROOM: u64 = 64 << 20;
+
+/// The check of a stored or inflated member's CRC-32 against its directory entry's: the one
+/// comparison of every member read and every copy of a member (the safetensors conversion).
+pub(crate) fn check_crc(expected: u32, found: u32) -> Result<(), FormatError> {
+    if found == expected {
+        Ok(())
+    } else {
+        Err(FormatError::MemberChecksum { expected, found })
+    }
+}
 
 /// Turns the member errors [`MemberReader`] passes through `io::Error` back into
 /// a format error ([`ErrorKind::is_format`](crate::ErrorKind::is_format)).

@@ -8,6 +8,8 @@ use crate::array::dynamic::DynArray;
 use crate::base::error::{with_path, Detail, Error, LimitError, MismatchError};
 use crate::element::{ReadableElement, ViewElement};
 use crate::format::header::{HeaderInfo, ReadOptions};
+#[cfg(unix)]
+use crate::source::pio::FileSpan;
 use ndarray::{Array, ArrayBase, ArrayView, DataOwned, Dimension, IxDyn, SliceArg};
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, Cursor, Read, Seek, SeekFrom};
@@ -1261,7 +1263,7 @@ enum Source<'a, R> {
         ranged: bool,
     },
     #[cfg(unix)]
-    File(BufReader<FileRange<'a>>),
+    File(BufReader<FileSpan<'a>>),
 }
 
 impl<'a, R: Read + Seek> Source<'a, R> {
@@ -1277,13 +1279,8 @@ impl<'a, R: Read + Seek> Source<'a, R> {
         #[cfg(unix)]
         let reader = match crate::source::door::file_behind(reader) {
             Ok(file) => {
-                let range = FileRange {
-                    file,
-                    pos: start,
-                    end: start.saturating_add(len),
-                    parts: crate::source::pio::parts(opts.threads),
-                };
-                return Ok(Source::File(BufReader::with_capacity(cap, range)));
+                let span = FileSpan::new(file, start, len, opts.threads);
+                return Ok(Source::File(BufReader::with_capacity(cap, span)));
             }
             Err(reader) => reader,
         };
@@ -1292,34 +1289,6 @@ impl<'a, R: Read + Seek> Source<'a, R> {
         reader.seek(SeekFrom::Start(start))?;
         let stream = BufReader::with_capacity(cap, (reader as &mut R).take(len));
         Ok(Source::Stream { stream, ranged })
-    }
-}
-
-/// The step in which each thread of a split member read reads and hashes its part: small
-/// enough that the bytes are still in the core's own cache when hashed (2 MiB steps made the
-/// member read 1.3x the `.npy` read, 256 KiB steps 1.1x).
-#[cfg(unix)]
-const HASH_STEP: usize = 256 << 10;
-
-/// The bytes `pos..end` of a file, read by positioned reads.
-#[cfg(unix)]
-struct FileRange<'a> {
-    file: &'a std::fs::File,
-    pos: u64,
-    end: u64,
-    /// The parts a large read is split in.
-    parts: usize,
-}
-
-#[cfg(unix)]
-impl Read for FileRange<'_> {
-    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        use std::os::unix::fs::FileExt;
-        let left = usize::try_from(self.end - self.pos).unwrap_or(usize::MAX);
-        let want = buf.len().min(left);
-        let n = self.file.read_at(&mut buf[..want], self.pos)?;
-        self.pos += n as u64;
-        Ok(n)
     }
 }
 
@@ -1376,14 +1345,14 @@ impl<R: Read> MemberSource for Source<'_, R> {
     }
 }
 
-/// [`MemberSource::read_hashing`] of a file's range: what the buffer holds, then positioned
-/// reads of disjoint parts, each hashed on the thread that read it.
+/// [`MemberSource::read_hashing`] of a file's range: what the buffer holds, then the rest
+/// read and hashed on several threads ([`FileSpan::read_hashing`]).
 #[cfg(unix)]
 fn file_read_hashing(
-    f: &mut BufReader<FileRange<'_>>,
+    f: &mut BufReader<FileSpan<'_>>,
     out: &mut [u8],
 ) -> Option<io::Result<(usize, crc32fast::Hasher)>> {
-    if f.get_ref().parts < 2
+    if f.get_ref().parts() < 2
         || out.len() < super::member::PARALLEL_CRC_MIN
         || crate::platform::prefault::cores() < 2
     {
@@ -1395,32 +1364,12 @@ fn file_read_hashing(
     out[..first].copy_from_slice(&buffered[..first]);
     all.update(&out[..first]);
     f.consume(first);
-    let range = f.get_mut();
-    let rest = &mut out[first..];
-    let left = usize::try_from(range.end - range.pos).unwrap_or(usize::MAX);
-    let rest_len = rest.len().min(left);
-    let (file, pos) = (range.file, range.pos);
-    // Each part is read and hashed in cache-sized steps, so the hash reads bytes still
-    // in cache rather than the whole part from memory a second time.
-    let read =
-        crate::source::pio::fill_parts(&mut rest[..rest_len], range.parts, |part, offset| {
-            let mut h = crc32fast::Hasher::new();
-            let mut done = 0;
-            for step in part.chunks_mut(HASH_STEP) {
-                let n = crate::source::pio::read_full_at(file, step, pos + (offset + done) as u64)?;
-                h.update(&step[..n]);
-                done += n;
-                if n < step.len() {
-                    break;
-                }
-            }
-            Ok((done, h))
-        });
-    Some(read.map(|(n, hashes)| {
-        range.pos += n as u64;
-        for h in &hashes {
-            all.combine(h);
-        }
-        (first + n, all)
-    }))
+    Some(
+        f.get_mut()
+            .read_hashing(&mut out[first..])
+            .map(|(n, rest)| {
+                all.combine(&rest);
+                (first + n, all)
+            }),
+    )
 }

@@ -78,6 +78,86 @@ impl Read for SplitFile<'_> {
     }
 }
 
+/// The bytes `pos..end` of a file, read by positioned reads; [`FileSpan::read_hashing`]
+/// reads a large part of them on several threads, hashing as it goes (a stored `.npz`
+/// member and its CRC-32).
+#[cfg(feature = "npz")]
+pub(crate) struct FileSpan<'a> {
+    file: &'a File,
+    pos: u64,
+    end: u64,
+    /// The parts a large read is split in.
+    parts: usize,
+}
+
+/// The step in which each thread of a split, hashed read reads and hashes its part: small
+/// enough that the bytes are still in the core's own cache when hashed (2 MiB steps made the
+/// member read 1.3x the `.npy` read, 256 KiB steps 1.1x).
+#[cfg(feature = "npz")]
+const HASH_STEP: usize = 256 << 10;
+
+#[cfg(feature = "npz")]
+impl<'a> FileSpan<'a> {
+    /// The `len` bytes of `file` at `pos`, whose large reads use up to `threads` threads,
+    /// no more than the machine's cores.
+    pub(crate) fn new(file: &'a File, pos: u64, len: u64, threads: usize) -> FileSpan<'a> {
+        FileSpan {
+            file,
+            pos,
+            end: pos.saturating_add(len),
+            parts: parts(threads),
+        }
+    }
+
+    /// The parts a large read is split in.
+    pub(crate) fn parts(&self) -> usize {
+        self.parts
+    }
+
+    /// Fills `out` from the span (as far as it goes) by positioned reads of disjoint parts,
+    /// each read and hashed in cache-sized steps on its own thread, so the hash reads bytes
+    /// still in cache rather than the whole part from memory a second time. Returns the
+    /// bytes read and their CRC-32.
+    pub(crate) fn read_hashing(
+        &mut self,
+        out: &mut [u8],
+    ) -> io::Result<(usize, crc32fast::Hasher)> {
+        let left = usize::try_from(self.end - self.pos).unwrap_or(usize::MAX);
+        let len = out.len().min(left);
+        let (file, pos) = (self.file, self.pos);
+        let (n, hashes) = fill_parts(&mut out[..len], self.parts, |part, offset| {
+            let mut h = crc32fast::Hasher::new();
+            let mut done = 0;
+            for step in part.chunks_mut(HASH_STEP) {
+                let n = read_full_at(file, step, pos + (offset + done) as u64)?;
+                h.update(&step[..n]);
+                done += n;
+                if n < step.len() {
+                    break;
+                }
+            }
+            Ok((done, h))
+        })?;
+        self.pos += n as u64;
+        let mut all = crc32fast::Hasher::new();
+        for h in &hashes {
+            all.combine(h);
+        }
+        Ok((n, all))
+    }
+}
+
+#[cfg(feature = "npz")]
+impl Read for FileSpan<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let left = usize::try_from(self.end - self.pos).unwrap_or(usize::MAX);
+        let want = buf.len().min(left);
+        let n = self.file.read_at(&mut buf[..want], self.pos)?;
+        self.pos += n as u64;
+        Ok(n)
+    }
+}
+
 /// A reader of bytes in memory whose large reads copy `parts` disjoint parts at once.
 pub(crate) struct SplitSlice<'a> {
     src: &'a [u8],
