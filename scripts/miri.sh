@@ -21,5 +21,5 @@ if ! cargo +nightly miri --version >/dev/null 2>&1; then
 fi
 # Files are read and written in temporary directories: isolation off for the file system.
 export MIRIFLAGS="${MIRIFLAGS:--Zmiri-disable-isolation}"
-cargo +nightly miri test --features derive,half --lib -- element:: source:: record::
+cargo +nightly miri test --features derive,half --lib -- element:: source::door:: record::
 cargo +nightly miri test --features derive,half --test unsafe_paths
