@@ -267,6 +267,8 @@ fn tiny_load_rows(
 /// `npz_compress`: deflate one large compressible i64 member into a new archive.
 pub fn npz_compress_case(cfg: &Config, np: &mut Numpy) -> Res<Report> {
     const LEVEL6: &str = "ndnpy level(Some(6))";
+    const LEVEL6_ONE: &str = "ndnpy level(Some(6)), one thread";
+    const BY_PATH: &str = "ndnpy, by path";
     let n = large_len(cfg);
     let data_bytes = (n * 8) as u64;
     let array = int_array(n, 0);
@@ -295,37 +297,68 @@ pub fn npz_compress_case(cfg: &Config, np: &mut Numpy) -> Res<Report> {
         let a: Array1<i64> = npz.by_name("a")?;
         check_int(who, &a, 0, n)
     };
-    let write_ndnpy = |path: &Path, level: Option<u32>| -> Res<std::time::Duration> {
+    let write_ndnpy = |path: &Path, level: Option<u32>, threads| -> Res<std::time::Duration> {
         remove_if_exists(path)?;
         let t = Instant::now();
         let w = BufWriter::new(File::create(path)?);
-        let mut npz = match level {
-            None => ndnpy::NpzWriter::new_compressed(w),
-            Some(l) => ndnpy::NpzWriter::with_options(
+        let mut npz = match (level, threads) {
+            (None, 0) => ndnpy::NpzWriter::new_compressed(w),
+            (l, n) => ndnpy::NpzWriter::with_options(
                 w,
-                &ndnpy::npz::NpzWriteOptions::compressed().level(Some(l)),
+                &ndnpy::npz::NpzWriteOptions::compressed()
+                    .level(l)
+                    .threads(n),
             ),
         };
         npz.add_array("a", &array)?;
         npz.finish()?;
         Ok(t.elapsed())
     };
+    let (p_one, p_six_one, p_path) = (out("one"), out("ndnpy6_one"), out("path"));
     let (array, verify, write_ndnpy) = (&array, &verify, &write_ndnpy);
     let (p_ours, p_six, p_theirs, p_numpy) = (&p_ours, &p_six, &p_theirs, &p_numpy);
+    let (p_one, p_six_one, p_path) = (&p_one, &p_six_one, &p_path);
     let np = RefCell::new(np);
     let np = &np;
     let imps = vec![
         Imp::new(NDNPY, move |check| {
-            let d = write_ndnpy(p_ours, None)?;
+            let d = write_ndnpy(p_ours, None, 0)?;
             if check {
                 verify(NDNPY, p_ours)?;
             }
             Ok(d)
         }),
+        Imp::new(NDNPY_ONE, move |check| {
+            let d = write_ndnpy(p_one, None, 1)?;
+            if check {
+                verify(NDNPY_ONE, p_one)?;
+            }
+            Ok(d)
+        }),
+        Imp::new(BY_PATH, move |check| {
+            remove_if_exists(p_path)?;
+            let t = Instant::now();
+            let opts = ndnpy::npz::NpzWriteOptions::compressed();
+            let mut npz = ndnpy::NpzWriter::create_with_options(p_path, &opts)?;
+            npz.add_array("a", array)?;
+            npz.finish()?;
+            let d = t.elapsed();
+            if check {
+                verify(BY_PATH, p_path)?;
+            }
+            Ok(d)
+        }),
         Imp::new(LEVEL6, move |check| {
-            let d = write_ndnpy(p_six, Some(6))?;
+            let d = write_ndnpy(p_six, Some(6), 0)?;
             if check {
                 verify(LEVEL6, p_six)?;
+            }
+            Ok(d)
+        }),
+        Imp::new(LEVEL6_ONE, move |check| {
+            let d = write_ndnpy(p_six_one, Some(6), 1)?;
+            if check {
+                verify(LEVEL6_ONE, p_six_one)?;
             }
             Ok(d)
         }),
@@ -352,15 +385,25 @@ pub fn npz_compress_case(cfg: &Config, np: &mut Numpy) -> Res<Report> {
     let compress_rows = crate::measure(imps, cfg.rounds)?;
     let size = |p: &Path| std::fs::metadata(p).map(|m| m.len());
     let sizes = format!(
-        "Archive sizes: ndnpy (level 4) {}, ndnpy level 6 {}, ndarray-npy {}, numpy {} \
-         (data {}).",
+        "Archive sizes: ndnpy (level 4) {} ({:+.3}% against one thread's {}), ndnpy level 6 {} \
+         ({:+.3}% against one thread's {}), ndarray-npy {}, numpy {} (data {}).",
         mib(size(p_ours)?),
+        (size(p_ours)? as f64 / size(p_one)? as f64 - 1.0) * 100.0,
+        mib(size(p_one)?),
         mib(size(p_six)?),
+        (size(p_six)? as f64 / size(p_six_one)? as f64 - 1.0) * 100.0,
+        mib(size(p_six_one)?),
         mib(size(p_theirs)?),
         mib(size(p_numpy)?),
         mib(data_bytes + 128),
     );
-    for p in [p_ours, p_six, p_theirs, p_numpy] {
+    let mut goals = crate::doors::ratio_goals(&compress_rows, &[NDNPY], &[(NDNPY_ONE, 0.55)]);
+    goals.extend(crate::doors::ratio_goals(
+        &compress_rows,
+        &[LEVEL6],
+        &[(LEVEL6_ONE, 0.55)],
+    ));
+    for p in [p_ours, p_six, p_theirs, p_numpy, p_one, p_six_one, p_path] {
         remove_if_exists(p)?;
     }
     let compress = Report {
@@ -371,14 +414,18 @@ pub fn npz_compress_case(cfg: &Config, np: &mut Numpy) -> Res<Report> {
         bytes: Some(data_bytes),
         rows: compress_rows,
         targets: vec![(NUMPY, 0.3)],
+        goals,
         notes: vec![
             format!(
                 "Data: `((np.arange({n}) // 16) % 100000).astype('<i8')` (runs of 16 equal \
                  values), built in Rust the same. ndnpy: \
                  `NpzWriter::new_compressed(BufWriter::new(File::create(path)))` + \
-                 `add_array(\"a\", &a)` + `finish()` (its default level, 4); {LEVEL6}: the same \
-                 through `NpzWriter::with_options(w, &NpzWriteOptions::compressed().level(Some(6)))` \
-                 (numpy's zlib level); ndarray-npy: `NpzWriter::new_compressed(File::create(path))` \
+                 `add_array(\"a\", &a)` + `finish()` (its default level, 4, and threads, one per \
+                 core: 128 KiB chunks deflated on every core); {NDNPY_ONE}: the same with \
+                 `NpzWriteOptions::compressed().threads(1)` (one stream on the calling thread); \
+                 {BY_PATH}: `NpzWriter::create_with_options(path, &NpzWriteOptions::compressed())` \
+                 (atomic); {LEVEL6} and {LEVEL6_ONE}: the same with `.level(Some(6))` (numpy's zlib \
+                 level); ndarray-npy: `NpzWriter::new_compressed(File::create(path))` \
                  (zip crate, flate2, its default level); numpy: `np.savez_compressed(path, a=a)`. \
                  Each writer's old file is deleted untimed; no fsync. Every archive is read back \
                  with ndarray-npy and compared with the array."

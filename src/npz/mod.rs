@@ -15,6 +15,7 @@
 //! array; writing goes through the `zip` crate (deflate on flate2's zlib-rs backend).
 
 pub(crate) mod archive;
+mod deflate;
 mod inflate;
 pub(crate) mod member;
 mod parallel;

@@ -1,5 +1,6 @@
 //! [`NpzWriter`]: `.npz` archives as `np.savez` and `np.savez_compressed` write them.
 
+use super::deflate::{self, ChunkedDeflate};
 use super::Compression;
 use crate::array::write::{WriteNpyExt, WriteOptions};
 use crate::base::dtype::ByteOrder;
@@ -11,7 +12,7 @@ use std::io::{self, BufWriter, Seek, Write};
 use std::path::Path;
 use zip::result::ZipError;
 use zip::write::{FileOptionExtension, FileOptions, SimpleFileOptions};
-use zip::{CompressionMethod, DateTime, ZipWriter};
+use zip::{CompressionMethod, DateTime, ZipArchive, ZipWriter};
 
 /// The deflate level used when none is given (see [`NpzWriteOptions::level`]).
 const DEFAULT_LEVEL: u32 = 4;
@@ -53,6 +54,9 @@ pub struct NpzWriteOptions {
     pub byte_order: ByteOrder,
     /// Whether `NpzWriter::create` waits for the disk ([`NpzWriteOptions::durable`]).
     pub durable: bool,
+    /// How many threads deflate a large member; 0 is one per core
+    /// ([`NpzWriteOptions::threads`]).
+    pub threads: usize,
 }
 
 impl Default for NpzWriteOptions {
@@ -76,6 +80,7 @@ impl NpzWriteOptions {
             align: false,
             byte_order: ByteOrder::NATIVE,
             durable: false,
+            threads: 0,
         }
     }
 
@@ -166,6 +171,38 @@ impl NpzWriteOptions {
         self.durable = durable;
         self
     }
+
+    /// How many threads deflate a member of 1 MiB or more: 0 (the default) is one per core,
+    /// and 1 keeps every member one deflate stream written on the calling thread.
+    ///
+    /// With any other value, a large member is deflated as pigz does: its bytes are cut into
+    /// 1 MiB chunks, each compressed with the 32 KiB before it as its dictionary and ended
+    /// with a sync flush, the threads taking chunks as they finish. The result is one ordinary
+    /// deflate stream, which numpy and every ZIP reader read; it is the same bytes whatever the
+    /// number of threads (the chunks depend on the member's length alone, so 0 gives the same
+    /// archive on any machine), and slightly larger than one stream, as each chunk starts a
+    /// new block. The compressed bytes are held until the member is complete (past 256 MiB,
+    /// in a scratch file in the temporary directory) and then copied into the archive.
+    /// Ignored for stored members.
+    ///
+    /// ```
+    /// let opts = ndnpy::npz::NpzWriteOptions::compressed().threads(1); // one stream, as before
+    /// # assert_eq!(opts.threads, 1);
+    /// ```
+    pub fn threads(mut self, threads: usize) -> NpzWriteOptions {
+        self.threads = threads;
+        self
+    }
+
+    /// The deflate level asked for, or the default; an error outside 1 to 9.
+    fn checked_level(&self) -> Result<u32, Error> {
+        match self.level {
+            Some(level) if !(1..=9).contains(&level) => {
+                Err(UsageError::CompressionLevel { level }.into())
+            }
+            level => Ok(level.unwrap_or(DEFAULT_LEVEL)),
+        }
+    }
 }
 
 /// Writes `.npz` archives, over any [`Write`] + [`Seek`], as `np.savez` (stored) and
@@ -175,7 +212,9 @@ impl NpzWriteOptions {
 /// archive is deterministic: every member has numpy's timestamp (1980-01-01 00:00:00) and
 /// permissions (`0o600`). A member that reaches 4 GiB (or might, once deflated) gets zip64
 /// sizes, and the archive a zip64 directory when it needs one; others keep the plain 32-bit
-/// fields. Deflate runs through the `zip` crate on flate2's zlib-rs backend.
+/// fields. Deflate runs on flate2's zlib-rs backend: a deflated member of 1 MiB or more on
+/// every core, in chunks that make one standard stream ([`NpzWriteOptions::threads`]), a
+/// smaller one through the `zip` crate.
 ///
 /// Members are written in the order they are added; numpy's `savez` writes keyword arrays
 /// first and positional ones (`arr_0`, `arr_1`, ...) after, so add them in that order to match
@@ -448,6 +487,11 @@ impl<W: Write + Seek> NpzWriter<W> {
         name.push_str(".npy");
         let npy = WriteOptions::new().byte_order(options.byte_order());
         let len = array.npy_len(&npy);
+        if let Some((level, threads)) = options.chunked(len)? {
+            return self.add_chunked(name, level, threads, |w| {
+                array.write_npy_with_options(w, &npy)
+            });
+        }
         options.start(self, name.clone(), len)?;
         let written = array.write_npy_with_options(NoFlush(&mut self.zip), &npy);
         self.abort_on_error(&name, written)
@@ -507,6 +551,12 @@ impl<W: Write + Seek> NpzWriter<W> {
     /// ```
     pub fn add_bytes<N: Into<String>>(&mut self, name: N, bytes: &[u8]) -> Result<(), Error> {
         let (name, options) = (name.into(), self.options);
+        let len = Some(bytes.len() as u64);
+        if self.zip_options.is_none() {
+            if let Some((level, threads)) = (&options).chunked(len)? {
+                return self.add_chunked(name, level, threads, |w| Ok(w.write_all(bytes)?));
+            }
+        }
         match self.zip_options {
             Some(zip_options) => self.start_zip(name.clone(), zip_options)?,
             None => self.start(name.clone(), &options, Some(bytes.len() as u64))?,
@@ -541,6 +591,41 @@ impl<W: Write + Seek> NpzWriter<W> {
         finish().map_err(WriteNpzError::of_archive)
     }
 
+    /// Adds the member `name`, which `write` writes, deflated in chunks at
+    /// `level` on `threads` threads, then copied into the archive.
+    fn add_chunked(
+        &mut self,
+        name: String,
+        level: u32,
+        threads: usize,
+        write: impl FnOnce(&mut ChunkedDeflate) -> Result<(), Error>,
+    ) -> Result<(), Error> {
+        self.check_name(&name)?;
+        let mut deflate = ChunkedDeflate::new(level, threads);
+        write(&mut deflate)?;
+        let member = deflate.finish(&name)?;
+        let member = ZipArchive::new(member).map_err(zip_error)?;
+        // On an error part way, the bytes copied so far are left where the next member's
+        // header goes after them; no directory entry names them.
+        self.zip.merge_archive(member).map_err(zip_error)?;
+        self.names.insert(name);
+        Ok(())
+    }
+
+    /// Refuses a name too long for a ZIP header or already in the archive.
+    fn check_name(&self, name: &str) -> Result<(), Error> {
+        if name.len() > usize::from(u16::MAX) {
+            return Err(UsageError::MemberNameTooLong { len: name.len() }.into());
+        }
+        if self.names.contains(name) {
+            return Err(UsageError::DuplicateMember {
+                name: name.to_owned(),
+            }
+            .into());
+        }
+        Ok(())
+    }
+
     /// Starts the member `name` of `len` bytes (when known).
     fn start(
         &mut self,
@@ -548,12 +633,7 @@ impl<W: Write + Seek> NpzWriter<W> {
         options: &NpzWriteOptions,
         len: Option<u64>,
     ) -> Result<(), Error> {
-        if name.len() > usize::from(u16::MAX) {
-            return Err(UsageError::MemberNameTooLong { len: name.len() }.into());
-        }
-        if self.names.contains(&name) {
-            return Err(UsageError::DuplicateMember { name }.into());
-        }
+        self.check_name(&name)?;
         let mut zopts = SimpleFileOptions::default()
             .last_modified_time(DateTime::default())
             .unix_permissions(0o600)
@@ -567,14 +647,9 @@ impl<W: Write + Seek> NpzWriter<W> {
                     z
                 }
             }
-            Compression::Deflated => {
-                if let Some(level) = options.level.filter(|l| !(1..=9).contains(l)) {
-                    return Err(UsageError::CompressionLevel { level }.into());
-                }
-                zopts
-                    .compression_method(CompressionMethod::Deflated)
-                    .compression_level(Some(i64::from(options.level.unwrap_or(DEFAULT_LEVEL))))
-            }
+            Compression::Deflated => zopts
+                .compression_method(CompressionMethod::Deflated)
+                .compression_level(Some(i64::from(options.checked_level()?))),
         };
         self.zip
             .start_file(name.as_str(), zopts)
@@ -629,6 +704,10 @@ pub trait MemberOptions: sealed::Sealed {
     #[doc(hidden)]
     fn byte_order(&self) -> ByteOrder;
 
+    /// The level and threads to deflate a member of `len` bytes in chunks with, if it is.
+    #[doc(hidden)]
+    fn chunked(&self, len: Option<u64>) -> Result<Option<(u32, usize)>, Error>;
+
     /// Starts the member `name` of `len` bytes (when known) in `npz`.
     #[doc(hidden)]
     fn start<W: Write + Seek>(
@@ -650,6 +729,16 @@ impl MemberOptions for &NpzWriteOptions {
         self.byte_order
     }
 
+    fn chunked(&self, len: Option<u64>) -> Result<Option<(u32, usize)>, Error> {
+        let large = len.is_some_and(|n| n >= deflate::MIN_LEN);
+        Ok(match self.compression {
+            Compression::Deflated if large && self.threads != 1 => {
+                Some((self.checked_level()?, self.threads))
+            }
+            _ => None,
+        })
+    }
+
     fn start<W: Write + Seek>(
         self,
         npz: &mut NpzWriter<W>,
@@ -665,6 +754,11 @@ impl MemberOptions for &NpzWriteOptions {
 impl<U: FileOptionExtension> MemberOptions for FileOptions<'_, U> {
     fn byte_order(&self) -> ByteOrder {
         ByteOrder::NATIVE
+    }
+
+    /// Never: the zip crate's options say how it compresses, which it does on one stream.
+    fn chunked(&self, _: Option<u64>) -> Result<Option<(u32, usize)>, Error> {
+        Ok(None)
     }
 
     fn start<W: Write + Seek>(
