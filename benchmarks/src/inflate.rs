@@ -16,6 +16,8 @@ const LIBDEFLATE: &str = "libdeflate";
 const ZLIB_RS: &str = "zlib-rs (flate2)";
 /// What a whole-member libdeflate read in ndnpy would cost: the member inflated whole (no
 /// streaming into the array's memory), its CRC-32, then its data copied into the array.
+/// The member's bytes (its whole `.npy` file) as a `Vec<u8>`, `NpzMember::bytes`.
+const BYTES: &str = "ndnpy member bytes()";
 const LIBDEFLATE_WHOLE: &str = "libdeflate + CRC-32 + copy to the array";
 
 /// Where the data starts in a whole `.npy` file's bytes (after the header).
@@ -159,6 +161,16 @@ pub fn inflate_case(cfg: &Config, np: &mut Numpy) -> Res<Vec<Report>> {
                     }
                     Ok(d)
                 }),
+                Imp::new(BYTES, move |check| {
+                    let t = Instant::now();
+                    let out = ndnpy::NpzReader::open(path)?.member("a")?.bytes()?;
+                    let d = t.elapsed();
+                    if check {
+                        check_crc(BYTES, &out, crc)?;
+                    }
+                    black_box(out);
+                    Ok(d)
+                }),
                 Imp::new(NUMPY, move |_| {
                     np.borrow_mut().timed(&format!("npz_read {p} a"))
                 }),
@@ -177,13 +189,14 @@ pub fn inflate_case(cfg: &Config, np: &mut Numpy) -> Res<Vec<Report>> {
                     .unwrap_or(f64::NAN)
             };
             let speedup = med(NDNPY) / med(LIBDEFLATE_WHOLE);
-            let goals = vec![Goal {
+            let mut goals = vec![Goal {
                 text: format!(
                     "ndnpy ÷ libdeflate's whole-member read = {speedup:.2}x (libdeflate is worth \
                      its C build at ≥ 1.25x)"
                 ),
                 met: speedup < 1.25,
             }];
+            goals.extend(crate::doors::ratio_goals(&rows, &[BYTES], &[(NDNPY, 1.1)]));
             reports.push(Report {
                 title: format!(
                     "inflate: a {mib} MiB np.savez_compressed member of {kind} ({} → {} bytes, \
@@ -208,7 +221,9 @@ pub fn inflate_case(cfg: &Config, np: &mut Numpy) -> Res<Vec<Report>> {
                      straight into the array and CRC-checked); libdeflate + CRC-32 + \
                      copy: what ndnpy's array read would do with libdeflate, which cannot stream \
                      into the array (the header must be parsed first): the member inflated \
-                     whole, hashed, and its data copied into a fresh buffer; numpy: `with \
+                     whole, hashed, and its data copied into a fresh buffer; {BYTES}: \
+                     `NpzReader::open(path)?.member(\"a\")?.bytes()` (the whole `.npy` file, \
+                     CRC-checked); numpy: `with \
                      np.load(path) as d: d['a']`. Checked: every Rust row's CRC-32 against the \
                      member's (ndnpy's through `bytes()`, and its array's size).",
                     mib

@@ -13,6 +13,7 @@ use crate::array::dynamic::DynArray;
 use crate::array::read::read_array;
 use crate::base::error::MismatchError;
 use crate::base::error::{Detail, Error, FormatError};
+use crate::element::bulk::read_vec;
 use crate::element::Input;
 use crate::element::ReadableElement;
 use crate::format::header::{Header, HeaderInfo, ReadOptions, MAGIC};
@@ -455,21 +456,24 @@ pub(crate) fn read_bytes<B: MemberSource>(
     m: &mut MemberReader<'_, B>,
     opts: &ReadOptions,
 ) -> Result<Vec<u8>, Error> {
-    let mut bytes = Vec::new();
-    read_rest(m, &mut bytes, opts).map_err(lift)?;
-    Ok(bytes)
+    let mut inner = || {
+        let total = checked_size(m, opts)?;
+        // Into memory reserved as the array read's is (committed as the bytes land, no
+        // zeroing pass), then the end checks.
+        let input = m.input();
+        let bytes = read_vec::<u8, _>(m, total, input)?;
+        drain(m)?;
+        Ok(bytes)
+    };
+    inner().map_err(lift)
 }
 
-/// Appends the rest of the member to `bytes` (its declared size checked first against
-/// [`ReadOptions::max_data_len`]). A stored member's size is reserved at once: its bytes lie
-/// in the archive. A deflated member's declared size is only proven as it inflates, so
-/// `bytes` grows with what arrives (doubling, every reservation fallible): a stream that ends
-/// early fails as [`ErrorKind::Archive`](crate::ErrorKind::Archive) having held only what it produced.
-fn read_rest<B: MemberSource>(
-    m: &mut MemberReader<'_, B>,
-    bytes: &mut Vec<u8>,
+/// The member's declared size, checked against [`ReadOptions::max_data_len`] and the address
+/// space.
+fn checked_size<B: MemberSource>(
+    m: &MemberReader<'_, B>,
     opts: &ReadOptions,
-) -> Result<(), Error> {
+) -> Result<usize, Error> {
     let size = m.size();
     if let Some(limit) = opts.max_data_len {
         if size > limit {
@@ -477,13 +481,26 @@ fn read_rest<B: MemberSource>(
             return Err(Error::from(e).in_member(m.entry.name));
         }
     }
-    let total = usize::try_from(size).map_err(|_| {
+    usize::try_from(size).map_err(|_| {
         Error::from(FormatError::MemberTruncated {
             declared: size,
             found: 0,
         })
         .in_member(m.entry.name)
-    })?;
+    })
+}
+
+/// Appends the rest of the member to `bytes` (its declared size checked first). A stored
+/// member's size is reserved at once: its bytes lie in the archive. A deflated member's
+/// declared size is only proven as it inflates, so `bytes` grows with what arrives (doubling,
+/// every reservation fallible): a stream that ends early fails as
+/// [`ErrorKind::Archive`](crate::ErrorKind::Archive) having held only what it produced.
+fn read_rest<B: MemberSource>(
+    m: &mut MemberReader<'_, B>,
+    bytes: &mut Vec<u8>,
+    opts: &ReadOptions,
+) -> Result<(), Error> {
+    let total = checked_size(m, opts)?;
     let first = if m.inflater.is_some() {
         total.min(FIRST_BYTES)
     } else {
