@@ -70,7 +70,9 @@ pub fn run(
             output.display()
         )));
     }
-    let whole_archive = input.member.is_none() && file_kind(&input.path)? == FileKind::Npz;
+    let whole_archive = input.member.is_none()
+        && input.selection.is_none()
+        && file_kind(&input.path)? == FileKind::Npz;
     if whole_archive {
         let name = input.path.display().to_string();
         let mut npz = NpzReader::open(&input.path).map_err(|e| Fail::lib(&name, e))?;

@@ -420,6 +420,8 @@ pub fn run(
 ) -> Res<i32> {
     let archives = a.member.is_none()
         && b.member.is_none()
+        && a.selection.is_none()
+        && b.selection.is_none()
         && file_kind(&a.path)? == FileKind::Npz
         && file_kind(&b.path)? == FileKind::Npz;
     let (an, bn) = (a.display(), b.display());

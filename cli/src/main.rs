@@ -42,6 +42,7 @@ mod print;
 mod progress;
 mod pyfmt;
 mod safetensors;
+mod select;
 mod show;
 mod source;
 mod stats;
@@ -109,6 +110,12 @@ Usage:
 
 FILE:MEMBER names one member of a .npz archive (its key, as np.load gives it:
 'a' for the member a.npy). An archive of one member needs no MEMBER.
+
+FILE[SEL] and FILE:MEMBER[SEL] select part of the array in numpy's index
+syntax, as a[SEL] (quote it for the shell): 'a.npy[10:20, ::2]', '[::-1, 3]',
+'[..., 0]', '[-1]', '[None, 2:]'. Only the bytes the selection covers are read
+(a deflated member is inflated whole first). show, stats, plot, diff and
+convert take it.
 
 Exit status:
   0  success (no differences; every file valid)
@@ -372,6 +379,16 @@ fn run() -> Res<i32> {
         "convert" => match operands.as_slice() {
             [a, b] => {
                 let (input, output) = (Target::parse(a), std::path::Path::new(b));
+                let other = |p: &std::path::Path| {
+                    p.extension().is_some_and(|e| {
+                        e.eq_ignore_ascii_case("parquet") || e.eq_ignore_ascii_case("safetensors")
+                    })
+                };
+                if input.selection.is_some() && (other(&input.path) || other(output) || pq.any()) {
+                    return Err(Fail::usage(
+                        "a selection (IN[SEL]) applies to conversions between .npy and .npz",
+                    ));
+                }
                 // The file kinds choose the converter.
                 if parquet::involved(&input, output, &pq) {
                     parquet::run(&input, output, &conv, &pq)?;

@@ -12,24 +12,37 @@ use std::path::{Path, PathBuf};
 /// Bytes of element data read at once when streaming (8 MiB).
 pub const CHUNK_BYTES: usize = 8 << 20;
 
-/// A command-line operand: `FILE` or `FILE:MEMBER`.
+/// A command-line operand: `FILE` or `FILE:MEMBER`, either followed by a selection in
+/// numpy's index syntax (`FILE[10:20, ::2]`).
 #[derive(Debug, Clone)]
 pub struct Target {
     /// The file.
     pub path: PathBuf,
     /// The archive member, if one was named.
     pub member: Option<String>,
+    /// The selection, as written between the brackets, if one was given.
+    pub selection: Option<String>,
 }
 
 impl Target {
-    /// `FILE:MEMBER` when `FILE` exists and the whole operand does not; otherwise `FILE`.
+    /// `FILE:MEMBER` when `FILE` exists and the whole operand does not; otherwise `FILE`;
+    /// either with a trailing `[SELECTION]` when the operand with it is not a file.
     pub fn parse(operand: &str) -> Target {
+        if !Path::new(operand).exists() {
+            if let Some((rest, selection)) = crate::select::split(operand) {
+                return Target {
+                    selection: Some(selection.to_string()),
+                    ..Target::parse(rest)
+                };
+            }
+        }
         if !Path::new(operand).exists() {
             if let Some((file, member)) = operand.rsplit_once(':') {
                 if Path::new(file).is_file() {
                     return Target {
                         path: file.into(),
                         member: Some(member.to_string()),
+                        selection: None,
                     };
                 }
             }
@@ -37,10 +50,11 @@ impl Target {
         Target {
             path: operand.into(),
             member: None,
+            selection: None,
         }
     }
 
-    /// How the operand is shown in messages.
+    /// How the operand is shown in messages (without its selection).
     pub fn display(&self) -> String {
         match &self.member {
             Some(m) => format!("{}:{m}", self.path.display()),
@@ -100,8 +114,41 @@ enum Data {
 
 impl ArraySource {
     /// Opens a `.npy` file, or a member of a `.npz` archive (the only member when the archive
-    /// has one and none is named).
+    /// has one and none is named); with a selection, the selected elements alone, read by
+    /// the library's region reads (only the runs of bytes they cover, but for a deflated
+    /// member, which is inflated whole), as an array in memory.
     pub fn open(target: &Target) -> Res<ArraySource> {
+        let src = ArraySource::open_whole(target)?;
+        let Some(text) = &target.selection else {
+            return Ok(src);
+        };
+        let name = format!("{}[{text}]", src.name);
+        if src.dtype().has_object() {
+            return Err(Fail::unsupported(
+                &name,
+                "holds pickled Python objects, whose elements cannot be selected apart",
+            ));
+        }
+        let elems = crate::select::resolve(text, src.shape())?;
+        let selected = match &src.data {
+            Data::File(file, start) => {
+                let mut file = file
+                    .try_clone()
+                    .map_err(|e| Fail::io_named(&name, "read", e))?;
+                let npy_start = start - src.info.data_offset;
+                std::io::Seek::seek(&mut file, std::io::SeekFrom::Start(npy_start))
+                    .map_err(|e| Fail::io_named(&name, "read", e))?;
+                ndnpy::NpyReader::new(file).and_then(|mut npy| npy.read_slice_dyn(&elems[..]))
+            }
+            Data::Memory(bytes) => ndnpy::NpyReader::new(std::io::Cursor::new(&bytes[..]))
+                .and_then(|mut npy| npy.read_slice_dyn(&elems[..])),
+        };
+        let a = selected.map_err(|e| Fail::lib(&name, e))?;
+        ArraySource::from_array(&name, &a)
+    }
+
+    /// [`ArraySource::open`] without the selection.
+    fn open_whole(target: &Target) -> Res<ArraySource> {
         let path = &target.path;
         match (file_kind(path)?, &target.member) {
             (FileKind::Npy, None) => ArraySource::open_npy(path),

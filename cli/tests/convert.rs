@@ -168,3 +168,43 @@ fn failed_conversions_leave_the_output_alone() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// `convert 'IN[SEL]' OUT` writes the selection: numpy loads the dtype, shape and values of
+/// its own `a[SEL]` (with `...` after the indices, so that one element stays an array).
+#[test]
+fn a_selection_converts_to_what_numpy_slices() {
+    let dir = out_dir("select");
+    let cases = [
+        ("big_3d_f.npy", "::3, -1, 2:9:2"),
+        ("rec.npy", "::-1"),
+        ("f4_be_f.npy", "1, 2"),
+        ("ab_z.npz:b", "1:, ::-1"),
+        ("U.npy", "-2:"),
+    ];
+    for (k, (file, sel)) in cases.into_iter().enumerate() {
+        let out = dir.join(format!("{k}.npy"));
+        ok(&[
+            "convert",
+            &format!("{}[{sel}]", fx(file)),
+            &out.display().to_string(),
+        ]);
+        let (path, member) = match file.split_once(':') {
+            Some((f, m)) => (f, format!("[{m:?}]")),
+            None => (file, String::new()),
+        };
+        let check = format!(
+            "w = np.load(D + {path:?}){member}[{sel}, ...]\n\
+             g = np.load({:?})\n\
+             print(w.dtype == g.dtype and w.shape == g.shape and w.tobytes() == np.ascontiguousarray(g).tobytes())",
+            out.display().to_string()
+        );
+        assert_eq!(numpy(&check), "True\n", "{file}[{sel}]");
+    }
+    let r = ndnpy(&[
+        "convert",
+        &format!("{}[1]", fx("f8.npy")),
+        &dir.join("x.parquet").display().to_string(),
+    ]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -287,3 +287,57 @@ fn ls_into_a_pipe_closed_early_exits_quietly() {
     assert_eq!(out.status.code(), Some(141), "{out:?}");
     assert_eq!(String::from_utf8_lossy(&out.stderr), "");
 }
+
+/// Selections in numpy's index syntax, after a file or a member: `show` prints what numpy
+/// prints of `a[SEL]`, `stats` counts its elements, and `convert` writes it.
+#[test]
+fn selections_in_numpys_syntax_show_what_numpy_slices() {
+    let cases = [
+        ("big_2d.npy", "10:13, ::-7"),
+        ("big_3d_f.npy", "::3, -1, 2:9:2"),
+        ("big_3d_f.npy", "..., 4"),
+        ("big_3d_f.npy", "None, 9, ::-4"),
+        ("f4_be_f.npy", "-1"),
+        ("f4_be_f.npy", "1, 2"),
+        ("i8_3d.npy", "1:, ::-1"),
+        ("rec.npy", "::-1"),
+        ("U.npy", "1:4"),
+        ("dates.npy", "::2"),
+        ("ab.npz:b", "::2, 1:"),
+        ("ab_z.npz:a", "-2:"),
+        ("big_1d.npy", "4990:2:-3"),
+        ("big_1d.npy", "7:3"),
+    ];
+    for (file, sel) in cases {
+        let operand = format!("{}[{sel}]", fx(file));
+        let (path, member) = match file.split_once(':') {
+            Some((f, m)) => (f, format!("[{m:?}]")),
+            None => (file, String::new()),
+        };
+        let expr = format!("np.load(D + {path:?}){member}[{sel}]");
+        assert_eq!(
+            ok(&["show", &operand]),
+            numpy(&format!("print({expr})")),
+            "{operand}"
+        );
+    }
+    // Stats count the selected elements only.
+    let out = ok(&["stats", "--json", &format!("{}[::10, 5]", fx("big_2d.npy"))]);
+    assert!(
+        out.contains("\"count\": 10") || out.contains("\"count\":10"),
+        "{out}"
+    );
+    // Wrong selections are usage errors that say why, as numpy would.
+    for (sel, why) in [
+        (
+            "1, 2, 3",
+            "too many indices for array: array is 2-dimensional, but 3 were indexed",
+        ),
+        ("100", "index 100 is out of bounds for axis 0 with size 100"),
+        ("::0", "slice step cannot be zero"),
+    ] {
+        let r = ndnpy(&["show", &format!("{}[{sel}]", fx("big_2d.npy"))]);
+        assert_eq!(r.code, 2, "{sel}: {}", r.stderr);
+        assert!(r.stderr.contains(why), "{sel}: {}", r.stderr);
+    }
+}

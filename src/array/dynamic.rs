@@ -738,7 +738,7 @@ impl DynArray {
 
 /// What a read needs to know of an array held in memory under `header` (no file, so no
 /// version or offset of its own).
-fn in_memory(header: Header) -> Result<HeaderInfo, Error> {
+pub(crate) fn in_memory(header: Header) -> Result<HeaderInfo, Error> {
     let (num_elements, data_len) = header.sizes()?;
     Ok(HeaderInfo {
         header,

@@ -252,6 +252,32 @@ impl NpyMmap {
         crate::array::region::read_region(&self.info, elems, self.data(), merge, None)
     }
 
+    /// Reads the region `selection` of an array of any dtype into a
+    /// [`DynArray`](crate::DynArray), as
+    /// [`NpyReader::read_slice_dyn`](crate::NpyReader::read_slice_dyn) does.
+    ///
+    /// # Errors
+    ///
+    /// As [`NpyReader::read_slice_dyn`](crate::NpyReader::read_slice_dyn).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ndarray::s;
+    /// // SAFETY: nothing modifies the fixture while it is mapped.
+    /// let map = unsafe { ndnpy::NpyMmap::open("testdata/f4_be_f_3x4.npy")? };
+    /// let block = map.read_slice_dyn(s![1.., ..2])?;
+    /// assert_eq!((block.dtype().descr(), block.shape()), ("'>f4'".to_string(), &[2, 2][..]));
+    /// # Ok::<(), ndnpy::Error>(())
+    /// ```
+    pub fn read_slice_dyn<I: SliceArg<IxDyn>>(
+        &self,
+        selection: I,
+    ) -> Result<crate::array::dynamic::DynArray, Error> {
+        let (elems, merge) = (selection.as_ref(), crate::source::Merge::MEMORY);
+        crate::array::region::read_region_dyn(&self.info, elems, self.data(), merge, None)
+    }
+
     /// The mapped array data.
     fn data(&self) -> &[u8] {
         &self.map[self.start..self.start + self.info.data_len]

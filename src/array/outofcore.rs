@@ -197,6 +197,41 @@ impl<R: Read + Seek> NpyReader<R> {
         self.region(selection.as_ref())
     }
 
+    /// Reads the region `selection` of an array of any dtype, as [`NpyReader::read_slice`]
+    /// does, into a [`DynArray`](crate::DynArray): for tools that learn the dtype from the
+    /// file (a viewer, a server, the command line). Only the selected runs are read, through
+    /// every source `read_slice` takes (a file, memory, any `Read + Seek`, an object in a
+    /// store). Object arrays are refused: their elements are pickled as a whole.
+    ///
+    /// # Errors
+    ///
+    /// As [`NpyReader::read_slice`]; a mismatch
+    /// ([`ErrorKind::is_mismatch`](crate::ErrorKind::is_mismatch)) for an object array.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ndarray::s;
+    /// let mut npy = ndnpy::NpyReader::new(std::fs::File::open("testdata/example.npy")?)?;
+    /// let col = npy.read_slice_dyn(s![.., 2])?; // whatever the dtype
+    /// assert_eq!((col.dtype().descr(), col.shape()), ("'<f8'".to_string(), &[2][..]));
+    /// assert_eq!(col.as_array::<f64>().unwrap().as_slice().unwrap(), [0.0, 1.5]);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn read_slice_dyn<I: SliceArg<IxDyn>>(
+        &mut self,
+        selection: I,
+    ) -> Result<crate::array::dynamic::DynArray, Error> {
+        let data_start = self.data_start - self.info.data_offset;
+        self.info
+            .check_data_within(self.end.saturating_sub(data_start))?;
+        let available = self.end.saturating_sub(self.data_start);
+        let (info, start) = (&self.info, self.data_start);
+        let (inner, threads) = (&mut self.inner, self.threads);
+        let elems = selection.as_ref();
+        crate::array::region::read_from_dyn(info, elems, inner, start, Some(available), threads)
+    }
+
     /// Reads the whole array.
     ///
     /// # Errors

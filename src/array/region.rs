@@ -25,8 +25,9 @@
 use std::io::{self, Read};
 use std::ops::Range;
 
-use ndarray::{Array, SliceInfoElem};
+use ndarray::{Array, IxDyn, SliceInfoElem};
 
+use crate::array::dynamic::DynArray;
 use crate::array::read::array_from_vec;
 use crate::base::error::{Error, FormatError, UsageError};
 use crate::element::{Input, ReadableElement};
@@ -650,6 +651,7 @@ pub(crate) fn whole(header: &Header) -> Vec<SliceInfoElem> {
 /// the source holds (`None`: the caller checked it holds them all); a selection reaching past
 /// them is [`ErrorKind::Truncated`](crate::ErrorKind::Truncated) before any read. Every
 /// typed read of part or all of an `.npy`, local or remote, is one of these.
+#[cfg_attr(not(feature = "mmap"), allow(dead_code))] // the map's read
 pub(crate) fn read_region<A, D, S>(
     info: &HeaderInfo,
     elems: &[SliceInfoElem],
@@ -664,6 +666,20 @@ where
 {
     let plan = planned::<D>(info, elems, available)?;
     decode(info, &plan, RegionRead::new(&plan, source, merge))
+}
+
+/// [`read_region`] as a [`DynArray`]: the elements of any dtype the selection covers (not
+/// objects, whose elements are pickled as a whole).
+#[cfg_attr(not(feature = "mmap"), allow(dead_code))]
+pub(crate) fn read_region_dyn<S: ReadAt>(
+    info: &HeaderInfo,
+    elems: &[SliceInfoElem],
+    source: S,
+    merge: Merge,
+    available: Option<u64>,
+) -> Result<DynArray, Error> {
+    let plan = planned::<IxDyn>(info, elems, available)?;
+    decode_dyn(info, &plan, &mut RegionRead::new(&plan, source, merge))
 }
 
 /// The plan of `elems` ([`check`]), and the truncation error of one that reaches past the
@@ -706,6 +722,18 @@ where
         header.fortran_order,
         header.dtype.itemsize(),
     )
+}
+
+/// The elements `reader` serves as a [`DynArray`] of `plan`'s shape: the data of an array of
+/// that shape, in the file's dtype and order.
+fn decode_dyn(info: &HeaderInfo, plan: &Plan, reader: &mut dyn Read) -> Result<DynArray, Error> {
+    let header = Header {
+        dtype: info.header.dtype.clone(),
+        fortran_order: info.header.fortran_order,
+        shape: plan.shape.clone(),
+    };
+    let part = crate::array::dynamic::in_memory(header)?;
+    DynArray::read_body(reader, part, Input::new(Some(plan.bytes())))
 }
 
 /// The fewest runs for which a file's region read is split over two threads ([`Halves`]):
@@ -795,22 +823,58 @@ where
     D: ndarray::Dimension,
     R: Read + io::Seek,
 {
+    let at = (start, available, threads);
+    read_from_with::<D, _, _>(info, elems, inner, at, |plan, reader| {
+        decode(info, plan, reader)
+    })
+}
+
+/// [`read_from`] as a [`DynArray`] (see [`read_region_dyn`]).
+pub(crate) fn read_from_dyn<R: Read + io::Seek>(
+    info: &HeaderInfo,
+    elems: &[SliceInfoElem],
+    inner: &mut R,
+    start: u64,
+    available: Option<u64>,
+    threads: usize,
+) -> Result<DynArray, Error> {
+    let at = (start, available, threads);
+    read_from_with::<IxDyn, _, _>(info, elems, inner, at, |plan, reader| {
+        decode_dyn(info, plan, reader)
+    })
+}
+
+/// The engine of [`read_from`] and [`read_from_dyn`]: the plan of `elems` (checked as a
+/// selection of dimension `D`), the reader of its bytes that the door's source gives, and
+/// `decode` of the two. `at` is the data's start in `inner`, the bytes it holds, and the
+/// threads a file's read may use.
+fn read_from_with<D, T, R>(
+    info: &HeaderInfo,
+    elems: &[SliceInfoElem],
+    inner: &mut R,
+    (start, available, threads): (u64, Option<u64>, usize),
+    decode: impl FnOnce(&Plan, &mut dyn Read) -> Result<T, Error>,
+) -> Result<T, Error>
+where
+    D: ndarray::Dimension,
+    R: Read + io::Seek,
+{
     #[cfg(not(unix))]
     let _ = threads;
-    let inner = match crate::source::positioned(inner) {
+    match crate::source::positioned(inner) {
         #[cfg(unix)]
         Positioned::File(file) => {
             let source = FileAt { file, start };
             let plan = planned::<D>(info, elems, available)?;
             if plan.run_count() < SPLIT_MIN_RUNS || crate::source::pio::parts(threads) < 2 {
-                return decode(info, &plan, RegionRead::new(&plan, source, Merge::LOCAL));
+                return decode(&plan, &mut RegionRead::new(&plan, source, Merge::LOCAL));
             }
-            let halves = Halves {
+            let mut halves = Halves {
                 plan: &plan,
                 source,
                 rest: None,
             };
-            return decode(info, &plan, halves);
+            decode(&plan, &mut halves)
         }
         Positioned::Bytes(all) => {
             let data = usize::try_from(start)
@@ -819,22 +883,21 @@ where
                 .unwrap_or(&[]);
             let held = data.len() as u64;
             let available = Some(available.map_or(held, |a| a.min(held)));
-            return read_region(info, elems, data, Merge::MEMORY, available);
+            let plan = planned::<D>(info, elems, available)?;
+            decode(&plan, &mut RegionRead::new(&plan, data, Merge::MEMORY))
         }
         #[cfg(feature = "object_store")]
         Positioned::Ranged(file) => {
             let merge = file.source().merge();
-            return read_region(info, elems, file.at(start), merge, available);
+            let plan = planned::<D>(info, elems, available)?;
+            decode(&plan, &mut RegionRead::new(&plan, file.at(start), merge))
         }
-        Positioned::Other(inner) => inner,
-    };
-    read_region(
-        info,
-        elems,
-        Seeking { inner, start },
-        Merge::LOCAL,
-        available,
-    )
+        Positioned::Other(inner) => {
+            let plan = planned::<D>(info, elems, available)?;
+            let source = Seeking { inner, start };
+            decode(&plan, &mut RegionRead::new(&plan, source, Merge::LOCAL))
+        }
+    }
 }
 
 #[cfg(test)]

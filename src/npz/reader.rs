@@ -1103,6 +1103,50 @@ impl<R: Read + Seek> NpzMember<'_, R> {
         };
         result.map_err(|e| e.in_member(&name))
     }
+
+    /// Reads the region `selection` of a member of any dtype into a
+    /// [`DynArray`](crate::DynArray), as [`NpzMember::read_slice`] does for a typed one:
+    /// a stored member reads only the runs the selection covers; a deflated one is read
+    /// whole first.
+    ///
+    /// # Errors
+    ///
+    /// As [`NpyReader::read_slice_dyn`](crate::NpyReader::read_slice_dyn); errors name the
+    /// member.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let mut npz = ndnpy::NpzReader::open("testdata/example.npz")?;
+    /// let rows = npz.member("weights")?.read_slice_dyn(ndarray::s![1..3, ..])?;
+    /// assert_eq!((rows.dtype().descr(), rows.shape()), ("'<f4'".to_string(), &[2, 3][..]));
+    /// # Ok::<(), ndnpy::Error>(())
+    /// ```
+    pub fn read_slice_dyn<I: SliceArg<IxDyn>>(&mut self, selection: I) -> Result<DynArray, Error> {
+        let name = self.info().name().to_string();
+        let result = match self.stored_range()? {
+            Some(range) => {
+                let info = self.header()?;
+                info.check_data_within(range.end - range.start)?;
+                let start = range.start + info.data_offset;
+                let (reader, threads) = (&mut self.npz.reader, self.npz.options.threads);
+                crate::array::region::read_from_dyn(
+                    &info,
+                    selection.as_ref(),
+                    reader,
+                    start,
+                    None,
+                    threads,
+                )
+            }
+            None => {
+                let bytes = self.bytes()?;
+                crate::array::outofcore::NpyReader::new(Cursor::new(&bytes[..]))
+                    .and_then(|mut npy| npy.read_slice_dyn(selection))
+            }
+        };
+        result.map_err(|e| e.in_member(&name))
+    }
 }
 
 impl<'b> NpzMember<'_, Cursor<&'b [u8]>> {

@@ -176,6 +176,90 @@ fn every_source_reads_what_numpy_slices() {
     }
 }
 
+/// Runtime-typed region reads (`read_slice_dyn`) of every kind of dtype, through every local
+/// source: what we read, written back, is what numpy's slicing gives, dtype and values.
+#[test]
+fn runtime_typed_regions_of_every_dtype_are_what_numpy_slices() {
+    let dir = Scratch::new("region-dyn");
+    let d = dir.path("");
+    let sels = selections_3d();
+    let names = [
+        "i4", "f8_be_f", "c16", "b", "s", "u", "dt", "td", "rec", "f2", "u2_be", "void",
+    ];
+    numpy_arrays_and_slices(
+        &d,
+        &[4, 5, 6],
+        &sels,
+        r#"{
+    'i4': np.arange(120, dtype='<i4').reshape(4, 5, 6) - 60,
+    'f8_be_f': np.asfortranarray((np.arange(120, dtype='>f8') * 0.25).reshape(4, 5, 6)),
+    'c16': (np.arange(120) * (1 - 2j)).astype('<c16').reshape(4, 5, 6),
+    'b': (np.arange(120) % 3 == 0).reshape(4, 5, 6),
+    's': np.array([b'x' * (i % 5) for i in range(120)], dtype='S4').reshape(4, 5, 6),
+    'u': np.asfortranarray(np.array([chr(0x3b1 + i % 20) * (i % 4) for i in range(120)], dtype='<U3').reshape(4, 5, 6)),
+    'dt': (np.arange(120) * 86400 + 10**9).astype('<M8[s]').reshape(4, 5, 6),
+    'td': np.where(np.arange(120) % 7 == 0, np.timedelta64('NaT'), np.arange(120)).astype('<m8[ms]').reshape(4, 5, 6),
+    'rec': np.array([(i, b'ab'[: i % 3], i / 4) for i in range(120)],
+                    dtype=[('x', '<i4'), ('s', 'S3'), ('t', '>f8')]).reshape(4, 5, 6),
+    'f2': (np.arange(120) / 8).astype('<f2').reshape(4, 5, 6),
+    'u2_be': np.asfortranarray(np.arange(120, dtype='>u2').reshape(4, 5, 6)),
+    'void': np.frombuffer(bytes(range(240)) * 4, dtype='V8').reshape(4, 5, 6),
+}"#,
+    );
+    let mut stored = NpzReader::open(dir.path("stored.npz")).unwrap();
+    let mut deflated = NpzReader::open(dir.path("deflated.npz")).unwrap();
+    let mut written = Vec::new();
+    for name in names {
+        let path = dir.path(&format!("{name}.npy"));
+        let bytes = std::fs::read(&path).unwrap();
+        // SAFETY: the scratch file is not modified while mapped.
+        let map = unsafe { NpyMmap::open(&path).unwrap() };
+        for (k, sel) in sels.iter().enumerate() {
+            let sel = &sel[..];
+            let mut file = NpyReader::new(File::open(&path).unwrap()).unwrap();
+            let mut in_memory = NpyReader::new(Cursor::new(&bytes[..])).unwrap();
+            let got = [
+                ("file", file.read_slice_dyn(sel).unwrap()),
+                ("bytes", in_memory.read_slice_dyn(sel).unwrap()),
+                ("mmap", map.read_slice_dyn(sel).unwrap()),
+                (
+                    "stored",
+                    stored.member(name).unwrap().read_slice_dyn(sel).unwrap(),
+                ),
+                (
+                    "deflated",
+                    deflated.member(name).unwrap().read_slice_dyn(sel).unwrap(),
+                ),
+            ];
+            let index = numpy_index(&[4, 5, 6], sel);
+            for (source, a) in got {
+                let out = format!("{name}_{k}.{source}.got.npy");
+                a.write_npy(File::create(dir.path(&out)).unwrap()).unwrap();
+                written.push(format!("('{name}.npy', {index}, '{out}')"));
+            }
+        }
+    }
+    let out = numpy(
+        &d,
+        &format!(
+            r#"
+import os
+bad = []
+for src, sel, got in [{pairs}]:
+    # With `...` after the indices numpy gives an array of the source's dtype even where
+    # they select one element (without it, a scalar: an 'S4' element becomes 'S2').
+    w, g = np.load(os.path.join(d, src))[sel + (Ellipsis,)], np.load(os.path.join(d, got))
+    same = w.dtype == g.dtype and w.shape == g.shape and w.tobytes() == g.tobytes()
+    if not same:
+        bad.append((got, w.dtype.str, g.dtype.str, w.shape, g.shape))
+print(len(bad), bad[:5])
+"#,
+            pairs = written.join(", ")
+        ),
+    );
+    assert_eq!(out, "0 []", "{} reads", written.len());
+}
+
 #[test]
 fn selections_of_many_runs_from_a_file_read_on_two_threads_as_numpy_slices() {
     // Every third element of every other plane: thousands of runs, which a file read

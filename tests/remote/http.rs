@@ -128,10 +128,20 @@ fn region_reads_over_http_equal_local_ones() {
             .read_slice::<f64, _>(&sel[..])
             .unwrap();
         assert_eq!(got, want, "member {sel:?}");
+        // Runtime-typed: the same dtype and elements as the local typed read.
+        for got in [
+            npy.read_slice_dyn(&sel[..]).unwrap(),
+            npz.member("a").unwrap().read_slice_dyn(&sel[..]).unwrap(),
+        ] {
+            assert_eq!(got.dtype().descr(), "'<f8'"); // `* 0.25` made it native
+            assert_eq!(got.into_array::<f64>().unwrap(), want, "dyn {sel:?}");
+        }
     }
     let mut u = NpyReader::new(RemoteFile::open(store.clone(), "u.npy".into()).unwrap()).unwrap();
     let want: ndarray::Array1<String> = local("u.npy").read_slice(s![3..17;2, 4]).unwrap();
     assert_eq!(u.read_slice::<String, _>(s![3..17;2, 4]).unwrap(), want);
+    let got = u.read_slice_dyn(s![3..17;2, 4]).unwrap();
+    assert_eq!(got.into_array::<String>().unwrap(), want.into_dyn());
     // A selection outside the shape is refused before any request.
     let mut member = npz.member("a").unwrap();
     member.header().unwrap();
