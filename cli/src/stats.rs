@@ -40,6 +40,8 @@ struct Acc {
     imax: Option<i128>,
     fmin: Option<f64>,
     fmax: Option<f64>,
+    /// Long doubles that do not fit a float64 exactly (counted at their nearest float64).
+    inexact: u64,
     /// Finite values seen, their mean and sum of squared deviations (Chan et al.'s merge).
     n: u64,
     mean: f64,
@@ -60,6 +62,7 @@ impl Acc {
             imax: None,
             fmin: None,
             fmax: None,
+            inexact: 0,
             n: 0,
             mean: 0.0,
             m2: 0.0,
@@ -202,6 +205,9 @@ impl Acc {
                 o["std"] = num(self.std());
             }
             Kind::Float => {
+                if self.inexact > 0 {
+                    o["inexact"] = json!(self.inexact);
+                }
                 o["nan"] = json!(self.nan);
                 o["posinf"] = json!(self.posinf);
                 o["neginf"] = json!(self.neginf);
@@ -220,6 +226,136 @@ impl Acc {
         }
         o
     }
+}
+
+/// Whether a float of `size` bytes is a long double (numpy's `float96`, `float128`).
+fn long_double(size: usize) -> bool {
+    matches!(size, 12 | 16)
+}
+
+/// The two formats numpy's long doubles come in: the x86 extended format (80 bits, padded to
+/// 12 or 16 bytes), written by numpy on x86, and IEEE binary128, on 64-bit Arm Linux and
+/// others.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum LongDouble {
+    X87,
+    Quad,
+}
+
+impl LongDouble {
+    /// The format of `values`, which the file does not say (numpy writes its platform's long
+    /// double as `f16` either way): the one under which more of them read as plausible
+    /// numbers (zero, infinity, NaN, or a normal number within 2^±4000), then as more of
+    /// them non-zero. The x86 format's padding holds whatever memory held (numpy copies the
+    /// 10 bytes), and its integer bit is set in every normal number; a binary128 number's
+    /// low 10 bytes, read as the x86 format, rarely are one.
+    fn of(values: &[&[u8]], big: bool) -> LongDouble {
+        if values.first().is_some_and(|v| v.len() == 12) {
+            return LongDouble::X87;
+        }
+        let (mut x87, mut quad) = ((0, 0), (0, 0));
+        for v in values {
+            let bits = bits_of(v, big);
+            let (m, e) = (bits as u64, ((bits >> 64) & 0x7fff) as i32);
+            let plausible = |e: i32, integer_bit: bool, zero: bool| match e {
+                0x7fff => integer_bit,
+                0 => zero,
+                e => integer_bit && (e - 16383).abs() <= 4000,
+            };
+            if plausible(e, m >> 63 == 1, m == 0) {
+                x87.0 += 1;
+                x87.1 += usize::from(e != 0);
+            }
+            let e = ((bits >> 112) & 0x7fff) as i32;
+            if plausible(e, true, bits << 1 == 0) {
+                quad.0 += 1;
+                quad.1 += usize::from(e != 0);
+            }
+        }
+        if x87 >= quad {
+            LongDouble::X87
+        } else {
+            LongDouble::Quad
+        }
+    }
+
+    /// The value of `bytes` (in big-endian order if `big`) as the nearest float64, and
+    /// whether it is exactly that.
+    fn to_f64(self, bytes: &[u8], big: bool) -> (f64, bool) {
+        let bits = bits_of(bytes, big);
+        match self {
+            LongDouble::X87 => {
+                let mantissa = bits as u64; // the integer bit, then 63 of fraction
+                let sign_exp = (bits >> 64) as u16;
+                let exp = i32::from(sign_exp & 0x7fff);
+                let negative = sign_exp & 0x8000 != 0;
+                let fraction_bits = mantissa & (u64::MAX >> 1);
+                if exp == 0x7fff {
+                    return special(negative, fraction_bits == 0);
+                }
+                // value = mantissa * 2^(exp - 16383 - 63); denormals have exp 0 and count as 1.
+                let scale = exp.max(1) - 16383 - 63;
+                let exact = mantissa.trailing_zeros() >= 11 || mantissa == 0;
+                finish(negative, mantissa as f64, scale, exact, mantissa == 0)
+            }
+            LongDouble::Quad => {
+                let negative = bits >> 127 != 0;
+                let exp = ((bits >> 112) & 0x7fff) as i32;
+                let fraction = bits & ((1u128 << 112) - 1);
+                if exp == 0x7fff {
+                    return special(negative, fraction == 0);
+                }
+                // value = (implicit bit + fraction) * 2^(exp - 16383 - 112).
+                let significand = fraction | (u128::from(exp != 0) << 112);
+                let scale = exp.max(1) - 16383 - 112;
+                let exact = significand.trailing_zeros() >= 60 || significand == 0;
+                // The top 64 bits carry every bit an f64 can hold; the rest only round.
+                let top =
+                    (significand >> 49) as u64 | u64::from(significand & ((1 << 49) - 1) != 0);
+                finish(negative, top as f64, scale + 49, exact, significand == 0)
+            }
+        }
+    }
+}
+
+/// The bits of a long double of 12 or 16 bytes (big-endian if `big`), as a little-endian
+/// number (the x86 format's padding in the top bytes).
+fn bits_of(bytes: &[u8], big: bool) -> u128 {
+    let mut le = [0u8; 16];
+    le[..bytes.len()].copy_from_slice(bytes);
+    if big {
+        le[..bytes.len()].reverse();
+    }
+    u128::from_le_bytes(le)
+}
+
+/// Infinity (`inf`) or NaN of the sign.
+fn special(negative: bool, inf: bool) -> (f64, bool) {
+    match (inf, negative) {
+        (true, false) => (f64::INFINITY, true),
+        (true, true) => (f64::NEG_INFINITY, true),
+        _ => (f64::NAN, true),
+    }
+}
+
+/// `±m * 2^scale` as a float64, exact if `bits_fit` and it lands in the normal range.
+fn finish(negative: bool, m: f64, scale: i32, bits_fit: bool, zero: bool) -> (f64, bool) {
+    if zero {
+        return (if negative { -0.0 } else { 0.0 }, true);
+    }
+    // Scale in steps that each stay exact (powers of two within f64's range).
+    let mut v = m;
+    let mut k = scale;
+    while k != 0 {
+        let step = k.clamp(-1000, 1000);
+        v *= 2f64.powi(step);
+        k -= step;
+        if v == 0.0 || v.is_infinite() {
+            break;
+        }
+    }
+    let v = if negative { -v } else { v };
+    (v, bits_fit && v.is_normal())
 }
 
 /// The float type of `size` bytes.
@@ -259,7 +395,7 @@ fn columns(
             use ndnpy::dtype::ScalarKind as K;
             let kind = match s.kind() {
                 K::Bool | K::Int | K::UInt => Kind::Int,
-                K::Float if s.size() <= 8 => Kind::Float,
+                K::Float if s.size() <= 8 || long_double(s.size()) => Kind::Float,
                 K::Complex => {
                     for part in ["real", "imag"] {
                         let n = match &name {
@@ -310,6 +446,35 @@ fn feed(acc: &mut Acc, a: &DynArray, part: Option<&str>) {
         DynData::Timedelta(v) => acc.add_times(v.iter().map(|t| (!t.is_nat()).then_some(t.value))),
         DynData::Unicode(v) => acc.count += v.len() as u64,
         DynData::Bytes(v) => acc.count += v.len() as u64,
+        DynData::Raw(raw) if acc.kind == Kind::Float => {
+            // Long doubles (and their complex numbers), as raw bytes: each value (or part)
+            // converted to the nearest float64, those it does not fit exactly counted.
+            let Some(s) = a.dtype().as_scalar() else {
+                return;
+            };
+            let complex = s.kind() == ndnpy::dtype::ScalarKind::Complex;
+            let size = if complex { s.size() / 2 } else { s.size() };
+            let big = s.byte_order() == ndnpy::dtype::ByteOrder::Big;
+            let item = s.size();
+            let skip = usize::from(complex && !re) * size;
+            let parts: Vec<&[u8]> = raw
+                .bytes
+                .chunks_exact(item)
+                .map(|e| &e[skip..skip + size])
+                .collect();
+            let format = LongDouble::of(&parts, big);
+            let mut inexact = 0;
+            let values: Vec<f64> = parts
+                .iter()
+                .map(|p| {
+                    let (v, exact) = format.to_f64(p, big);
+                    inexact += u64::from(!exact);
+                    v
+                })
+                .collect();
+            acc.inexact += inexact;
+            acc.add_floats(values.into_iter());
+        }
         _ => {
             let n: usize = a.shape().iter().product();
             acc.count += n as u64;
@@ -458,5 +623,60 @@ pub fn run(
         }
         outln!("{}", line.trim_end());
     }
+    for (_, a) in cols.iter().filter(|(_, a)| a.inexact > 0) {
+        let name = a
+            .name
+            .as_deref()
+            .map_or(String::new(), |n| format!(" of {n}"));
+        outln!(
+            "  {} long double values{name} do not fit a float64 exactly: their nearest float64s are counted",
+            a.inexact
+        );
+    }
     Ok(())
+}
+
+#[cfg(test)]
+mod long_double_tests {
+    use super::*;
+
+    /// `x` in binary128 and in the x86 format (with `pad` as its padding), little-endian.
+    fn encode(x: f64, pad: u16) -> ([u8; 16], [u8; 16]) {
+        let b = x.to_bits();
+        let (sign, e, f) = (
+            u128::from(b >> 63),
+            ((b >> 52) & 0x7ff) as u128,
+            u128::from(b & ((1 << 52) - 1)),
+        );
+        let e = e + 16383 - 1023;
+        let quad = (sign << 127) | (e << 112) | (f << 60);
+        let mantissa = (1u128 << 63) | (f << 11);
+        let x87 = (u128::from(pad) << 80) | (sign << 79) | (e << 64) | mantissa;
+        (quad.to_le_bytes(), x87.to_le_bytes())
+    }
+
+    #[test]
+    fn both_formats_are_told_apart_and_read_exactly() {
+        let xs = [2.5, -3.0, 0.1, 1e300, -7.25e-200];
+        let (quad, x87): (Vec<_>, Vec<_>) = xs.iter().map(|&x| encode(x, 0x7ffd)).unzip();
+        for (values, want) in [(&quad, LongDouble::Quad), (&x87, LongDouble::X87)] {
+            let parts: Vec<&[u8]> = values.iter().map(|v| &v[..]).collect();
+            assert_eq!(LongDouble::of(&parts, false), want);
+            for (p, &x) in parts.iter().zip(&xs) {
+                assert_eq!(want.to_f64(p, false), (x, true), "{want:?} {x}");
+                let mut be = p.to_vec();
+                be.reverse();
+                assert_eq!(want.to_f64(&be, true), (x, true), "{want:?} {x} big-endian");
+            }
+        }
+        // A bit past float64's precision: the nearest float64, not exact.
+        let (mut q, mut x) = encode(0.1, 0);
+        q[0] |= 1;
+        x[0] |= 1;
+        assert_eq!(LongDouble::Quad.to_f64(&q, false), (0.1, false));
+        assert_eq!(LongDouble::X87.to_f64(&x, false), (0.1, false));
+        // Nice binary128 numbers read as zeros in the x86 format: the non-zero reading wins.
+        let (two, _) = encode(2.0, 0);
+        assert_eq!(LongDouble::of(&[&two[..]], false), LongDouble::Quad);
+    }
 }

@@ -223,3 +223,55 @@ fn large_files_are_listed_and_summarised_without_reading_them_whole() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// Long doubles (numpy's `float128`, the x86 extended format on x86; IEEE binary128
+/// elsewhere): min, max, mean and std of their nearest float64s, as numpy gives them of
+/// `a.astype(np.float64)`, with the values that do not fit a float64 exactly counted.
+#[test]
+fn long_doubles_have_stats_of_their_nearest_float64s() {
+    let dir = common::out_dir("longdouble");
+    let d = dir.display().to_string();
+    let made = numpy(&format!(
+        r#"
+import os
+d = {d:?}
+if np.dtype(np.longdouble).itemsize != 16:
+    print('skip')
+else:
+    ld = np.longdouble
+    v = np.array([ld(1) / 10, ld(2.5), ld(-3), ld('nan'), ld('inf'), ld(2) ** 1100, ld(1) / 3, ld(0)], dtype=ld)
+    np.save(os.path.join(d, 'ld.npy'), v)
+    np.save(os.path.join(d, 'ld_be.npy'), v.astype(v.dtype.newbyteorder('>')))
+    np.save(os.path.join(d, 'ld_f.npy'), np.asfortranarray(np.tile(v, (3, 1))))
+    np.save(os.path.join(d, 'c32.npy'), (v + 1j * v[::-1]).astype(np.clongdouble))
+    np.save(os.path.join(d, 'rec.npy'), np.array([(x, i) for i, x in enumerate(v)], dtype=[('x', ld), ('i', '<i4')]))
+    print(int((v.astype(np.float64) != v).sum() - np.isnan(v).sum()), v.dtype.str)
+"#
+    ));
+    if made.trim() == "skip" {
+        return; // a platform whose long double is a float64 (numpy writes '<f8' for it)
+    }
+    // 0.1, 1/3 and 2^1100 (past float64's range) are inexact.
+    assert_eq!(made.trim(), "3 <f16");
+    let p = |f: &str| format!("{d}/{f}");
+    let load = |f: &str| format!("np.load({:?})", p(f));
+    for f in ["ld.npy", "ld_be.npy", "ld_f.npy"] {
+        check(&[&p(f)], &format!("[(None, {})]", load(f)));
+    }
+    check(
+        &[&p("c32.npy")],
+        &format!("[('real', {0}.real), ('imag', {0}.imag)]", load("c32.npy")),
+    );
+    check(
+        &[&p("rec.npy")],
+        &format!("[('x', {0}['x']), ('i', {0}['i'])]", load("rec.npy")),
+    );
+    let got: Value = serde_json::from_str(&ok(&["stats", "--json", &p("ld.npy")])).unwrap();
+    assert_eq!(got["columns"][0]["inexact"], 3);
+    let text = ok(&["stats", &p("ld_f.npy")]);
+    assert!(
+        text.contains("9 long double values do not fit a float64 exactly"),
+        "{text}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
