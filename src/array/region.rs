@@ -824,9 +824,8 @@ where
     R: Read + io::Seek,
 {
     let at = (start, available, threads);
-    read_from_with::<D, _, _>(info, elems, inner, at, |plan, reader| {
-        decode(info, plan, reader)
-    })
+    let typed = Typed::<A, D>(info, std::marker::PhantomData);
+    read_from_with::<D, _, _>(info, elems, inner, at, typed)
 }
 
 /// [`read_from`] as a [`DynArray`] (see [`read_region_dyn`]).
@@ -839,24 +838,51 @@ pub(crate) fn read_from_dyn<R: Read + io::Seek>(
     threads: usize,
 ) -> Result<DynArray, Error> {
     let at = (start, available, threads);
-    read_from_with::<IxDyn, _, _>(info, elems, inner, at, |plan, reader| {
-        decode_dyn(info, plan, reader)
-    })
+    read_from_with::<IxDyn, _, _>(info, elems, inner, at, Dyn(info))
+}
+
+/// What a region read makes of the bytes of a plan's runs: [`decode`]'s typed array or
+/// [`decode_dyn`]'s `DynArray`, each generic over the reader (monomorphic, as the hot
+/// paths of small reads want).
+trait Decoder {
+    type Out;
+    fn decode<R: Read>(self, plan: &Plan, reader: R) -> Result<Self::Out, Error>;
+}
+
+/// [`decode`] of the array `.0` describes.
+struct Typed<'i, A, D>(&'i HeaderInfo, std::marker::PhantomData<(A, D)>);
+
+impl<A: ReadableElement, D: ndarray::Dimension> Decoder for Typed<'_, A, D> {
+    type Out = Array<A, D>;
+    fn decode<R: Read>(self, plan: &Plan, reader: R) -> Result<Array<A, D>, Error> {
+        decode(self.0, plan, reader)
+    }
+}
+
+/// [`decode_dyn`] of the array `.0` describes.
+struct Dyn<'i>(&'i HeaderInfo);
+
+impl Decoder for Dyn<'_> {
+    type Out = DynArray;
+    fn decode<R: Read>(self, plan: &Plan, mut reader: R) -> Result<DynArray, Error> {
+        decode_dyn(self.0, plan, &mut reader)
+    }
 }
 
 /// The engine of [`read_from`] and [`read_from_dyn`]: the plan of `elems` (checked as a
 /// selection of dimension `D`), the reader of its bytes that the door's source gives, and
-/// `decode` of the two. `at` is the data's start in `inner`, the bytes it holds, and the
+/// `decoder`'s work on the two. `at` is the data's start in `inner`, the bytes it holds, and the
 /// threads a file's read may use.
 fn read_from_with<D, T, R>(
     info: &HeaderInfo,
     elems: &[SliceInfoElem],
     inner: &mut R,
     (start, available, threads): (u64, Option<u64>, usize),
-    decode: impl FnOnce(&Plan, &mut dyn Read) -> Result<T, Error>,
-) -> Result<T, Error>
+    decoder: T,
+) -> Result<T::Out, Error>
 where
     D: ndarray::Dimension,
+    T: Decoder,
     R: Read + io::Seek,
 {
     #[cfg(not(unix))]
@@ -867,14 +893,14 @@ where
             let source = FileAt { file, start };
             let plan = planned::<D>(info, elems, available)?;
             if plan.run_count() < SPLIT_MIN_RUNS || crate::source::pio::parts(threads) < 2 {
-                return decode(&plan, &mut RegionRead::new(&plan, source, Merge::LOCAL));
+                return decoder.decode(&plan, RegionRead::new(&plan, source, Merge::LOCAL));
             }
-            let mut halves = Halves {
+            let halves = Halves {
                 plan: &plan,
                 source,
                 rest: None,
             };
-            decode(&plan, &mut halves)
+            decoder.decode(&plan, halves)
         }
         Positioned::Bytes(all) => {
             let data = usize::try_from(start)
@@ -884,18 +910,18 @@ where
             let held = data.len() as u64;
             let available = Some(available.map_or(held, |a| a.min(held)));
             let plan = planned::<D>(info, elems, available)?;
-            decode(&plan, &mut RegionRead::new(&plan, data, Merge::MEMORY))
+            decoder.decode(&plan, RegionRead::new(&plan, data, Merge::MEMORY))
         }
         #[cfg(feature = "object_store")]
         Positioned::Ranged(file) => {
             let merge = file.source().merge();
             let plan = planned::<D>(info, elems, available)?;
-            decode(&plan, &mut RegionRead::new(&plan, file.at(start), merge))
+            decoder.decode(&plan, RegionRead::new(&plan, file.at(start), merge))
         }
         Positioned::Other(inner) => {
             let plan = planned::<D>(info, elems, available)?;
             let source = Seeking { inner, start };
-            decode(&plan, &mut RegionRead::new(&plan, source, Merge::LOCAL))
+            decoder.decode(&plan, RegionRead::new(&plan, source, Merge::LOCAL))
         }
     }
 }
