@@ -26,6 +26,8 @@ Files written by pickle.dump after numpy's own header (np.save always uses proto
   kinds_p0.npy .. kinds_p5.npy   KINDS pickled with protocols 0 to 5 (5 pickles arrays
                                  in-band through numpy._core.numeric._frombuffer)
   subclasses_p0.npy .. subclasses_p5.npy   SUBCLASSES pickled with protocols 0 to 5
+  records.npy         record scalars (RECORDS): rows of a recarray (numpy.record) and of a
+                      structured array (numpy.void)
 Files crafted here (numpy 2.4 cannot write them; each is checked to load in numpy):
   kinds_np1.npy       KINDS pickled with protocol 3, as numpy 1.x's np.save did, with the
                       numpy 1 module paths (numpy.core.multiarray, numpy.core.numeric): the
@@ -34,6 +36,8 @@ Files crafted here (numpy 2.4 cannot write them; each is checked to load in nump
                       Python 2 byte strings (SHORT_BINSTRING, BINSTRING) as the items, the
                       dtype's arguments and a nested float64 array's data, numpy 1 module
                       paths; np.load reads it with encoding='latin1'
+  records_np1.npy     RECORDS pickled with protocol 2, with the numpy 1 module paths
+                      (numpy.core.multiarray.scalar, numpy.core.records.record)
   subclasses_np1.npy  SUBCLASSES pickled with protocol 2, with the numpy 1 module paths of
                       the classes (numpy.core.records.recarray, numpy.ma.core.MaskedArray,
                       numpy.core.multiarray): GLOBAL text rewritten, no length field changed
@@ -101,6 +105,13 @@ SUBCLASSES = [
     np.ma.masked_array(np.array(["ab", "c"]), mask=[0, 1], fill_value="zz"),
     range(1, 10, 2), range(-5), range(0, 2**62, 3), range(7, -7, -2), range,
 ]
+
+
+_REC = np.rec.array([(1, 2.5, b"ab"), (3, 4.5, b"c")],
+                    dtype=[("a", "<i4"), ("b", "<f8"), ("c", "S2")])
+# Record scalars, as an object array holds rows taken from a recarray (numpy.record) or from a
+# structured array (numpy.void).
+RECORDS = [_REC[0], _REC[1], np.array([(7, b"xy")], dtype=[("i", ">i2"), ("s", "S2")])[0]]
 
 
 def save_with_protocol(path, arr, protocol, rewrite=None):
@@ -270,6 +281,13 @@ def main():
                        rewrite=[(b"cnumpy._core.multiarray\n", b"cnumpy.core.multiarray\n"),
                                 (b"cnumpy.rec\nrecarray\n", b"cnumpy.core.records\nrecarray\n"),
                                 (b"cnumpy.ma\nMaskedArray\n", b"cnumpy.ma.core\nMaskedArray\n")])
+    records = obj_array(RECORDS)
+    np.save(p("records.npy"), records)
+    save_with_protocol(p("records_np1.npy"), records, 2,
+                       rewrite=[(b"cnumpy._core.multiarray\n", b"cnumpy.core.multiarray\n"),
+                                (b"cnumpy\nrecord\n", b"cnumpy.core.records\nrecord\n")])
+    with open(p("records_np1.npy"), "rb") as f:
+        assert b"numpy.core.records\nrecord" in f.read()
     arr = obj_array([0] * 7)
     buf = io.BytesIO()
     npformat.write_array_header_1_0(buf, npformat.header_data_from_array_1_0(arr))

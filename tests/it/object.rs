@@ -154,7 +154,7 @@ fn numpy_canon(names: &[&str]) -> Vec<String> {
         .collect()
 }
 
-const LOADABLE: [&str; 26] = [
+const LOADABLE: [&str; 28] = [
     "meta.npy",
     "labels.npy",
     "ragged_f8.npy",
@@ -181,6 +181,8 @@ const LOADABLE: [&str; 26] = [
     "subclasses_p4.npy",
     "subclasses_p5.npy",
     "subclasses_np1.npy",
+    "records.npy",
+    "records_np1.npy",
 ];
 
 #[test]

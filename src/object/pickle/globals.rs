@@ -16,7 +16,8 @@ pub(crate) enum Global {
     /// `numpy._core.records.recarray`: an ndarray subclass `_reconstruct` is given, rebuilt as
     /// the plain array it holds.
     RecArray,
-    /// `numpy.record`, the scalar type a recarray's dtype is made from (`numpy.dtype(record)`).
+    /// `numpy.record` (`numpy.core.records.record` in numpy 1's pickles), the scalar type a
+    /// recarray's dtype, and so its rows, are made from (`numpy.dtype(record)`).
     Record,
     /// `numpy.ma.core._mareconstruct`: a `MaskedArray` before its `BUILD`.
     MaReconstruct,
@@ -68,7 +69,9 @@ pub(super) fn resolve(module: &str, name: &str, proto: u8) -> Option<Global> {
         ("numpy.rec" | "numpy.core.records" | "numpy._core.records", "recarray") => {
             Global::RecArray
         }
-        ("numpy", "record") => Global::Record,
+        ("numpy" | "numpy.rec" | "numpy.core.records" | "numpy._core.records", "record") => {
+            Global::Record
+        }
         ("numpy.ma.core", "_mareconstruct") => Global::MaReconstruct,
         ("numpy.ma" | "numpy.ma.core", "MaskedArray") => Global::MaskedArray,
         ("builtins", "range") => Global::Range,
