@@ -115,7 +115,9 @@ impl ChunkedDeflate {
         } else {
             std::thread::scope(|s| {
                 for _ in 0..helpers {
-                    s.spawn(work);
+                    // A thread that cannot be started (a limit, no memory) leaves its chunks
+                    // to the others, this one included.
+                    let _ = std::thread::Builder::new().spawn_scoped(s, work);
                 }
                 work();
             });
@@ -170,7 +172,7 @@ impl Write for ChunkedDeflate {
         }
         // More than a round: complete the pending input's last chunk, and compress it with
         // the whole chunks of `buf` (where they are, uncopied) but the last, which may end the
-        // member. `buf` holds more than a round, so a byte is left after them.
+        // member. More than a round was given, so at least a byte of `buf` is left after it.
         let take = (CHUNK - self.pending.len() % CHUNK) % CHUNK;
         self.pending.extend_from_slice(&buf[..take]);
         buf = &buf[take..];
