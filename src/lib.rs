@@ -12,11 +12,12 @@
 //!   [`write_file_atomically`] does the same for bytes of one's own.
 //! - **Views and maps**: [`ViewNpyExt`] and [`ViewMutNpyExt`] view bytes in place;
 //!   [`mmap`] (feature `mmap`) maps files, [`write_zeroed_npy`] creates sparse ones.
-//! - **Out of core**: [`NpyReader`] reads rows, elements and N-d regions (`s![..]`) of any
-//!   `Read + Seek`; [`NpyAppender`] grows a file row by row; [`NpyWriter`] writes block by block.
+//! - **Out of core**: [`NpyReader`] reads rows, elements and N-d regions (`s![..]`, typed or
+//!   any dtype) of any `Read + Seek`; [`NpyAppender`] grows a file row by row; [`NpyWriter`] writes block by block.
 //! - **Archives**: [`npz`] (feature `npz`): [`NpzReader`] reads members by name or index, or
 //!   as handles ([`NpzMember`](npz::NpzMember): header, any dtype, bytes, views, regions);
-//!   [`NpzWriter`] writes what `np.savez` and `np.savez_compressed` write.
+//!   [`NpzWriter`] writes what `np.savez` and `np.savez_compressed` write, deflating on
+//!   every core.
 //! - **Dtypes known at run time**: [`read_npy_dyn`] and [`DynArray`] read any file; [`DType`]
 //!   and [`Header`] parse and format what numpy writes.
 //! - **Element types**: [`element`]: numbers, `bool`, complex, strings, [`Datetime64`] and
