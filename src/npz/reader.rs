@@ -1080,27 +1080,16 @@ impl<R: Read + Seek> NpzMember<'_, R> {
         I: SliceArg<IxDyn>,
     {
         let name = self.info().name().to_string();
-        let result = match self.stored_range()? {
-            Some(range) => {
-                let info = self.header()?;
-                info.check_data_within(range.end - range.start)?;
-                let start = range.start + info.data_offset;
-                let (reader, threads) = (&mut self.npz.reader, self.npz.options.threads);
-                crate::array::region::read_from(
-                    &info,
-                    selection.as_ref(),
-                    reader,
-                    start,
-                    None,
-                    threads,
-                )
+        let result = self.region_source().and_then(|source| match source {
+            RegionSource::Stored(info, reader, start, threads) => {
+                let elems = selection.as_ref();
+                crate::array::region::read_from(&info, elems, reader, start, None, threads)
             }
-            None => {
-                let bytes = self.bytes()?;
+            RegionSource::Inflated(bytes) => {
                 crate::array::outofcore::NpyReader::new(Cursor::new(&bytes[..]))
                     .and_then(|mut npy| npy.read_slice(selection))
             }
-        };
+        });
         result.map_err(|e| e.in_member(&name))
     }
 
@@ -1124,29 +1113,40 @@ impl<R: Read + Seek> NpzMember<'_, R> {
     /// ```
     pub fn read_slice_dyn<I: SliceArg<IxDyn>>(&mut self, selection: I) -> Result<DynArray, Error> {
         let name = self.info().name().to_string();
-        let result = match self.stored_range()? {
+        let result = self.region_source().and_then(|source| match source {
+            RegionSource::Stored(info, reader, start, threads) => {
+                let elems = selection.as_ref();
+                crate::array::region::read_from_dyn(&info, elems, reader, start, None, threads)
+            }
+            RegionSource::Inflated(bytes) => {
+                crate::array::outofcore::NpyReader::new(Cursor::new(&bytes[..]))
+                    .and_then(|mut npy| npy.read_slice_dyn(selection))
+            }
+        });
+        result.map_err(|e| e.in_member(&name))
+    }
+
+    /// Where a region read of the member finds its bytes: a stored member's header, the
+    /// archive's reader, the data's offset in it and the threads a read may use; a deflated
+    /// member's whole `.npy` bytes, inflated.
+    fn region_source(&mut self) -> Result<RegionSource<'_, R>, Error> {
+        Ok(match self.stored_range()? {
             Some(range) => {
                 let info = self.header()?;
                 info.check_data_within(range.end - range.start)?;
                 let start = range.start + info.data_offset;
                 let (reader, threads) = (&mut self.npz.reader, self.npz.options.threads);
-                crate::array::region::read_from_dyn(
-                    &info,
-                    selection.as_ref(),
-                    reader,
-                    start,
-                    None,
-                    threads,
-                )
+                RegionSource::Stored(info, reader, start, threads)
             }
-            None => {
-                let bytes = self.bytes()?;
-                crate::array::outofcore::NpyReader::new(Cursor::new(&bytes[..]))
-                    .and_then(|mut npy| npy.read_slice_dyn(selection))
-            }
-        };
-        result.map_err(|e| e.in_member(&name))
+            None => RegionSource::Inflated(self.bytes()?),
+        })
     }
+}
+
+/// See [`NpzMember::region_source`].
+enum RegionSource<'a, R> {
+    Stored(HeaderInfo, &'a mut R, u64, usize),
+    Inflated(Vec<u8>),
 }
 
 impl<'b> NpzMember<'_, Cursor<&'b [u8]>> {
