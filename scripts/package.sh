@@ -12,6 +12,14 @@ work=${1:-/tmp/ndnpy-package}
 rm -rf "$work"
 mkdir -p "$work"
 export CARGO_TARGET_DIR="$work/target"
+# Cargo verifies ndnpy-cli against the ndnpy just packaged through a registry in
+# $work/target/package, which it unpacks under $CARGO_HOME/registry/src/-HASH (the hash of
+# that path) and never unpacks again while the directory is there: a run from the same
+# WORKDIR would build the CLI against an earlier run's ndnpy. Only such local registries'
+# directories are named with a leading '-'; their copies of these crates go first.
+cargo_home=${CARGO_HOME:-$HOME/.cargo}
+rm -rf "$cargo_home"/registry/src/-*/ndnpy-[0-9]* "$cargo_home"/registry/src/-*/ndnpy-derive-* \
+    "$cargo_home"/registry/src/-*/ndnpy-cli-*
 cd "$repo"
 cargo package --quiet -p ndnpy-derive -p ndnpy -p ndnpy-cli
 version=$(sed -n 's/^version = "\(.*\)"$/\1/p' Cargo.toml | head -1)
