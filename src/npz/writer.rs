@@ -559,7 +559,7 @@ impl<W: Write + Seek> NpzWriter<W> {
         }
         match self.zip_options {
             Some(zip_options) => self.start_zip(name.clone(), zip_options)?,
-            None => self.start(name.clone(), &options, Some(bytes.len() as u64))?,
+            None => self.start(name.clone(), &options, len)?,
         }
         let written = self.zip.write_all(bytes).map_err(Error::from);
         self.abort_on_error(&name, written)
