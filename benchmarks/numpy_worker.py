@@ -60,6 +60,11 @@ that `time.perf_counter()` measured around just the operation; errors reply `ERR
     rec_read PATH                  -> seconds for np.load(PATH)
     rec_check PATH COUNT           -> "ok COUNT" if np.load(PATH) has REC_DTYPE and equals
                                       rec_array(COUNT)
+    many_load DIR COUNT            -> seconds for np.load(DIR/i.npy) for i in 0..COUNT
+    many_region DIR COUNT A B      -> seconds for np.load(DIR/i.npy, mmap_mode='r')[A:B].copy()
+                                      for i in 0..COUNT
+    many_check DIR COUNT           -> "ok SUM" if every DIR/i.npy is a (64, 128) '<f8' array
+                                      whose first element is i; SUM the sum of those
     inflate_gen PATH KIND BYTES    -> "ok SIZE CRC"; np.savez_compressed(PATH, a=inflate_array(KIND,
                                       BYTES)) and the member's raw deflate stream in PATH.deflate;
                                       SIZE and CRC: the member's uncompressed size and CRC-32
@@ -465,6 +470,33 @@ class Worker:
             with open(path + ".deflate", "wb") as f:
                 f.write(raw)
             return f"ok {info.file_size} {info.CRC}"
+        if cmd == "many_load":
+            d, count = args[0], int(args[1])
+            paths = [os.path.join(d, f"{i}.npy") for i in range(count)]
+            t0 = time.perf_counter()
+            for p in paths:
+                r = np.load(p)
+            t1 = time.perf_counter()
+            del r
+            return repr(t1 - t0)
+        if cmd == "many_region":
+            d, count, a, b = args[0], int(args[1]), int(args[2]), int(args[3])
+            paths = [os.path.join(d, f"{i}.npy") for i in range(count)]
+            t0 = time.perf_counter()
+            for p in paths:
+                r = np.load(p, mmap_mode="r")[a:b].copy()
+            t1 = time.perf_counter()
+            del r
+            return repr(t1 - t0)
+        if cmd == "many_check":
+            d, count = args[0], int(args[1])
+            total = 0.0
+            for i in range(count):
+                a = np.load(os.path.join(d, f"{i}.npy"))
+                if a.dtype != np.dtype("<f8") or a.shape != (64, 128) or a[0, 0] != i:
+                    return f"bad file {i}"
+                total += float(a[0, 0])
+            return f"ok {total!r}"
         return f"ERR unknown command {cmd}"
 
 

@@ -5,7 +5,7 @@
 //!
 //! - **Reading**: [`read_npy`] (a path), [`ReadNpyExt`] (any [`Read`](std::io::Read), any
 //!   dimension; a `File`, `BufReader<File>` or bytes in memory read through the file or bytes
-//!   behind them, as a path is), and
+//!   behind them, as a path is), [`read_npy_into`] (into memory the caller owns), and
 //!   [`ReadOptions`] (limits for untrusted input, threads).
 //! - **Writing**: [`write_npy`], [`create_new_npy`], [`WriteNpyExt`] and [`WriteOptions`]
 //!   (byte order, durability). Files are published atomically;
@@ -168,7 +168,7 @@ pub use crate::array::dynamic::{read_npy_dyn, DynArray, DynData, PyValue};
 #[cfg(feature = "mmap")]
 pub use crate::array::mmap::{NpyMmap, NpyMmapMut};
 pub use crate::array::outofcore::{NpyAppender, NpyReader, NpyWriter};
-pub use crate::array::read::{read_npy, ReadNpyExt};
+pub use crate::array::read::{read_npy, read_npy_into, ReadNpyExt};
 pub use crate::array::view::{ViewMutNpyExt, ViewNpyExt};
 pub use crate::array::write::{
     create_new_npy, write_file_atomically, write_npy, write_zeroed_npy, WriteNpyExt, WriteOptions,

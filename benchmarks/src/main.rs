@@ -8,6 +8,7 @@ mod cases;
 mod doors;
 mod floors;
 mod inflate;
+mod into;
 mod npz;
 mod numpy;
 mod ooc;
@@ -26,7 +27,7 @@ use std::time::{Duration, Instant};
 
 pub type Res<T> = Result<T, Box<dyn std::error::Error>>;
 
-const CASES: [&str; 23] = [
+const CASES: [&str; 24] = [
     "read_c",
     "read_f",
     "read_be",
@@ -50,6 +51,7 @@ const CASES: [&str; 23] = [
     "region",
     "safetensors",
     "parquet",
+    "into",
 ];
 
 const USAGE: &str = "\
@@ -62,7 +64,8 @@ usage: ndnpy-benchmarks [options]
   --case NAME      run one case: read_c read_f read_be write_c write_f write_perm tiny region
                    mmap_sum view_create append rows strings npz_tiny npz_compress
                    npz_decompress npz_parallel inflate records process remote safetensors
-                   parquet
+                   parquet into
+  --files N        number of (64, 128) f8 files the into case reads (default 100000)
   --quick          16 MiB and 3 rounds, fewer repetitions in view_create, 100000 rows in
                    parquet (explicit options still win)
   --dir PATH       directory for the files (default /tmp/ndnpy-bench)";
@@ -74,6 +77,8 @@ pub struct Config {
     pub tiny_count: usize,
     /// Rows of the `parquet` case's (rows, 768) float16 input.
     pub rows: usize,
+    /// Files the `into` case reads.
+    pub files: usize,
     pub case: Option<String>,
     pub dir: PathBuf,
     pub quick: bool,
@@ -343,6 +348,8 @@ fn parse_args() -> Res<(Config, Child)> {
     let mut child = None;
     let mut child_load = None;
     let mut child_parquet = None;
+    let mut child_into = None;
+    let mut files = None;
     while let Some(arg) = args.next() {
         let mut value = || args.next().ok_or_else(|| format!("{arg} needs a value"));
         match arg.as_str() {
@@ -350,6 +357,7 @@ fn parse_args() -> Res<(Config, Child)> {
             "--rounds" => rounds = Some(value()?.parse::<usize>()?),
             "--tiny-count" => tiny_count = value()?.parse()?,
             "--rows" => rows = Some(value()?.parse::<usize>()?),
+            "--files" => files = Some(value()?.parse::<usize>()?),
             "--case" => {
                 let c = value()?;
                 if !CASES.contains(&c.as_str()) {
@@ -363,6 +371,11 @@ fn parse_args() -> Res<(Config, Child)> {
             "--child-load" => {
                 let door = value()?;
                 child_load = Some((door, PathBuf::from(value()?)));
+            }
+            "--child-into" => {
+                let mode = value()?;
+                let dir = PathBuf::from(value()?);
+                child_into = Some((mode, dir, value()?.parse::<usize>()?));
             }
             "--child-parquet" => {
                 let codec = value()?;
@@ -378,7 +391,8 @@ fn parse_args() -> Res<(Config, Child)> {
     }
     let size_mib = size_mib.unwrap_or(if quick { 16 } else { 256 });
     let rows = rows.unwrap_or(if quick { 100_000 } else { 1_000_000 });
-    if size_mib == 0 || rounds == Some(0) || tiny_count == 0 || rows == 0 {
+    let files = files.unwrap_or(if quick { 10_000 } else { 100_000 });
+    if size_mib == 0 || rounds == Some(0) || tiny_count == 0 || rows == 0 || files == 0 {
         return Err("sizes, rounds and counts must be at least 1".into());
     }
     let config = Config {
@@ -387,6 +401,7 @@ fn parse_args() -> Res<(Config, Child)> {
         tiny_rounds: rounds.unwrap_or(if quick { 3 } else { 15 }),
         tiny_count,
         rows,
+        files,
         case,
         dir,
         quick,
@@ -397,17 +412,20 @@ fn parse_args() -> Res<(Config, Child)> {
             peak: child,
             load: child_load,
             parquet: child_parquet,
+            into: child_into,
         },
     ))
 }
 
 /// What this process does when run as a child of the benchmarks: measure peak memory
 /// (`--child-peak PATH`), load a file and exit (`--child-load DOOR PATH`) or convert a file to
-/// Parquet (`--child-parquet CODEC INPUT OUTPUT`).
+/// Parquet (`--child-parquet CODEC INPUT OUTPUT`), or read many files by one door
+/// (`--child-into MODE DIR COUNT`).
 struct Child {
     peak: Option<PathBuf>,
     load: Option<(String, PathBuf)>,
     parquet: Option<(String, PathBuf, PathBuf)>,
+    into: Option<(String, PathBuf, usize)>,
 }
 
 fn read_trimmed(path: &str) -> String {
@@ -479,6 +497,9 @@ fn run() -> Res<()> {
     if let Some((door, path)) = child.load {
         return process::child_load(&door, &path);
     }
+    if let Some((mode, dir, count)) = child.into {
+        return into::child_into(&mode, &dir, count);
+    }
     if let Some((codec, input, output)) = child.parquet {
         return parquet::child_parquet(&codec, &input, &output);
     }
@@ -515,6 +536,7 @@ fn run() -> Res<()> {
             "region" => region::region_case(&cfg, &mut np)?,
             "safetensors" => vec![safetensors::safetensors_case(&cfg)?],
             "parquet" => parquet::parquet_case(&cfg)?,
+            "into" => into::into_case(&cfg, &mut np)?,
             _ => unreachable!("case names are checked in parse_args"),
         };
         for report in &reports {

@@ -232,6 +232,108 @@ impl<R: Read + Seek> NpyReader<R> {
         crate::array::region::read_from_dyn(info, elems, inner, start, Some(available), threads)
     }
 
+    /// Reads the whole array into `out`, memory the caller owns, as
+    /// [`read_npy_into`](crate::read_npy_into) does for a path: `out` must have the file's
+    /// shape, in either order (or be any strided view); the data is read straight into it
+    /// when the layouts agree, else through a 64 KiB buffer.
+    ///
+    /// # Errors
+    ///
+    /// As [`NpyReader::read_array`], and [`ErrorKind::Shape`](crate::ErrorKind::Shape) if
+    /// `out`'s shape is not the file's (before anything is read; `out` is then unchanged).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let mut buffer = ndarray::Array2::<f64>::zeros((2, 3));
+    /// let file = std::fs::File::open("testdata/example.npy")?;
+    /// ndnpy::NpyReader::new(file)?.read_into(buffer.view_mut())?;
+    /// assert_eq!(buffer[[1, 2]], 1.5);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn read_into<A: ReadableElement, D: Dimension>(
+        &mut self,
+        out: ndarray::ArrayViewMut<'_, A, D>,
+    ) -> Result<(), Error> {
+        let elems = crate::array::region::whole(&self.info.header);
+        self.region_into(&elems, out.into_dyn())
+    }
+
+    /// Reads steps `rows` along the growth axis, as [`NpyReader::read_rows`] does, into
+    /// `out`: an array of the file's number of dimensions with `rows.len()` steps along that
+    /// axis, in either order.
+    ///
+    /// # Errors
+    ///
+    /// As [`NpyReader::read_rows`], and [`ErrorKind::Shape`](crate::ErrorKind::Shape) if
+    /// `out`'s shape is not the rows' (before anything is read).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let mut rows = ndarray::Array3::<i32>::zeros((1, 3, 4));
+    /// let mut npy = ndnpy::NpyReader::new(std::fs::File::open("testdata/i4_le_c_2x3x4.npy")?)?;
+    /// for i in 0..2 {
+    ///     npy.read_rows_into(i..i + 1, rows.view_mut())?; // one 3x4 plane at a time
+    ///     assert_eq!(rows, npy.read_rows::<i32, ndarray::Ix3>(i..i + 1)?);
+    /// }
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn read_rows_into<A: ReadableElement, D: Dimension>(
+        &mut self,
+        rows: Range<usize>,
+        out: ndarray::ArrayViewMut<'_, A, D>,
+    ) -> Result<(), Error> {
+        let elems = crate::array::region::rows(&self.info.header, rows)?;
+        self.region_into(&elems, out.into_dyn())
+    }
+
+    /// Reads the region `selection`, as [`NpyReader::read_slice`] does, into `out`: an array
+    /// of the selection's shape (`read_slice(selection)?.shape()`), in either order, or any
+    /// strided view. Only the runs of bytes the selection covers are read.
+    ///
+    /// # Errors
+    ///
+    /// As [`NpyReader::read_slice`], and [`ErrorKind::Shape`](crate::ErrorKind::Shape) if
+    /// `out`'s shape is not the selection's (before anything is read).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ndarray::{array, s};
+    /// let mut npy = ndnpy::NpyReader::new(std::fs::File::open("testdata/example.npy")?)?;
+    /// let mut column = ndarray::Array1::<f64>::zeros(2);
+    /// npy.read_slice_into(s![.., 2], column.view_mut())?;
+    /// assert_eq!(column, array![0.0, 1.5]);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn read_slice_into<A, I, D>(
+        &mut self,
+        selection: I,
+        out: ndarray::ArrayViewMut<'_, A, D>,
+    ) -> Result<(), Error>
+    where
+        A: ReadableElement,
+        I: SliceArg<IxDyn>,
+        D: Dimension,
+    {
+        let data_start = self.data_start - self.info.data_offset;
+        self.info
+            .check_data_within(self.end.saturating_sub(data_start))?;
+        self.region_into(selection.as_ref(), out.into_dyn())
+    }
+
+    /// [`NpyReader::region`] into the caller's `out`.
+    fn region_into<A: ReadableElement>(
+        &mut self,
+        elems: &[ndarray::SliceInfoElem],
+        out: ndarray::ArrayViewMutD<'_, A>,
+    ) -> Result<(), Error> {
+        let available = self.end.saturating_sub(self.data_start);
+        let at = (self.data_start, Some(available), self.threads);
+        crate::array::region::read_from_into(&self.info, elems, &mut self.inner, at, out)
+    }
+
     /// Reads the whole array.
     ///
     /// # Errors

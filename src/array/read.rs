@@ -1,5 +1,6 @@
 //! Reading `.npy` data into owned arrays.
 
+use crate::base::dtype::DType;
 use crate::base::error::{Error, FormatError};
 use crate::element::Input;
 use crate::element::ReadableElement;
@@ -355,4 +356,201 @@ where
     let dim = dimension::<D>(&shape)?;
     ArrayBase::from_shape_vec(dim.set_f(fortran_order), data)
         .map_err(|_| FormatError::ShapeOverflow { shape, itemsize }.into())
+}
+
+/// Reads the `.npy` file at `path` into `out`, memory the caller owns: for reading many
+/// files of one shape without allocating per file (numpy's long-requested `np.load(...,
+/// out=)`). The file's shape must be `out`'s; either may be in C or Fortran order (or `out`
+/// any strided view), the file in either byte order, with numpy's rules for the dtype (the
+/// element types and dtypes [`read_npy`] reads). When the two layouts agree the data is read
+/// straight into `out`; otherwise it passes through a 64 KiB buffer.
+///
+/// # Errors
+///
+/// As [`read_npy`], and [`ErrorKind::Shape`](crate::ErrorKind::Shape) if the file's shape
+/// is not `out`'s (checked before any data is read; `out` is then unchanged). After a
+/// later error (a truncated file, an invalid value) `out` holds part of the data.
+///
+/// # Examples
+///
+/// ```
+/// use ndarray::Array2;
+/// let mut buffer = Array2::<i64>::zeros((2, 3));
+/// for path in ["testdata/i8_le_c_2x3.npy", "testdata/i8_be_c_2x3.npy"] {
+///     ndnpy::read_npy_into(path, buffer.view_mut())?; // no array allocated per file
+///     assert_eq!(buffer, ndnpy::read_npy::<_, Array2<i64>>(path)?);
+/// }
+/// let err = ndnpy::read_npy_into("testdata/f8_le_f_3x4.npy", buffer.view_mut()).unwrap_err();
+/// assert_eq!((err.kind(), err.shape()), (ndnpy::ErrorKind::Shape, Some(&[3, 4][..])));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn read_npy_into<P, A, D>(path: P, out: ndarray::ArrayViewMut<'_, A, D>) -> Result<(), Error>
+where
+    P: AsRef<Path>,
+    A: ReadableElement,
+    D: Dimension,
+{
+    ReadOptions::default().read_npy_into(path, out)
+}
+
+impl ReadOptions {
+    /// [`read_npy_into`] with limits and a thread count other than the defaults.
+    ///
+    /// # Errors
+    ///
+    /// As [`read_npy_into`], with [`ErrorKind::Limit`](crate::ErrorKind::Limit) for the given
+    /// limits.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let mut buffer = ndarray::Array2::<f64>::zeros((2, 3));
+    /// ndnpy::ReadOptions::new().threads(1).read_npy_into("testdata/example.npy", buffer.view_mut())?;
+    /// assert_eq!(buffer[[1, 2]], 1.5);
+    /// # Ok::<(), ndnpy::Error>(())
+    /// ```
+    pub fn read_npy_into<P, A, D>(
+        &self,
+        path: P,
+        out: ndarray::ArrayViewMut<'_, A, D>,
+    ) -> Result<(), Error>
+    where
+        P: AsRef<Path>,
+        A: ReadableElement,
+        D: Dimension,
+    {
+        let path = path.as_ref();
+        let mut file = File::open(path).map_err(crate::base::error::with_path("open", path))?;
+        #[cfg(unix)]
+        match read_file_into(&file, self, out.into_dyn()) {
+            Err(Fallback::Stream(out)) => self.read_into(&mut file, out),
+            Err(Fallback::Failed(e)) => Err(e),
+            Ok(()) => Ok(()),
+        }
+        #[cfg(not(unix))]
+        self.read_into(&mut file, out)
+    }
+
+    /// Reads one array from `reader` into `out`, as [`read_npy_into`] reads a file: a `File`,
+    /// `BufReader<File>`, `&[u8]` or `Cursor` over bytes is read through the file or bytes
+    /// behind it, as [`ReadNpyExt::read_npy`] does, and any other reader as a stream. The
+    /// reader is left just past the array.
+    ///
+    /// # Errors
+    ///
+    /// As [`read_npy_into`].
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let bytes = std::fs::read("testdata/i4_be_f_3x4.npy")?; // big-endian, Fortran order
+    /// let mut buffer = ndarray::Array2::<i32>::zeros((3, 4)); // C order
+    /// ndnpy::ReadOptions::new().read_into(&bytes[..], buffer.view_mut())?;
+    /// assert_eq!(buffer, ndnpy::read_npy::<_, ndarray::Array2<i32>>("testdata/i4_be_f_3x4.npy")?);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn read_into<R, A, D>(
+        &self,
+        mut reader: R,
+        out: ndarray::ArrayViewMut<'_, A, D>,
+    ) -> Result<(), Error>
+    where
+        R: Read,
+        A: ReadableElement,
+        D: Dimension,
+    {
+        read_through(&mut reader, self, |r, info, _| {
+            let h = &info.header;
+            read_body_into(r, (&h.dtype, h.fortran_order, &h.shape), out.into_dyn())
+        })
+    }
+}
+
+/// Why [`read_file_into`] did not read: the file cannot be read by positioned reads (a
+/// pipe or device; the buffer is handed back for a read as a stream), or the read failed.
+#[cfg(unix)]
+enum Fallback<'o, A> {
+    Stream(ndarray::ArrayViewMutD<'o, A>),
+    Failed(Error),
+}
+
+#[cfg(unix)]
+impl<A> From<Error> for Fallback<'_, A> {
+    fn from(e: Error) -> Self {
+        Fallback::Failed(e)
+    }
+}
+
+/// Reads the `.npy` file `file`, opened by this crate (its position is not the caller's to
+/// keep), into `out`: the header and the data's first bytes by one positioned read of
+/// 4 KiB, the rest of the data straight into `out`. A small file costs two reads where a
+/// reader of it takes six system calls (the header's three reads, its length, two seeks).
+#[cfg(unix)]
+fn read_file_into<'o, A: ReadableElement>(
+    file: &File,
+    opts: &ReadOptions,
+    out: ndarray::ArrayViewMutD<'o, A>,
+) -> Result<(), Fallback<'o, A>> {
+    let mut head = [0u8; 4096];
+    let n = match crate::source::pio::read_full_at(file, &mut head, 0) {
+        Ok(n) => n,
+        Err(e) if e.kind() == std::io::ErrorKind::NotSeekable => {
+            return Err(Fallback::Stream(out));
+        }
+        Err(e) => return Err(Error::from(e).into()),
+    };
+    let rest = crate::source::pio::SplitFile::new(file, n as u64, opts.threads);
+    let mut reader = (&head[..n]).chain(rest);
+    let info = Header::read(&mut reader, opts)?;
+    let h = &info.header;
+    Ok(read_body_into(
+        &mut reader,
+        (&h.dtype, h.fortran_order, &h.shape),
+        out,
+    )?)
+}
+
+/// Reads data of `dtype`, in Fortran order or not, of `shape` (an array's, or a selection's)
+/// from `reader` into `out`, which must have that shape: straight into `out`'s memory when it is laid out as the data
+/// is (C order for C, Fortran for Fortran), else in 64 KiB parts assigned in storage order.
+pub(crate) fn read_body_into<A, R>(
+    reader: &mut R,
+    (dtype, fortran_order, shape): (&DType, bool, &[usize]),
+    out: ndarray::ArrayViewMutD<'_, A>,
+) -> Result<(), Error>
+where
+    A: ReadableElement,
+    R: Read + ?Sized,
+{
+    if out.shape() != shape {
+        return Err(crate::base::error::MismatchError::Shape {
+            buffer: out.shape().to_vec(),
+            found: shape.to_vec(),
+        }
+        .into());
+    }
+    // Storage order is the logical order of the reversed axes for Fortran data.
+    let mut out = if fortran_order {
+        out.reversed_axes()
+    } else {
+        out
+    };
+    if let Some(slice) = out.as_slice_mut() {
+        return A::read_into(reader, dtype, slice);
+    }
+    let per_part = ((64usize << 10) / std::mem::size_of::<A>().max(1)).max(1);
+    let mut slots = out.iter_mut();
+    let (len, itemsize) = (slots.len(), dtype.itemsize() as u64);
+    let mut done = 0;
+    while done < len {
+        let k = (len - done).min(per_part);
+        let values = A::read_vec(reader, dtype, k, Input::new(None)).map_err(|e| {
+            crate::element::bulk::in_whole(e, done as u64 * itemsize, len as u64 * itemsize)
+        })?;
+        for (slot, value) in slots.by_ref().zip(values) {
+            *slot = value;
+        }
+        done += k;
+    }
+    Ok(())
 }

@@ -25,10 +25,10 @@
 use std::io::{self, Read};
 use std::ops::Range;
 
-use ndarray::{Array, IxDyn, SliceInfoElem};
+use ndarray::{Array, ArrayViewMutD, IxDyn, SliceInfoElem};
 
 use crate::array::dynamic::DynArray;
-use crate::array::read::array_from_vec;
+use crate::array::read::{array_from_vec, read_body_into};
 use crate::base::error::{Error, FormatError, UsageError};
 use crate::element::{Input, ReadableElement};
 use crate::format::header::{growth_axis, Header, HeaderInfo};
@@ -841,6 +841,19 @@ pub(crate) fn read_from_dyn<R: Read + io::Seek>(
     read_from_with::<IxDyn, _, _>(info, elems, inner, at, Dyn(info))
 }
 
+/// [`read_from`] into `out`, memory the caller owns, which must have the selection's shape
+/// (checked before anything is read).
+pub(crate) fn read_from_into<A: ReadableElement, R: Read + io::Seek>(
+    info: &HeaderInfo,
+    elems: &[SliceInfoElem],
+    inner: &mut R,
+    (start, available, threads): (u64, Option<u64>, usize),
+    out: ArrayViewMutD<'_, A>,
+) -> Result<(), Error> {
+    let at = (start, available, threads);
+    read_from_with::<IxDyn, _, _>(info, elems, inner, at, IntoView(info, out))
+}
+
 /// What a region read makes of the bytes of a plan's runs: [`decode`]'s typed array or
 /// [`decode_dyn`]'s `DynArray`, each generic over the reader (monomorphic, as the hot
 /// paths of small reads want).
@@ -869,7 +882,19 @@ impl Decoder for Dyn<'_> {
     }
 }
 
-/// The engine of [`read_from`] and [`read_from_dyn`]: the plan of `elems` (checked as a
+/// [`read_body_into`] of the selection `.0` plans, into the caller's `.1`.
+struct IntoView<'i, 'o, A>(&'i HeaderInfo, ArrayViewMutD<'o, A>);
+
+impl<A: ReadableElement> Decoder for IntoView<'_, '_, A> {
+    type Out = ();
+    fn decode<R: Read>(self, plan: &Plan, mut reader: R) -> Result<(), Error> {
+        let header = &self.0.header;
+        let layout = (&header.dtype, header.fortran_order, &plan.shape[..]);
+        read_body_into(&mut reader, layout, self.1)
+    }
+}
+
+/// The engine of [`read_from`], [`read_from_dyn`] and [`read_from_into`]: the plan of `elems` (checked as a
 /// selection of dimension `D`), the reader of its bytes that the door's source gives, and
 /// `decoder`'s work on the two. `at` is the data's start in `inner`, the bytes it holds, and the
 /// threads a file's read may use.

@@ -262,6 +262,64 @@ pub(crate) fn fill_growing<R: Read + ?Sized>(
     }
 }
 
+/// The bytes of the elements one part of [`read_into_by_parts`] decodes.
+const INTO_PART: usize = 64 << 10;
+
+/// [`ReadableElement::read_into`](super::ReadableElement::read_into) of a type decoded as it
+/// is read: parts of at most [`INTO_PART`] bytes of elements read with `read_vec` and moved
+/// into `out` (at least one read, so an empty `out` still checks the dtype).
+pub(crate) fn read_into_by_parts<T, R>(
+    reader: &mut R,
+    dtype: &crate::base::dtype::DType,
+    out: &mut [T],
+) -> Result<(), Error>
+where
+    T: super::ReadableElement,
+    R: Read + ?Sized,
+{
+    let per_part = (INTO_PART / size_of::<T>().max(1)).max(1);
+    if out.is_empty() {
+        T::read_vec(reader, dtype, 0, Input::new(None))?;
+    }
+    let (itemsize, total) = (dtype.itemsize() as u64, out.len() as u64);
+    for (k, part) in out.chunks_mut(per_part).enumerate() {
+        let values = T::read_vec(reader, dtype, part.len(), Input::new(None))
+            .map_err(|e| in_whole(e, (k * per_part) as u64 * itemsize, total * itemsize))?;
+        for (slot, value) in part.iter_mut().zip(values) {
+            *slot = value;
+        }
+    }
+    Ok(())
+}
+
+/// A truncation error `e` of a part of the data that starts `before` bytes into data of
+/// `total` bytes, restated for the whole data (any other error as it is).
+pub(crate) fn in_whole(e: Error, before: u64, total: u64) -> Error {
+    match (e.fault(), e.byte_counts()) {
+        (Some(crate::base::error::Fault::Truncated), Some((_, found))) => {
+            Error::from(FormatError::Truncated {
+                part: "array data",
+                expected: total,
+                found: before.saturating_add(found),
+            })
+        }
+        _ => e,
+    }
+}
+
+/// Reads exactly `out.len()` bytes of array data into `out` (plain values read in place),
+/// or fails as [`truncated`].
+pub(crate) fn read_exact_into<R: Read + ?Sized>(
+    reader: &mut R,
+    out: &mut [u8],
+) -> Result<(), Error> {
+    let got = read_full(reader, out)?;
+    if got < out.len() {
+        return Err(truncated(out.len(), got as u64));
+    }
+    Ok(())
+}
+
 /// Size of the chunks in which swapped or gathered data is written.
 const WRITE_CHUNK: usize = 256 << 10;
 

@@ -98,6 +98,35 @@ pub trait ReadableElement: Sized + Sealed {
         len: usize,
         input: Input,
     ) -> Result<Vec<Self>, Error>;
+
+    /// Reads `out.len()` elements stored as `dtype` from `reader` into `out`, consuming
+    /// exactly their bytes: the element read of the reads into memory the caller owns
+    /// ([`NpyReader::read_into`](crate::NpyReader::read_into)). Plain numbers are read
+    /// straight into `out`'s bytes and swapped there; other types are decoded in parts of
+    /// at most 64 KiB of elements through [`ReadableElement::read_vec`], so memory stays
+    /// bounded whatever `out`'s length.
+    ///
+    /// # Errors
+    ///
+    /// As [`ReadableElement::read_vec`]. On an error, `out` holds some of the data and is
+    /// otherwise unchanged.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ndnpy::{DType, ReadableElement};
+    /// let mut out = [0u16; 2];
+    /// u16::read_into(&mut &[0u8, 1, 0, 2][..], &DType::from_descr("'>u2'")?, &mut out)?;
+    /// assert_eq!(out, [1, 2]);
+    /// # Ok::<(), ndnpy::Error>(())
+    /// ```
+    fn read_into<R: Read + ?Sized>(
+        reader: &mut R,
+        dtype: &DType,
+        out: &mut [Self],
+    ) -> Result<(), Error> {
+        bulk::read_into_by_parts(reader, dtype, out)
+    }
 }
 
 /// What is known of an input before an array's data is read from it, passed to

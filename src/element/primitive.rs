@@ -211,6 +211,20 @@ macro_rules! primitive {
                 }
                 Ok(v)
             }
+
+            fn read_into<R: Read + ?Sized>(
+                reader: &mut R,
+                dtype: &DType,
+                out: &mut [Self],
+            ) -> Result<(), Error> {
+                let order = scalar_order(dtype, ScalarKind::$kind, $size, $name)?;
+                let bytes = pod::as_bytes_mut(out);
+                bulk::read_exact_into(reader, bytes)?;
+                if order.needs_swap() {
+                    pod::swap_in_place(bytes, <$ty as Pod>::SWAP);
+                }
+                Ok(())
+            }
         }
 
         impl ViewElement for $ty {

@@ -391,6 +391,32 @@ where
     inner().map_err(lift)
 }
 
+/// Reads the member's array into `out`, memory the caller owns, then the rest of the member
+/// (running the end checks: size and CRC-32); a member without the magic is a
+/// [`ErrorKind::NotNpy`](crate::ErrorKind::NotNpy).
+pub(crate) fn read_into<A: ReadableElement, B: MemberSource>(
+    m: &mut MemberReader<'_, B>,
+    opts: &ReadOptions,
+    out: ndarray::ArrayViewMutD<'_, A>,
+) -> Result<(), Error> {
+    let inner = || {
+        let (magic, n) = read_magic(m)?;
+        if magic[..n] != MAGIC[..] {
+            return Err(not_npy(m.entry, &magic[..n]));
+        }
+        let mut reader = (&magic[..]).chain(&mut *m);
+        let info = Header::read(&mut reader, opts)?;
+        let h = &info.header;
+        crate::array::read::read_body_into(
+            &mut reader,
+            (&h.dtype, h.fortran_order, &h.shape),
+            out,
+        )?;
+        drain(m)
+    };
+    inner().map_err(lift)
+}
+
 /// Reads the member as an `.npy` array of any dtype; a member without the magic is a
 /// [`ErrorKind::NotNpy`](crate::ErrorKind::NotNpy).
 pub(crate) fn read_dyn<B: MemberSource>(

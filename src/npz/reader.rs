@@ -916,6 +916,36 @@ impl<R: Read + Seek> NpzMember<'_, R> {
         self.npz.with_member(self.index, None, member::read_npy)
     }
 
+    /// Reads the member's array into `out`, memory the caller owns, as
+    /// [`read_npy_into`](crate::read_npy_into) reads a file: stored or deflated (inflated as
+    /// it streams into `out`, no copy of the member held), its size and CRC-32 checked as
+    /// [`NpzMember::read`] checks them. `out` must have the array's shape, in either order.
+    ///
+    /// # Errors
+    ///
+    /// As [`NpzMember::read`], and [`ErrorKind::Shape`](crate::ErrorKind::Shape) if `out`'s
+    /// shape is not the array's (before its data is read; `out` is then unchanged). After a
+    /// later error (a corrupt member) `out` holds part of the data, or all of it where only
+    /// the CRC-32 failed.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let mut npz = ndnpy::NpzReader::open("testdata/npz_compressed.npz")?;
+    /// let mut buffer = ndarray::Array1::<u16>::zeros(5);
+    /// npz.member("big_endian")?.read_into(buffer.view_mut())?;
+    /// assert_eq!(buffer, ndarray::array![0, 1000, 2000, 3000, 4000]);
+    /// # Ok::<(), ndnpy::Error>(())
+    /// ```
+    pub fn read_into<A: ReadableElement, D: Dimension>(
+        &mut self,
+        out: ndarray::ArrayViewMut<'_, A, D>,
+    ) -> Result<(), Error> {
+        let out = out.into_dyn();
+        self.npz
+            .with_member(self.index, None, |m, opts| member::read_into(m, opts, out))
+    }
+
     /// Reads the member's array whatever its dtype, as a [`DynArray`].
     ///
     /// # Errors
@@ -1121,6 +1151,52 @@ impl<R: Read + Seek> NpzMember<'_, R> {
             RegionSource::Inflated(bytes) => {
                 crate::array::outofcore::NpyReader::new(Cursor::new(&bytes[..]))
                     .and_then(|mut npy| npy.read_slice_dyn(selection))
+            }
+        });
+        result.map_err(|e| e.in_member(&name))
+    }
+
+    /// Reads the region `selection` of the member's array, as [`NpzMember::read_slice`]
+    /// does, into `out`, memory the caller owns, of the selection's shape: a stored member
+    /// reads only the runs the selection covers, straight into `out` where the layouts
+    /// agree; a deflated one is inflated whole first.
+    ///
+    /// # Errors
+    ///
+    /// As [`NpzMember::read_slice`], and [`ErrorKind::Shape`](crate::ErrorKind::Shape) if
+    /// `out`'s shape is not the selection's (before the selection is read).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ndarray::{array, s};
+    /// let mut npz = ndnpy::NpzReader::open("testdata/npz_stored.npz")?;
+    /// let mut row = ndarray::Array1::<f64>::zeros(3);
+    /// npz.member("a")?.read_slice_into(s![1, ..], row.view_mut())?;
+    /// assert_eq!(row, array![1.5, 2.0, 2.5]);
+    /// # Ok::<(), ndnpy::Error>(())
+    /// ```
+    pub fn read_slice_into<A, I, D>(
+        &mut self,
+        selection: I,
+        out: ndarray::ArrayViewMut<'_, A, D>,
+    ) -> Result<(), Error>
+    where
+        A: ReadableElement,
+        I: SliceArg<IxDyn>,
+        D: Dimension,
+    {
+        let name = self.info().name().to_string();
+        let out = out.into_dyn();
+        let result = self.region_source().and_then(|source| match source {
+            RegionSource::Stored(info, reader, start, threads) => {
+                let at = (start, None, threads);
+                let elems = selection.as_ref();
+                crate::array::region::read_from_into(&info, elems, reader, at, out)
+            }
+            RegionSource::Inflated(bytes) => {
+                crate::array::outofcore::NpyReader::new(Cursor::new(&bytes[..]))
+                    .and_then(|mut npy| npy.read_slice_into(selection, out))
             }
         });
         result.map_err(|e| e.in_member(&name))

@@ -132,6 +132,29 @@ fn read_npy_reads_a_named_pipe() {
 }
 
 #[test]
+fn read_npy_into_reads_a_named_pipe() {
+    // A pipe has no positions: the path door's positioned read falls back to a stream.
+    let dir = Scratch::new("fifo-read-into");
+    let fifo = dir.path("pipe.npy");
+    mkfifo(&fifo);
+    let a = rows(0, 4_000);
+    let mut bytes = Vec::new();
+    a.write_npy(&mut bytes).unwrap();
+    let writer = {
+        let fifo = fifo.clone();
+        std::thread::spawn(move || std::fs::write(&fifo, &bytes).unwrap())
+    };
+    let shape = a.dim();
+    let back = without_hanging(move || {
+        let mut buffer = Array2::<f64>::zeros(shape);
+        ndnpy::read_npy_into(&fifo, buffer.view_mut()).map(|()| buffer)
+    })
+    .unwrap();
+    writer.join().unwrap();
+    assert_eq!(back, a);
+}
+
+#[test]
 fn a_memory_map_of_a_pipe_or_a_directory_is_a_clear_error() {
     let dir = Scratch::new("fifo-map");
     let fifo = dir.path("pipe.npy");

@@ -74,7 +74,7 @@ pub(crate) enum Detail {
 ///   [`TrailingBytes`](ErrorKind::TrailingBytes), [`InvalidData`](ErrorKind::InvalidData),
 ///   [`Archive`](ErrorKind::Archive);
 /// - the file is valid but holds something else than what was asked for:
-///   [`DType`](ErrorKind::DType), [`Ndim`](ErrorKind::Ndim),
+///   [`DType`](ErrorKind::DType), [`Ndim`](ErrorKind::Ndim), [`Shape`](ErrorKind::Shape),
 ///   [`CannotView`](ErrorKind::CannotView), [`MissingMember`](ErrorKind::MissingMember),
 ///   [`NotNpy`](ErrorKind::NotNpy);
 /// - a limit set in [`ReadOptions`](crate::ReadOptions): [`Limit`](ErrorKind::Limit);
@@ -129,6 +129,11 @@ pub enum ErrorKind {
     /// The file's number of dimensions differs from the requested array type's:
     /// [`Error::shape`] is the file's shape.
     Ndim,
+    /// A read into memory the caller owns
+    /// ([`NpyReader::read_into`](crate::NpyReader::read_into) and its kin) was given a buffer
+    /// of another shape than the array or selection read: [`Error::shape`] is the array's
+    /// (or the selection's) shape. The buffer's contents are unchanged.
+    Shape,
     /// The data cannot be viewed in place: it is not in this machine's byte order, not
     /// aligned, compressed, or a record whose memory layout differs from the Rust type's. A
     /// read (which copies) works.
@@ -172,7 +177,7 @@ impl ErrorKind {
     }
 
     /// Whether the file is valid but holds something else than what was asked for:
-    /// [`DType`](ErrorKind::DType), [`Ndim`](ErrorKind::Ndim),
+    /// [`DType`](ErrorKind::DType), [`Ndim`](ErrorKind::Ndim), [`Shape`](ErrorKind::Shape),
     /// [`CannotView`](ErrorKind::CannotView), [`MissingMember`](ErrorKind::MissingMember) or
     /// [`NotNpy`](ErrorKind::NotNpy).
     ///
@@ -187,6 +192,7 @@ impl ErrorKind {
             self,
             ErrorKind::DType
                 | ErrorKind::Ndim
+                | ErrorKind::Shape
                 | ErrorKind::CannotView
                 | ErrorKind::MissingMember
                 | ErrorKind::NotNpy
@@ -295,6 +301,9 @@ pub enum Fault {
     MissingFields,
     /// [`ErrorKind::Ndim`]: the array has another number of dimensions than asked for.
     Ndim,
+    /// [`ErrorKind::Shape`]: the array or selection has another shape than the buffer it is
+    /// read into.
+    ShapeMismatch,
     /// [`ErrorKind::Limit`]: the header is longer than
     /// [`ReadOptions::max_header_len`](crate::ReadOptions::max_header_len).
     HeaderLimit,
@@ -389,6 +398,7 @@ impl Fault {
             | Fault::FieldType
             | Fault::MissingFields => ErrorKind::DType,
             Fault::Ndim => ErrorKind::Ndim,
+            Fault::ShapeMismatch => ErrorKind::Shape,
             Fault::HeaderLimit
             | Fault::DepthLimit
             | Fault::DataLimit
@@ -648,7 +658,8 @@ impl Error {
     }
 
     /// The file's shape, when its number of dimensions is not the requested one
-    /// ([`ErrorKind::Ndim`]).
+    /// ([`ErrorKind::Ndim`]); the array's or selection's shape, when it is not the shape of
+    /// the buffer it was to be read into ([`ErrorKind::Shape`]).
     ///
     /// # Examples
     ///
@@ -659,7 +670,9 @@ impl Error {
     /// ```
     pub fn shape(&self) -> Option<&[usize]> {
         match &self.0.detail {
-            Detail::Mismatch(MismatchError::Ndim { shape, .. }) => Some(shape),
+            Detail::Mismatch(
+                MismatchError::Ndim { shape, .. } | MismatchError::Shape { found: shape, .. },
+            ) => Some(shape),
             _ => None,
         }
     }
@@ -1302,6 +1315,13 @@ pub(crate) enum MismatchError {
         /// The file's shape.
         shape: Vec<usize>,
     },
+    /// The array or selection read into a caller's buffer has another shape than the buffer.
+    Shape {
+        /// The buffer's shape.
+        buffer: Vec<usize>,
+        /// The array's or selection's shape.
+        found: Vec<usize>,
+    },
     /// A field of a structured record has a dtype its Rust type cannot be read from or
     /// written as.
     Field {
@@ -1466,6 +1486,17 @@ impl MismatchError {
                     "expected an array of {expected} dimension{}, found one of {found}: shape {}",
                     if *expected == 1 { "" } else { "s" },
                     Capped(text)
+                )
+            }
+            MismatchError::Shape { buffer, found } => {
+                let (mut found_text, mut buffer_text) = (String::new(), String::new());
+                crate::base::pyrepr::write_shape(found, &mut found_text);
+                crate::base::pyrepr::write_shape(buffer, &mut buffer_text);
+                write!(
+                    f,
+                    "cannot read an array of shape {} into a buffer of shape {}",
+                    Capped(found_text),
+                    Capped(buffer_text)
                 )
             }
             MismatchError::Field {
@@ -2214,6 +2245,7 @@ impl MismatchError {
             MismatchError::Field { .. } => Fault::FieldType,
             MismatchError::MissingFields { .. } => Fault::MissingFields,
             MismatchError::Ndim { .. } => Fault::Ndim,
+            MismatchError::Shape { .. } => Fault::ShapeMismatch,
         }
     }
 }
