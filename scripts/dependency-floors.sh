@@ -23,6 +23,7 @@ echo "== direct minimal versions"
 (cd "$work/repo" && cargo +nightly check --quiet -p ndnpy)
 (cd "$work/repo" && cargo +nightly check --quiet -p ndnpy --all-features)
 (cd "$work/repo" && cargo +nightly check --quiet -p ndnpy-cli -p ndnpy-compat -p ndnpy-compat-app)
+(cd "$work/repo" && cargo +nightly check --quiet -p ndnpy-cli --features remote)
 
 echo "== an existing lockfile with flate2 1.1.9"
 mkdir -p "$work/app/src"

@@ -30,4 +30,5 @@ CARGO_RESOLVER_INCOMPATIBLE_RUST_VERSIONS=fallback cargo "+$msrv" update --quiet
 cargo "+$msrv" check --quiet -p ndnpy
 cargo "+$msrv" check --quiet -p ndnpy --all-features
 cargo "+$msrv" check --quiet -p ndnpy-cli -p ndnpy-derive
+cargo "+$msrv" check --quiet -p ndnpy-cli --features remote
 echo "minimum Rust $msrv: ok"

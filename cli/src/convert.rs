@@ -70,8 +70,10 @@ pub fn run(
             output.display()
         )));
     }
+    // A URL is read as one array (an archive of one member, or the member it names).
     let whole_archive = input.member.is_none()
         && input.selection.is_none()
+        && !input.is_url()
         && file_kind(&input.path)? == FileKind::Npz;
     if whole_archive {
         let name = input.path.display().to_string();

@@ -422,6 +422,8 @@ pub fn run(
         && b.member.is_none()
         && a.selection.is_none()
         && b.selection.is_none()
+        && !a.is_url()
+        && !b.is_url()
         && file_kind(&a.path)? == FileKind::Npz
         && file_kind(&b.path)? == FileKind::Npz;
     let (an, bn) = (a.display(), b.display());

@@ -246,8 +246,9 @@ pub fn run(paths: &[String], as_json: bool) -> Res<i32> {
 
 fn list(path: &Path) -> Res<(&'static str, Vec<Row>)> {
     let name = path.display().to_string();
+    let kind = file_kind(path)?;
     let meta = std::fs::metadata(path).map_err(|e| Fail::io(path, "read", e))?;
-    match file_kind(path)? {
+    match kind {
         FileKind::Npy => {
             let file = File::open(path).map_err(|e| Fail::io(path, "open", e))?;
             let info = ndnpy::Header::read(&mut BufReader::new(file), &ReadOptions::default())

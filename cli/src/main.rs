@@ -117,6 +117,12 @@ syntax, as a[SEL] (quote it for the shell): 'a.npy[10:20, ::2]', '[::-1, 3]',
 (a deflated member is inflated whole first). show, stats, plot, diff and
 convert take it.
 
+With the feature `remote` (cargo install ndnpy-cli --features remote), FILE may
+be a URL, s3://BUCKET/KEY or http(s)://HOST/PATH, for show, stats, plot, diff
+and convert: read by ranged requests, only the bytes needed. The endpoint,
+region and keys come from the AWS_* environment variables (AWS_ENDPOINT,
+AWS_REGION, AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_ALLOW_HTTP).
+
 Exit status:
   0  success (no differences; every file valid)
   1  diff found differences; validate found an invalid file

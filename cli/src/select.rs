@@ -126,6 +126,23 @@ fn slice(
     })
 }
 
+/// A Python integer literal in decimal: an optional sign, then digits with single
+/// underscores between them (`5_000_000_000`).
+fn python_int(t: &str) -> Option<i64> {
+    let digits = t.strip_prefix(['-', '+']).unwrap_or(t).trim_start();
+    let bytes = digits.as_bytes();
+    let valid = bytes.first().is_some_and(u8::is_ascii_digit)
+        && bytes.last().is_some_and(u8::is_ascii_digit)
+        && bytes.iter().all(|&b| b.is_ascii_digit() || b == b'_')
+        && !digits.contains("__");
+    if !valid {
+        return None;
+    }
+    let plain: String = digits.chars().filter(|&c| c != '_').collect();
+    let value: i64 = plain.parse().ok()?;
+    Some(if t.starts_with('-') { -value } else { value })
+}
+
 /// The items of `text`, comma-separated (a trailing comma allowed, as in Python).
 fn parse(text: &str) -> Res<Vec<Item>> {
     let bad = |part: &str, why: &str| Fail::usage(format!("[{text}]: {part:?} {why}"));
@@ -137,9 +154,9 @@ fn parse(text: &str) -> Res<Vec<Item>> {
         if t.is_empty() {
             return Ok(None);
         }
-        t.parse()
+        python_int(t)
             .map(Some)
-            .map_err(|_| bad(part, "is not an integer, a slice, '...' or None"))
+            .ok_or_else(|| bad(part, "is not an integer, a slice, '...' or None"))
     };
     parts
         .into_iter()
@@ -243,6 +260,9 @@ mod tests {
         assert_eq!(r.len(), 4);
         assert_eq!(r[0], SliceInfoElem::Index(1));
         assert_eq!(resolve("-1", &[3, 4]).unwrap()[0], SliceInfoElem::Index(2));
+        assert_eq!(resolve("- 1", &[3, 4]).unwrap()[0], SliceInfoElem::Index(2));
+        assert_eq!(resolve("1_0", &[30]).unwrap()[0], SliceInfoElem::Index(10));
+        assert_eq!(resolve("+1", &[3]).unwrap()[0], SliceInfoElem::Index(1));
         assert_eq!(resolve("None, 2,", &[3]).unwrap().len(), 2);
         assert_eq!(resolve("", &[3, 4]).unwrap().len(), 2);
         assert_eq!(split("a.npz:w[1:2, ::3]"), Some(("a.npz:w", "1:2, ::3")));
@@ -253,6 +273,10 @@ mod tests {
             ("::0", "slice step cannot be zero"),
             ("..., ...", "single ellipsis"),
             ("1.5", "is not an integer"),
+            ("1__0", "is not an integer"),
+            ("_1", "is not an integer"),
+            ("1_", "is not an integer"),
+            ("--1", "is not an integer"),
             ("1:2:3:4", "more than two colons"),
         ] {
             let e = resolve(text, &[3, 4]).unwrap_err();

@@ -26,8 +26,27 @@ pub struct Target {
 
 impl Target {
     /// `FILE:MEMBER` when `FILE` exists and the whole operand does not; otherwise `FILE`;
-    /// either with a trailing `[SELECTION]` when the operand with it is not a file.
+    /// either with a trailing `[SELECTION]` when the operand with it is not a file. A URL
+    /// (`s3://bucket/a.npz:w[0:10]`, `https://host/a.npy`) names its member after the last
+    /// `:` that no `/` follows.
     pub fn parse(operand: &str) -> Target {
+        if is_url(operand) {
+            let (rest, selection) = match crate::select::split(operand) {
+                Some((rest, selection)) => (rest, Some(selection.to_string())),
+                None => (operand, None),
+            };
+            let (url, member) = match rest.rsplit_once(':') {
+                Some((url, member)) if is_url(url) && !member.contains('/') => {
+                    (url, Some(member.to_string()))
+                }
+                _ => (rest, None),
+            };
+            return Target {
+                path: url.into(),
+                member,
+                selection,
+            };
+        }
         if !Path::new(operand).exists() {
             if let Some((rest, selection)) = crate::select::split(operand) {
                 return Target {
@@ -54,6 +73,11 @@ impl Target {
         }
     }
 
+    /// Whether the operand is a URL, read from an object store or an HTTP server.
+    pub fn is_url(&self) -> bool {
+        self.path.to_str().is_some_and(is_url)
+    }
+
     /// How the operand is shown in messages (without its selection).
     pub fn display(&self) -> String {
         match &self.member {
@@ -61,6 +85,16 @@ impl Target {
             None => self.path.display().to_string(),
         }
     }
+}
+
+/// Whether `operand` starts with a URL scheme (`s3://`, `https://`, ...), not a path.
+fn is_url(operand: &str) -> bool {
+    operand.split_once("://").is_some_and(|(scheme, _)| {
+        !scheme.is_empty()
+            && scheme
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'))
+    })
 }
 
 /// What a file is, by its first bytes.
@@ -72,13 +106,26 @@ pub enum FileKind {
     Npz,
 }
 
-/// The kind of the file at `path`, by its magic bytes.
+/// The kind of the file at `path`, by its magic bytes. A URL is a usage error: the
+/// commands that read URLs read them as one array ([`ArraySource::open`]).
 pub fn file_kind(path: &Path) -> Res<FileKind> {
-    let mut magic = [0u8; 6];
+    if path.to_str().is_some_and(is_url) {
+        return Err(Fail::usage(format!(
+            "{}: a URL is read as one array or archive member, by show, stats, plot, diff and \
+             convert (name a member as URL:MEMBER); ls and validate read local files",
+            path.display()
+        )));
+    }
     let mut file = File::open(path).map_err(|e| Fail::io(path, "open", e))?;
+    kind_of(&mut file, path)
+}
+
+/// The kind of the file `reader` reads from its current position, by its magic bytes.
+fn kind_of(reader: &mut impl Read, path: &Path) -> Res<FileKind> {
+    let mut magic = [0u8; 6];
     let mut got = 0;
     while got < magic.len() {
-        match file.read(&mut magic[got..]) {
+        match reader.read(&mut magic[got..]) {
             Ok(0) => break,
             Ok(n) => got += n,
             Err(e) => return Err(Fail::io(path, "read", e)),
@@ -108,6 +155,9 @@ pub struct ArraySource {
 enum Data {
     /// The data starts at this offset of the file.
     File(File, u64),
+    /// The data starts at this offset of the object (a URL's).
+    #[cfg(feature = "remote")]
+    Remote(std::cell::RefCell<ndnpy::remote::RemoteFile>, u64),
     /// The whole `.npy` bytes, in memory (an inflated archive member).
     Memory(Vec<u8>),
 }
@@ -131,6 +181,15 @@ impl ArraySource {
         }
         let elems = crate::select::resolve(text, src.shape())?;
         let selected = match &src.data {
+            // Only the selected runs are fetched, by concurrent ranged requests.
+            #[cfg(feature = "remote")]
+            Data::Remote(file, start) => {
+                let mut file = file.borrow_mut();
+                let npy_start = start - src.info.data_offset;
+                std::io::Seek::seek(&mut *file, std::io::SeekFrom::Start(npy_start))
+                    .map_err(|e| Fail::io_named(&name, "read", e))?;
+                ndnpy::NpyReader::new(&mut *file).and_then(|mut npy| npy.read_slice_dyn(&elems[..]))
+            }
             Data::File(file, start) => {
                 let mut file = file
                     .try_clone()
@@ -149,6 +208,9 @@ impl ArraySource {
 
     /// [`ArraySource::open`] without the selection.
     fn open_whole(target: &Target) -> Res<ArraySource> {
+        if target.is_url() {
+            return ArraySource::open_url(target);
+        }
         let path = &target.path;
         match (file_kind(path)?, &target.member) {
             (FileKind::Npy, None) => ArraySource::open_npy(path),
@@ -156,31 +218,90 @@ impl ArraySource {
                 "{} is a .npy file, it has no member {m:?}; name the file alone",
                 path.display()
             ))),
-            (FileKind::Npz, member) => {
+            (FileKind::Npz, _) => {
                 let mut npz = NpzReader::open(path).map_err(|e| Fail::lib(&target.display(), e))?;
-                let key = match member {
-                    Some(m) => m.clone(),
-                    None if npz.len() == 1 => npz.keys().next().unwrap_or_default().to_string(),
-                    None if npz.is_empty() => {
-                        return Err(Fail::unsupported(
-                            &target.display(),
-                            "the archive has no members",
-                        ))
-                    }
-                    None => {
-                        let keys: Vec<&str> = npz.keys().take(10).collect();
-                        return Err(Fail::usage(format!(
-                            "{} is an archive of {} members: name one as {}:MEMBER (members: {})",
-                            path.display(),
-                            npz.len(),
-                            path.display(),
-                            keys.join(", ")
-                        )));
-                    }
-                };
+                let key = member_key(target, &npz)?;
                 ArraySource::open_member(path, &mut npz, &key)
             }
         }
+    }
+
+    /// Opens a `.npy` object, or a member of a `.npz` one, at a URL (`s3://`, `http(s)://`):
+    /// the header from the first ranged request, then only the bytes
+    /// asked for (a deflated member is inflated whole into memory, as for a local file).
+    /// Credentials and endpoints come from the `AWS_*` environment variables, as the AWS
+    /// tools take them.
+    #[cfg(feature = "remote")]
+    fn open_url(target: &Target) -> Res<ArraySource> {
+        use std::io::{Seek, SeekFrom};
+        let url = target.path.to_string_lossy().into_owned();
+        let shown = target.display();
+        // Every AWS_* variable as the store's option of that name (`AWS_ENDPOINT` is
+        // `aws_endpoint`); plain HTTP where the URL asks for it.
+        let mut options: Vec<(String, String)> = std::env::vars()
+            .filter(|(k, _)| k.starts_with("AWS_"))
+            .map(|(k, v)| (k.to_ascii_lowercase(), v))
+            .collect();
+        if url.starts_with("http://") {
+            options.push(("allow_http".into(), "true".into()));
+        }
+        let opts = ndnpy::remote::RemoteOptions::new();
+        let mut file = ndnpy::remote::RemoteFile::open_url(&url, options, opts)
+            .map_err(|e| Fail::lib(&shown, e))?;
+        let kind = kind_of(&mut file, &target.path)?;
+        file.seek(SeekFrom::Start(0))
+            .map_err(|e| Fail::io_named(&shown, "read", e))?;
+        let (size, _) = file.object();
+        match (kind, &target.member) {
+            (FileKind::Npy, None) => {
+                let info = Header::read(&mut file, &ReadOptions::default())
+                    .map_err(|e| Fail::lib(&shown, e))?;
+                let start = info.data_offset;
+                check_holds(&shown, &info, size.saturating_sub(start), "object")?;
+                Ok(ArraySource {
+                    info,
+                    name: shown,
+                    data: Data::Remote(std::cell::RefCell::new(file), start),
+                })
+            }
+            (FileKind::Npy, Some(m)) => Err(Fail::usage(format!(
+                "{url} is a .npy file, it has no member {m:?}; name the file alone"
+            ))),
+            (FileKind::Npz, _) => {
+                let mut npz = NpzReader::with_options(file, &ReadOptions::default())
+                    .map_err(|e| Fail::lib(&shown, e))?;
+                let key = member_key(target, &npz)?;
+                let name = format!("{url}:{key}");
+                let mut member = npz.member(&key).map_err(|e| Fail::lib(&name, e))?;
+                let info = member_header(&name, &mut member)?;
+                match member.stored_range().map_err(|e| Fail::lib(&name, e))? {
+                    Some(range) => {
+                        let start = range.start + info.data_offset;
+                        check_holds(&name, &info, range.end.saturating_sub(start), "member")?;
+                        let file = npz.into_inner();
+                        Ok(ArraySource {
+                            info,
+                            name,
+                            data: Data::Remote(std::cell::RefCell::new(file), start),
+                        })
+                    }
+                    None => {
+                        let bytes = member.bytes().map_err(|e| Fail::lib(&name, e))?;
+                        ArraySource::in_memory(name, info, bytes)
+                    }
+                }
+            }
+        }
+    }
+
+    /// Without the feature `remote`, a URL is a usage error that says how to get it.
+    #[cfg(not(feature = "remote"))]
+    fn open_url(target: &Target) -> Res<ArraySource> {
+        Err(Fail::usage(format!(
+            "{}: this ndnpy reads no URLs; install it with `cargo install ndnpy-cli --features \
+             remote` to read from S3 and HTTP",
+            target.display()
+        )))
     }
 
     /// Opens the `.npy` file at `path`.
@@ -218,32 +339,11 @@ impl ArraySource {
     pub fn open_member(path: &Path, npz: &mut NpzReader<File>, key: &str) -> Res<ArraySource> {
         let name = format!("{}:{key}", path.display());
         let mut member = npz.member(key).map_err(|e| Fail::lib(&name, e))?;
-        let info = member.header().map_err(|e| {
-            if e.kind() == ndnpy::ErrorKind::NotNpy {
-                Fail::unsupported(
-                    &name,
-                    format!(
-                        "not an array but {} bytes of something else (np.load gives them as bytes)",
-                        member.info().size()
-                    ),
-                )
-            } else {
-                Fail::lib(&name, e)
-            }
-        })?;
+        let info = member_header(&name, &mut member)?;
         if let Ok(Some(range)) = member.stored_range() {
             let file = File::open(path).map_err(|e| Fail::io(path, "open", e))?;
             let start = range.start + info.data_offset;
-            let available = range.end.saturating_sub(start);
-            if available < info.data_len as u64 {
-                return Err(Fail::bad_named(
-                    &name,
-                    format!(
-                        "truncated: the header declares {} data bytes, the member holds {available}",
-                        info.data_len
-                    ),
-                ));
-            }
+            check_holds(&name, &info, range.end.saturating_sub(start), "member")?;
             return Ok(ArraySource {
                 info,
                 name,
@@ -251,6 +351,11 @@ impl ArraySource {
             });
         }
         let bytes = member.bytes().map_err(|e| Fail::lib(&name, e))?;
+        ArraySource::in_memory(name, info, bytes)
+    }
+
+    /// A member's whole `.npy` bytes, inflated, whose header is `info`.
+    fn in_memory(name: String, info: HeaderInfo, bytes: Vec<u8>) -> Res<ArraySource> {
         let have = bytes.len() as u64;
         if have < info.data_offset + info.data_len as u64 {
             return Err(Fail::bad_named(
@@ -310,6 +415,16 @@ impl ArraySource {
                         Fail::io_named(&self.name, "read", e)
                     }
                 })?;
+                Ok(buf)
+            }
+            #[cfg(feature = "remote")]
+            Data::Remote(file, offset) => {
+                use std::io::{Seek, SeekFrom};
+                let mut file = file.borrow_mut();
+                let mut buf = vec![0u8; len];
+                file.seek(SeekFrom::Start(offset + start))
+                    .and_then(|_| file.read_exact(&mut buf))
+                    .map_err(|e| Fail::io_named(&self.name, "read", e))?;
                 Ok(buf)
             }
             Data::Memory(bytes) => {
@@ -465,5 +580,124 @@ impl ArraySource {
             first = end;
         }
         Ok(())
+    }
+}
+
+/// The member `target` names, or the archive's only member when it names none.
+fn member_key<R: Read + std::io::Seek>(target: &Target, npz: &NpzReader<R>) -> Res<String> {
+    let shown = target.path.display();
+    match &target.member {
+        Some(m) => Ok(m.clone()),
+        None if npz.len() == 1 => Ok(npz.keys().next().unwrap_or_default().to_string()),
+        None if npz.is_empty() => Err(Fail::unsupported(
+            &target.display(),
+            "the archive has no members",
+        )),
+        None => {
+            let keys: Vec<&str> = npz.keys().take(10).collect();
+            Err(Fail::usage(format!(
+                "{shown} is an archive of {} members: name one as {shown}:MEMBER (members: {})",
+                npz.len(),
+                keys.join(", ")
+            )))
+        }
+    }
+}
+
+/// The header of the archive member `name`; a member that is not an array says so.
+fn member_header<R: Read + std::io::Seek>(
+    name: &str,
+    member: &mut ndnpy::npz::NpzMember<'_, R>,
+) -> Res<HeaderInfo> {
+    member.header().map_err(|e| {
+        if e.kind() == ndnpy::ErrorKind::NotNpy {
+            Fail::unsupported(
+                name,
+                format!(
+                    "not an array but {} bytes of something else (np.load gives them as bytes)",
+                    member.info().size()
+                ),
+            )
+        } else {
+            Fail::lib(name, e)
+        }
+    })
+}
+
+/// Fails unless the `available` bytes after the header of `info` (in a `what`: a member, an
+/// object) hold the data it declares: every length in a file is hostile.
+fn check_holds(name: &str, info: &HeaderInfo, available: u64, what: &str) -> Res<()> {
+    if !info.header.dtype.has_object() && available < info.data_len as u64 {
+        return Err(Fail::bad_named(
+            name,
+            format!(
+                "truncated: the header declares {} data bytes, the {what} holds {available}",
+                info.data_len
+            ),
+        ));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn urls_name_their_member_after_the_last_colon_no_slash_follows() {
+        for (operand, path, member, selection) in [
+            ("s3://b/a.npy", "s3://b/a.npy", None, None),
+            ("s3://b/a.npz:w", "s3://b/a.npz", Some("w"), None),
+            (
+                "s3://b/a.npz:w[0:10, ::2]",
+                "s3://b/a.npz",
+                Some("w"),
+                Some("0:10, ::2"),
+            ),
+            (
+                "http://127.0.0.1:8000/a.npy",
+                "http://127.0.0.1:8000/a.npy",
+                None,
+                None,
+            ),
+            (
+                "http://127.0.0.1:8000/a.npy[-3:]",
+                "http://127.0.0.1:8000/a.npy",
+                None,
+                Some("-3:"),
+            ),
+            (
+                "https://h/x/a.npz:m.npy",
+                "https://h/x/a.npz",
+                Some("m.npy"),
+                None,
+            ),
+        ] {
+            let t = Target::parse(operand);
+            assert!(t.is_url(), "{operand}");
+            assert_eq!(t.path, PathBuf::from(path), "{operand}");
+            assert_eq!(t.member.as_deref(), member, "{operand}");
+            assert_eq!(t.selection.as_deref(), selection, "{operand}");
+        }
+        for local in ["a.npy", "dir/a.npz:w", "C:/x.npy", "://x", "a b://c"] {
+            assert!(!Target::parse(local).is_url(), "{local}");
+        }
+        let e = file_kind(Path::new("s3://b/a.npz")).unwrap_err();
+        assert_eq!(e.code, crate::fail::EXIT_USAGE);
+        assert!(
+            e.message.contains("ls and validate read local files"),
+            "{}",
+            e.message
+        );
+    }
+
+    #[cfg(not(feature = "remote"))]
+    #[test]
+    fn without_the_feature_a_url_says_how_to_get_it() {
+        let e = ArraySource::open(&Target::parse("s3://b/a.npy"))
+            .err()
+            .unwrap();
+        assert_eq!(e.code, crate::fail::EXIT_USAGE);
+        assert!(e.message.contains("--features remote"), "{}", e.message);
     }
 }

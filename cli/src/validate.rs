@@ -18,6 +18,8 @@ pub fn run(paths: &[String], progress: &mut crate::progress::Progress) -> Res<i3
                     outln!("{p}: ok ({})", notes.join("; "));
                 }
             }
+            // A URL: the whole command is a usage error, as for any command.
+            Err(e) if e.code == crate::fail::EXIT_USAGE => return Err(e),
             Err(e) if e.code == EXIT_IO => {
                 outln!("{p}: unreadable: {}", strip(&e.message, p));
                 code = code.max(EXIT_IO);
