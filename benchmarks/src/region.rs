@@ -1,5 +1,6 @@
 //! Case `region`: N-d region reads of a 3-D f8 file, by ndnpy (`NpyReader::read_slice` on a
-//! `File` opened per call, and `NpyMmap::read_slice` on a map opened per call) against
+//! `File` opened per call, the same runtime-typed with `read_slice_dyn`, and
+//! `NpyMmap::read_slice` on a map opened per call) against
 //! numpy's `np.load(p, mmap_mode='r')[sel].copy()`, for the four selections of issue 21: a
 //! band of planes, a block of columns, a strided box and one element; and the same file over
 //! HTTP on loopback (`scripts/range_server.py`), `NpyReader<RemoteFile>::read_slice` against the
@@ -15,6 +16,7 @@ use std::hint::black_box;
 use std::time::Instant;
 
 const MMAP: &str = "ndnpy, NpyMmap::read_slice";
+const DYN: &str = "ndnpy, NpyReader::read_slice_dyn (any dtype)";
 
 const REMOTE: &str = "ndnpy, NpyReader<RemoteFile>::read_slice (HTTP)";
 const FLOOR: &str = "floor: the same windows by raw ranged GETs, 8 at once";
@@ -194,6 +196,25 @@ pub fn region_case(cfg: &Config, np: &mut Numpy) -> Res<Vec<Report>> {
             black_box(last);
             Ok(d)
         }));
+        let (path_d, sel_d) = (path.clone(), sel.clone());
+        imps.push(Imp::new(DYN, move |check| {
+            let t = Instant::now();
+            let mut last = None;
+            for _ in 0..calls {
+                let mut npy = ndnpy::NpyReader::new(File::open(&path_d)?)?;
+                last = Some(npy.read_slice_dyn(&sel_d[..])?);
+            }
+            let d = t.elapsed();
+            if check {
+                verify(
+                    &path_d,
+                    &sel_d,
+                    last.as_ref().and_then(|a| a.as_array::<f64>()),
+                )?;
+            }
+            black_box(last);
+            Ok(d)
+        }));
         let path_b = path.clone();
         imps.push(Imp::new(MMAP, move |check| {
             let t = Instant::now();
@@ -268,7 +289,8 @@ pub fn region_case(cfg: &Config, np: &mut Numpy) -> Res<Vec<Report>> {
             notes: vec![format!(
                 "Every call opens the file and reads `s![{expr}]` into a new array: ndnpy \
                  `NpyReader::new(File::open(p))?.read_slice(sel)` (positioned reads of the \
-                 selected runs, runs under 4 KiB apart merged) and `NpyMmap::open(p)?.read_slice`; \
+                 selected runs, runs under 4 KiB apart merged), the same with \
+                 `read_slice_dyn(sel)` into a `DynArray`, and `NpyMmap::open(p)?.read_slice`; \
                  numpy `np.load(p, mmap_mode='r')[{expr}].copy()`. Page cache warm. The local \
                  floor opens the file and reads the {m} windows ndnpy reads by bare \
                  `read_exact_at` into one reused buffer (on two threads from 256 windows, as \
