@@ -51,15 +51,16 @@ mod out_of_core;
 mod parallel_read;
 #[cfg(feature = "parquet")]
 mod parquet;
+#[cfg(all(feature = "npz", feature = "derive"))]
+mod read_into;
 #[cfg(all(feature = "mmap", unix))]
 mod read_while_growing;
 #[cfg(all(feature = "derive", feature = "npz"))]
 mod record_times;
 // Its records hold an `f2` field among every other kind.
-#[cfg(all(feature = "mmap", feature = "npz", feature = "derive"))]
-mod read_into;
 #[cfg(all(feature = "derive", feature = "mmap", feature = "half"))]
 mod records;
+#[cfg(all(feature = "mmap", feature = "npz", feature = "derive"))]
 mod region;
 mod roundtrip;
 #[cfg(feature = "derive")]
