@@ -538,19 +538,5 @@ where
     if let Some(slice) = out.as_slice_mut() {
         return A::read_into(reader, dtype, slice);
     }
-    let per_part = ((64usize << 10) / std::mem::size_of::<A>().max(1)).max(1);
-    let mut slots = out.iter_mut();
-    let (len, itemsize) = (slots.len(), dtype.itemsize() as u64);
-    let mut done = 0;
-    while done < len {
-        let k = (len - done).min(per_part);
-        let values = A::read_vec(reader, dtype, k, Input::new(None)).map_err(|e| {
-            crate::element::bulk::in_whole(e, done as u64 * itemsize, len as u64 * itemsize)
-        })?;
-        for (slot, value) in slots.by_ref().zip(values) {
-            *slot = value;
-        }
-        done += k;
-    }
-    Ok(())
+    crate::element::bulk::fill_by_parts(reader, dtype, out.iter_mut())
 }

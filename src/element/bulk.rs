@@ -262,39 +262,44 @@ pub(crate) fn fill_growing<R: Read + ?Sized>(
     }
 }
 
-/// The bytes of the elements one part of [`read_into_by_parts`] decodes.
+/// The bytes of the elements one part of [`fill_by_parts`] decodes.
 const INTO_PART: usize = 64 << 10;
 
-/// [`ReadableElement::read_into`](super::ReadableElement::read_into) of a type decoded as it
-/// is read: parts of at most [`INTO_PART`] bytes of elements read with `read_vec` and moved
-/// into `out` (at least one read, so an empty `out` still checks the dtype).
-pub(crate) fn read_into_by_parts<T, R>(
+/// Reads elements stored as `dtype` into `slots`, in their order: parts of at most
+/// [`INTO_PART`] bytes of elements read with `read_vec` and moved in (at least one read, so
+/// that no slots still check the dtype). The engine of
+/// [`ReadableElement::read_into`](super::ReadableElement::read_into) for decoded types, and
+/// of a read into a buffer laid out otherwise than the data.
+pub(crate) fn fill_by_parts<'a, T, R>(
     reader: &mut R,
     dtype: &crate::base::dtype::DType,
-    out: &mut [T],
+    mut slots: impl ExactSizeIterator<Item = &'a mut T>,
 ) -> Result<(), Error>
 where
-    T: super::ReadableElement,
+    T: super::ReadableElement + 'a,
     R: Read + ?Sized,
 {
     let per_part = (INTO_PART / size_of::<T>().max(1)).max(1);
-    if out.is_empty() {
+    let (len, itemsize) = (slots.len(), dtype.itemsize() as u64);
+    if len == 0 {
         T::read_vec(reader, dtype, 0, Input::new(None))?;
     }
-    let (itemsize, total) = (dtype.itemsize() as u64, out.len() as u64);
-    for (k, part) in out.chunks_mut(per_part).enumerate() {
-        let values = T::read_vec(reader, dtype, part.len(), Input::new(None))
-            .map_err(|e| in_whole(e, (k * per_part) as u64 * itemsize, total * itemsize))?;
-        for (slot, value) in part.iter_mut().zip(values) {
+    let mut done = 0;
+    while done < len {
+        let k = (len - done).min(per_part);
+        let values = T::read_vec(reader, dtype, k, Input::new(None))
+            .map_err(|e| in_whole(e, done as u64 * itemsize, len as u64 * itemsize))?;
+        for (slot, value) in slots.by_ref().zip(values) {
             *slot = value;
         }
+        done += k;
     }
     Ok(())
 }
 
 /// A truncation error `e` of a part of the data that starts `before` bytes into data of
 /// `total` bytes, restated for the whole data (any other error as it is).
-pub(crate) fn in_whole(e: Error, before: u64, total: u64) -> Error {
+fn in_whole(e: Error, before: u64, total: u64) -> Error {
     match (e.fault(), e.byte_counts()) {
         (Some(crate::base::error::Fault::Truncated), Some((_, found))) => {
             Error::from(FormatError::Truncated {

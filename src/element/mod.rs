@@ -125,7 +125,7 @@ pub trait ReadableElement: Sized + Sealed {
         dtype: &DType,
         out: &mut [Self],
     ) -> Result<(), Error> {
-        bulk::read_into_by_parts(reader, dtype, out)
+        bulk::fill_by_parts(reader, dtype, out.iter_mut())
     }
 }
 
