@@ -418,9 +418,9 @@ fn parse_args() -> Res<(Config, Child)> {
 }
 
 /// What this process does when run as a child of the benchmarks: measure peak memory
-/// (`--child-peak PATH`), load a file and exit (`--child-load DOOR PATH`) or convert a file to
-/// Parquet (`--child-parquet CODEC INPUT OUTPUT`), or read many files by one door
-/// (`--child-into MODE DIR COUNT`).
+/// (`--child-peak PATH`), load a file and exit (`--child-load DOOR PATH`), convert a file to
+/// Parquet or back (`--child-parquet CODEC INPUT OUTPUT`; CODEC `to-npy`: Parquet to `.npy`),
+/// or read many files by one door (`--child-into MODE DIR COUNT`).
 struct Child {
     peak: Option<PathBuf>,
     load: Option<(String, PathBuf)>,

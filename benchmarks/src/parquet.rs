@@ -3,7 +3,9 @@
 //! (`np.load(mmap_mode='r')`, `pa.FixedSizeListArray.from_arrays`, `pq.write_table`), with the
 //! same codec on both sides: none (ndnpy's default) and snappy (pyarrow's). Every run is a
 //! fresh process, so its peak resident memory is the conversion's own: this binary re-run as
-//! `--child-parquet CODEC INPUT OUTPUT`, and `python3 -c` of the pyarrow route.
+//! `--child-parquet CODEC INPUT OUTPUT`, and `python3 -c` of the pyarrow route. Then the way
+//! back, Parquet to `.npy` (`ndnpy::parquet::parquet_to_npy` against `pq.read_table` and
+//! `np.save`), from the file as ndnpy writes it and as pyarrow does.
 
 use crate::cases::{remove_if_exists, Cleanup, NDNPY};
 use crate::{fmt_secs, Config, Goal, Imp, Report, Res};
@@ -15,6 +17,8 @@ use std::time::{Duration, Instant};
 const PYARROW: &str = "pyarrow";
 const COLS: usize = 768;
 const CODECS: [&str; 2] = ["none", "snappy"];
+/// The child's "codec" that converts the other way, Parquet to `.npy`.
+const TO_NPY: &str = "to-npy";
 /// The bound on ndnpy's peak resident memory (issue text: ≤ 128 MiB).
 const PEAK_TARGET_MIB: f64 = 128.0;
 
@@ -84,6 +88,35 @@ codec = f.metadata.row_group(0).column(0).compression if f.metadata.num_row_grou
 print('ok', f.metadata.num_row_groups, codec, t)
 ";
 
+/// Writes the input of the way back: the `.npy` input as pyarrow writes it by default
+/// (dictionary pages, snappy).
+const PYARROW_WRITE: &str = "\
+import sys
+import numpy as np
+import pyarrow as pa
+import pyarrow.parquet as pq
+a = np.load(sys.argv[1], mmap_mode='r')
+arr = pa.FixedSizeListArray.from_arrays(pa.array(a.reshape(-1)), a.shape[1])
+pq.write_table(pa.table({'values': arr}), sys.argv[2])
+";
+
+/// The way back by pyarrow: the table, its column as one array, its values as numpy's, saved.
+/// Prints the seconds and ru_maxrss (KiB) before and after it.
+const PYARROW_BACK: &str = "\
+import resource, sys, time
+import numpy as np
+import pyarrow as pa
+import pyarrow.parquet as pq
+p, out = sys.argv[1], sys.argv[2]
+before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+t0 = time.perf_counter()
+col = pq.read_table(p).column('values').combine_chunks()
+a = col.values.to_numpy(zero_copy_only=False).reshape(len(col), col.type.list_size)
+np.save(out, a)
+t = time.perf_counter() - t0
+print(t, before, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
+";
+
 /// One run of a route, measured in its own process.
 #[derive(Clone, Copy)]
 struct Run {
@@ -99,12 +132,17 @@ struct Run {
 
 /// `--child-parquet CODEC INPUT OUTPUT`: converts INPUT to OUTPUT with ndnpy and prints the
 /// seconds and VmHWM (KiB) before and after the conversion.
+/// `--child-parquet to-npy INPUT OUTPUT` converts a Parquet INPUT to `.npy`.
 pub fn child_parquet(codec: &str, input: &Path, output: &Path) -> Res<()> {
     let before = crate::vm_hwm_kib()?;
     let t = Instant::now();
-    ndnpy::parquet::ParquetOptions::new()
-        .compression(codec)
-        .npy_to_parquet(input, output)?;
+    if codec == TO_NPY {
+        ndnpy::parquet::parquet_to_npy(input, output)?;
+    } else {
+        ndnpy::parquet::ParquetOptions::new()
+            .compression(codec)
+            .npy_to_parquet(input, output)?;
+    }
     let secs = t.elapsed().as_secs_f64();
     println!("{secs} {before} {}", crate::vm_hwm_kib()?);
     Ok(())
@@ -152,6 +190,33 @@ fn check(python: &str, input: &Path, out: &Path) -> Res<String> {
     match reply.strip_prefix("ok ") {
         Some(rest) => Ok(rest.to_string()),
         None => Err(format!("pyarrow check of {}: {reply}", out.display()).into()),
+    }
+}
+
+/// `out` holds the bytes of `expected` (read 8 MiB at a time); returns `same bytes`.
+fn same_bytes(expected: &Path, out: &Path) -> Res<String> {
+    use std::io::Read;
+    let (mut a, mut b) = (std::fs::File::open(expected)?, std::fs::File::open(out)?);
+    let (mut x, mut y) = (vec![0u8; 8 << 20], vec![0u8; 8 << 20]);
+    loop {
+        let n = a.read(&mut x)?;
+        b.read_exact(&mut y[..n]).map_err(|e| {
+            format!(
+                "{} is shorter than {}: {e}",
+                out.display(),
+                expected.display()
+            )
+        })?;
+        if x[..n] != y[..n] {
+            return Err(format!("{} differs from {}", out.display(), expected.display()).into());
+        }
+        if n == 0 {
+            return if b.read(&mut y)? == 0 {
+                Ok("same bytes".into())
+            } else {
+                Err(format!("{} is longer than {}", out.display(), expected.display()).into())
+            };
+        }
     }
 }
 
@@ -212,14 +277,15 @@ impl Route {
 }
 
 /// One run of a route: removes `out` (untimed), runs the process, and in the warm-up round
-/// checks the output with pyarrow and records its size; in timed rounds records the run. The
+/// checks the output (a Parquet file with pyarrow; an `.npy` file against `input`, byte for
+/// byte) and records its size; in timed rounds records the run. The
 /// output is removed again at once, so no output of an earlier run is left for the kernel
 /// to write back during the next one.
 fn one_run(
     route: &RefCell<Route>,
     checking: bool,
     cmd: &mut Command,
-    python: &str,
+    python: Option<&str>,
     input: &Path,
     out: &Path,
 ) -> Res<Duration> {
@@ -228,7 +294,10 @@ fn one_run(
     let mut r = route.borrow_mut();
     if checking {
         r.size = std::fs::metadata(out)?.len();
-        r.checked = check(python, input, out)?;
+        r.checked = match python {
+            Some(python) => check(python, input, out)?,
+            None => same_bytes(input, out)?,
+        };
     } else {
         r.runs.push(run);
     }
@@ -268,7 +337,7 @@ pub fn parquet_case(cfg: &Config) -> Res<Vec<Report>> {
                     .arg(codec)
                     .arg(&input)
                     .arg(&ours_out);
-                one_run(&ours, checking, &mut cmd, &python, &input, &ours_out)
+                one_run(&ours, checking, &mut cmd, Some(&python), &input, &ours_out)
             }),
             Imp::new(PYARROW, |checking| {
                 let mut cmd = Command::new(&python);
@@ -277,7 +346,14 @@ pub fn parquet_case(cfg: &Config) -> Res<Vec<Report>> {
                     .arg(&input)
                     .arg(&theirs_out)
                     .arg(codec);
-                one_run(&theirs, checking, &mut cmd, &python, &input, &theirs_out)
+                one_run(
+                    &theirs,
+                    checking,
+                    &mut cmd,
+                    Some(&python),
+                    &input,
+                    &theirs_out,
+                )
             }),
         ];
         let rows_out = crate::measure(imps, cfg.rounds)?;
@@ -355,6 +431,93 @@ pub fn parquet_case(cfg: &Config) -> Res<Vec<Report>> {
              in {} and synced before the first run; it is read from the page cache.",
             fmt_secs(gen_wall.as_secs_f64()),
         ));
+    }
+    reports.extend(back(cfg, &python, &input, &exe)?);
+    Ok(reports)
+}
+
+/// The way back, Parquet to `.npy`: the input as ndnpy writes it (plain pages, no codec) and
+/// as pyarrow writes it by default (dictionary pages, snappy), each converted by
+/// `ndnpy::parquet::parquet_to_npy` and by pyarrow's route, in fresh processes.
+fn back(cfg: &Config, python: &str, input: &Path, exe: &Path) -> Res<Vec<Report>> {
+    let ours_in = cfg.dir.join("parquet_back_ndnpy.parquet");
+    let theirs_in = cfg.dir.join("parquet_back_pyarrow.parquet");
+    let (ours_out, theirs_out) = (
+        cfg.dir.join("parquet_back_ndnpy.npy"),
+        cfg.dir.join("parquet_back_pyarrow.npy"),
+    );
+    let _cleanup = Cleanup(vec![
+        ours_in.clone(),
+        theirs_in.clone(),
+        ours_out.clone(),
+        theirs_out.clone(),
+    ]);
+    ndnpy::parquet::npy_to_parquet(input, &ours_in)?;
+    output(
+        Command::new(python)
+            .arg("-c")
+            .arg(PYARROW_WRITE)
+            .arg(input)
+            .arg(&theirs_in),
+    )?;
+    let rows = cfg.rows;
+    let mut reports = Vec::new();
+    for (written_by, file) in [
+        ("ndnpy (plain pages, no codec)", &ours_in),
+        (
+            "pyarrow (its defaults: dictionary pages, snappy)",
+            &theirs_in,
+        ),
+    ] {
+        let (ours, theirs) = (Route::new(), Route::new());
+        let imps = vec![
+            Imp::new(NDNPY, |checking| {
+                let mut cmd = Command::new(exe);
+                cmd.arg("--child-parquet")
+                    .arg(TO_NPY)
+                    .arg(file)
+                    .arg(&ours_out);
+                one_run(&ours, checking, &mut cmd, None, input, &ours_out)
+            }),
+            Imp::new(PYARROW, |checking| {
+                let mut cmd = Command::new(python);
+                cmd.arg("-c").arg(PYARROW_BACK).arg(file).arg(&theirs_out);
+                one_run(&theirs, checking, &mut cmd, None, input, &theirs_out)
+            }),
+        ];
+        let rows_out = crate::measure(imps, cfg.rounds)?;
+        let (ours, theirs) = (ours.into_inner(), theirs.into_inner());
+        let size = std::fs::metadata(file)?.len();
+        reports.push(Report {
+            title: format!(
+                "parquet back: a Parquet file of ({rows}, {COLS}) float16 ({:.0} MiB) written by \
+                 {written_by} to .npy",
+                size as f64 / f64::from(1 << 20)
+            ),
+            bytes: Some(ours.size),
+            rows: rows_out,
+            targets: vec![(PYARROW, 1.0)],
+            notes: vec![format!(
+                "Warm-up check: each output is, byte for byte, the `.npy` file numpy wrote \
+                 (ndnpy: {}; pyarrow: {}). Median peak RSS: ndnpy {:.1} MiB ({:.1} MiB before \
+                 the conversion), pyarrow {:.1} MiB ({:.1} MiB before). Median whole process: \
+                 ndnpy {}, pyarrow {}. ndnpy: this binary re-run as `--child-parquet to-npy \
+                 INPUT OUTPUT`, timing `ndnpy::parquet::parquet_to_npy(INPUT, OUTPUT)`. \
+                 pyarrow: `{python} -c`, timing, after the imports, `col = \
+                 pq.read_table(p).column('values').combine_chunks(); a = \
+                 col.values.to_numpy(zero_copy_only=False).reshape(len(col), \
+                 col.type.list_size); np.save(out, a)`.",
+                ours.checked,
+                theirs.checked,
+                ours.peak_mib(),
+                ours.before_mib(),
+                theirs.peak_mib(),
+                theirs.before_mib(),
+                fmt_secs(ours.wall()),
+                fmt_secs(theirs.wall()),
+            )],
+            ..Report::default()
+        });
     }
     Ok(reports)
 }

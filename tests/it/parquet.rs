@@ -497,6 +497,95 @@ print(str(pq.read_table(d + '/f3.parquet').schema.field(0).type))",
     );
 }
 
+/// float16 columns as pyarrow writes them (dictionary pages, plain pages, version 2 pages,
+/// nested lists, one axis) become the `.npy` numpy would save, through both doors; a column
+/// with nulls is refused without a fill value and filled with one, as other columns are; and
+/// damaged copies of such a file are errors, never a panic.
+#[test]
+fn float16_columns_from_pyarrow_read_as_numpy_holds_them() {
+    let dir = Scratch::new("pq-f16-in");
+    numpy(
+        &dir.0,
+        "import pyarrow as pa, pyarrow.parquet as pq
+a = np.random.default_rng(2).standard_normal((500, 16)).astype(np.float16)
+a[1, 1], a[2] = np.nan, -np.inf
+np.save(d + '/a.npy', a)
+np.save(d + '/b.npy', a.reshape(500, 4, 4))
+lists = pa.FixedSizeListArray.from_arrays(pa.array(a.reshape(-1)), 16)
+nested = pa.FixedSizeListArray.from_arrays(pa.FixedSizeListArray.from_arrays(pa.array(a.reshape(-1)), 4), 4)
+pq.write_table(pa.table({'values': lists}), d + '/dict.parquet', compression='snappy', row_group_size=128)
+pq.write_table(pa.table({'values': lists}), d + '/plain.parquet', use_dictionary=False)
+pq.write_table(pa.table({'values': lists}), d + '/v2.parquet', data_page_version='2.0')
+pq.write_table(pa.table({'values': nested}), d + '/nested.parquet')
+pq.write_table(pa.table({'x': pa.array(a[:, 0], mask=np.arange(500) >= 450)}), d + '/nulls.parquet', row_group_size=100)
+pq.write_table(pa.table({'values': lists}), d + '/damage.parquet', data_page_size=1024, row_group_size=100)",
+    );
+    // In memory: the same bits (NaN among them) in the same shape.
+    let bits = |d: ndnpy::DynArray| d.into_array::<half::f16>().unwrap().mapv(|v| v.to_bits());
+    for (file, want) in [("dict", "a"), ("plain", "a"), ("v2", "a"), ("nested", "b")] {
+        let out = dir.path(&format!("{file}.npy"));
+        parquet_to_npy(dir.path(&format!("{file}.parquet")), &out).unwrap();
+        assert_eq!(
+            dir.read(&format!("{file}.npy")),
+            dir.read(&format!("{want}.npy")),
+            "{file}: not the bytes np.save writes"
+        );
+        let a = parquet_to_dyn(dir.path(&format!("{file}.parquet"))).unwrap();
+        assert_eq!(bits(a), bits(ndnpy::read_npy_dyn(&out).unwrap()), "{file}");
+    }
+    // Its nulls are in the last row group: the rows before them were copied page by page,
+    // then the file is read the Arrow reader's way from the start.
+    let err = parquet_to_npy(dir.path("nulls.parquet"), dir.path("nulls.npy")).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::Usage, "{err}");
+    assert!(!dir.path("nulls.npy").exists());
+    ParquetOptions::new()
+        .fill_nulls(f64::NAN)
+        .parquet_to_npy(dir.path("nulls.parquet"), dir.path("nulls.npy"))
+        .unwrap();
+    let out = numpy(
+        &dir.0,
+        "a = np.load(d + '/a.npy')[:, 0].copy(); a[450:] = np.nan
+b = np.load(d + '/nulls.npy')
+print(b.dtype, np.array_equal(a, b, equal_nan=True))",
+    );
+    assert_eq!(out, "float16 True");
+    let filled = ParquetOptions::new()
+        .fill_nulls(f64::NAN)
+        .parquet_to_dyn(dir.path("nulls.parquet"))
+        .unwrap();
+    let saved = ndnpy::read_npy_dyn(dir.path("nulls.npy")).unwrap();
+    assert_eq!(bits(filled), bits(saved));
+
+    let good = dir.read("damage.parquet");
+    let mut state = 0x2545_f491_4f6c_dd1du64;
+    let mut next = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    let (mut errors, mut read) = (0, 0);
+    for round in 0..300 {
+        let mut bad = good.clone();
+        if round % 10 == 0 {
+            bad.truncate((next() as usize) % bad.len());
+        } else {
+            for _ in 0..1 + round % 4 {
+                let at = (next() as usize) % bad.len();
+                bad[at] ^= 1 << (next() % 8);
+            }
+        }
+        let path = dir.path("bad.parquet");
+        std::fs::write(&path, &bad).unwrap();
+        match std::panic::catch_unwind(|| parquet_to_dyn(&path)) {
+            Ok(Ok(_)) => read += 1,
+            Ok(Err(_)) => errors += 1,
+            Err(_) => panic!("round {round}: reading a damaged file panicked"),
+        }
+    }
+    assert!(errors > 50, "{errors} errors, {read} read");
+}
+
 /// A valid Parquet column of `arrow.fixed_shape_tensor` elements of 65 dimensions (66 with the
 /// rows) converts to no `.npy`: numpy arrays have at most 64, and nothing is left at the path.
 #[test]

@@ -18,7 +18,8 @@
 //!   column), or, when the file has one column or one is named
 //!   ([`ParquetOptions::columns`]), that column's array, its fixed-size lists as axes. It
 //!   reads one batch of rows at a time (twice when strings or binaries need their longest
-//!   value to size the dtype).
+//!   value to size the dtype). A float16 column of fixed-size lists without nulls (the
+//!   embeddings case) is read page by page instead, its values copied as they are stored.
 //!
 //! Types map as [`arrow`](crate::arrow) says. Compression is the Parquet writer's default
 //! (none) unless [`ParquetOptions::compression`] names a codec: `snappy`, `zstd`, `lz4`
@@ -43,6 +44,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+mod dense;
 mod footer;
 
 use crate::array::dynamic::DynArray;
@@ -64,7 +66,7 @@ use parquet::file::properties::{EnabledStatistics, WriterProperties};
 use parquet::file::writer::SerializedFileWriter;
 use parquet::schema::types::SchemaDescriptor;
 use std::fs::File;
-use std::io::{BufWriter, Write};
+use std::io::{BufWriter, Seek, SeekFrom, Write};
 use std::path::Path;
 use std::sync::Arc;
 
@@ -422,9 +424,22 @@ impl ParquetOptions {
     ) -> Result<(), Error> {
         let input = input.as_ref();
         let plan = self.plan(input)?;
+        let header = plan.header();
         write_file(output.as_ref(), Publish::Replace, self.sync(), |file| {
+            if let Some(root) = plan.f16_column() {
+                let mut out = BufWriter::with_capacity(1 << 20, &mut *file);
+                out.write_all(&header.to_bytes()?)?;
+                if dense::copy_f16(input, root, plan.rows, &header.shape[1..], &mut out)? {
+                    out.flush()?;
+                    return Ok(());
+                }
+                // Not a column read page by page: what was written goes, unflushed or not.
+                let _ = out.into_parts();
+                file.set_len(0)?;
+                file.seek(SeekFrom::Start(0))?;
+            }
             let mut out = BufWriter::with_capacity(1 << 20, file);
-            out.write_all(&plan.header().to_bytes()?)?;
+            out.write_all(&header.to_bytes()?)?;
             let mut written = 0usize;
             for batch in self.batches(input)? {
                 let batch = batch?;
@@ -467,7 +482,14 @@ impl ParquetOptions {
     pub fn parquet_to_dyn<P: AsRef<Path>>(&self, input: P) -> Result<DynArray, Error> {
         let input = input.as_ref();
         let plan = self.plan(input)?;
+        let header = plan.header();
         let mut bytes = Vec::new();
+        if let Some(root) = plan.f16_column() {
+            if dense::copy_f16(input, root, plan.rows, &header.shape[1..], &mut bytes)? {
+                return DynArray::from_raw(header.dtype, header.shape, false, bytes);
+            }
+            bytes = Vec::new();
+        }
         let mut written = 0usize;
         for batch in self.batches(input)? {
             let batch = batch?;
@@ -483,7 +505,6 @@ impl ParquetOptions {
                 plan.rows
             )));
         }
-        let header = plan.header();
         DynArray::from_raw(header.dtype, header.shape, false, bytes)
     }
 
@@ -615,22 +636,25 @@ impl ParquetOptions {
         let variable = indices
             .iter()
             .any(|&i| has_variable(schema.field(i).data_type()));
-        let projected = self.project(builder, &indices)?;
-        for batch in projected {
+        // Fixed-size types have their dtype in the schema; only strings and binaries are
+        // sized by their values.
+        let batches = if variable {
+            Some(self.project(builder, &indices)?)
+        } else {
+            None
+        };
+        for batch in batches.into_iter().flatten() {
             let batch = batch?;
             let d = batch_dtype(&batch, single)?;
             dtype = Some(match dtype {
                 Some(prev) => conv::widen(&prev, &d),
                 None => d,
             });
-            if !variable {
-                break;
-            }
         }
         let dtype = match dtype {
             Some(d) => d,
             None => {
-                // No rows: the dtype from an empty batch of the schema.
+                // Fixed-size types, or no rows: the dtype from an empty batch of the schema.
                 let fields: Vec<FieldRef> = indices
                     .iter()
                     .map(|&i| Arc::new(schema.field(i).clone()))
@@ -643,6 +667,7 @@ impl ParquetOptions {
             dtype,
             rows,
             single,
+            column: indices.first().copied(),
         })
     }
 
@@ -703,9 +728,21 @@ struct Plan {
     dtype: DType,
     rows: usize,
     single: bool,
+    /// The first column's index among the file's top-level fields.
+    column: Option<usize>,
 }
 
 impl Plan {
+    /// The column, when the output is one column's float16 array (of any shape), read page
+    /// by page ([`dense`]).
+    fn f16_column(&self) -> Option<usize> {
+        let base = match &self.dtype {
+            DType::SubArray(sub) => sub.base(),
+            other => other,
+        };
+        (self.single && is_f16(base)).then_some(self.column?)
+    }
+
     fn header(&self) -> Header {
         let mut shape = vec![self.rows];
         let dtype = match &self.dtype {
