@@ -63,6 +63,8 @@ that `time.perf_counter()` measured around just the operation; errors reply `ERR
     many_load DIR COUNT            -> seconds for np.load(DIR/i.npy) for i in 0..COUNT
     many_region DIR COUNT A B      -> seconds for np.load(DIR/i.npy, mmap_mode='r')[A:B].copy()
                                       for i in 0..COUNT
+    many_bytes DIR COUNT           -> seconds for np.load(io.BytesIO(b)) for the bytes b of
+                                      each DIR/i.npy, i in 0..COUNT (read first, untimed)
     many_check DIR COUNT           -> "ok SUM" if every DIR/i.npy is a (64, 128) '<f8' array
                                       whose first element is i; SUM the sum of those
     inflate_gen PATH KIND BYTES    -> "ok SIZE CRC"; np.savez_compressed(PATH, a=inflate_array(KIND,
@@ -487,6 +489,18 @@ class Worker:
                 r = np.load(p, mmap_mode="r")[a:b].copy()
             t1 = time.perf_counter()
             del r
+            return repr(t1 - t0)
+        if cmd == "many_bytes":
+            d, count = args[0], int(args[1])
+            blobs = []
+            for i in range(count):
+                with open(os.path.join(d, f"{i}.npy"), "rb") as f:
+                    blobs.append(f.read())
+            t0 = time.perf_counter()
+            for b in blobs:
+                r = np.load(io.BytesIO(b))
+            t1 = time.perf_counter()
+            del r, blobs
             return repr(t1 - t0)
         if cmd == "many_check":
             d, count = args[0], int(args[1])

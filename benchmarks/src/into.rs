@@ -4,7 +4,10 @@
 //! `read_npy`) and numpy's `np.load` per file (`np.load(p, mmap_mode='r')[a:b].copy()` for
 //! the region): 100,000 files of (64, 128) float64, 64 KiB of data each (10,000 with
 //! `--quick`, or `--files N`). Peak resident memory over a whole pass is measured in a child
-//! process per door (`--child-into MODE DIR COUNT`), since a process's peak only grows.
+//! process per door (`--child-into MODE DIR COUNT`), since a process's peak only grows. Then
+//! the other doors into a buffer, each against its allocating read and numpy: a `File`, a
+//! `BufReader<File>`, bytes in memory, stored and deflated `.npz` members (the first 1,000
+//! files' arrays).
 
 use crate::cases::{NDNPY, NUMPY};
 use crate::numpy::Numpy;
@@ -232,7 +235,8 @@ pub fn into_case(cfg: &Config, np: &mut Numpy) -> Res<Vec<Report>> {
     ];
     let region_rows = crate::measure(region, cfg.rounds)?;
     let note = peak_note(&dir, count);
-    Ok(vec![
+    let doors = door_reports(cfg, &np, &dir, &paths)?;
+    let mut reports = vec![
         Report {
             title: format!(
                 "Many files into one buffer: {count} files of (64, 128) f8 (64 KiB), \
@@ -259,5 +263,198 @@ pub fn into_case(cfg: &Config, np: &mut Numpy) -> Res<Vec<Report>> {
             goals: Vec::new(),
             notes: Vec::new(),
         },
-    ])
+    ];
+    reports.extend(doors);
+    Ok(reports)
+}
+
+/// The doors tables read the first this many files (64 MiB), or every file when fewer.
+const DOOR_FILES: usize = 1000;
+
+/// What the doors tables read: the files, their bytes in memory, and the same arrays as the
+/// members `a0`, `a1`, ... of a stored and of a deflated archive.
+struct DoorData {
+    paths: Vec<PathBuf>,
+    bytes: Vec<Vec<u8>>,
+    names: Vec<String>,
+    stored: PathBuf,
+    deflated: PathBuf,
+}
+
+/// The doors into a buffer besides the path and `NpyReader` (the tables above): each reads
+/// the same arrays into one buffer and allocating an array per read, as
+/// `(door, into row, allocating row, numpy row's description)`.
+const DOORS: [(&str, &str, &str); 5] = [
+    (
+        "file",
+        "ndnpy ReadNpyExt::read_npy(File), an array per file",
+        "np.load(path)",
+    ),
+    (
+        "bufreader",
+        "ndnpy ReadNpyExt::read_npy(BufReader<File>), an array per file",
+        "np.load(path)",
+    ),
+    (
+        "bytes",
+        "ndnpy ReadNpyExt::read_npy(&[u8]), an array per file",
+        "np.load(io.BytesIO(b))",
+    ),
+    (
+        "stored",
+        "ndnpy NpzReader::by_name, an array per member (stored)",
+        "np.load(npz)[name] for each member",
+    ),
+    (
+        "deflated",
+        "ndnpy NpzReader::by_name, an array per member (deflated)",
+        "np.load(npz)[name] for each member",
+    ),
+];
+
+/// One pass over the door's arrays, into `buffer` or allocating, checked when asked.
+fn door_pass(
+    door: &str,
+    into: bool,
+    data: &DoorData,
+    buffer: &mut Array2<f64>,
+    checking: bool,
+) -> Res<std::time::Duration> {
+    use ndnpy::ReadNpyExt;
+    let opts = ndnpy::ReadOptions::new();
+    let t = Instant::now();
+    // Array `i`, read into `buffer` or allocated as `a`, checked when asked.
+    let one = |i: usize, a: Option<Array2<f64>>, buffer: &Array2<f64>| -> Res<()> {
+        if checking {
+            check(&a.as_ref().unwrap_or(buffer).view(), i, false)?;
+        }
+        black_box(a);
+        Ok(())
+    };
+    match door {
+        "file" | "bufreader" => {
+            for (i, p) in data.paths.iter().enumerate() {
+                let file = std::fs::File::open(p)?;
+                let a = match (door, into) {
+                    ("file", true) => opts.read_into(file, buffer.view_mut()).map(|()| None)?,
+                    ("file", false) => Some(Array2::<f64>::read_npy(file)?),
+                    (_, true) => opts
+                        .read_into(std::io::BufReader::new(file), buffer.view_mut())
+                        .map(|()| None)?,
+                    (_, false) => Some(Array2::<f64>::read_npy(std::io::BufReader::new(file))?),
+                };
+                one(i, a, buffer)?;
+            }
+        }
+        "bytes" => {
+            for (i, b) in data.bytes.iter().enumerate() {
+                let a = if into {
+                    opts.read_into(&b[..], buffer.view_mut())?;
+                    None
+                } else {
+                    Some(Array2::<f64>::read_npy(&b[..])?)
+                };
+                one(i, a, buffer)?;
+            }
+        }
+        _ => {
+            let path = if door == "stored" {
+                &data.stored
+            } else {
+                &data.deflated
+            };
+            let mut npz = ndnpy::NpzReader::new(std::fs::File::open(path)?)?;
+            for (i, name) in data.names.iter().enumerate() {
+                let a = if into {
+                    npz.member(name)?.read_into(buffer.view_mut())?;
+                    None
+                } else {
+                    Some(npz.by_name::<ndarray::OwnedRepr<f64>, ndarray::Ix2>(name)?)
+                };
+                one(i, a, buffer)?;
+            }
+        }
+    }
+    Ok(t.elapsed())
+}
+
+/// A table per door: into one buffer, allocating per array, numpy.
+fn door_reports(
+    cfg: &Config,
+    np: &std::cell::RefCell<&mut Numpy>,
+    dir: &Path,
+    paths: &[PathBuf],
+) -> Res<Vec<Report>> {
+    let n = paths.len().min(DOOR_FILES);
+    let stored = cfg.dir.join("into-doors-stored.npz");
+    let deflated = cfg.dir.join("into-doors-deflated.npz");
+    let _cleanup = crate::cases::Cleanup(vec![stored.clone(), deflated.clone()]);
+    let names: Vec<String> = (0..n).map(|i| format!("a{i}")).collect();
+    for (path, compressed) in [(&stored, false), (&deflated, true)] {
+        let file = std::io::BufWriter::new(std::fs::File::create(path)?);
+        let mut w = if compressed {
+            ndnpy::NpzWriter::new_compressed(file)
+        } else {
+            ndnpy::NpzWriter::new(file)
+        };
+        for (i, name) in names.iter().enumerate() {
+            w.add_array(name.as_str(), &file_array(i))?;
+        }
+        w.finish()?;
+    }
+    let data = DoorData {
+        paths: paths[..n].to_vec(),
+        bytes: paths[..n]
+            .iter()
+            .map(std::fs::read)
+            .collect::<Result<_, _>>()?,
+        names,
+        stored,
+        deflated,
+    };
+    let dir_s = dir.to_str().ok_or("non-UTF-8 directory")?.to_string();
+    let mut reports = Vec::new();
+    for (door, alloc, numpy_does) in DOORS {
+        let data = &data;
+        let rust = |into: bool| {
+            let mut buffer = Array2::<f64>::zeros((ROWS, COLS));
+            move |checking: bool| door_pass(door, into, data, &mut buffer, checking)
+        };
+        let numpy_cmd = match door {
+            "file" | "bufreader" => format!("many_load {dir_s} {n}"),
+            "bytes" => format!("many_bytes {dir_s} {n}"),
+            "stored" => format!("npz_load_all {}", data.stored.display()),
+            _ => format!("npz_load_all {}", data.deflated.display()),
+        };
+        let imps = vec![
+            Imp::new(NDNPY, rust(true)),
+            Imp::new(alloc, rust(false)),
+            Imp::new(NUMPY, |_| np.borrow_mut().timed(&numpy_cmd)),
+        ];
+        let rows = crate::measure(imps, cfg.rounds)?;
+        let into = match door {
+            "file" => "ReadOptions::read_into(File)",
+            "bufreader" => "ReadOptions::read_into(BufReader<File>)",
+            "bytes" => "ReadOptions::read_into(&[u8])",
+            "stored" => "NpzMember::read_into (stored members)",
+            _ => "NpzMember::read_into (deflated members)",
+        };
+        reports.push(Report {
+            title: format!(
+                "Into one buffer by another door: {n} arrays of (64, 128) f8, ndnpy = {into}"
+            ),
+            bytes: Some((n * ROWS * COLS * 8) as u64),
+            items: Some(n),
+            per: "array",
+            rows,
+            targets: vec![(alloc, 1.0), (NUMPY, 1.0)],
+            goals: Vec::new(),
+            notes: vec![format!(
+                "numpy: {numpy_does} for each array; the archives (members a0, a1, ...) were \
+                 written by ndnpy's NpzWriter (np.savez's and np.savez_compressed's layout); \
+                 each pass opens the archive once."
+            )],
+        });
+    }
+    Ok(reports)
 }

@@ -118,33 +118,58 @@ impl<'a> Imp<'a> {
 }
 
 /// Runs one untimed warm-up round that checks every result, then `rounds` interleaved rounds:
-/// each round runs every implementation once, in an order shuffled anew each round (seeded,
-/// so runs repeat). Nothing is done between runs: each row finds the heap as the rows before
-/// it left it, as in a long-running program that has done other work; shuffling keeps one
-/// row from always following the same neighbour (say, one that just freed a million small
-/// blocks, which glibc merges on the next large allocation, whoever makes it).
+/// each round runs every implementation once, in the orders of a Williams design
+/// ([`balanced_orders`]): over a cycle of `n` rounds (`2n` for an odd count of `n`
+/// implementations) each implementation runs at each position, and right after each other
+/// one, equally often. Nothing is done between runs: each row finds the heap as the rows
+/// before it left it, as in a long-running program that has done other work; the design
+/// bills what a row leaves behind (a million small blocks just freed, which glibc merges on
+/// the next large allocation; numpy's process just ended, the caches it left cold) to every
+/// other row alike, not to whichever a shuffle put after it more often.
 pub fn measure(mut imps: Vec<Imp<'_>>, rounds: usize) -> Res<Vec<(&'static str, Vec<Duration>)>> {
     for imp in &mut imps {
         (imp.run)(true).map_err(|e| format!("{} (warm-up and check): {e}", imp.name))?;
     }
     let n = imps.len();
     let mut times = vec![Vec::with_capacity(rounds); n];
-    let mut order: Vec<usize> = (0..n).collect();
-    let mut seed = 0x9E37_79B9_7F4A_7C15u64;
-    for _ in 0..rounds {
-        // Fisher-Yates with a xorshift generator.
-        for k in (1..n).rev() {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            order.swap(k, (seed % (k as u64 + 1)) as usize);
-        }
-        for &i in &order {
+    let orders = balanced_orders(n);
+    for round in 0..rounds {
+        for &i in &orders[round % orders.len()] {
             let imp = &mut imps[i];
             times[i].push((imp.run)(false).map_err(|e| format!("{}: {e}", imp.name))?);
         }
     }
     Ok(imps.iter().map(|i| i.name).zip(times).collect())
+}
+
+/// The rows of a Williams design for `n` treatments: `n` orders of `0..n` (`2n` when `n` is
+/// odd, the second half the first reversed) in which each treatment is at each position, and
+/// directly after each other treatment, equally often.
+fn balanced_orders(n: usize) -> Vec<Vec<usize>> {
+    if n == 0 {
+        return vec![Vec::new()];
+    }
+    // 0, 1, n-1, 2, n-2, ...
+    let base: Vec<usize> = (0..n)
+        .map(|k| {
+            if k % 2 == 1 {
+                k.div_ceil(2)
+            } else {
+                (n - k / 2) % n
+            }
+        })
+        .collect();
+    let mut orders: Vec<Vec<usize>> = (0..n)
+        .map(|r| base.iter().map(|&b| (b + r) % n).collect())
+        .collect();
+    if n % 2 == 1 {
+        let reversed: Vec<Vec<usize>> = orders
+            .iter()
+            .map(|o| o.iter().rev().copied().collect())
+            .collect();
+        orders.extend(reversed);
+    }
+    orders
 }
 
 /// The results of one case (or of one part of a case: some cases print several tables).
@@ -554,5 +579,40 @@ fn main() {
     if let Err(e) = run() {
         eprintln!("error: {e}");
         std::process::exit(1);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::balanced_orders;
+
+    /// Each implementation at each position, and right after each other one, equally often.
+    #[test]
+    fn orders_are_balanced() {
+        for n in 1..9 {
+            let orders = balanced_orders(n);
+            assert_eq!(orders.len(), if n % 2 == 0 { n } else { 2 * n });
+            let times = orders.len() / n;
+            let mut at = vec![vec![0; n]; n];
+            let mut after = vec![vec![0; n]; n];
+            for o in &orders {
+                let mut sorted = o.clone();
+                sorted.sort_unstable();
+                assert_eq!(sorted, (0..n).collect::<Vec<_>>(), "{o:?}");
+                for (p, &i) in o.iter().enumerate() {
+                    at[i][p] += 1;
+                }
+                for w in o.windows(2) {
+                    after[w[0]][w[1]] += 1;
+                }
+            }
+            for i in 0..n {
+                assert!(at[i].iter().all(|&c| c == times), "n={n}: {at:?}");
+                for j in 0..n {
+                    let want = if i == j { 0 } else { times };
+                    assert_eq!(after[i][j], want, "n={n}: {after:?}");
+                }
+            }
+        }
     }
 }
