@@ -5,7 +5,8 @@
 //! fresh process, so its peak resident memory is the conversion's own: this binary re-run as
 //! `--child-parquet CODEC INPUT OUTPUT`, and `python3 -c` of the pyarrow route. Then the way
 //! back, Parquet to `.npy` (`ndnpy::parquet::parquet_to_npy` against `pq.read_table` and
-//! `np.save`), from the file as ndnpy writes it and as pyarrow does.
+//! `np.save`), from the file as ndnpy writes it and as pyarrow does, of the float16 input and
+//! of the same values as float32.
 
 use crate::cases::{remove_if_exists, Cleanup, NDNPY};
 use crate::{fmt_secs, Config, Goal, Imp, Report, Res};
@@ -98,6 +99,30 @@ import pyarrow.parquet as pq
 a = np.load(sys.argv[1], mmap_mode='r')
 arr = pa.FixedSizeListArray.from_arrays(pa.array(a.reshape(-1)), a.shape[1])
 pq.write_table(pa.table({'values': arr}), sys.argv[2])
+";
+
+/// The encodings of a Parquet file's first column, as pyarrow reports them.
+const ENCODINGS: &str = "\
+import sys
+import pyarrow.parquet as pq
+m = pq.ParquetFile(sys.argv[1]).metadata
+print(', '.join(sorted({e for g in range(m.num_row_groups) for e in m.row_group(g).column(0).encodings}))
+      + '; ' + m.row_group(0).column(0).compression)
+";
+
+fn encodings(python: &str, file: &Path) -> Res<String> {
+    Ok(output(Command::new(python).arg("-c").arg(ENCODINGS).arg(file))?.0)
+}
+
+/// The float16 input as float32, written in chunks of 65,536 rows through `open_memmap`.
+const TO_F32: &str = "\
+import sys
+import numpy as np
+a = np.load(sys.argv[1], mmap_mode='r')
+m = np.lib.format.open_memmap(sys.argv[2], mode='w+', dtype='<f4', shape=a.shape)
+for s in range(0, a.shape[0], 65536):
+    m[s:s + 65536] = a[s:s + 65536]
+m.flush()
 ";
 
 /// The way back by pyarrow: the table, its column as one array, its values as numpy's, saved.
@@ -436,10 +461,28 @@ pub fn parquet_case(cfg: &Config) -> Res<Vec<Report>> {
     Ok(reports)
 }
 
-/// The way back, Parquet to `.npy`: the input as ndnpy writes it (plain pages, no codec) and
-/// as pyarrow writes it by default (dictionary pages, snappy), each converted by
-/// `ndnpy::parquet::parquet_to_npy` and by pyarrow's route, in fresh processes.
+/// The way back, Parquet to `.npy`: the float16 input, and the same values as float32, as
+/// ndnpy writes them by default (no codec; plain pages for float16, dictionary pages for
+/// float32, whose values are float16's 65,536 at most) and as pyarrow does (dictionary pages,
+/// snappy), each converted by `ndnpy::parquet::parquet_to_npy` and by
+/// pyarrow's route, in fresh processes.
 fn back(cfg: &Config, python: &str, input: &Path, exe: &Path) -> Res<Vec<Report>> {
+    let f32_input = cfg.dir.join("parquet_f32.npy");
+    let _cleanup = Cleanup(vec![f32_input.clone()]);
+    output(
+        Command::new(python)
+            .arg("-c")
+            .arg(TO_F32)
+            .arg(input)
+            .arg(&f32_input),
+    )?;
+    let mut reports = back_of("float16", cfg, python, input, exe)?;
+    reports.extend(back_of("float32", cfg, python, &f32_input, exe)?);
+    Ok(reports)
+}
+
+/// The way back for one `.npy` input of `dtype`.
+fn back_of(dtype: &str, cfg: &Config, python: &str, input: &Path, exe: &Path) -> Res<Vec<Report>> {
     let ours_in = cfg.dir.join("parquet_back_ndnpy.parquet");
     let theirs_in = cfg.dir.join("parquet_back_pyarrow.parquet");
     let (ours_out, theirs_out) = (
@@ -463,11 +506,8 @@ fn back(cfg: &Config, python: &str, input: &Path, exe: &Path) -> Res<Vec<Report>
     let rows = cfg.rows;
     let mut reports = Vec::new();
     for (written_by, file) in [
-        ("ndnpy (plain pages, no codec)", &ours_in),
-        (
-            "pyarrow (its defaults: dictionary pages, snappy)",
-            &theirs_in,
-        ),
+        ("ndnpy (its defaults: no codec)", &ours_in),
+        ("pyarrow (its defaults: snappy)", &theirs_in),
     ] {
         let (ours, theirs) = (Route::new(), Route::new());
         let imps = vec![
@@ -490,7 +530,7 @@ fn back(cfg: &Config, python: &str, input: &Path, exe: &Path) -> Res<Vec<Report>
         let size = std::fs::metadata(file)?.len();
         reports.push(Report {
             title: format!(
-                "parquet back: a Parquet file of ({rows}, {COLS}) float16 ({:.0} MiB) written by \
+                "parquet back: a Parquet file of ({rows}, {COLS}) {dtype} ({:.0} MiB) written by \
                  {written_by} to .npy",
                 size as f64 / f64::from(1 << 20)
             ),
@@ -498,7 +538,7 @@ fn back(cfg: &Config, python: &str, input: &Path, exe: &Path) -> Res<Vec<Report>
             rows: rows_out,
             targets: vec![(PYARROW, 1.0)],
             notes: vec![format!(
-                "Warm-up check: each output is, byte for byte, the `.npy` file numpy wrote \
+                "Encodings: {}. Warm-up check: each output is, byte for byte, the `.npy` file numpy wrote \
                  (ndnpy: {}; pyarrow: {}). Median peak RSS: ndnpy {:.1} MiB ({:.1} MiB before \
                  the conversion), pyarrow {:.1} MiB ({:.1} MiB before). Median whole process: \
                  ndnpy {}, pyarrow {}. ndnpy: this binary re-run as `--child-parquet to-npy \
@@ -507,6 +547,7 @@ fn back(cfg: &Config, python: &str, input: &Path, exe: &Path) -> Res<Vec<Report>
                  pq.read_table(p).column('values').combine_chunks(); a = \
                  col.values.to_numpy(zero_copy_only=False).reshape(len(col), \
                  col.type.list_size); np.save(out, a)`.",
+                encodings(python, file)?,
                 ours.checked,
                 theirs.checked,
                 ours.peak_mib(),

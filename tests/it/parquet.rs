@@ -497,12 +497,13 @@ print(str(pq.read_table(d + '/f3.parquet').schema.field(0).type))",
     );
 }
 
-/// float16 columns as pyarrow writes them (dictionary pages, plain pages, version 2 pages,
-/// nested lists, one axis) become the `.npy` numpy would save, through both doors; a column
-/// with nulls is refused without a fill value and filled with one, as other columns are; and
-/// damaged copies of such a file are errors, never a panic.
+/// Columns of numbers as pyarrow writes them (float16 in dictionary pages, plain pages,
+/// version 2 pages, nested lists, one axis; float32 and int64) become the `.npy` numpy would
+/// save, through both doors; a column with nulls is refused without a fill value and filled
+/// with one, as other columns are; and damaged copies of such a file are errors, never a
+/// panic.
 #[test]
-fn float16_columns_from_pyarrow_read_as_numpy_holds_them() {
+fn number_columns_from_pyarrow_read_as_numpy_holds_them() {
     let dir = Scratch::new("pq-f16-in");
     numpy(
         &dir.0,
@@ -518,10 +519,27 @@ pq.write_table(pa.table({'values': lists}), d + '/plain.parquet', use_dictionary
 pq.write_table(pa.table({'values': lists}), d + '/v2.parquet', data_page_version='2.0')
 pq.write_table(pa.table({'values': nested}), d + '/nested.parquet')
 pq.write_table(pa.table({'x': pa.array(a[:, 0], mask=np.arange(500) >= 450)}), d + '/nulls.parquet', row_group_size=100)
-pq.write_table(pa.table({'values': lists}), d + '/damage.parquet', data_page_size=1024, row_group_size=100)",
+pq.write_table(pa.table({'values': lists}), d + '/damage.parquet', data_page_size=1024, row_group_size=100)
+f4 = a.astype('<f4')
+np.save(d + '/f4.npy', f4)
+pq.write_table(pa.table({'values': pa.FixedSizeListArray.from_arrays(pa.array(f4.reshape(-1)), 16)}), d + '/f4.parquet', row_group_size=200)
+i8 = np.arange(1000, dtype='<i8') * -3 + 2**40
+np.save(d + '/i8.npy', i8)
+pq.write_table(pa.table({'i8': pa.array(i8)}), d + '/i8.parquet', use_dictionary=False)",
     );
     // In memory: the same bits (NaN among them) in the same shape.
     let bits = |d: ndnpy::DynArray| d.into_array::<half::f16>().unwrap().mapv(|v| v.to_bits());
+    for (file, want) in [("f4", "f4"), ("i8", "i8")] {
+        parquet_to_npy(dir.path(&format!("{file}.parquet")), dir.path("out.npy")).unwrap();
+        assert_eq!(
+            dir.read("out.npy"),
+            dir.read(&format!("{want}.npy")),
+            "{file}"
+        );
+        let a = parquet_to_dyn(dir.path(&format!("{file}.parquet"))).unwrap();
+        let b = ndnpy::read_npy_dyn(dir.path("out.npy")).unwrap();
+        assert_eq!(format!("{a:?}"), format!("{b:?}"), "{file}");
+    }
     for (file, want) in [("dict", "a"), ("plain", "a"), ("v2", "a"), ("nested", "b")] {
         let out = dir.path(&format!("{file}.npy"));
         parquet_to_npy(dir.path(&format!("{file}.parquet")), &out).unwrap();

@@ -1,4 +1,5 @@
-//! One float16 column of fixed-size lists (the embeddings case) read page by page.
+//! One column of fixed-width numbers, or of fixed-size lists of them (the embeddings case),
+//! read page by page.
 //!
 //! The Arrow reader decodes a list column's levels value by value and builds validity and
 //! offset buffers that a dense array of fixed-size lists does not need; for float16 it also
@@ -6,12 +7,15 @@
 //! against the one pattern a column without nulls can have (every definition level the
 //! maximum, the repetition levels of one row repeated), and its values are copied as they
 //! are: a `PLAIN` page's bytes straight to the output, a dictionary page's indices looked up.
-//! A page this module does not read (a null, another value encoding, the deprecated
+//! This serves the values numpy and Parquet store alike, little-endian of one width: float16
+//! (`FIXED_LEN_BYTE_ARRAY` of 2), float32, float64, and 32- and 64-bit integers, signed or
+//! not. A page this module does not read (a null, another value encoding, the deprecated
 //! bit-packed levels) is reported, and the caller reads the file the Arrow reader's way.
 
 use super::{foreign, guarded, parquet_error};
+use crate::base::dtype::ScalarKind;
 use crate::base::error::{with_path, Error};
-use crate::element::pod::as_bytes;
+use crate::element::pod::{as_bytes, Pod};
 use parquet::basic::{Encoding, Type as PhysicalType};
 use parquet::column::page::Page;
 use parquet::file::reader::{FileReader, SerializedFileReader};
@@ -39,18 +43,68 @@ impl From<Error> for Stop {
     }
 }
 
-/// Writes the values of the float16 column `root` (a top-level field) of the Parquet file
-/// `input`, `rows` rows of `inner` (the shape after the first axis) each, to `out` as
-/// little-endian bytes in C order. `Ok(false)`: the column is not one this module reads (what
-/// was written to `out` is to be discarded).
-pub(super) fn copy_f16(
+/// The Parquet type whose values are numpy's of `kind` and `size` byte for byte (both
+/// little-endian), if there is one.
+pub(super) fn physical(kind: ScalarKind, size: usize) -> Option<PhysicalType> {
+    match (kind, size) {
+        (ScalarKind::Float, 2) => Some(PhysicalType::FIXED_LEN_BYTE_ARRAY),
+        (ScalarKind::Float, 4) => Some(PhysicalType::FLOAT),
+        (ScalarKind::Float, 8) => Some(PhysicalType::DOUBLE),
+        (ScalarKind::Int | ScalarKind::UInt, 4) => Some(PhysicalType::INT32),
+        (ScalarKind::Int | ScalarKind::UInt, 8) => Some(PhysicalType::INT64),
+        _ => None,
+    }
+}
+
+/// Writes the values of the column `root` (a top-level field) of the Parquet file `input`,
+/// of numpy's `kind` and `size` ([`physical`]), `rows` rows of `inner` (the shape after the
+/// first axis) each, to `out` as little-endian bytes in C order. `Ok(false)`: the column is
+/// not one this module reads (what was written to `out` is to be discarded).
+pub(super) fn copy(
     input: &Path,
     root: usize,
+    (kind, size): (ScalarKind, usize),
     rows: usize,
     inner: &[usize],
     out: &mut impl Write,
 ) -> Result<bool, Error> {
+    match size {
+        2 => copy_values::<u16>(input, root, kind, rows, inner, out),
+        4 => copy_values::<u32>(input, root, kind, rows, inner, out),
+        8 => copy_values::<u64>(input, root, kind, rows, inner, out),
+        _ => Ok(false),
+    }
+}
+
+/// A value as Parquet stores it: `size_of::<Self>()` little-endian bytes.
+trait Value: Pod + Default {
+    fn from_le(bytes: &[u8]) -> Self;
+}
+
+macro_rules! value {
+    ($($t:ty),*) => {$(
+        impl Value for $t {
+            fn from_le(bytes: &[u8]) -> $t {
+                bytes.try_into().map(<$t>::from_le_bytes).unwrap_or_default()
+            }
+        }
+    )*};
+}
+value!(u16, u32, u64);
+
+fn copy_values<T: Value>(
+    input: &Path,
+    root: usize,
+    kind: ScalarKind,
+    rows: usize,
+    inner: &[usize],
+    out: &mut impl Write,
+) -> Result<bool, Error> {
+    let width = size_of::<T>();
     let per_row: usize = inner.iter().product();
+    let Some(physical_type) = physical(kind, width) else {
+        return Ok(false);
+    };
     if per_row == 0 || cfg!(target_endian = "big") {
         return Ok(false);
     }
@@ -62,7 +116,10 @@ pub(super) fn copy_f16(
         return Ok(false);
     };
     let column = descr.column(leaf);
-    if column.physical_type() != PhysicalType::FIXED_LEN_BYTE_ARRAY || column.type_length() != 2 {
+    if column.physical_type() != physical_type
+        || (physical_type == PhysicalType::FIXED_LEN_BYTE_ARRAY
+            && usize::try_from(column.type_length()).ok() != Some(width))
+    {
         return Ok(false);
     }
     let (max_def, max_rep) = (column.max_def_level(), column.max_rep_level());
@@ -76,7 +133,7 @@ pub(super) fn copy_f16(
     let Some(total) = rows.checked_mul(per_row) else {
         return Err(foreign(format!("{rows} rows of {per_row} values overflow")));
     };
-    let mut column = Column {
+    let mut column = Column::<T> {
         max_def,
         max_rep,
         pattern,
@@ -117,7 +174,7 @@ pub(super) fn copy_f16(
 }
 
 /// The state of one column's read across its pages.
-struct Column {
+struct Column<T> {
     max_def: i16,
     max_rep: i16,
     /// The repetition levels of one row.
@@ -129,11 +186,11 @@ struct Column {
     total: usize,
     /// The row group's dictionary, and values looked up in it before they are written (both
     /// in native order, which is little-endian where this module is used).
-    dict: Vec<u16>,
-    scratch: Vec<u16>,
+    dict: Vec<T>,
+    scratch: Vec<T>,
 }
 
-impl Column {
+impl<T: Value> Column<T> {
     fn page(&mut self, page: Page, out: &mut impl Write) -> Result<(), Stop> {
         match page {
             Page::DictionaryPage {
@@ -145,16 +202,13 @@ impl Column {
                 if !matches!(encoding, Encoding::PLAIN | Encoding::PLAIN_DICTIONARY) {
                     return Err(Stop::Other);
                 }
-                let len = (num_values as usize).checked_mul(2);
-                if len.is_none_or(|len| len > buf.len()) {
+                let width = size_of::<T>();
+                let len = (num_values as usize).checked_mul(width);
+                let Some(values) = len.and_then(|len| buf.get(..len)) else {
                     return Err(damaged("a dictionary page holds fewer values than it says"));
-                }
+                };
                 self.dict.clear();
-                self.dict.extend(
-                    buf[..num_values as usize * 2]
-                        .chunks_exact(2)
-                        .map(|v| u16::from_le_bytes([v[0], v[1]])),
-                );
+                self.dict.extend(values.chunks_exact(width).map(T::from_le));
                 Ok(())
             }
             Page::DataPage {
@@ -245,8 +299,9 @@ impl Column {
         }
         match encoding {
             Encoding::PLAIN => {
-                let bytes = values
-                    .get(..n * 2)
+                let bytes = n
+                    .checked_mul(size_of::<T>())
+                    .and_then(|len| values.get(..len))
                     .ok_or_else(|| damaged("a page holds fewer values than it says"))?;
                 out.write_all(bytes).map_err(Error::from)?;
             }
@@ -424,6 +479,8 @@ fn varint(data: &mut &[u8]) -> Result<u64, Stop> {
 mod tests {
     use super::*;
 
+    const F16: (ScalarKind, usize) = (ScalarKind::Float, 2);
+
     fn runs(data: &[u8], width: u32, n: usize) -> Result<Vec<(u32, usize)>, String> {
         let mut v = Vec::new();
         hybrid(data, width, n, |run| {
@@ -470,8 +527,9 @@ mod tests {
 
     /// What pyarrow writes (dictionary and plain pages, version 2 pages, codecs, small pages
     /// and row groups, a dictionary that falls back to plain, nested lists, the tensor type,
-    /// one axis, a column among others) is read page by page, byte for byte what numpy holds;
-    /// nulls and byte-stream-split pages are left to the Arrow reader.
+    /// one axis, a column among others; float16, float32, float64, 32- and 64-bit integers)
+    /// is read page by page, byte for byte what numpy holds; nulls, byte-stream-split pages
+    /// and integers Parquet stores wider than numpy are left to the Arrow reader.
     #[test]
     fn reads_what_pyarrow_writes_page_by_page() {
         let dir = std::env::temp_dir().join(format!("ndnpy-dense-{}", std::process::id()));
@@ -503,6 +561,22 @@ pq.write_table(pa.table({'i': np.arange(1000), 'values': pa.array(c)}), d + '/c.
                row_group_size=300)
 holes = pa.array(c, mask=np.arange(1000) % 10 == 3)
 pq.write_table(pa.table({'values': holes}), d + '/c_nulls.parquet')
+# Other widths and kinds: (name, array, writer options).
+others = [
+    ('f4', rng.standard_normal((200, 6)).astype('<f4'), {}),
+    ('f8', rng.standard_normal(500), dict(use_dictionary=False)),
+    ('i4', rng.integers(-2**31, 2**31, (100, 2, 3), dtype='<i4'), dict(data_page_version='2.0')),
+    ('u4', rng.integers(0, 2**32, 300, dtype='<u4'), dict(compression='zstd')),
+    ('i8', rng.integers(-2**63, 2**63, (50, 4), dtype='<i8'), dict(data_page_size=64)),
+    ('u8', (np.arange(400, dtype='<u8') % 7) * 2**61, {}),
+    ('u1', np.arange(300, dtype='u1'), {}),
+]
+for name, x, kw in others:
+    open(d + '/' + name + '.bin', 'wb').write(x.tobytes())
+    col = pa.array(x.reshape(-1))
+    for n in reversed(x.shape[1:]):
+        col = pa.FixedSizeListArray.from_arrays(col, n)
+    pq.write_table(pa.table({'values': col}), d + '/' + name + '.parquet', **kw)
 ";
         let status = std::process::Command::new("python3")
             .arg("-c")
@@ -528,9 +602,10 @@ pq.write_table(pa.table({'values': holes}), d + '/c_nulls.parquet')
             let want = std::fs::read(dir.join(format!("{want}.bin"))).unwrap();
             let rows = want.len() / 2 / inner.iter().product::<usize>();
             let mut out = Vec::new();
-            let read = copy_f16(
+            let read = copy(
                 &dir.join(format!("{file}.parquet")),
                 root,
+                F16,
                 rows,
                 inner,
                 &mut out,
@@ -540,10 +615,52 @@ pq.write_table(pa.table({'values': holes}), d + '/c_nulls.parquet')
                 assert!(out == want, "{file}: other bytes");
             }
         }
+        type Case<'a> = (&'a str, (ScalarKind, usize), &'a [usize], bool);
+        let kinds: [Case<'_>; 7] = [
+            ("f4", (ScalarKind::Float, 4), &[6], true),
+            ("f8", (ScalarKind::Float, 8), &[], true),
+            ("i4", (ScalarKind::Int, 4), &[2, 3], true),
+            ("u4", (ScalarKind::UInt, 4), &[], true),
+            ("i8", (ScalarKind::Int, 8), &[4], true),
+            ("u8", (ScalarKind::UInt, 8), &[], true),
+            // Stored as 32-bit integers: not numpy's bytes.
+            ("u1", (ScalarKind::UInt, 1), &[], false),
+        ];
+        for (file, kind, inner, dense) in kinds {
+            let want = std::fs::read(dir.join(format!("{file}.bin"))).unwrap();
+            let rows = want.len() / kind.1 / inner.iter().product::<usize>();
+            let mut out = Vec::new();
+            let path = dir.join(format!("{file}.parquet"));
+            assert_eq!(
+                copy(&path, 0, kind, rows, inner, &mut out).unwrap(),
+                dense,
+                "{file}"
+            );
+            assert!(!dense || out == want, "{file}: other bytes");
+        }
+        // A float32 column is not read as float64, nor float16 as an integer.
+        let f4 = dir.join("f4.parquet");
+        assert!(!copy(&f4, 0, (ScalarKind::Float, 8), 200, &[3], &mut Vec::new()).unwrap());
+        let f2 = dir.join("a_plain.parquet");
+        assert!(!copy(&f2, 0, (ScalarKind::Int, 2), 300, &[12], &mut Vec::new()).unwrap());
         // A row count other than the file's is an error.
-        let err = copy_f16(&dir.join("a_dict.parquet"), 0, 301, &[12], &mut Vec::new());
+        let err = copy(
+            &dir.join("a_dict.parquet"),
+            0,
+            F16,
+            301,
+            &[12],
+            &mut Vec::new(),
+        );
         assert!(err.unwrap_err().to_string().contains("its data holds 300"));
-        let err = copy_f16(&dir.join("a_plain.parquet"), 0, 299, &[12], &mut Vec::new());
+        let err = copy(
+            &dir.join("a_plain.parquet"),
+            0,
+            F16,
+            299,
+            &[12],
+            &mut Vec::new(),
+        );
         assert!(err.unwrap_err().to_string().contains("more than"));
         std::fs::remove_dir_all(&dir).unwrap();
     }

@@ -18,8 +18,9 @@
 //!   column), or, when the file has one column or one is named
 //!   ([`ParquetOptions::columns`]), that column's array, its fixed-size lists as axes. It
 //!   reads one batch of rows at a time (twice when strings or binaries need their longest
-//!   value to size the dtype). A float16 column of fixed-size lists without nulls (the
-//!   embeddings case) is read page by page instead, its values copied as they are stored.
+//!   value to size the dtype). A column without nulls of floats or of 32- or 64-bit
+//!   integers, or of fixed-size lists of them (the embeddings case), is read page by page
+//!   instead, its values copied as they are stored.
 //!
 //! Types map as [`arrow`](crate::arrow) says. Compression is the Parquet writer's default
 //! (none) unless [`ParquetOptions::compression`] names a codec: `snappy`, `zstd`, `lz4`
@@ -48,7 +49,7 @@ mod dense;
 mod footer;
 
 use crate::array::dynamic::DynArray;
-use crate::base::dtype::DType;
+use crate::base::dtype::{DType, ScalarKind};
 use crate::base::error::{with_path, Error, FormatError, MismatchError, UsageError};
 use crate::convert::arrow::{self as conv, ArrowOptions};
 use crate::format::header::{Header, HeaderInfo, ReadOptions};
@@ -426,10 +427,10 @@ impl ParquetOptions {
         let plan = self.plan(input)?;
         let header = plan.header();
         write_file(output.as_ref(), Publish::Replace, self.sync(), |file| {
-            if let Some(root) = plan.f16_column() {
+            if let Some((root, kind)) = plan.fixed_column() {
                 let mut out = BufWriter::with_capacity(1 << 20, &mut *file);
                 out.write_all(&header.to_bytes()?)?;
-                if dense::copy_f16(input, root, plan.rows, &header.shape[1..], &mut out)? {
+                if dense::copy(input, root, kind, plan.rows, &header.shape[1..], &mut out)? {
                     out.flush()?;
                     return Ok(());
                 }
@@ -484,8 +485,8 @@ impl ParquetOptions {
         let plan = self.plan(input)?;
         let header = plan.header();
         let mut bytes = Vec::new();
-        if let Some(root) = plan.f16_column() {
-            if dense::copy_f16(input, root, plan.rows, &header.shape[1..], &mut bytes)? {
+        if let Some((root, kind)) = plan.fixed_column() {
+            if dense::copy(input, root, kind, plan.rows, &header.shape[1..], &mut bytes)? {
                 return DynArray::from_raw(header.dtype, header.shape, false, bytes);
             }
             bytes = Vec::new();
@@ -733,14 +734,17 @@ struct Plan {
 }
 
 impl Plan {
-    /// The column, when the output is one column's float16 array (of any shape), read page
-    /// by page ([`dense`]).
-    fn f16_column(&self) -> Option<usize> {
+    /// The column and its numbers' kind and size, when the output is one column's array (of
+    /// any shape) of numbers Parquet stores as numpy does, read page by page ([`dense`]).
+    fn fixed_column(&self) -> Option<(usize, (ScalarKind, usize))> {
         let base = match &self.dtype {
             DType::SubArray(sub) => sub.base(),
             other => other,
         };
-        (self.single && is_f16(base)).then_some(self.column?)
+        let scalar = base.as_scalar()?;
+        let kind = (scalar.kind(), scalar.size());
+        dense::physical(kind.0, kind.1)?;
+        self.single.then_some((self.column?, kind))
     }
 
     fn header(&self) -> Header {
