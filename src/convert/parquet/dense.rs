@@ -35,11 +35,13 @@ enum Stop {
     Other,
     /// The file is damaged.
     Damaged(String),
+    /// Writing the output failed.
+    Failed(Error),
 }
 
 impl From<Error> for Stop {
     fn from(e: Error) -> Stop {
-        Stop::Damaged(e.to_string())
+        Stop::Failed(e)
     }
 }
 
@@ -156,6 +158,7 @@ fn copy_values<T: Value>(
                 Ok(()) => {}
                 Err(Stop::Other) => return Ok(false),
                 Err(Stop::Damaged(reason)) => return Err(foreign(reason)),
+                Err(Stop::Failed(e)) => return Err(e),
             }
         }
     }
@@ -493,6 +496,7 @@ mod tests {
         .map_err(|e| match e {
             Stop::Other => "other".to_string(),
             Stop::Damaged(r) => r,
+            Stop::Failed(e) => e.to_string(),
         })?;
         Ok(v)
     }
@@ -643,6 +647,21 @@ for name, x, kw in others:
         assert!(!copy(&f4, 0, (ScalarKind::Float, 8), 200, &[3], &mut Vec::new()).unwrap());
         let f2 = dir.join("a_plain.parquet");
         assert!(!copy(&f2, 0, (ScalarKind::Int, 2), 300, &[12], &mut Vec::new()).unwrap());
+        // A failed write is the writer's error, not a damaged file.
+        struct Full;
+        impl Write for Full {
+            fn write(&mut self, _: &[u8]) -> std::io::Result<usize> {
+                Err(std::io::Error::other("disk full"))
+            }
+            fn flush(&mut self) -> std::io::Result<()> {
+                Ok(())
+            }
+        }
+        for file in ["a_plain", "a_dict"] {
+            let path = dir.join(format!("{file}.parquet"));
+            let err = copy(&path, 0, F16, 300, &[12], &mut Full).unwrap_err();
+            assert_eq!(err.kind(), crate::ErrorKind::Io, "{file}: {err}");
+        }
         // A row count other than the file's is an error.
         let err = copy(
             &dir.join("a_dict.parquet"),
