@@ -402,6 +402,46 @@ for n in ['big', 'f32', 'rec']:
     }
 }
 
+/// Reads `rounds` damaged copies of the Parquet file `name` (one in ten cut short, the others
+/// with one to four bits flipped, where a xorshift seeded with `seed` says) through `read`;
+/// panics if a read panics, else returns how many were errors and how many read.
+fn read_damaged_copies<T>(
+    dir: &Scratch,
+    name: &str,
+    seed: u64,
+    rounds: usize,
+    read: impl Fn(&std::path::Path) -> Result<T, ndnpy::Error>,
+) -> (usize, usize) {
+    let good = dir.read(name);
+    let mut state = seed;
+    let mut next = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    let (mut errors, mut read_ok) = (0, 0);
+    let path = dir.path("bad.parquet");
+    for round in 0..rounds {
+        let mut bad = good.clone();
+        if round % 10 == 0 {
+            bad.truncate((next() as usize) % bad.len());
+        } else {
+            for _ in 0..1 + round % 4 {
+                let at = (next() as usize) % bad.len();
+                bad[at] ^= 1 << (next() % 8);
+            }
+        }
+        std::fs::write(&path, &bad).unwrap();
+        match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| read(&path))) {
+            Ok(Ok(_)) => read_ok += 1,
+            Ok(Err(_)) => errors += 1,
+            Err(_) => panic!("{name}, round {round}: reading a damaged file panicked"),
+        }
+    }
+    (errors, read_ok)
+}
+
 /// Damaged Parquet files (bytes flipped, cut short) are errors, never a panic: 400 mutations of
 /// a file with numbers, strings, lists and nulls, each read to `.npy` in memory.
 #[test]
@@ -415,36 +455,9 @@ t = pa.table({'i': pa.array(range(200), pa.int32()), 's': pa.array([str(i) * (i 
               'f': pa.array([None if i % 7 == 0 else i / 3 for i in range(200)])})
 pq.write_table(t, d + '/t.parquet', compression='snappy', row_group_size=64)",
     );
-    let good = dir.read("t.parquet");
-    let mut state = 0x9e37_79b9_7f4a_7c15u64;
-    let mut next = move || {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        state
-    };
-    let (mut errors, mut read) = (0, 0);
-    for round in 0..400 {
-        let mut bad = good.clone();
-        if round % 10 == 0 {
-            bad.truncate((next() as usize) % bad.len());
-        } else {
-            for _ in 0..1 + round % 4 {
-                let at = (next() as usize) % bad.len();
-                bad[at] ^= 1 << (next() % 8);
-            }
-        }
-        let path = dir.path("bad.parquet");
-        std::fs::write(&path, &bad).unwrap();
-        let result = std::panic::catch_unwind(|| {
-            ParquetOptions::new().fill_nulls(0.0).parquet_to_dyn(&path)
-        });
-        match result {
-            Ok(Ok(_)) => read += 1,
-            Ok(Err(_)) => errors += 1,
-            Err(_) => panic!("round {round}: reading a damaged file panicked"),
-        }
-    }
+    let (errors, read) = read_damaged_copies(&dir, "t.parquet", 0x9e37_79b9_7f4a_7c15, 400, |p| {
+        ParquetOptions::new().fill_nulls(0.0).parquet_to_dyn(p)
+    });
     assert!(errors > 100, "{errors} errors, {read} read");
 }
 
@@ -574,33 +587,10 @@ print(b.dtype, np.array_equal(a, b, equal_nan=True))",
     let saved = ndnpy::read_npy_dyn(dir.path("nulls.npy")).unwrap();
     assert_eq!(bits(filled), bits(saved));
 
-    let good = dir.read("damage.parquet");
-    let mut state = 0x2545_f491_4f6c_dd1du64;
-    let mut next = move || {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        state
-    };
-    let (mut errors, mut read) = (0, 0);
-    for round in 0..300 {
-        let mut bad = good.clone();
-        if round % 10 == 0 {
-            bad.truncate((next() as usize) % bad.len());
-        } else {
-            for _ in 0..1 + round % 4 {
-                let at = (next() as usize) % bad.len();
-                bad[at] ^= 1 << (next() % 8);
-            }
-        }
-        let path = dir.path("bad.parquet");
-        std::fs::write(&path, &bad).unwrap();
-        match std::panic::catch_unwind(|| parquet_to_dyn(&path)) {
-            Ok(Ok(_)) => read += 1,
-            Ok(Err(_)) => errors += 1,
-            Err(_) => panic!("round {round}: reading a damaged file panicked"),
-        }
-    }
+    let (errors, read) =
+        read_damaged_copies(&dir, "damage.parquet", 0x2545_f491_4f6c_dd1d, 300, |p| {
+            ParquetOptions::new().parquet_to_dyn(p)
+        });
     assert!(errors > 50, "{errors} errors, {read} read");
 }
 
