@@ -284,29 +284,34 @@ struct DoorData {
 /// The doors into a buffer besides the path and `NpyReader` (the tables above): each reads
 /// the same arrays into one buffer and allocating an array per read, as
 /// `(door, into row, allocating row, numpy row's description)`.
-const DOORS: [(&str, &str, &str); 5] = [
+const DOORS: [(&str, &str, &str, &str); 5] = [
     (
         "file",
+        "ReadOptions::read_into(File)",
         "ndnpy ReadNpyExt::read_npy(File), an array per file",
         "np.load(path)",
     ),
     (
         "bufreader",
+        "ReadOptions::read_into(BufReader<File>)",
         "ndnpy ReadNpyExt::read_npy(BufReader<File>), an array per file",
         "np.load(path)",
     ),
     (
         "bytes",
+        "ReadOptions::read_into(&[u8])",
         "ndnpy ReadNpyExt::read_npy(&[u8]), an array per file",
         "np.load(io.BytesIO(b))",
     ),
     (
         "stored",
+        "NpzMember::read_into (stored members)",
         "ndnpy NpzReader::by_name, an array per member (stored)",
         "np.load(npz)[name] for each member",
     ),
     (
         "deflated",
+        "NpzMember::read_into (deflated members)",
         "ndnpy NpzReader::by_name, an array per member (deflated)",
         "np.load(npz)[name] for each member",
     ),
@@ -414,7 +419,7 @@ fn door_reports(
     };
     let dir_s = dir.to_str().ok_or("non-UTF-8 directory")?.to_string();
     let mut reports = Vec::new();
-    for (door, alloc, numpy_does) in DOORS {
+    for (door, into, alloc, numpy_does) in DOORS {
         let data = &data;
         let rust = |into: bool| {
             let mut buffer = Array2::<f64>::zeros((ROWS, COLS));
@@ -432,13 +437,6 @@ fn door_reports(
             Imp::new(NUMPY, |_| np.borrow_mut().timed(&numpy_cmd)),
         ];
         let rows = crate::measure(imps, cfg.rounds)?;
-        let into = match door {
-            "file" => "ReadOptions::read_into(File)",
-            "bufreader" => "ReadOptions::read_into(BufReader<File>)",
-            "bytes" => "ReadOptions::read_into(&[u8])",
-            "stored" => "NpzMember::read_into (stored members)",
-            _ => "NpzMember::read_into (deflated members)",
-        };
         reports.push(Report {
             title: format!(
                 "Into one buffer by another door: {n} arrays of (64, 128) f8, ndnpy = {into}"
