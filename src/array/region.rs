@@ -894,6 +894,46 @@ impl<A: ReadableElement> Decoder for IntoView<'_, '_, A> {
     }
 }
 
+/// [`read_from`] as the selection's bytes as the file holds them (its dtype and byte order),
+/// in C order whatever the file's: what a conversion that takes `.npy` bytes as they are
+/// reads.
+#[cfg(feature = "parquet")]
+pub(crate) fn read_from_bytes<R: Read + io::Seek>(
+    info: &HeaderInfo,
+    elems: &[SliceInfoElem],
+    inner: &mut R,
+    at: (u64, Option<u64>, usize),
+) -> Result<Vec<u8>, Error> {
+    read_from_with::<IxDyn, _, _>(info, elems, inner, at, Bytes(info))
+}
+
+/// The bytes of a plan's runs, in C order, of the array `.0` describes.
+#[cfg(feature = "parquet")]
+struct Bytes<'i>(&'i HeaderInfo);
+
+#[cfg(feature = "parquet")]
+impl Decoder for Bytes<'_> {
+    type Out = Vec<u8>;
+    fn decode<R: Read>(self, plan: &Plan, mut reader: R) -> Result<Vec<u8>, Error> {
+        let len = usize::try_from(plan.bytes())
+            .map_err(|_| Error::out_of_memory(usize::MAX, "the selection"))?;
+        let mut data = Vec::new();
+        data.try_reserve_exact(len)
+            .map_err(|_| Error::out_of_memory(len, "the selection"))?;
+        data.resize(len, 0);
+        crate::element::bulk::read_exact_into(&mut reader, &mut data)?;
+        let header = &self.0.header;
+        if header.fortran_order && plan.shape.len() > 1 {
+            return crate::format::layout::fortran_to_c(
+                &data,
+                &plan.shape,
+                header.dtype.itemsize(),
+            );
+        }
+        Ok(data)
+    }
+}
+
 /// The engine of [`read_from`], [`read_from_dyn`] and [`read_from_into`]: the plan of `elems` (checked as a
 /// selection of dimension `D`), the reader of its bytes that the door's source gives, and
 /// `decoder`'s work on the two. `at` is the data's start in `inner`, the bytes it holds, and the

@@ -67,7 +67,7 @@ use arrow_array::{make_array, Array, ArrayRef, RecordBatch};
 use arrow_buffer::{ArrowNativeType, BooleanBuffer, Buffer, MutableBuffer, NullBuffer};
 use arrow_data::ArrayData;
 use arrow_schema::{DataType, Field, FieldRef, Fields, Schema, TimeUnit as ArrowUnit};
-use ndarray::{Array as NdArray, ArrayViewD, Dimension, IxDyn};
+use ndarray::{Array as NdArray, Dimension};
 use std::collections::HashMap;
 use std::sync::Arc;
 
@@ -681,22 +681,11 @@ fn c_bytes(array: DynArray) -> Result<(Vec<u8>, usize), Error> {
         }
     };
     let bytes = if fortran && shape.len() > 1 {
-        fortran_to_c(&bytes, &shape, dtype.itemsize())
+        crate::format::layout::fortran_to_c(&bytes, &shape, dtype.itemsize())?
     } else {
         bytes
     };
     Ok((bytes, n))
-}
-
-/// Fortran-order bytes of `shape` rearranged into C order.
-fn fortran_to_c(bytes: &[u8], shape: &[usize], itemsize: usize) -> Vec<u8> {
-    let mut reversed: Vec<usize> = shape.iter().rev().copied().collect();
-    reversed.push(itemsize);
-    let view = ArrayViewD::from_shape(IxDyn(&reversed), bytes).expect("bytes match the shape");
-    let mut axes: Vec<usize> = (0..shape.len()).rev().collect();
-    axes.push(shape.len());
-    let c = view.permuted_axes(IxDyn(&axes));
-    c.iter().copied().collect()
 }
 
 /// The columns of `record` for `rows` rows of records in C order (`shape`'s further axes as

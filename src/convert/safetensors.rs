@@ -834,39 +834,16 @@ fn transpose(
         }
         .into());
     }
-    let shape = &plan.header.shape;
-    // Fortran strides in elements: axis 0 is contiguous.
-    let mut strides = Vec::with_capacity(shape.len());
-    let mut stride = 1usize;
-    for &d in shape {
-        strides.push(stride);
-        stride *= d; // cannot overflow: the product is the element count, checked by sizes()
-    }
-    let count = plan.len / itemsize;
-    let mut index = vec![0usize; shape.len()];
-    let mut at = 0usize; // element offset in `data` of the C-order element `index`
     let mut buf = Vec::with_capacity(plan.len.min(CHUNK));
-    for _ in 0..count {
-        let start = at * itemsize;
-        let item = &data[start..start + itemsize];
+    for at in crate::format::layout::fortran_offsets(&plan.header.shape) {
         let from = buf.len();
-        buf.extend_from_slice(item);
+        buf.extend_from_slice(&data[at * itemsize..][..itemsize]);
         if let Some(unit) = swap {
             swap_items(&mut buf[from..], unit);
         }
         if buf.len() + itemsize > CHUNK {
             out.write_all(&buf)?;
             buf.clear();
-        }
-        // The next index in C order: the last axis moves fastest.
-        for axis in (0..shape.len()).rev() {
-            index[axis] += 1;
-            at += strides[axis];
-            if index[axis] < shape[axis] {
-                break;
-            }
-            at -= strides[axis] * shape[axis];
-            index[axis] = 0;
         }
     }
     out.write_all(&buf)?;

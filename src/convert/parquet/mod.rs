@@ -1094,18 +1094,16 @@ fn write_parquet(
     Ok(())
 }
 
-/// The rows of an `.npy` file's array, read at their offsets in the file
-/// ([`crate::source::read_exact_at`]), in C order whatever the file's order.
+/// The rows (steps along the first axis) of an `.npy` file's array, read as every region of
+/// an `.npy` is ([`crate::array::region::read_from_bytes`]): the file's bytes in C order,
+/// whatever the file's order.
 struct FileRows {
     file: File,
-    data_start: u64,
+    info: HeaderInfo,
     rows: usize,
     /// Elements per row (the product of the axes after the first).
     inner: usize,
-    itemsize: usize,
     row_bytes: usize,
-    /// Fortran order: for each element of a row in Fortran order, its position in C order.
-    fortran: Option<Vec<usize>>,
 }
 
 impl FileRows {
@@ -1120,11 +1118,10 @@ impl FileRows {
             }
             .into());
         }
-        let (rows, inner_shape) = match h.shape.split_first() {
-            Some((&r, rest)) => (r, rest.to_vec()),
-            None => (1, Vec::new()),
+        let (rows, inner) = match h.shape.split_first() {
+            Some((&r, rest)) => (r, rest.iter().product::<usize>()),
+            None => (1, 1),
         };
-        let inner: usize = inner_shape.iter().product();
         let itemsize = h.dtype.itemsize();
         // Elements of no bytes (numpy's `V0`) take no room in the file, so their count is
         // not bounded by it: a header could ask for 10^15 of them. They hold nothing to put
@@ -1138,61 +1135,31 @@ impl FileRows {
             }
             .into());
         }
-        let fortran = (h.fortran_order && h.shape.len() > 1).then(|| {
-            // Element k of a row in Fortran order (first inner axis fastest) sits at C
-            // position c.
-            let mut map = Vec::with_capacity(inner);
-            let mut index = vec![0usize; inner_shape.len()];
-            for _ in 0..inner {
-                let c = index
-                    .iter()
-                    .zip(&inner_shape)
-                    .fold(0usize, |acc, (&i, &d)| acc * d + i);
-                map.push(c);
-                for (i, &d) in index.iter_mut().zip(&inner_shape) {
-                    *i += 1;
-                    if *i < d {
-                        break;
-                    }
-                    *i = 0;
-                }
-            }
-            map
-        });
         Ok(FileRows {
             file,
-            data_start: info.data_offset,
+            info: info.clone(),
             rows,
             inner,
-            itemsize,
             row_bytes: inner * itemsize,
-            fortran,
         })
     }
 
     /// Rows `start..end` in C order.
     fn read(&mut self, start: usize, end: usize) -> Result<Vec<u8>, Error> {
-        let n = end - start;
-        let mut out = conv::zeroed(n, self.row_bytes)?;
-        match &self.fortran {
-            None => {
-                let at = self.data_start + (start * self.row_bytes) as u64;
-                crate::source::read_exact_at(&self.file, &mut out, at)?;
-            }
-            Some(map) => {
-                let mut run = vec![0u8; n * self.itemsize];
-                let size = self.itemsize;
-                for (k, &c) in map.iter().enumerate() {
-                    let at = self.data_start + ((k * self.rows + start) * size) as u64;
-                    crate::source::read_exact_at(&self.file, &mut run, at)?;
-                    for i in 0..n {
-                        let to = (i * self.inner + c) * size;
-                        out[to..to + size].copy_from_slice(&run[i * size..(i + 1) * size]);
-                    }
-                }
-            }
+        if start == end {
+            return Ok(Vec::new());
         }
-        Ok(out)
+        let mut elems = crate::array::region::whole(&self.info.header);
+        if let Some(first) = elems.first_mut() {
+            // Both fit in isize: they are at most the length of an axis of the file's array.
+            *first = ndarray::SliceInfoElem::Slice {
+                start: start as isize,
+                end: Some(end as isize),
+                step: 1,
+            };
+        }
+        let at = (self.info.data_offset, None, 1);
+        crate::array::region::read_from_bytes(&self.info, &elems, &mut self.file, at)
     }
 }
 
