@@ -19,35 +19,13 @@ use crate::element::ReadableElement;
 use crate::format::header::{Header, HeaderInfo, ReadOptions, MAGIC};
 use crate::platform::ioutil::read_full;
 use crate::platform::prefault;
+use crate::source::span::{HashingRead, PARALLEL_CRC_MIN};
 use ndarray::{ArrayBase, DataOwned, Dimension};
-use std::io::{self, BufRead, Read};
+use std::io::{self, Read};
 
 /// The most bytes of a stored member copied per read, and the steps in which an inflated
 /// member is hashed (see [`MemberReader`]'s `read`).
 const CACHE_STEP: usize = 256 << 10;
-
-/// The smallest read of a stored member whose CRC-32 runs on a second thread, or that a file
-/// splits over threads (unless [`ReadOptions::threads`] is 1, on a machine with more than one
-/// core).
-pub(crate) const PARALLEL_CRC_MIN: usize = 16 << 20;
-
-/// Where a member's compressed data comes from: any `BufRead`, and for some sources a faster
-/// way to read a large part of a stored member with its CRC-32.
-pub(crate) trait MemberSource: BufRead {
-    /// Reads `out` whole (fewer bytes only where the source ends), hashing the bytes as they
-    /// land (a file on several threads, a remote object in concurrent parts), and returns how
-    /// many bytes were read with their CRC-32, if this source can for a read of this size;
-    /// `None` (the default) to have it read the plain way.
-    fn read_hashing(&mut self, out: &mut [u8]) -> Option<io::Result<(usize, crc32fast::Hasher)>> {
-        let _ = out;
-        None
-    }
-}
-
-impl MemberSource for &[u8] {}
-
-/// Any buffered reader (the remote archive's ranges, say), read the plain way.
-impl<R: Read> MemberSource for io::BufReader<R> {}
 
 /// Reads one member's uncompressed bytes from its compressed data `src`.
 pub(crate) struct MemberReader<'e, B> {
@@ -64,7 +42,7 @@ pub(crate) struct MemberReader<'e, B> {
     threads: usize,
 }
 
-impl<'e, B: MemberSource> MemberReader<'e, B> {
+impl<'e, B: HashingRead> MemberReader<'e, B> {
     /// A reader of `entry`'s bytes from its compressed data; the caller has checked the entry
     /// ([`EntryRef::check`]).
     pub(crate) fn new(src: B, entry: EntryRef<'e>) -> Self {
@@ -249,7 +227,7 @@ impl<'e, B: MemberSource> MemberReader<'e, B> {
     }
 }
 
-impl<B: MemberSource> Read for MemberReader<'_, B> {
+impl<B: HashingRead> Read for MemberReader<'_, B> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
         if buf.is_empty() || self.done {
             return Ok(0);
@@ -323,14 +301,14 @@ pub(crate) fn lift(e: Error) -> Error {
 }
 
 /// Reads the rest of the member and discards it, which runs the end checks.
-fn drain<B: MemberSource>(m: &mut MemberReader<'_, B>) -> Result<(), Error> {
+fn drain<B: HashingRead>(m: &mut MemberReader<'_, B>) -> Result<(), Error> {
     let mut buf = [0u8; 8192];
     while m.read(&mut buf)? > 0 {}
     Ok(())
 }
 
 /// Reads the first six bytes: the `.npy` magic, or the start of some other content.
-fn read_magic<B: MemberSource>(m: &mut MemberReader<'_, B>) -> Result<([u8; 6], usize), Error> {
+fn read_magic<B: HashingRead>(m: &mut MemberReader<'_, B>) -> Result<([u8; 6], usize), Error> {
     let mut magic = [0u8; 6];
     let n = read_full(m, &mut magic)?;
     Ok((magic, n))
@@ -361,7 +339,7 @@ where
     A: ReadableElement,
     S: DataOwned<Elem = A>,
     D: Dimension,
-    B: MemberSource,
+    B: HashingRead,
 {
     let whole = m.input();
     let array = read_array(&mut (&magic[..]).chain(&mut *m), opts, whole)?;
@@ -379,7 +357,7 @@ where
     A: ReadableElement,
     S: DataOwned<Elem = A>,
     D: Dimension,
-    B: MemberSource,
+    B: HashingRead,
 {
     let mut inner = || {
         let (magic, n) = read_magic(m)?;
@@ -394,7 +372,7 @@ where
 /// Reads the member's array into `out`, memory the caller owns, then the rest of the member
 /// (running the end checks: size and CRC-32); a member without the magic is a
 /// [`ErrorKind::NotNpy`](crate::ErrorKind::NotNpy).
-pub(crate) fn read_into<A: ReadableElement, B: MemberSource>(
+pub(crate) fn read_into<A: ReadableElement, B: HashingRead>(
     m: &mut MemberReader<'_, B>,
     opts: &ReadOptions,
     out: ndarray::ArrayViewMutD<'_, A>,
@@ -419,7 +397,7 @@ pub(crate) fn read_into<A: ReadableElement, B: MemberSource>(
 
 /// Reads the member as an `.npy` array of any dtype; a member without the magic is a
 /// [`ErrorKind::NotNpy`](crate::ErrorKind::NotNpy).
-pub(crate) fn read_dyn<B: MemberSource>(
+pub(crate) fn read_dyn<B: HashingRead>(
     m: &mut MemberReader<'_, B>,
     opts: &ReadOptions,
 ) -> Result<DynArray, Error> {
@@ -445,7 +423,7 @@ where
     A: ReadableElement,
     S: DataOwned<Elem = A>,
     D: Dimension,
-    B: MemberSource,
+    B: HashingRead,
 {
     let mut inner = || {
         let (magic, n) = read_magic(m)?;
@@ -460,7 +438,7 @@ where
 }
 
 /// Reads the member's `.npy` header only.
-pub(crate) fn read_header<B: MemberSource>(
+pub(crate) fn read_header<B: HashingRead>(
     m: &mut MemberReader<'_, B>,
     opts: &ReadOptions,
 ) -> Result<HeaderInfo, Error> {
@@ -478,7 +456,7 @@ pub(crate) fn read_header<B: MemberSource>(
 const FIRST_BYTES: usize = 64 << 10;
 
 /// Reads all of the member's bytes.
-pub(crate) fn read_bytes<B: MemberSource>(
+pub(crate) fn read_bytes<B: HashingRead>(
     m: &mut MemberReader<'_, B>,
     opts: &ReadOptions,
 ) -> Result<Vec<u8>, Error> {
@@ -496,7 +474,7 @@ pub(crate) fn read_bytes<B: MemberSource>(
 
 /// The member's declared size, checked against [`ReadOptions::max_data_len`] and the address
 /// space.
-fn checked_size<B: MemberSource>(
+fn checked_size<B: HashingRead>(
     m: &MemberReader<'_, B>,
     opts: &ReadOptions,
 ) -> Result<usize, Error> {
@@ -521,7 +499,7 @@ fn checked_size<B: MemberSource>(
 /// declared size is only proven as it inflates, so `bytes` grows with what arrives (doubling,
 /// every reservation fallible): a stream that ends early fails as
 /// [`ErrorKind::Archive`](crate::ErrorKind::Archive) having held only what it produced.
-fn read_rest<B: MemberSource>(
+fn read_rest<B: HashingRead>(
     m: &mut MemberReader<'_, B>,
     bytes: &mut Vec<u8>,
     opts: &ReadOptions,

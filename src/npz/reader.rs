@@ -2,17 +2,16 @@
 //! handle found by key or by index.
 
 use super::archive::{Directory, EntryRef, Located, DEFLATED, STORED};
-use super::member::{self, Content, MemberReader, MemberSource};
+use super::member::{self, Content, MemberReader};
 use super::Compression;
 use crate::array::dynamic::DynArray;
 use crate::base::error::{with_path, Detail, Error, LimitError, MismatchError};
 use crate::element::{ReadableElement, ViewElement};
 use crate::format::header::{HeaderInfo, ReadOptions};
-#[cfg(unix)]
-use crate::source::pio::FileSpan;
+use crate::source::span::Span;
 use ndarray::{Array, ArrayBase, ArrayView, DataOwned, Dimension, IxDyn, SliceArg};
 use std::fs::File;
-use std::io::{self, BufRead, BufReader, Cursor, Read, Seek, SeekFrom};
+use std::io::{Cursor, Read, Seek};
 use std::marker::PhantomData;
 use std::ops::Range;
 use std::path::Path;
@@ -586,7 +585,7 @@ impl<R: Read + Seek> NpzReader<R> {
         &'s mut self,
         index: usize,
         most: Option<u64>,
-        f: impl FnOnce(&mut MemberReader<'s, Source<'s, R>>, &ReadOptions) -> Result<T, Error>,
+        f: impl FnOnce(&mut MemberReader<'s, Span<'s, R>>, &ReadOptions) -> Result<T, Error>,
     ) -> Result<T, Error> {
         let entry = self.entry(index)?;
         entry.check()?;
@@ -612,8 +611,8 @@ impl<R: Read + Seek> NpzReader<R> {
             in_scratch,
         } = (dir.locate(reader, index, scratch)).map_err(|e| e.in_member(name))?;
         let src = match in_scratch {
-            Some(range) => Source::Memory(&scratch[range]),
-            None => Source::from_archive(reader, data_start, entry.compressed_size, options)
+            Some(range) => Span::Memory(&scratch[range]),
+            None => Span::of(reader, data_start, entry.compressed_size, options.threads)
                 .map_err(|e| Error::from(e).in_member(name))?,
         };
         let mut m = MemberReader::new(src, entry).with_threads(options.threads);
@@ -1369,127 +1368,4 @@ where
     S: DataOwned,
     D: Dimension,
 {
-}
-
-/// A member's compressed data: already in memory (small members are read with their local
-/// header), streamed from the archive, or (an archive that is a file, on Unix) read from the
-/// file by positioned reads, which lets large reads of a stored member be split over threads.
-/// A stream from an object in a store (`ranged`) takes a large read whole, fetched by
-/// concurrent requests straight into place.
-enum Source<'a, R> {
-    Memory(&'a [u8]),
-    Stream {
-        stream: BufReader<io::Take<&'a mut R>>,
-        ranged: bool,
-    },
-    #[cfg(unix)]
-    File(BufReader<FileSpan<'a>>),
-}
-
-impl<'a, R: Read + Seek> Source<'a, R> {
-    /// The `len` bytes at `start` in `reader`, buffered in steps of up to 64 KiB.
-    fn from_archive(
-        reader: &'a mut R,
-        start: u64,
-        len: u64,
-        opts: &ReadOptions,
-    ) -> io::Result<Source<'a, R>> {
-        let cap = len.min(64 << 10) as usize;
-        let ranged = crate::source::door::is_ranged::<R>();
-        #[cfg(unix)]
-        let reader = match crate::source::door::file_behind(reader) {
-            Ok(file) => {
-                let span = FileSpan::new(file, start, len, opts.threads);
-                return Ok(Source::File(BufReader::with_capacity(cap, span)));
-            }
-            Err(reader) => reader,
-        };
-        #[cfg(not(unix))]
-        let _ = opts;
-        reader.seek(SeekFrom::Start(start))?;
-        let stream = BufReader::with_capacity(cap, (reader as &mut R).take(len));
-        Ok(Source::Stream { stream, ranged })
-    }
-}
-
-impl<R: Read> Read for Source<'_, R> {
-    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        match self {
-            Source::Memory(m) => m.read(buf),
-            Source::Stream { stream, .. } => stream.read(buf),
-            #[cfg(unix)]
-            Source::File(f) => f.read(buf),
-        }
-    }
-}
-
-impl<R: Read> BufRead for Source<'_, R> {
-    fn fill_buf(&mut self) -> io::Result<&[u8]> {
-        match self {
-            Source::Memory(m) => Ok(m),
-            Source::Stream { stream, .. } => stream.fill_buf(),
-            #[cfg(unix)]
-            Source::File(f) => f.fill_buf(),
-        }
-    }
-
-    fn consume(&mut self, amt: usize) {
-        match self {
-            Source::Memory(m) => m.consume(amt),
-            Source::Stream { stream, .. } => stream.consume(amt),
-            #[cfg(unix)]
-            Source::File(f) => f.consume(amt),
-        }
-    }
-}
-
-impl<R: Read> MemberSource for Source<'_, R> {
-    /// A file's range is read by [`file_read_hashing`]; an object in a store whole into
-    /// `out`, its parts fetched concurrently straight there, then hashed.
-    fn read_hashing(&mut self, out: &mut [u8]) -> Option<io::Result<(usize, crc32fast::Hasher)>> {
-        if let Source::Stream { stream, ranged } = self {
-            if !*ranged || out.len() < super::member::PARALLEL_CRC_MIN {
-                return None;
-            }
-            return Some(crate::platform::ioutil::read_full(stream, out).map(|n| {
-                let mut h = crc32fast::Hasher::new();
-                h.update(&out[..n]);
-                (n, h)
-            }));
-        }
-        #[cfg(unix)]
-        if let Source::File(f) = self {
-            return file_read_hashing(f, out);
-        }
-        None
-    }
-}
-
-/// [`MemberSource::read_hashing`] of a file's range: what the buffer holds, then the rest
-/// read and hashed on several threads ([`FileSpan::read_hashing`]).
-#[cfg(unix)]
-fn file_read_hashing(
-    f: &mut BufReader<FileSpan<'_>>,
-    out: &mut [u8],
-) -> Option<io::Result<(usize, crc32fast::Hasher)>> {
-    if f.get_ref().parts() < 2
-        || out.len() < super::member::PARALLEL_CRC_MIN
-        || crate::platform::prefault::cores() < 2
-    {
-        return None;
-    }
-    let mut all = crc32fast::Hasher::new();
-    let buffered = f.buffer();
-    let first = buffered.len().min(out.len());
-    out[..first].copy_from_slice(&buffered[..first]);
-    all.update(&out[..first]);
-    f.consume(first);
-    Some(
-        f.get_mut()
-            .read_hashing(&mut out[first..])
-            .map(|(n, rest)| {
-                all.combine(&rest);
-                (first + n, all)
-            }),
-    )
 }

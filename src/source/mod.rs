@@ -6,7 +6,9 @@
 //! `Cursor`), a file read by positioned reads ([`FileAt`]), any `Read + Seek` by seeking
 //! ([`Seeking`]), and an object in a store by ranged requests ([`RangedFile`], which the
 //! `remote` module opens). A caller's reader becomes one of these in one place, the door
-//! ([`door`]): the only code that looks at what type a caller's reader is.
+//! ([`door`]): the only code that looks at what type a caller's reader is. A stored `.npz`
+//! member's bytes are a `span` of the caller's reader, chosen there too: in memory, a file's
+//! range, or the reader after a seek, each able to read a large part with its CRC-32.
 //!
 //! Which caller's reader takes which path (each type by value or `&mut`; `&File` too):
 //!
@@ -28,6 +30,8 @@ pub(crate) mod door;
 pub(crate) mod pio;
 #[cfg(feature = "object_store")]
 mod ranged;
+#[cfg(feature = "npz")]
+pub(crate) mod span;
 
 pub(crate) use door::{positioned, Positioned};
 #[cfg(feature = "object_store")]
