@@ -110,32 +110,4 @@ impl FixedDType for half::bf16 {
     }
 }
 
-impl WritableElement for half::bf16 {
-    fn dtype_of<'a, I: Iterator<Item = &'a Self>>(_: I) -> DType {
-        <half::bf16 as FixedDType>::dtype()
-    }
-
-    fn write_slice<W: Write + ?Sized>(
-        slice: &[Self],
-        writer: &mut W,
-        dtype: &DType,
-    ) -> Result<(), Error> {
-        bulk::write_slice(slice, writer, needs_swap(dtype))
-    }
-
-    fn write_iter<'a, W: Write + ?Sized, I: Iterator<Item = &'a Self>>(
-        iter: I,
-        writer: &mut W,
-        dtype: &DType,
-    ) -> Result<(), Error> {
-        bulk::write_iter(iter, writer, needs_swap(dtype))
-    }
-
-    fn write_view<W: Write + ?Sized>(
-        view: ArrayViewD<'_, Self>,
-        writer: &mut W,
-        dtype: &DType,
-    ) -> Result<(), Error> {
-        bulk::write_view(view, writer, needs_swap(dtype))
-    }
-}
+super::primitive::writable_pod!(half::bf16);

@@ -79,6 +79,45 @@ fn native(kind: ScalarKind, size: usize) -> DType {
     }
 }
 
+/// `WritableElement` for a plain-old-data type of one fixed dtype: its values written as they
+/// are, swapped when the dtype asks for the other byte order (the number types here, and
+/// `half::bf16`).
+macro_rules! writable_pod {
+    ($ty:ty) => {
+        impl WritableElement for $ty {
+            fn dtype_of<'a, I: Iterator<Item = &'a Self>>(_: I) -> DType {
+                <$ty as FixedDType>::dtype()
+            }
+
+            fn write_slice<W: Write + ?Sized>(
+                slice: &[Self],
+                writer: &mut W,
+                dtype: &DType,
+            ) -> Result<(), Error> {
+                bulk::write_slice(slice, writer, needs_swap(dtype))
+            }
+
+            fn write_iter<'a, W: Write + ?Sized, I: Iterator<Item = &'a Self>>(
+                iter: I,
+                writer: &mut W,
+                dtype: &DType,
+            ) -> Result<(), Error> {
+                bulk::write_iter(iter, writer, needs_swap(dtype))
+            }
+
+            fn write_view<W: Write + ?Sized>(
+                view: ArrayViewD<'_, Self>,
+                writer: &mut W,
+                dtype: &DType,
+            ) -> Result<(), Error> {
+                bulk::write_view(view, writer, needs_swap(dtype))
+            }
+        }
+    };
+}
+#[cfg(feature = "half")]
+pub(super) use writable_pod;
+
 macro_rules! primitive {
     ($($(#[$m:meta])* $ty:ty => $variant:ident $doc:literal, $kind:ident $size:literal, $unit:ty, $name:literal;)*) => {$(
         $(#[$m])*
@@ -255,35 +294,7 @@ macro_rules! primitive {
             }
         }
 
-        impl WritableElement for $ty {
-            fn dtype_of<'a, I: Iterator<Item = &'a Self>>(_: I) -> DType {
-                <$ty as FixedDType>::dtype()
-            }
-
-            fn write_slice<W: Write + ?Sized>(
-                slice: &[Self],
-                writer: &mut W,
-                dtype: &DType,
-            ) -> Result<(), Error> {
-                bulk::write_slice(slice, writer, needs_swap(dtype))
-            }
-
-            fn write_iter<'a, W: Write + ?Sized, I: Iterator<Item = &'a Self>>(
-                iter: I,
-                writer: &mut W,
-                dtype: &DType,
-            ) -> Result<(), Error> {
-                bulk::write_iter(iter, writer, needs_swap(dtype))
-            }
-
-            fn write_view<W: Write + ?Sized>(
-                view: ArrayViewD<'_, Self>,
-                writer: &mut W,
-                dtype: &DType,
-            ) -> Result<(), Error> {
-                bulk::write_view(view, writer, needs_swap(dtype))
-            }
-        }
+        writable_pod!($ty);
     };
 }
 
