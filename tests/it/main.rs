@@ -28,6 +28,7 @@ mod hostile_alloc;
 mod hostile_npz;
 mod layouts;
 mod malformed;
+mod messages;
 #[cfg(feature = "half")]
 mod ml_dtypes;
 #[cfg(not(feature = "half"))]

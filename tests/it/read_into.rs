@@ -221,10 +221,7 @@ fn a_buffer_of_another_shape_or_type_is_refused_and_left_as_it_was() {
         }
     }
     let err = read_npy_into(&path, ArrayD::<f64>::zeros(IxDyn(&[4, 6])).view_mut()).unwrap_err();
-    assert_eq!(
-        err.to_string(),
-        "cannot read an array of shape (4, 5, 6) into a buffer of shape (4, 6)"
-    );
+    assert_eq!(err.fault(), Some(Fault::ShapeMismatch), "{err}");
     let err = stored
         .member("c")
         .unwrap()
@@ -327,4 +324,18 @@ np.save(os.path.join(d, 'short.npy'), a)
     let mut buffer = ndarray::Array2::<i16>::zeros((20, 30));
     read_npy_into(dir.path("long.npy"), buffer.view_mut()).unwrap();
     assert_eq!(buffer, want);
+}
+
+/// This module's error texts (see `messages`).
+pub(crate) fn messages() -> Vec<crate::messages::Message> {
+    use crate::messages::Message;
+    let dir = Scratch::new("read-into-messages");
+    let path = dir.path("c.npy");
+    ndnpy::write_npy(&path, &ArrayD::<f64>::zeros(IxDyn(&[4, 5, 6]))).unwrap();
+    let mut buffer = ArrayD::<f64>::zeros(IxDyn(&[4, 6]));
+    vec![Message::is(
+        "a buffer of another shape",
+        read_npy_into(&path, buffer.view_mut()).unwrap_err(),
+        "cannot read an array of shape (4, 5, 6) into a buffer of shape (4, 6)",
+    )]
 }

@@ -58,11 +58,8 @@ fn converting_to_strings_is_the_fallible_step() {
     let a = read_npy_dyn("testdata/U_surrogates_be_f.npy").unwrap();
     let err = a.clone().into_strings().unwrap_err();
     assert_eq!(err.kind(), ErrorKind::InvalidData, "{err}");
-    // Element 0 in logical order is '\udfff'.
-    assert_eq!(
-        err.to_string(),
-        "string element 0 holds code unit 0xdfff, which is not a unicode scalar value"
-    );
+    // Element 0 in logical order is '\udfff' (its text, in `messages`, names the unit).
+    assert_eq!(err.element_index(), Some(0));
     // The code units are there to take as they are.
     let units: ArrayD<Vec<u32>> = a.into_array::<Vec<u32>>().unwrap();
     assert_eq!(units[[1, 1]], [0x77, 0xd83d, 0x7a]);
@@ -70,11 +67,7 @@ fn converting_to_strings_is_the_fallible_step() {
     let err = Array1::<String>::read_npy(std::fs::File::open("testdata/U_surrogates.npy").unwrap())
         .unwrap_err();
     assert_eq!(err.kind(), ErrorKind::InvalidData, "{err}");
-    assert_eq!(
-        err.to_string(),
-        "error parsing data: string element 0 holds code unit 0xd800, which is not a unicode \
-         scalar value"
-    );
+    assert_eq!(ndnpy::Error::from(err).element_index(), Some(0));
 }
 
 #[test]
@@ -108,4 +101,25 @@ fn write_units(units: &ArrayD<Vec<u32>>) -> Vec<u8> {
         ),
     );
     std::fs::read(dir.path("u.npy")).unwrap()
+}
+
+/// This module's error texts (see `messages`).
+pub(crate) fn messages() -> Vec<crate::messages::Message> {
+    use crate::messages::Message;
+    let a = read_npy_dyn("testdata/U_surrogates_be_f.npy").unwrap();
+    let typed =
+        Array1::<String>::read_npy(std::fs::File::open("testdata/U_surrogates.npy").unwrap());
+    vec![
+        Message::is(
+            "into_strings",
+            a.into_strings().unwrap_err(),
+            "string element 0 holds code unit 0xdfff, which is not a unicode scalar value",
+        ),
+        Message::is(
+            "a typed read",
+            typed.unwrap_err(),
+            "error parsing data: string element 0 holds code unit 0xd800, which is not a unicode \
+             scalar value",
+        ),
+    ]
 }

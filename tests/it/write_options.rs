@@ -150,13 +150,9 @@ fn block_shape_errors_show_the_real_shapes() {
     // One row of the wrong length: shown as given, against the array's current shape.
     let err = app.append(&array![1.0, 2.0, 3.0, 4.0]).unwrap_err();
     // The message gives the array's shape ([2, 3]), the growth axis (0) and the block's shape
-    // ([4]).
+    // ([4]) (`messages`).
     assert_eq!(err.kind(), ErrorKind::Usage, "{err:?}");
-    assert_eq!(
-        err.to_string(),
-        "block of shape [4] does not fit an array of shape [2, 3] growing along axis 0: \
-         a block must have shape [n, 3], or [3] for one step"
-    );
+    assert_eq!(err.fault(), Some(ndnpy::Fault::BlockShape), "{err}");
     let err = app.append(&Array2::<f64>::zeros((5, 2))).unwrap_err();
     assert_eq!(err.fault(), Some(ndnpy::Fault::BlockShape), "{err}");
     assert_eq!(app.shape(), [2, 3], "nothing was appended");
@@ -164,20 +160,13 @@ fn block_shape_errors_show_the_real_shapes() {
     // Fortran order grows along the last axis.
     let mut app = NpyAppender::<u8>::create(dir.path("f.npy"), (2, 2, 0), true).unwrap();
     let err = app.append(&Array2::<u8>::zeros((3, 2))).unwrap_err();
-    assert_eq!(
-        err.to_string(),
-        "block of shape [3, 2] does not fit an array of shape [2, 2, 0] growing along axis 2: \
-         a block must have shape [2, 2, n], or [2, 2] for one step"
-    );
+    assert_eq!(err.fault(), Some(ndnpy::Fault::BlockShape), "{err}");
+    assert_eq!(app.shape(), [2, 2, 0], "nothing was appended");
 
     // The streaming writer says the same about its whole array.
     let mut w = NpyWriter::<_, i32>::new(Vec::new(), (4, 3)).unwrap();
     let err = w.write_block(&array![1, 2]).unwrap_err();
-    assert_eq!(
-        err.to_string(),
-        "block of shape [2] does not fit an array of shape [4, 3] growing along axis 0: \
-         a block must have shape [n, 3], or [3] for one step"
-    );
+    assert_eq!(err.fault(), Some(ndnpy::Fault::BlockShape), "{err}");
 }
 
 #[cfg(unix)]
@@ -254,31 +243,57 @@ fn write_npy_to_a_pipe_or_a_device_writes_in_place() {
 
 #[test]
 fn io_errors_of_every_path_name_the_path_and_the_reason() {
+    // Each is an I/O error that keeps the operating system's; its text names the action, the
+    // path and the reason (`messages`).
     let dir = Scratch::new("path-errors");
-    let missing = dir.path("no/such/dir/x.npy");
+    for (door, _, e) in path_errors(&dir.path("no/such/dir/x.npy")) {
+        assert_eq!(e.kind(), ErrorKind::Io, "{door}: {e:?}");
+        let io = e.io_error().map(std::io::Error::kind);
+        assert_eq!(io, Some(std::io::ErrorKind::NotFound), "{door}: {e:?}");
+    }
+}
+
+/// The error of each of ndnpy's own doors that takes a path, at the path `missing` (in a
+/// folder that does not exist), and the action its message names. ndarray-npy's doors
+/// (`ndnpy::write_npy`) give the operating system's error as ndarray-npy did (`compat/`).
+fn path_errors(missing: &std::path::Path) -> Vec<(&'static str, &'static str, Error)> {
     let a = array![1u8, 2];
-    let expect = |e: Error, action: &str| {
-        let msg = e.to_string();
-        let shown = format!("cannot {action} {:?}", missing.display().to_string());
-        assert!(msg.contains(&shown), "{msg}");
-        assert!(msg.contains("No such file or directory"), "{msg}");
-    };
-    // ndnpy's own doors name the path; ndarray-npy's (`ndnpy::write_npy`) give the operating
-    // system's error as ndarray-npy did (`compat/`).
     let opts = WriteOptions::new();
-    expect(opts.write_npy(&missing, &a).unwrap_err(), "create");
-    expect(opts.create_new_npy(&missing, &a).unwrap_err(), "create");
-    expect(NpzWriter::create(&missing).unwrap_err(), "create");
-    expect(
-        ndnpy::ReadOptions::new()
-            .read_npy::<_, Array1<u8>>(&missing)
-            .unwrap_err(),
-        "open",
-    );
-    expect(ndnpy::read_npy_dyn(&missing).unwrap_err(), "open");
-    expect(NpyAppender::<u8>::open(&missing).unwrap_err(), "open");
-    // SAFETY: the file does not exist; nothing is mapped.
-    expect(unsafe { NpyMmap::open(&missing) }.unwrap_err(), "open");
+    let read = ndnpy::ReadOptions::new().read_npy::<_, Array1<u8>>(missing);
+    vec![
+        (
+            "write_npy",
+            "create",
+            opts.write_npy(missing, &a).unwrap_err(),
+        ),
+        (
+            "create_new_npy",
+            "create",
+            opts.create_new_npy(missing, &a).unwrap_err(),
+        ),
+        (
+            "NpzWriter::create",
+            "create",
+            NpzWriter::create(missing).unwrap_err(),
+        ),
+        ("ReadOptions::read_npy", "open", read.unwrap_err()),
+        (
+            "read_npy_dyn",
+            "open",
+            ndnpy::read_npy_dyn(missing).unwrap_err(),
+        ),
+        (
+            "NpyAppender::open",
+            "open",
+            NpyAppender::<u8>::open(missing).unwrap_err(),
+        ),
+        // SAFETY: the file does not exist; nothing is mapped.
+        (
+            "NpyMmap::open",
+            "open",
+            unsafe { NpyMmap::open(missing) }.unwrap_err(),
+        ),
+    ]
 }
 
 #[cfg(target_os = "linux")]
@@ -355,10 +370,7 @@ fn writers_refuse_headers_that_readers_refuse() {
     let path = dir.path("a.npy");
     let err = WriteOptions::new().write_npy(&path, &too_many).unwrap_err();
     assert_eq!(err.kind(), ErrorKind::Usage, "{err}");
-    assert_eq!(
-        err.to_string(),
-        "cannot write a shape of 65 dimensions: numpy arrays have at most 64"
-    );
+    assert_eq!(err.fault(), Some(ndnpy::Fault::TooLargeToWrite), "{err}");
     assert!(!path.exists());
     // ndarray-npy's doors: its FormatHeader variant.
     let err = ndnpy::write_npy(&path, &too_many).unwrap_err();
@@ -389,4 +401,52 @@ fn writers_refuse_headers_that_readers_refuse() {
         "try:\n    np.empty((2**61, 0), np.int32)\n    print('made')\nexcept ValueError:\n    print('refused')",
     );
     assert_eq!(refused.trim(), "refused");
+}
+
+/// This module's error texts (see `messages`).
+pub(crate) fn messages() -> Vec<crate::messages::Message> {
+    use crate::messages::Message;
+    let dir = Scratch::new("messages");
+    let mut app = NpyAppender::<f64>::create(dir.path("a.npy"), (0, 3), false).unwrap();
+    app.append(&Array2::<f64>::zeros((2, 3))).unwrap();
+    let mut fortran = NpyAppender::<u8>::create(dir.path("f.npy"), (2, 2, 0), true).unwrap();
+    let mut w = NpyWriter::<_, i32>::new(Vec::new(), (4, 3)).unwrap();
+    let too_many = ndarray::ArrayD::<u8>::zeros(vec![1; 65]);
+    let mut m = vec![
+        Message::is(
+            "a row of the wrong length",
+            app.append(&array![1.0, 2.0, 3.0, 4.0]).unwrap_err(),
+            "block of shape [4] does not fit an array of shape [2, 3] growing along axis 0: \
+             a block must have shape [n, 3], or [3] for one step",
+        ),
+        Message::is(
+            "a block for a Fortran-order array",
+            fortran.append(&Array2::<u8>::zeros((3, 2))).unwrap_err(),
+            "block of shape [3, 2] does not fit an array of shape [2, 2, 0] growing along axis 2: \
+             a block must have shape [2, 2, n], or [2, 2] for one step",
+        ),
+        Message::is(
+            "a block for the streaming writer",
+            w.write_block(&array![1, 2]).unwrap_err(),
+            "block of shape [2] does not fit an array of shape [4, 3] growing along axis 0: \
+             a block must have shape [n, 3], or [3] for one step",
+        ),
+        Message::is(
+            "65 dimensions",
+            WriteOptions::new()
+                .write_npy(dir.path("b.npy"), &too_many)
+                .unwrap_err(),
+            "cannot write a shape of 65 dimensions: numpy arrays have at most 64",
+        ),
+    ];
+    let missing = dir.path("no/such/dir/x.npy");
+    for (door, action, e) in path_errors(&missing) {
+        let shown = format!("cannot {action} {:?}", missing.display().to_string());
+        m.push(Message::has(
+            format!("{door} of a missing path"),
+            e,
+            &[&shown, "No such file or directory"],
+        ));
+    }
+    m
 }

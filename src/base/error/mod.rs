@@ -548,7 +548,8 @@ impl Error {
 
     /// The index of the element the error is about, counted from the array's first in the
     /// order read or written: a value its type cannot represent (reading: a `bool` byte other
-    /// than 0 and 1, a code unit that is not a `char`, a record field's such value), or a value
+    /// than 0 and 1, a code unit that is not a `char`, a record field's such value, an object
+    /// array's element of another Python type than the one asked for), or a value
     /// that does not fit where it is written (a string longer than its size, a datetime of
     /// another unit than the first, a record field's value). For records, the record's index
     /// ([`Error::record_index`]).
@@ -574,7 +575,8 @@ impl Error {
             | Detail::Usage(UsageError::FieldValue { index, .. }) => Some(*index),
             Detail::Usage(
                 UsageError::StringTooLong { index, .. } | UsageError::MixedUnits { index, .. },
-            ) => Some(*index as u64),
+            )
+            | Detail::Mismatch(MismatchError::ObjectValue { index, .. }) => Some(*index as u64),
             _ => None,
         }
     }
