@@ -1128,9 +1128,9 @@ fn a_dimension_mismatch_shows_the_shape() {
     assert_eq!(err.shape(), Some(&[2, 3, 4][..]));
 }
 
-#[test]
-fn a_misaligned_member_view_names_by_name() {
-    // Without alignment, the member's data starts 30 + 5 + 128 bytes in: not on 8 bytes.
+/// `f` of an archive in 8-aligned memory whose member `x` (two f64) is not 8-aligned:
+/// without alignment, the member's data starts 30 + 5 + 128 bytes in.
+fn with_misaligned_member<T>(f: impl FnOnce(&mut NpzReader<Cursor<&[u8]>>) -> T) -> T {
     let mut w = NpzWriter::new(Cursor::new(Vec::new()));
     w.add_array("x", &ndarray::array![1.0f64, 2.0]).unwrap();
     let archive = w.finish().unwrap().into_inner();
@@ -1139,16 +1139,25 @@ fn a_misaligned_member_view_names_by_name() {
     let bytes: &mut [u8] =
         unsafe { std::slice::from_raw_parts_mut(backing.as_mut_ptr().cast(), archive.len()) };
     bytes.copy_from_slice(&archive);
-    let mut npz = NpzReader::new(Cursor::new(&bytes[..])).unwrap();
-    let err = npz
-        .member("x")
+    f(&mut NpzReader::new(Cursor::new(&bytes[..])).unwrap())
+}
+
+fn view_x(npz: &mut NpzReader<Cursor<&[u8]>>) -> Error {
+    npz.member("x")
         .and_then(|mut m| m.view::<f64, ndarray::Ix1>())
-        .unwrap_err();
-    assert_eq!(err.kind(), ErrorKind::CannotView, "{err:?}");
-    assert_eq!(err.fault(), Some(Fault::Misaligned), "{err:?}");
-    assert_eq!(err.member(), Some("x.npy"));
-    let back: ndarray::Array1<f64> = npz.by_name("x").unwrap();
-    assert_eq!(back, ndarray::array![1.0, 2.0]);
+        .unwrap_err()
+}
+
+#[test]
+fn a_misaligned_member_view_names_by_name() {
+    with_misaligned_member(|npz| {
+        let err = view_x(npz);
+        assert_eq!(err.kind(), ErrorKind::CannotView, "{err:?}");
+        assert_eq!(err.fault(), Some(Fault::Misaligned), "{err:?}");
+        assert_eq!(err.member(), Some("x.npy"));
+        let back: ndarray::Array1<f64> = npz.by_name("x").unwrap();
+        assert_eq!(back, ndarray::array![1.0, 2.0]);
+    });
 }
 
 /// This module's error texts (see `messages`).
@@ -1159,16 +1168,6 @@ pub(crate) fn messages() -> Vec<crate::messages::Message> {
     let cut = stored.len() - 1;
     let mut three = Vec::new();
     ndnpy::WriteNpyExt::write_npy(&ndarray::Array3::<f64>::zeros((2, 3, 4)), &mut three).unwrap();
-    // Without alignment, the member's data starts 30 + 5 + 128 bytes in: not on 8 bytes.
-    let mut w = NpzWriter::new(Cursor::new(Vec::new()));
-    w.add_array("x", &ndarray::array![1.0f64, 2.0]).unwrap();
-    let archive = w.finish().unwrap().into_inner();
-    let mut backing = vec![0u64; archive.len() / 8 + 1];
-    // SAFETY: a u64 buffer viewed as its bytes; u8 has no alignment or validity requirement.
-    let bytes: &mut [u8] =
-        unsafe { std::slice::from_raw_parts_mut(backing.as_mut_ptr().cast(), archive.len()) };
-    bytes.copy_from_slice(&archive);
-    let mut npz = NpzReader::new(Cursor::new(&bytes[..])).unwrap();
     vec![
         Message::is(
             "65 dimensions",
@@ -1205,9 +1204,7 @@ pub(crate) fn messages() -> Vec<crate::messages::Message> {
         ),
         Message::is(
             "a misaligned member",
-            npz.member("x")
-                .and_then(|mut m| m.view::<f64, ndarray::Ix1>())
-                .unwrap_err(),
+            with_misaligned_member(view_x),
             "cannot view archive member \"x.npy\" in place: its data is 3 bytes past a 8-byte \
              boundary (read it with NpzReader::by_name, which copies; archives written with \
              NpzWriteOptions::align can be viewed)",

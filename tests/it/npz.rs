@@ -1047,20 +1047,27 @@ fn lying_sizes_and_offsets_are_typed_errors() {
     );
 }
 
-#[test]
-fn unsupported_members_say_what_they_use() {
+/// numpy's stored archive with its member `a` marked bzip2 (method 12), and with its member
+/// `fortran` marked encrypted.
+fn unsupported_archives() -> (Vec<u8>, Vec<u8>) {
     let base = fixture("npz_stored.npz");
     let c = central(&base);
-    let mut b = base.clone();
-    b[c[0] + 10] = 12; // bzip2
-    let mut npz = open(&b);
+    let mut bzip2 = base.clone();
+    bzip2[c[0] + 10] = 12;
+    let mut encrypted = base;
+    encrypted[c[1] + 8] |= 1;
+    (bzip2, encrypted)
+}
+
+#[test]
+fn unsupported_members_say_what_they_use() {
+    let (bzip2, encrypted) = unsupported_archives();
+    let mut npz = open(&bzip2);
     let err = npz.member("a").and_then(|mut m| m.bytes()).unwrap_err();
     assert_eq!(member_fault(&err), Some("unsupported"), "{err:?}");
     assert_eq!(err.member(), Some("a.npy"));
     assert_eq!(npz.member(0).unwrap().info().compression(), None);
-    let mut b = base.clone();
-    b[c[1] + 8] |= 1; // encrypted
-    let err = open(&b)
+    let err = open(&encrypted)
         .member("fortran")
         .and_then(|mut m| m.bytes())
         .unwrap_err();
@@ -1389,24 +1396,19 @@ pub(crate) fn messages() -> Vec<crate::messages::Message> {
         ),
     ));
     // Members this crate does not read.
-    let base = fixture("npz_stored.npz");
-    let c = central(&base);
-    let mut b = base.clone();
-    b[c[0] + 10] = 12; // bzip2
+    let (bzip2, encrypted) = unsupported_archives();
     m.push(Message::is(
         "bzip2",
-        open(&b)
+        open(&bzip2)
             .member("a")
             .and_then(|mut m| m.bytes())
             .unwrap_err(),
         "archive member \"a.npy\" uses compression method 12 (bzip2), which ndnpy does not \
          read (it reads stored and deflated members, as numpy writes them)",
     ));
-    let mut b = base.clone();
-    b[c[1] + 8] |= 1; // encrypted
     m.push(Message::is(
         "encryption",
-        open(&b)
+        open(&encrypted)
             .member("fortran")
             .and_then(|mut m| m.bytes())
             .unwrap_err(),
@@ -1450,6 +1452,7 @@ pub(crate) fn messages() -> Vec<crate::messages::Message> {
         ),
     ));
     // A view of a misaligned member (an 8-aligned copy of numpy's archive).
+    let base = fixture("npz_stored.npz");
     let mut backing = vec![0u64; base.len() / 8 + 1];
     let nb: &mut [u8] = unsafe_bytes(&mut backing);
     nb[..base.len()].copy_from_slice(&base);

@@ -966,6 +966,18 @@ struct Aligned {
     c: [u16; 3],
 }
 
+/// numpy's dtype of `Aligned` (`np.dtype([...], align=True)`), in native byte order.
+fn aligned_dtype() -> DType {
+    DType::from_descr(&native_descr(&[
+        ("a", "'|u1'"),
+        ("", "'|V3'"),
+        ("b", "'=u4'"),
+        ("c", "'=u2', (3,)"),
+        ("", "'|V2'"),
+    ]))
+    .unwrap()
+}
+
 fn native_descr(fields: &[(&str, &str)]) -> String {
     let n = ByteOrder::NATIVE.as_char();
     let items: Vec<String> = fields
@@ -1101,14 +1113,7 @@ fn zero_copy_view_rejections_name_the_difference() {
     assert!(is_byte_order(&err), "{err:?}");
     assert_eq!(err.dtype(), Some(&foreign));
     // Alignment: a 4-aligned struct one byte off.
-    let adtype = DType::from_descr(&native_descr(&[
-        ("a", "'|u1'"),
-        ("", "'|V3'"),
-        ("b", "'=u4'"),
-        ("c", "'=u2', (3,)"),
-        ("", "'|V2'"),
-    ]))
-    .unwrap();
+    let adtype = aligned_dtype();
     let backing = [0u8; 64];
     let start = backing.as_ptr().align_offset(4);
     let raw = &backing[start..];
@@ -1342,14 +1347,7 @@ pub(crate) fn messages() -> Vec<crate::messages::Message> {
         raw: [vec![], b"xyz".to_vec()],
         ..S::ok()
     };
-    let adtype = DType::from_descr(&native_descr(&[
-        ("a", "'|u1'"),
-        ("", "'|V3'"),
-        ("b", "'=u4'"),
-        ("c", "'=u2', (3,)"),
-        ("", "'|V2'"),
-    ]))
-    .unwrap();
+    let adtype = aligned_dtype();
     let backing = [0u8; 64];
     let raw = &backing[backing.as_ptr().align_offset(4)..];
     vec![
