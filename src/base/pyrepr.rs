@@ -48,17 +48,8 @@ fn is_printable(c: char) -> bool {
         // Latin-1: controls, DEL, the C1 controls, NBSP and the soft hyphen are not printable.
         return (0x20..0x7f).contains(&cp) || (cp > 0xa0 && cp != 0xad);
     }
-    crate::base::printable_table::NON_PRINTABLE
-        .binary_search_by(|&(lo, hi)| {
-            if hi < cp {
-                std::cmp::Ordering::Less
-            } else if lo > cp {
-                std::cmp::Ordering::Greater
-            } else {
-                std::cmp::Ordering::Equal
-            }
-        })
-        .is_err()
+    // An even count of edges at or below `cp` puts it in a printable run.
+    crate::base::printable_table::NON_PRINTABLE_EDGES.partition_point(|&edge| edge <= cp) % 2 == 0
 }
 
 /// Python's repr of a shape tuple: `()`, `(3,)`, `(2, 3)`.
