@@ -1219,7 +1219,8 @@ mod tests {
         }
         assert_eq!(out, bytes[20..100]);
         assert_eq!(region.source.reads, 5); // 80 bytes in windows of 16, not 27 reads of 3
-                                            // A reader asking for a block or more gets it straight from the source.
+
+        // A reader asking for a block or more gets it straight from the source.
         let source = Counted {
             bytes: &bytes,
             reads: 0,
