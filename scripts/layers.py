@@ -5,7 +5,7 @@ loop.
 
     python3 scripts/layers.py          # exit 1, with each offending import, if any
 
-The layers, from the bottom up, are `LAYERS` below, the order `src/lib.rs` declares them in.
+The layers, from the bottom up, are `LAYERS` below (ARCHITECTURE.md names them in this order).
 An import is a path `crate::...` in code (comments, doc strings and `#[cfg(test)]` modules
 are not code here: a test may call the crate's public API from any layer). A module is a file
 of `src/`, or a folder's `mod.rs`; a path names the module it reaches into, as deep as the

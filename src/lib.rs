@@ -132,8 +132,8 @@
 // Lets the derive's `::ndnpy::...` paths resolve inside this crate's own tests.
 extern crate self as ndnpy;
 
-// The modules, from the bottom layer up; each imports only from its own folder and the
-// folders above it in this list (`scripts/layers.py` checks it).
+// The modules (rustfmt sorts them); `scripts/layers.py` lists them from the bottom layer up
+// and checks that each imports only from its own folder and the folders below it.
 mod array;
 mod base;
 mod convert;

@@ -11,7 +11,7 @@
 #![allow(unsafe_code)]
 
 use crate::array::view::{split_data, view_data, view_data_mut};
-use crate::array::write::{write_zeroed_npy, WriteOptions};
+use crate::array::write::{zeroed, WriteOptions};
 use crate::base::error::{Error, MismatchError};
 use crate::element::{FixedDType, ReadableElement, ViewElement, ViewMutElement};
 use crate::format::header::{Header, HeaderInfo, ReadOptions};
@@ -447,7 +447,7 @@ impl NpyMmapMut {
             return Err(MismatchError::ByteOrder { found: asked }.into());
         }
         let ((), file) = replace_atomically(path.as_ref(), opts.sync(), |file| {
-            write_zeroed_npy::<A, Sh>(file, shape)?;
+            zeroed::<A, Sh>(file, shape)?;
             Ok(())
         })?;
         let info = read_header_then_len(&file)?;

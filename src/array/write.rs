@@ -524,7 +524,8 @@ where
     Ok(zeroed::<A, Sh>(file, shape)?)
 }
 
-fn zeroed<A, Sh>(mut file: &File, shape: Sh) -> Result<(), Error>
+/// [`write_zeroed_npy`] for the crate's own callers: ndnpy's error.
+pub(crate) fn zeroed<A, Sh>(mut file: &File, shape: Sh) -> Result<(), Error>
 where
     A: WritableElement,
     Sh: ShapeBuilder,

@@ -280,9 +280,9 @@ impl SafetensorsOptions {
         let options = NpzWriteOptions::new().durable(self.durable);
         let mut npz = NpzWriter::create_with_options(output, &options)?;
         for array in &arrays {
-            npz.add_array(array.name.as_str(), array)?;
+            npz.add(array.name.clone(), array)?;
         }
-        npz.finish()?;
+        npz.close()?;
         Ok(())
     }
 

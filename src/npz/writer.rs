@@ -432,11 +432,20 @@ impl<W: Write + Seek> NpzWriter<W> {
         N: Into<String>,
         T: WriteNpyExt + ?Sized,
     {
+        Ok(self.add(name.into(), array)?)
+    }
+
+    /// [`NpzWriter::add_array`] for the crate's own callers: ndnpy's error, not ndarray-npy's.
+    pub(crate) fn add<T: WriteNpyExt + ?Sized>(
+        &mut self,
+        name: String,
+        array: &T,
+    ) -> Result<(), Error> {
         match self.zip_options {
-            Some(zip_options) => self.add_array_with_options(name, array, zip_options),
+            Some(zip_options) => self.add_member(name, array, zip_options),
             None => {
                 let options = self.options;
-                self.add_array_with_options(name, array, &options)
+                self.add_member(name, array, &options)
             }
         }
     }
@@ -521,13 +530,7 @@ impl<W: Write + Seek> NpzWriter<W> {
         T: WriteNpyExt + ?Sized,
     {
         let key = format!("arr_{}", self.positional);
-        match self.zip_options {
-            Some(zip_options) => self.add_member(key.clone(), array, zip_options)?,
-            None => {
-                let options = self.options;
-                self.add_member(key.clone(), array, &options)?
-            }
-        }
+        self.add(key.clone(), array)?;
         self.positional += 1;
         Ok(key)
     }
@@ -580,15 +583,17 @@ impl<W: Write + Seek> NpzWriter<W> {
     /// # Ok::<(), ndnpy::Error>(())
     /// ```
     pub fn finish(self) -> Result<W, WriteNpzError> {
-        let finish = || -> Result<W, Error> {
-            let mut writer = self.zip.finish().map_err(zip_error)?;
-            writer.flush()?;
-            if let Some(pending) = self.pending {
-                pending.commit()?;
-            }
-            Ok(writer)
-        };
-        finish().map_err(WriteNpzError::of_archive)
+        self.close().map_err(WriteNpzError::of_archive)
+    }
+
+    /// [`NpzWriter::finish`] for the crate's own callers: ndnpy's error.
+    pub(crate) fn close(self) -> Result<W, Error> {
+        let mut writer = self.zip.finish().map_err(zip_error)?;
+        writer.flush()?;
+        if let Some(pending) = self.pending {
+            pending.commit()?;
+        }
+        Ok(writer)
     }
 
     /// Adds the member `name`, which `write` writes, deflated in chunks at

@@ -36,12 +36,14 @@
 //! # Zero-copy views
 //!
 //! A `#[repr(C)]` (or `#[repr(C, packed)]`) struct whose fields are all plain data (numbers,
-//! `bool`, fixed-size strings, datetimes with a unit, arrays and `#[repr(C)]` records of them) also implements [`PlainField`], and with
-//! it [`ViewElement`](crate::ViewElement) and [`ViewMutElement`](crate::ViewMutElement): a
-//! file whose record layout equals the struct's (same fields at the same offsets, the same
-//! size, native byte order) is viewed in place, and memory-mapped. Any difference is a
-//! [`ErrorKind::CannotView`](crate::ErrorKind::CannotView), [`ErrorKind::CannotView`](crate::ErrorKind::CannotView) or [`ErrorKind::CannotView`](crate::ErrorKind::CannotView)
-//! error. Mutable views also need a struct without padding bytes.
+//! `bool`, fixed-size strings, datetimes with a unit, arrays and `#[repr(C)]` records of
+//! them) also implements [`PlainField`], and with it [`ViewElement`](crate::ViewElement) and
+//! [`ViewMutElement`](crate::ViewMutElement): a file whose record layout equals the struct's
+//! (same fields at the same offsets, the same size, native byte order) is viewed in place,
+//! and memory-mapped. Any difference is an
+//! [`ErrorKind::CannotView`](crate::ErrorKind::CannotView) error (its [`Fault`](crate::Fault):
+//! `Layout`, `ByteOrder` or `Misaligned`). Mutable views also need a struct without padding
+//! bytes.
 //!
 //! # Example
 //!

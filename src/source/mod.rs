@@ -1,27 +1,29 @@
 //! Sources: bytes at an offset, whatever holds them.
 //!
-//! Every read that is not a stream (a region of an `.npy`, a stored `.npz` member, rows,
+//! Every read that is not a stream (a region of an `.npy` or of a stored `.npz` member, rows,
 //! elements) asks its source one thing: the bytes at an offset ([`ReadAt`]), with how its
 //! reads are best merged and batched ([`Merge`]). The sources are bytes in memory (a map, a
 //! `Cursor`), a file read by positioned reads ([`FileAt`]), any `Read + Seek` by seeking
 //! ([`Seeking`]), and an object in a store by ranged requests ([`RangedFile`], which the
 //! `remote` module opens). A caller's reader becomes one of these in one place, the door
 //! ([`door`]): the only code that looks at what type a caller's reader is. A stored `.npz`
-//! member's bytes are a `span` of the caller's reader, chosen there too: in memory, a file's
-//! range, or the reader after a seek, each able to read a large part with its CRC-32.
+//! member's whole read is a `span` of the caller's reader: bytes already in memory, a file's
+//! range, or the reader after a seek, chosen with the door's help; a file's range and an
+//! object in a store read a large part together with its CRC-32.
 //!
 //! Which caller's reader takes which path (each type by value or `&mut`; `&File` too):
 //!
 //! | the caller's reader | whole reads (`read_npy`, `DynArray::read_npy`) | rows, elements, regions (`NpyReader`, `NpzMember::read_slice`) | a stored `.npz` member (`NpzReader`) |
 //! |---|---|---|---|
-//! | `File`, `BufReader<File>` | header through the reader; the length taken after it; the data by positioned reads, a large read split over two threads (Unix) | positioned reads, nearby runs merged, many runs over two threads (Unix) | positioned reads; a large member read and hashed in 256 KiB steps on two threads (Unix) |
-//! | `&[u8]`, `Cursor<&[u8]>`, `Cursor<Vec<u8>>` | the bytes copied, a large copy split over two threads (Unix) | `Cursor`s: the runs copied from the bytes | through a 64 KiB buffer |
+//! | `File`, `BufReader<File>` | header through the reader; the length taken after it; the data by positioned reads, a large read split over `ReadOptions::threads` (2 by default; Unix) | positioned reads, nearby runs merged, many runs over two threads (Unix) | positioned reads; a large member read and hashed in 256 KiB steps over `threads` (Unix) |
+//! | `&[u8]`, `Cursor<&[u8]>`, `Cursor<Vec<u8>>` | the bytes copied, a large copy split over `threads` (Unix) | `Cursor`s: the runs copied from the bytes | through a 64 KiB buffer |
 //! | `RemoteFile` | a stream; a large read fetched in concurrent parts | concurrent ranged GETs, runs within `region_gap` merged | a large member fetched whole by concurrent GETs, then hashed |
 //! | anything else | a stream | a seek and a read per merged window | through a 64 KiB buffer, hashed as it streams |
 //!
-//! Elsewhere than Unix a `File` takes the last row's paths. Writers: a `File` or
-//! `BufWriter<File>` gets each large write's extent reserved first ([`door::writer`]);
-//! anything else is written to as it is.
+//! Elsewhere than Unix a `File`'s whole read is one plain read of a known length, and its
+//! regions and members take the last row's paths. Writers: a `File` or `BufWriter<File>`
+//! gets each large write's extent reserved first ([`door::writer`]); anything else is
+//! written to as it is.
 
 use std::io::{self, Read};
 

@@ -22,9 +22,9 @@
 //! - objects live in an arena indexed by the opcodes, so memo references (`GET`, `BINGET`) and
 //!   repeated values cost one index, not a copy; the memo is a map (sized by the `PUT`s
 //!   really present, whatever index they claim);
-//! - the tree is built from the arena at the end, by a recursion whose depth is limited
-//!   (`Limits::max_depth`, at most [`MAX_DEPTH`]) and which refuses cycles (a list appended to
-//!   itself through the memo) as it meets them;
+//! - the tree is built from the arena at the end, by a loop over an explicit stack (`tree`)
+//!   whose depth is limited (`Limits::max_depth`, at most [`MAX_DEPTH`]) and which refuses
+//!   cycles (a list appended to itself through the memo) as it meets them;
 //! - the values built may repeat shared ones (a list of one string repeated a million times
 //!   is two bytes per repeat in the pickle), but their total size is bounded by
 //!   [`expansion_limit`]: [`EXPANSION`] bytes per pickle byte plus [`EXPANSION_BASE`].
