@@ -16,7 +16,7 @@ seconds=${1:-600}
 shift || true
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
-    targets=(header descr read_typed read_dyn view roundtrip npz mmap record read_rows region appender pickle inflate)
+    targets=(header descr read_typed read_dyn view roundtrip npz mmap record read_rows region appender pickle inflate safetensors)
 fi
 # Seeds: the fixtures up to 4 KiB (inputs are capped at 4 KiB so each run stays fast; the
 # large-header cases are covered by tests/it/malformed.rs).
@@ -28,6 +28,27 @@ for t in header read_typed read_dyn view mmap record read_rows region appender; 
     find ../testdata -name '*.npy' -size -4097c -exec cp -n {} "corpus/$t/" \;
 done
 mkdir -p corpus/descr corpus/pickle corpus/inflate
+# The safetensors target reads its input as a safetensors file, and as an archive or .npy file
+# to convert: the small archives and .npy files, and safetensors files of a few tensors.
+mkdir -p corpus/safetensors
+find ../testdata -name '*.np[yz]' -size -1025c -exec cp -n {} corpus/safetensors/ \;
+python3 - <<'PY' || true
+import json, struct
+def write(name, tensors, metadata=None):
+    header, data = {}, b""
+    for key, (dtype, shape, raw) in tensors.items():
+        header[key] = {"dtype": dtype, "shape": shape, "data_offsets": [len(data), len(data) + len(raw)]}
+        data += raw
+    if metadata is not None:
+        header["__metadata__"] = metadata
+    text = json.dumps(header, separators=(",", ":")).encode()
+    text += b" " * (-len(text) % 8)
+    open("corpus/safetensors/" + name, "wb").write(struct.pack("<Q", len(text)) + text + data)
+write("f32.safetensors", {"w": ("F32", [2, 2], struct.pack("<4f", 0.5, 1.5, 2.5, 3.5))})
+write("mixed.safetensors", {"b": ("I64", [2], struct.pack("<2q", 1, 2)), "h": ("BF16", [3], b"\x80\x3f" * 3),
+                            "m": ("BOOL", [1, 2], b"\x01\x00"), "e": ("U8", [0], b"")},
+      {"format": "np"})
+PY
 # The inflate target takes a raw deflate stream: each deflated member's compressed bytes.
 python3 - <<'PY' || true
 import glob, os, struct, zipfile

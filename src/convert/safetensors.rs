@@ -527,6 +527,16 @@ impl Plan {
     }
 
     fn new(name: String, header: Header, source: usize, void_as_bf16: bool) -> Result<Plan, Error> {
+        // A tensor of this name would be read back as the header's metadata, which every
+        // reader (safetensors' own too) then refuses.
+        if name == "__metadata__" {
+            return Err(UsageError::Conversion {
+                reason: "an array named '__metadata__' cannot be a safetensors tensor: the \
+                         format keeps that name for its metadata (rename the array)"
+                    .to_string(),
+            }
+            .into());
+        }
         let dtype = safetensors_dtype(&name, &header.dtype, void_as_bf16)?;
         let (_, len) = header.sizes()?;
         Ok(Plan {

@@ -397,6 +397,28 @@ fn tensors_no_npy_can_hold_are_refused() {
 }
 
 /// This module's error texts (see `messages`).
+#[test]
+fn an_array_named_as_the_metadata_is_refused_not_written() {
+    let dir = Scratch::new("st-metadata-name");
+    // numpy writes the member `__metadata__.npy`; the lone `.npy` is named after its file.
+    numpy(
+        &dir.0,
+        "np.savez(d + '/m.npz', __metadata__=np.arange(3.0), b=np.ones(2))\n\
+         np.save(d + '/__metadata__.npy', np.arange(3.0))",
+    );
+    for input in ["m.npz", "__metadata__.npy"] {
+        let out = dir.path("out.safetensors");
+        let err = npz_to_safetensors(dir.path(input), &out).unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::Usage, "{input}: {err}");
+        assert_eq!(
+            err.fault(),
+            Some(ndnpy::Fault::Conversion),
+            "{input}: {err}"
+        );
+        assert!(!out.exists(), "{input}: output left behind");
+    }
+}
+
 pub(crate) fn messages() -> Vec<crate::messages::Message> {
     use crate::messages::Message;
     let dir = Scratch::new("st-messages");
@@ -409,6 +431,7 @@ pub(crate) fn messages() -> Vec<crate::messages::Message> {
         &[0u8; 16],
     );
     std::fs::write(dir.path("fp8.safetensors"), fp8).unwrap();
+    ndnpy::write_npy(dir.path("__metadata__.npy"), &ndarray::array![1.0f64]).unwrap();
     vec![
         Message::starts(
             "a dtype safetensors lacks",
@@ -420,6 +443,13 @@ pub(crate) fn messages() -> Vec<crate::messages::Message> {
             safetensors_to_npz(dir.path("fp8.safetensors"), dir.path("fp8.npz")).unwrap_err(),
             "'q': dtype F8_E4M3 has no numpy equivalent: numpy has no float8, float6 or float4 \
              dtype",
+        ),
+        Message::is(
+            "an array named as safetensors' metadata",
+            npz_to_safetensors(dir.path("__metadata__.npy"), dir.path("m.safetensors"))
+                .unwrap_err(),
+            "an array named '__metadata__' cannot be a safetensors tensor: the format keeps that \
+             name for its metadata (rename the array)",
         ),
     ]
 }

@@ -341,7 +341,8 @@ pub enum Fault {
     /// [`ErrorKind::Usage`]: a shape or header too large to write: too many dimensions, more
     /// bytes than the address space, a header no version holds or not the requested one.
     TooLargeToWrite,
-    /// [`ErrorKind::Usage`]: a conversion to or from Arrow or Parquet cannot be made as asked.
+    /// [`ErrorKind::Usage`]: a conversion to or from Arrow, Parquet or safetensors cannot be
+    /// made as asked.
     Conversion,
     /// [`ErrorKind::Usage`]: an archive cannot be written as asked (a member name over 65,535
     /// bytes, a compression level outside 1 to 9, the ZIP writer's refusal).
@@ -1806,10 +1807,11 @@ pub(crate) enum UsageError {
         /// Why it cannot.
         reason: &'static str,
     },
-    /// A conversion to or from Arrow or Parquet (features `arrow`, `parquet`) cannot be
-    /// made as asked: a null where numpy has none and no fill value, a fill value the dtype
-    /// cannot hold, an axis longer than Arrow's lists, options that contradict each other.
-    #[cfg_attr(not(feature = "arrow"), allow(dead_code))]
+    /// A conversion to or from Arrow, Parquet or safetensors (features `arrow`, `parquet`,
+    /// `safetensors`) cannot be made as asked: a null where numpy has none and no fill value,
+    /// a fill value the dtype cannot hold, an axis longer than Arrow's lists, options that
+    /// contradict each other, an array named as safetensors' metadata.
+    #[cfg_attr(not(any(feature = "arrow", feature = "safetensors")), allow(dead_code))]
     Conversion {
         /// What and why (bounded when shown).
         reason: String,
