@@ -16,7 +16,7 @@ seconds=${1:-600}
 shift || true
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
-    targets=(header descr read_typed read_dyn view roundtrip npz mmap record read_rows region appender pickle inflate safetensors)
+    targets=(header descr read_typed read_dyn view roundtrip npz mmap record read_rows region appender pickle inflate safetensors parquet)
 fi
 # Seeds: the fixtures up to 4 KiB (inputs are capped at 4 KiB so each run stays fast; the
 # large-header cases are covered by tests/it/malformed.rs).
@@ -48,6 +48,22 @@ write("f32.safetensors", {"w": ("F32", [2, 2], struct.pack("<4f", 0.5, 1.5, 2.5,
 write("mixed.safetensors", {"b": ("I64", [2], struct.pack("<2q", 1, 2)), "h": ("BF16", [3], b"\x80\x3f" * 3),
                             "m": ("BOOL", [1, 2], b"\x01\x00"), "e": ("U8", [0], b"")},
       {"format": "np"})
+PY
+# The parquet target reads its input as a Parquet file, and as an .npy file to convert: the
+# small .npy fixtures, and small tables pyarrow writes (with each codec; dense columns that
+# take the page-by-page reader, and strings, nulls and lists that take the batch reader).
+mkdir -p corpus/parquet
+find ../testdata -name '*.npy' -size -1025c -exec cp -n {} corpus/parquet/ \;
+python3 - <<'PY' || true
+import pyarrow as pa, pyarrow.parquet as pq
+dense = pa.table({"x": pa.array([0.5 * i for i in range(20)]), "n": pa.array(range(20), pa.int32())})
+emb = pa.table({"v": pa.array([[float(i), 1.0, 2.0, 3.0] for i in range(6)], pa.list_(pa.float32(), 4))})
+mixed = pa.table({"s": ["a", "bc", None, "def"], "b": [True, False, None, True], "t": pa.array([1, 2, 3, 4], pa.timestamp("ms"))})
+for codec in ["none", "snappy", "zstd", "lz4", "gzip"]:
+    pq.write_table(dense, f"corpus/parquet/dense-{codec}.parquet", compression=codec, use_dictionary=False)
+pq.write_table(emb, "corpus/parquet/emb.parquet", compression="none", use_dictionary=False)
+pq.write_table(mixed, "corpus/parquet/mixed.parquet", compression="snappy")
+pq.write_table(dense, "corpus/parquet/dense-v1-dict.parquet", data_page_version="1.0", use_dictionary=True)
 PY
 # The inflate target takes a raw deflate stream: each deflated member's compressed bytes.
 python3 - <<'PY' || true
