@@ -28,8 +28,8 @@
 //!   running code, and written as `np.save` writes them.
 //! - **Object stores** (feature `object_store`): [`RemoteFile`][remote-file] is an object as a
 //!   `Read + Seek` for every reader here; [`RemoteWriter`][remote-writer] uploads.
-//! - **Conversions**: [`safetensors`][safetensors-mod], [`arrow`][arrow-mod] and
-//!   [`parquet`][parquet-mod], each its feature.
+//! - **Conversions**, each its feature: to and from [safetensors files][safetensors-mod],
+//!   [Arrow arrays][arrow-mod] and [Parquet files][parquet-mod].
 //! - **Errors**: [`Error`], whose [`ErrorKind`] says what went wrong and [`Fault`] which
 //!   fault exactly (a checksum, a truncated member, a bad magic); ndarray-npy's functions
 //!   return ndarray-npy's error types ([`npy`]), which convert into [`Error`] and back.
