@@ -15,7 +15,9 @@ cd "$(dirname "$0")"
 seconds=${1:-600}
 shift || true
 targets=("$@")
+build_all=false
 if [ ${#targets[@]} -eq 0 ]; then
+    build_all=true
     targets=(header descr read_typed read_dyn view roundtrip npz mmap record read_rows region appender pickle inflate safetensors parquet)
 fi
 # Seeds: the fixtures up to 4 KiB (inputs are capped at 4 KiB so each run stays fast; the
@@ -111,6 +113,11 @@ done
 # allocator does, so both are told to behave like it; -rss_limit_mb still fails any input that
 # makes the process really hold more than 2 GiB.
 export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}allocator_may_return_null=1"
+# Every target at once: one cargo run builds the library once and links the targets side by
+# side, and each run below finds its target built.
+if $build_all; then
+    RUSTC_BOOTSTRAP=1 cargo fuzz build -O
+fi
 failed=()
 for t in "${targets[@]}"; do
     # Deflate streams longer than 4 KiB reach the inflater's fast loop and its history ring.
