@@ -207,6 +207,14 @@ pub mod npy {
     };
 
     /// ndarray-npy's `npy::header` module: the header errors its error variants carry.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ndnpy::npy::{header::ParseHeaderError, ReadNpyError, ReadNpyExt};
+    /// let err = ndarray::Array1::<f64>::read_npy(&b"not an npy file"[..]).unwrap_err();
+    /// assert!(matches!(err, ReadNpyError::ParseHeader(ParseHeaderError::MagicString)));
+    /// ```
     pub mod header {
         pub use crate::base::error::ndarray_npy::{FormatHeaderError, ParseHeaderError, PyLiteral};
     }

@@ -7,6 +7,18 @@
 //! can be taken out by name ([`DynArray::field`], numpy's `arr['x']`); object arrays (`|O`)
 //! are read from their pickle, without running it, into [`PyValue`]s (`object`). Every
 //! `DynArray` keeps the file's dtype, so writing it back gives the same bytes.
+//!
+//! # Examples
+//!
+//! ```
+//! use ndnpy::{read_npy_dyn, DynData};
+//! let a = read_npy_dyn("testdata/rec_pdescr.npy")?; // a record dtype: kept as bytes
+//! let DynData::Raw(raw) = a.data() else { panic!("records are raw") };
+//! assert_eq!(raw.bytes.len(), 6 * a.dtype().itemsize());
+//! let z = a.field("z")?; // numpy's arr['z']: typed
+//! assert!(matches!(z.data(), DynData::U8(_)));
+//! # Ok::<(), ndnpy::Error>(())
+//! ```
 
 use crate::array::encode::write_with_dtype;
 use crate::array::read::{array_from_vec, read_body};
@@ -151,6 +163,14 @@ pub enum PyValue {
 }
 
 /// An array kept as its stored bytes: records, void, long doubles and sub-array dtypes.
+///
+/// ```
+/// let a = ndnpy::read_npy_dyn("testdata/rec_pdescr.npy")?;
+/// let ndnpy::DynData::Raw(raw) = a.data() else { panic!("records are raw") };
+/// assert_eq!((raw.shape.as_slice(), raw.fortran_order), (&[2, 3][..], false));
+/// assert_eq!(raw.bytes.len(), 6 * 41); // 41-byte records, as stored
+/// # Ok::<(), ndnpy::Error>(())
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RawData {
     /// The shape.
@@ -210,6 +230,13 @@ pub fn read_npy_dyn<P: AsRef<Path>>(path: P) -> Result<DynArray, Error> {
 }
 
 /// Element types a [`DynArray`] can hold typed.
+///
+/// ```
+/// let a = ndnpy::read_npy_dyn("testdata/f8_le_c_2x3.npy")?;
+/// assert!(a.as_array::<f64>().is_some()); // f64 is a DynElement, and this array's type
+/// assert!(a.as_array::<f32>().is_none());
+/// # Ok::<(), ndnpy::Error>(())
+/// ```
 pub trait DynElement: Sized + crate::element::sealed::Sealed {
     /// The array, if `data` holds this element type.
     #[doc(hidden)]
@@ -362,6 +389,20 @@ macro_rules! dyn_data {
     ($($(#[$m:meta])* $ty:ty => $variant:ident $doc:literal, $kind:ident $size:literal, $unit:ty, $name:literal;)*) => {
         /// The values of a [`DynArray`], by element family. `F16` exists with the feature
         /// `half`; without it, an `f2` array reads as [`Raw`](DynData::Raw), its bytes as stored.
+///
+/// # Examples
+///
+/// ```
+/// use ndnpy::{read_npy_dyn, DynData};
+/// let a = read_npy_dyn("testdata/i2_be_c_5.npy")?;
+/// let total: i64 = match a.data() {
+///     DynData::I16(v) => v.iter().map(|&x| i64::from(x)).sum(),
+///     DynData::I64(v) => v.sum(),
+///     other => panic!("not an integer array: {other:?}"),
+/// };
+/// assert_eq!(total, a.into_array::<i16>()?.iter().map(|&x| i64::from(x)).sum::<i64>());
+/// # Ok::<(), ndnpy::Error>(())
+/// ```
         #[derive(Debug, Clone, PartialEq)]
         #[non_exhaustive]
         pub enum DynData {

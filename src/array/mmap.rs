@@ -6,6 +6,16 @@
 //! byte what `np.save` would write for a zero array. Opening parses the header only; views
 //! cost nothing more, whatever the size.
 //!
+//! # Examples
+//!
+//! ```
+//! // SAFETY: nothing modifies the fixture while it is mapped.
+//! let map = unsafe { ndnpy::mmap::NpyMmap::open("testdata/f8_le_c_2x3.npy")? };
+//! let v = map.view::<f64, ndarray::Ix2>()?; // no copy, whatever the size
+//! assert_eq!(v.shape(), [2, 3]);
+//! # Ok::<(), ndnpy::Error>(())
+//! ```
+//!
 //! Unsafe here: mapping a file (another process may change it underneath; the constructors that
 //! map are `unsafe fn` for that reason, as in `memmap2`) and the views of the mapped bytes.
 #![allow(unsafe_code)]
@@ -362,6 +372,24 @@ impl NpyMmapMut {
     /// # Errors
     ///
     /// As [`NpyMmap::open`].
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// # let dir = std::env::temp_dir().join(format!("ndnpy-doc-mmcow-{}", std::process::id()));
+    /// # std::fs::create_dir_all(&dir)?;
+    /// let path = dir.join("a.npy");
+    /// ndnpy::write_npy(&path, &ndarray::array![1u16, 2, 3])?;
+    /// // SAFETY: the file is private to this example.
+    /// let mut map = unsafe { ndnpy::NpyMmapMut::open_copy_on_write(&path)? };
+    /// map.view_mut::<u16, ndarray::Ix1>()?[0] = 100;
+    /// assert_eq!(map.view::<u16, ndarray::Ix1>()?[0], 100); // this process sees the change
+    /// drop(map);
+    /// let file: ndarray::Array1<u16> = ndnpy::read_npy(&path)?;
+    /// assert_eq!(file, ndarray::array![1, 2, 3]); // the file does not
+    /// # std::fs::remove_dir_all(&dir)?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub unsafe fn open_copy_on_write<P: AsRef<Path>>(path: P) -> Result<NpyMmapMut, Error> {
         let file = open_regular(path.as_ref(), false)?;
         let info = read_header_then_len(&file)?;
@@ -397,7 +425,21 @@ impl NpyMmapMut {
     ///
     /// # Examples
     ///
-    /// See [`NpyMmapMut`].
+    /// ```
+    /// use ndarray::ShapeBuilder;
+    /// # let dir = std::env::temp_dir().join(format!("ndnpy-doc-mmzero-{}", std::process::id()));
+    /// # std::fs::create_dir_all(&dir)?;
+    /// // SAFETY: the file is private to this example.
+    /// let map = unsafe { ndnpy::NpyMmapMut::create::<i16, _>(dir.join("z.npy"), (2, 3).f())? };
+    /// assert!(map.info().header.fortran_order);
+    /// drop(map);
+    /// // Byte for byte what np.save writes for np.zeros((2, 3), '<i2', order='F'):
+    /// let mut expected = Vec::new();
+    /// ndnpy::WriteNpyExt::write_npy(&ndarray::Array2::<i16>::zeros((2, 3).f()), &mut expected)?;
+    /// assert_eq!(std::fs::read(dir.join("z.npy"))?, expected);
+    /// # std::fs::remove_dir_all(&dir)?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub unsafe fn create<A: FixedDType, Sh: ShapeBuilder>(
         path: impl AsRef<Path>,
         shape: Sh,
@@ -508,7 +550,18 @@ impl NpyMmapMut {
     ///
     /// # Examples
     ///
-    /// See [`NpyMmapMut::from_mmap_mut`].
+    /// ```
+    /// # let dir = std::env::temp_dir().join(format!("ndnpy-doc-mmview-{}", std::process::id()));
+    /// # std::fs::create_dir_all(&dir)?;
+    /// // SAFETY: the file is private to this example.
+    /// let map = unsafe { ndnpy::NpyMmapMut::create::<f64, _>(dir.join("v.npy"), 3)? };
+    /// assert_eq!(map.view::<f64, ndarray::Ix1>()?.sum(), 0.0);
+    /// // The element type and the dimension must be the file's.
+    /// assert!(map.view::<f32, ndarray::Ix1>().is_err());
+    /// assert!(map.view::<f64, ndarray::Ix2>().is_err());
+    /// # std::fs::remove_dir_all(&dir)?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn view<A: ViewElement, D: Dimension>(&self) -> Result<ArrayView<'_, A, D>, Error> {
         let start = self.start;
         view_data(&self.map[start..start + self.info.data_len], &self.info)
@@ -522,7 +575,17 @@ impl NpyMmapMut {
     ///
     /// # Examples
     ///
-    /// See [`NpyMmapMut`].
+    /// ```
+    /// # let dir = std::env::temp_dir().join(format!("ndnpy-doc-mmviewmut-{}", std::process::id()));
+    /// # std::fs::create_dir_all(&dir)?;
+    /// // SAFETY: the file is private to this example.
+    /// let mut map = unsafe { ndnpy::NpyMmapMut::create::<u8, _>(dir.join("m.npy"), (2, 2))? };
+    /// let mut v = map.view_mut::<u8, ndarray::Ix2>()?;
+    /// v.row_mut(1).fill(9);
+    /// assert_eq!(v, ndarray::array![[0, 0], [9, 9]]);
+    /// # std::fs::remove_dir_all(&dir)?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn view_mut<A: ViewMutElement, D: Dimension>(
         &mut self,
     ) -> Result<ArrayViewMut<'_, A, D>, Error> {
@@ -540,7 +603,19 @@ impl NpyMmapMut {
     ///
     /// # Examples
     ///
-    /// See [`NpyMmapMut`].
+    /// ```
+    /// # let dir = std::env::temp_dir().join(format!("ndnpy-doc-mmflush-{}", std::process::id()));
+    /// # std::fs::create_dir_all(&dir)?;
+    /// let path = dir.join("f.npy");
+    /// // SAFETY: the file is private to this example.
+    /// let mut map = unsafe { ndnpy::NpyMmapMut::create::<i32, _>(&path, 2)? };
+    /// map.view_mut::<i32, ndarray::Ix1>()?[1] = -5;
+    /// map.flush()?; // in the file now, while still mapped
+    /// let file: ndarray::Array1<i32> = ndnpy::read_npy(&path)?;
+    /// assert_eq!(file, ndarray::array![0, -5]);
+    /// # std::fs::remove_dir_all(&dir)?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn flush(&self) -> Result<(), Error> {
         self.map.flush()?;
         Ok(())

@@ -653,7 +653,18 @@ impl<A: FixedDType> NpyAppender<A> {
     ///
     /// # Examples
     ///
-    /// See [`NpyAppender`].
+    /// ```
+    /// # let dir = std::env::temp_dir().join(format!("ndnpy-doc-append-{}", std::process::id()));
+    /// # std::fs::create_dir_all(&dir)?;
+    /// let mut app = ndnpy::NpyAppender::<f32>::create(dir.join("rows.npy"), (0, 3), false)?;
+    /// app.append(&ndarray::array![1.0f32, 2.0, 3.0])?; // one row
+    /// app.append(&ndarray::array![[4.0f32, 5.0, 6.0], [7.0, 8.0, 9.0]])?; // two rows
+    /// let err = app.append(&ndarray::array![1.0f32, 2.0]).unwrap_err(); // two columns, not three
+    /// assert_eq!(err.kind(), ndnpy::ErrorKind::Usage);
+    /// assert_eq!(app.shape(), [3, 3]); // nothing written
+    /// # std::fs::remove_dir_all(&dir)?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn append<S: Data<Elem = A>, D: Dimension>(
         &mut self,
         block: &ArrayBase<S, D>,
@@ -771,7 +782,15 @@ impl<W: Write, A: FixedDType> NpyWriter<W, A> {
     ///
     /// # Examples
     ///
-    /// See [`NpyWriter`].
+    /// ```
+    /// use ndarray::ShapeBuilder;
+    /// let mut w = ndnpy::NpyWriter::<_, i64>::new(Vec::new(), (2, 3).f())?;
+    /// w.write_slice(&[1, 4, 2, 5, 3, 6])?; // Fortran order: column by column
+    /// let bytes = w.finish()?;
+    /// let a: ndarray::Array2<i64> = ndnpy::ReadNpyExt::read_npy(&bytes[..])?;
+    /// assert_eq!(a, ndarray::array![[1, 2, 3], [4, 5, 6]]);
+    /// # Ok::<(), ndnpy::Error>(())
+    /// ```
     pub fn new<Sh: ShapeBuilder>(writer: W, shape: Sh) -> Result<NpyWriter<W, A>, Error> {
         NpyWriter::with_options(writer, shape, &WriteOptions::default())
     }
@@ -841,7 +860,15 @@ impl<W: Write, A: FixedDType> NpyWriter<W, A> {
     ///
     /// # Examples
     ///
-    /// See [`NpyWriter::with_options`].
+    /// ```
+    /// let mut w = ndnpy::NpyWriter::<_, u8>::new(Vec::new(), 4)?;
+    /// w.write_slice(&[1, 2, 3])?;
+    /// let err = w.write_slice(&[4, 5]).unwrap_err(); // one too many: nothing written
+    /// assert_eq!(err.kind(), ndnpy::ErrorKind::Usage);
+    /// w.write_slice(&[4])?;
+    /// assert_eq!(&w.finish()?[128..], &[1, 2, 3, 4]);
+    /// # Ok::<(), ndnpy::Error>(())
+    /// ```
     pub fn write_slice(&mut self, elems: &[A]) -> Result<(), Error> {
         self.reserve(elems.len())?;
         A::write_slice(elems, &mut self.writer, &self.header.dtype)
@@ -858,7 +885,15 @@ impl<W: Write, A: FixedDType> NpyWriter<W, A> {
     ///
     /// # Examples
     ///
-    /// See [`NpyWriter`].
+    /// ```
+    /// use ndarray::ShapeBuilder;
+    /// let mut w = ndnpy::NpyWriter::<_, f64>::new(Vec::new(), (2, 3).f())?;
+    /// w.write_block(&ndarray::array![[1.0, 2.0], [4.0, 5.0]])?; // the first two columns
+    /// w.write_block(&ndarray::array![3.0, 6.0])?; // the last one
+    /// let a: ndarray::Array2<f64> = ndnpy::ReadNpyExt::read_npy(&w.finish()?[..])?;
+    /// assert_eq!(a, ndarray::array![[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]);
+    /// # Ok::<(), ndnpy::Error>(())
+    /// ```
     pub fn write_block<S: Data<Elem = A>, D: Dimension>(
         &mut self,
         block: &ArrayBase<S, D>,

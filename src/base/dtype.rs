@@ -6,11 +6,31 @@
 //! constructors (`DType::from_descr`, `Scalar::new`, `Structured::new`, `SubArray::new`) live in
 //! `descr`, above the error module; this module depends on nothing but the Python-repr
 //! helpers, so that errors can carry dtypes.
+//!
+//! # Examples
+//!
+//! ```
+//! use ndnpy::dtype::{DType, ScalarKind};
+//! let d = DType::from_descr("[('t', '<M8[us]'), ('v', '<f4', (3,))]")?;
+//! let r = d.as_structured().unwrap();
+//! assert_eq!(r.itemsize(), 8 + 12);
+//! assert_eq!(r.fields()[0].dtype.as_scalar().unwrap().kind(), ScalarKind::Datetime);
+//! assert_eq!(d.descr(), "[('t', '<M8[us]'), ('v', '<f4', (3,))]");
+//! # Ok::<(), ndnpy::Error>(())
+//! ```
 
 use crate::base::pyrepr::{repr_str, write_shape};
 use std::fmt::{self, Write as _};
 
 /// The byte order of a scalar type.
+///
+/// ```
+/// use ndnpy::dtype::ByteOrder;
+/// let d = ndnpy::DType::from_descr("'>u2'")?;
+/// assert_eq!(d.as_scalar().unwrap().byte_order(), ByteOrder::Big);
+/// assert_eq!(d.with_byte_order(ByteOrder::Little).descr(), "'<u2'");
+/// # Ok::<(), ndnpy::Error>(())
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum ByteOrder {
@@ -65,6 +85,14 @@ impl ByteOrder {
 }
 
 /// The kind of a scalar type: the letter in its type string.
+///
+/// ```
+/// use ndnpy::dtype::ScalarKind;
+/// let kind = |descr| ndnpy::DType::from_descr(descr).map(|d| d.as_scalar().unwrap().kind());
+/// assert_eq!(kind("'<M8[ns]'")?, ScalarKind::Datetime);
+/// assert_eq!(kind("'|S5'")?, ScalarKind::Bytes);
+/// # Ok::<(), ndnpy::Error>(())
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum ScalarKind {
@@ -138,6 +166,13 @@ impl ScalarKind {
 }
 
 /// A datetime64/timedelta64 unit.
+///
+/// ```
+/// use ndnpy::dtype::TimeUnit;
+/// let d = ndnpy::DType::from_descr("'<m8[us]'")?;
+/// assert_eq!(d.as_scalar().unwrap().unit().map(|u| u.unit), Some(TimeUnit::Microseconds));
+/// # Ok::<(), ndnpy::Error>(())
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum TimeUnit {
@@ -205,6 +240,14 @@ impl TimeUnit {
 }
 
 /// A datetime64/timedelta64 unit with its multiplier: the `[25ms]` in `'<M8[25ms]'`.
+///
+/// ```
+/// use ndnpy::dtype::{DateTimeUnit, TimeUnit};
+/// let d = ndnpy::DType::from_descr("'<M8[25ms]'")?;
+/// let unit = d.as_scalar().unwrap().unit();
+/// assert_eq!(unit, Some(DateTimeUnit { unit: TimeUnit::Milliseconds, multiplier: 25 }));
+/// # Ok::<(), ndnpy::Error>(())
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct DateTimeUnit {
     /// The base unit.
@@ -214,6 +257,14 @@ pub struct DateTimeUnit {
 }
 
 /// A scalar (non-record) dtype: kind, byte order, size in bytes and datetime unit.
+///
+/// ```
+/// use ndnpy::dtype::{ByteOrder, ScalarKind};
+/// let d = ndnpy::DType::from_descr("'<U7'")?;
+/// let s = d.as_scalar().unwrap();
+/// assert_eq!((s.kind(), s.byte_order(), s.size()), (ScalarKind::Unicode, ByteOrder::Little, 28));
+/// # Ok::<(), ndnpy::Error>(())
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Scalar {
     pub(crate) kind: ScalarKind,
@@ -310,6 +361,14 @@ impl Scalar {
 }
 
 /// One named field of a record dtype.
+///
+/// ```
+/// let d = ndnpy::DType::from_descr("[(('Speed', 'v'), '<f4'), ('n', '<i8')]")?;
+/// let f = &d.as_structured().unwrap().fields()[0];
+/// assert_eq!((f.name.as_str(), f.title.as_deref(), f.offset), ("v", Some("Speed"), 0));
+/// assert_eq!(f.dtype.descr(), "'<f4'");
+/// # Ok::<(), ndnpy::Error>(())
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Field {
     /// The field's name (may be empty for a non-padding field).
@@ -323,6 +382,13 @@ pub struct Field {
 }
 
 /// A structured dtype: fields at offsets within records of a fixed size.
+///
+/// ```
+/// let d = ndnpy::DType::from_descr("[('x', '<f8'), ('y', '<f8')]")?;
+/// let r = d.as_structured().unwrap();
+/// assert_eq!((r.fields().len(), r.itemsize()), (2, 16));
+/// # Ok::<(), ndnpy::Error>(())
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Structured {
     pub(crate) fields: Vec<Field>,
@@ -366,6 +432,14 @@ impl Structured {
 }
 
 /// A sub-array dtype: `shape` elements of `base` (a field `('x', '<i4', (2, 3))`).
+///
+/// ```
+/// let d = ndnpy::DType::from_descr("[('pos', '<f4', (3,))]")?;
+/// let field = &d.as_structured().unwrap().fields()[0];
+/// let ndnpy::DType::SubArray(s) = &field.dtype else { unreachable!() };
+/// assert_eq!((s.base().descr().as_str(), s.shape()), ("'<f4'", &[3][..]));
+/// # Ok::<(), ndnpy::Error>(())
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct SubArray {
     pub(crate) base: DType,

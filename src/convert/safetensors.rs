@@ -82,6 +82,20 @@ use std::io::{self, Read, Write};
 use std::path::Path;
 
 /// The longest safetensors header read: the safetensors crate's own limit (100 MB).
+///
+/// ```
+/// use ndnpy::safetensors::{safetensors_to_npz, MAX_HEADER_LEN};
+/// # let dir = std::env::temp_dir().join(format!("ndnpy-doc-st-max-{}", std::process::id()));
+/// # std::fs::create_dir_all(&dir)?;
+/// // A header length over the limit is refused before anything is allocated.
+/// let mut st = (MAX_HEADER_LEN + 1).to_le_bytes().to_vec();
+/// st.extend_from_slice(b"{}");
+/// std::fs::write(dir.join("huge.safetensors"), &st)?;
+/// let err = safetensors_to_npz(dir.join("huge.safetensors"), dir.join("out.npz")).unwrap_err();
+/// assert_eq!(err.kind(), ndnpy::ErrorKind::Header);
+/// # std::fs::remove_dir_all(&dir)?;
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub const MAX_HEADER_LEN: u64 = 100_000_000;
 
 /// The buffer that streamed data passes through.

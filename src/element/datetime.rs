@@ -12,6 +12,18 @@ use std::io::{Read, Write};
 use std::marker::PhantomData;
 
 /// The value numpy uses for NaT ("not a time"): `i64::MIN`.
+///
+/// ```
+/// use ndnpy::dtype::{DateTimeUnit, TimeUnit};
+/// use ndnpy::{element::NAT, Datetime64};
+/// let ms = Some(DateTimeUnit { unit: TimeUnit::Milliseconds, multiplier: 1 });
+/// let t = ndarray::array![Datetime64::new(0, ms), Datetime64::nat(ms)];
+/// assert_eq!(t[1].value, NAT);
+/// let mut bytes = Vec::new();
+/// ndnpy::WriteNpyExt::write_npy(&t, &mut bytes)?;
+/// assert_eq!(bytes[128 + 8..], NAT.to_ne_bytes()); // what numpy reads as NaT
+/// # Ok::<(), ndnpy::Error>(())
+/// ```
 pub const NAT: i64 = i64::MIN;
 
 macro_rules! time_type {

@@ -15,6 +15,21 @@
 //! - [`Datetime64`] and [`Timedelta64`], which carry their unit, and the record fields
 //!   [`DatetimeIn`] and [`TimedeltaIn`], whose unit is their type's: `datetime`;
 //! - structs that derive `NpyRecord` (records): in the crate's `record` module.
+//!
+//! # Examples
+//!
+//! ```
+//! use ndnpy::{element::FixedUnicode, ReadNpyExt, WriteNpyExt};
+//! let names = ndarray::array!["ab".to_string(), "c".to_string()];
+//! let mut bytes = Vec::new();
+//! names.write_npy(&mut bytes)?; // numpy's 'U2': two code points of 4 bytes each
+//! let back: ndarray::Array1<String> = ndarray::Array1::read_npy(&bytes[..])?;
+//! assert_eq!(back, names);
+//! // The same file as fixed-size elements, which can also be viewed in place:
+//! let fixed: ndarray::Array1<FixedUnicode<2>> = ndarray::Array1::read_npy(&bytes[..])?;
+//! assert_eq!(fixed[1].to_string()?, "c");
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 
 #[cfg(feature = "half")]
 mod bf16;

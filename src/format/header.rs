@@ -5,6 +5,19 @@
 //! the shape's element count and byte size use checked arithmetic. Writing reproduces
 //! `np.save` byte for byte: sorted keys, `", "` after every entry, growth-axis spaces, 64-byte
 //! alignment with 1 to 64 pad spaces and `\n`, and numpy's choice of version.
+//!
+//! # Examples
+//!
+//! ```
+//! use ndnpy::header::{Version, MAGIC};
+//! use ndnpy::{Header, ReadOptions};
+//! let bytes = std::fs::read("testdata/f8_le_c_2x3.npy")?;
+//! assert!(bytes.starts_with(MAGIC));
+//! let info = Header::read(&mut &bytes[..], &ReadOptions::default())?;
+//! assert_eq!((info.version, info.data_offset), (Version::V1_0, 128));
+//! assert_eq!(info.header.to_bytes()?, bytes[..128]); // written back as np.save wrote it
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 
 use crate::base::dtype::{DType, MAX_DIMS};
 use crate::base::error::{excerpt, Error, FormatError, LimitError, UsageError};
@@ -23,6 +36,12 @@ pub(crate) fn growth_axis(header: &Header) -> Result<usize, Error> {
 }
 
 /// The magic string at the start of every `.npy` file.
+///
+/// ```
+/// let bytes = std::fs::read("testdata/f8_le_c_2x3.npy")?;
+/// assert_eq!(&bytes[..6], ndnpy::header::MAGIC);
+/// # Ok::<(), std::io::Error>(())
+/// ```
 pub const MAGIC: &[u8; 6] = b"\x93NUMPY";
 
 /// numpy's `GROWTH_AXIS_MAX_DIGITS`: room left in the header so the growth axis can reach
@@ -30,6 +49,15 @@ pub const MAGIC: &[u8; 6] = b"\x93NUMPY";
 const GROWTH_AXIS_MAX_DIGITS: usize = 21;
 
 /// The `.npy` format version.
+///
+/// ```
+/// use ndnpy::header::Version;
+/// let h = ndnpy::Header { dtype: ndnpy::DType::from_descr("'<i4'")?, fortran_order: false, shape: vec![3] };
+/// assert_eq!(&h.to_bytes()?[6..8], [1, 0]); // np.save's choice: 1.0
+/// let v2 = h.to_bytes_with_version(Version::V2_0)?;
+/// assert_eq!((&v2[6..8], v2.len() % 64), (&[2u8, 0][..], 0));
+/// # Ok::<(), ndnpy::Error>(())
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
 pub enum Version {

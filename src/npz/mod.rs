@@ -13,6 +13,22 @@
 //! The ZIP directory is read here (the way Python's `zipfile` reads it, with every length
 //! checked), and deflated members are inflated by the crate's own decoder, straight into the
 //! array; writing goes through the `zip` crate (deflate on flate2's zlib-rs backend).
+//!
+//! # Examples
+//!
+//! ```
+//! use ndnpy::{NpzReader, NpzWriter};
+//! let mut npz = NpzWriter::new_compressed(std::io::Cursor::new(Vec::new()));
+//! npz.add_array("w", &ndarray::array![[1.0f32, 2.0], [3.0, 4.0]])?;
+//! npz.add_array("b", &ndarray::array![0.5f32])?;
+//! let bytes = npz.finish()?.into_inner();
+//!
+//! let mut npz = NpzReader::new(std::io::Cursor::new(bytes))?;
+//! assert_eq!(npz.names()?, ["w", "b"]);
+//! let w: ndarray::Array2<f32> = npz.by_name("w")?; // `w` or `w.npy`, as np.load takes them
+//! assert_eq!(w[[1, 0]], 3.0);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 
 pub(crate) mod archive;
 mod deflate;

@@ -11,6 +11,25 @@
 //! remote lives here: opening and pinning an object, its ranged GETs, uploads.
 //!
 //! [`Read`]: std::io::Read
+//!
+//! # Examples
+//!
+//! ```
+//! use std::sync::Arc;
+//! use object_store::{memory::InMemory, ObjectStore};
+//! use ndnpy::remote::{RemoteFile, RemoteWriter};
+//! use ndnpy::{NpyReader, WriteNpyExt};
+//!
+//! let store: Arc<dyn ObjectStore> = Arc::new(InMemory::new());
+//! let mut upload = RemoteWriter::create(Arc::clone(&store), "runs/7/x.npy".into());
+//! ndarray::Array2::<f64>::from_shape_fn((100, 4), |(i, j)| (i * 4 + j) as f64).write_npy(&mut upload)?;
+//! upload.finish()?;
+//!
+//! let mut x = NpyReader::new(RemoteFile::open(store, "runs/7/x.npy".into())?)?;
+//! let rows: ndarray::Array2<f64> = x.read_slice(ndarray::s![10..12, ..])?; // two ranged reads' worth
+//! assert_eq!(rows[[1, 3]], 47.0);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 
 use crate::base::error::UsageError;
 use crate::base::error::{Error, FormatError};

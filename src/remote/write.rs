@@ -206,7 +206,19 @@ impl RemoteWriter {
     ///
     /// # Examples
     ///
-    /// See [`RemoteWriter`].
+    /// ```
+    /// use std::sync::Arc;
+    /// use object_store::{memory::InMemory, ObjectStore};
+    /// let store: Arc<dyn ObjectStore> = Arc::new(InMemory::new());
+    /// let mut w = ndnpy::remote::RemoteWriter::create(Arc::clone(&store), "a.npy".into());
+    /// ndnpy::WriteNpyExt::write_npy(&ndarray::array![1.5f64, 2.5], &mut w)?;
+    /// let done = w.finish()?;
+    /// assert_eq!((done.size, done.parts), (144, 0)); // under a part: one PUT
+    /// let a: ndarray::Array1<f64> =
+    ///     ndnpy::ReadNpyExt::read_npy(ndnpy::remote::RemoteFile::open(store, "a.npy".into())?)?;
+    /// assert_eq!(a, ndarray::array![1.5, 2.5]);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn create(store: Arc<dyn ObjectStore>, path: Path) -> RemoteWriter {
         RemoteWriter::create_with_options(store, path, RemoteOptions::new())
     }
@@ -612,7 +624,19 @@ impl SpooledRemoteWriter {
     ///
     /// # Examples
     ///
-    /// See [`SpooledRemoteWriter`].
+    /// ```
+    /// use std::sync::Arc;
+    /// use object_store::{memory::InMemory, ObjectStore};
+    /// let store: Arc<dyn ObjectStore> = Arc::new(InMemory::new());
+    /// let spool = ndnpy::remote::SpooledRemoteWriter::create(Arc::clone(&store), "w.npz".into())?;
+    /// let mut npz = ndnpy::NpzWriter::new(spool);
+    /// npz.add_array("w", &ndarray::array![[1u8, 2], [3, 4]])?;
+    /// npz.finish()?.finish()?;
+    /// let file = ndnpy::remote::RemoteFile::open(store, "w.npz".into())?;
+    /// let w: ndarray::Array2<u8> = ndnpy::NpzReader::new(file)?.by_name("w")?;
+    /// assert_eq!(w[[1, 1]], 4);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn create(store: Arc<dyn ObjectStore>, path: Path) -> Result<SpooledRemoteWriter, Error> {
         SpooledRemoteWriter::create_in(store, path, RemoteOptions::new(), std::env::temp_dir())
     }
@@ -659,7 +683,16 @@ impl SpooledRemoteWriter {
     ///
     /// # Examples
     ///
-    /// See [`SpooledRemoteWriter`].
+    /// ```
+    /// use std::sync::Arc;
+    /// use object_store::{memory::InMemory, ObjectStore};
+    /// let store: Arc<dyn ObjectStore> = Arc::new(InMemory::new());
+    /// let mut spool = ndnpy::remote::SpooledRemoteWriter::create(Arc::clone(&store), "b.npy".into())?;
+    /// ndnpy::WriteNpyExt::write_npy(&ndarray::array![7u32], &mut spool)?;
+    /// let done = spool.finish()?; // the object appears only now, whole
+    /// assert_eq!((done.path.as_ref(), done.size), ("b.npy", 132));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn finish(mut self) -> Result<Uploaded, Error> {
         self.file.flush()?;
         let file = self.file.get_mut();
