@@ -26,7 +26,7 @@
 //! upload.finish()?;
 //!
 //! let mut x = NpyReader::new(RemoteFile::open(store, "runs/7/x.npy".into())?)?;
-//! let rows: ndarray::Array2<f64> = x.read_slice(ndarray::s![10..12, ..])?; // two ranged reads' worth
+//! let rows: ndarray::Array2<f64> = x.read_slice(ndarray::s![10..12, ..])?;
 //! assert_eq!(rows[[1, 3]], 47.0);
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
