@@ -21,5 +21,8 @@ if ! cargo +nightly miri --version >/dev/null 2>&1; then
 fi
 # Files are read and written in temporary directories: isolation off for the file system.
 export MIRIFLAGS="${MIRIFLAGS:--Zmiri-disable-isolation}"
-cargo +nightly miri test --features derive,half --lib -- element:: source::door:: record::
+# element::datetime holds no `unsafe` (its calendar arithmetic and property test took three of
+# this step's ten minutes under Miri).
+cargo +nightly miri test --features derive,half --lib -- element:: source::door:: record:: \
+    --skip element::datetime::
 cargo +nightly miri test --features derive,half --test unsafe_paths
