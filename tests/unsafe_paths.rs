@@ -31,6 +31,16 @@ fn fixtures() -> Vec<(String, Vec<u8>)> {
         .collect()
 }
 
+/// Shifts of a buffer off an 8-byte boundary: odd, 2-, 4- and 6-aligned; under Miri an odd
+/// and a 4-aligned one (every element size is then misaligned once).
+fn shifts() -> &'static [usize] {
+    if cfg!(miri) {
+        &[1, 4]
+    } else {
+        &[1, 2, 3, 4, 5, 6, 7]
+    }
+}
+
 /// Values compared as printed: NaN equals NaN, -0.0 differs from 0.0.
 fn dbg<T: std::fmt::Debug>(v: &T) -> String {
     format!("{v:?}")
@@ -40,7 +50,7 @@ fn dbg<T: std::fmt::Debug>(v: &T) -> String {
 fn every_fixture_reads_the_same_at_every_misalignment_and_fails_cut_short() {
     for (name, bytes) in fixtures() {
         let whole = DynArray::read_npy(&bytes[..]);
-        for shift in [1, 3, 4, 7] {
+        for &shift in shifts() {
             let mut buf = vec![0u8; shift];
             buf.extend_from_slice(&bytes);
             let again = DynArray::read_npy(&buf[shift..]);
@@ -80,7 +90,7 @@ fn typed_reads_of_both_orders_and_byte_orders_agree_at_every_misalignment() {
             if layout.ends_with('c') {
                 assert_eq!(dbg(&base), dbg(&want), "{file}");
             }
-            for shift in 1..8 {
+            for &shift in shifts() {
                 let mut buf = vec![0u8; shift];
                 buf.extend_from_slice(&bytes);
                 assert_eq!(
