@@ -653,13 +653,17 @@ fn no_equivalent(
     .into()
 }
 
+/// `dtype` (of the array or field `name`) has no Arrow type, because of `hint`.
+fn no_arrow_type(name: &str, dtype: &DType, hint: &str) -> Error {
+    no_equivalent(name, dtype.descr(), "Arrow", hint)
+}
+
 /// The array's data as `.npy` bytes in C order, and its number of elements.
 fn c_bytes(array: DynArray) -> Result<(Vec<u8>, usize), Error> {
     if array.dtype().has_object() {
-        return Err(no_equivalent(
+        return Err(no_arrow_type(
             "values",
-            array.dtype().descr(),
-            "Arrow",
+            array.dtype(),
             "Python objects have no Arrow type",
         ));
     }
@@ -786,12 +790,7 @@ pub(crate) fn leaf_to_arrow(
                 arrays.push(array);
             }
             if fields.is_empty() {
-                return Err(no_equivalent(
-                    name,
-                    dtype.descr(),
-                    "Arrow",
-                    "a record without named fields",
-                ));
+                return Err(no_arrow_type(name, dtype, "a record without named fields"));
             }
             let data = ArrayData::builder(DataType::Struct(Fields::from(fields)))
                 .len(n)
@@ -857,10 +856,9 @@ fn scalar_to_arrow(name: &str, s: &Scalar, bytes: &[u8], n: usize) -> Result<Arr
                 .map_err(arrow_error)?;
             fixed_list(make_array(data), 2, HashMap::new())
         }
-        (ScalarKind::Float | ScalarKind::Complex, _) => Err(no_equivalent(
+        (ScalarKind::Float | ScalarKind::Complex, _) => Err(no_arrow_type(
             name,
-            dtype.descr(),
-            "Arrow",
+            &dtype,
             "long doubles have no Arrow type (their format is the platform's)",
         )),
         (ScalarKind::Bytes, _) => {
@@ -896,10 +894,9 @@ fn scalar_to_arrow(name: &str, s: &Scalar, bytes: &[u8], n: usize) -> Result<Arr
                     match char::from_u32(u) {
                         Some(c) => s.push(c),
                         None => {
-                            return Err(no_equivalent(
+                            return Err(no_arrow_type(
                                 name,
-                                dtype.descr(),
-                                "Arrow",
+                                &dtype,
                                 &format!("element {i} holds U+{u:04X}, which UTF-8 cannot encode"),
                             ))
                         }
@@ -919,10 +916,9 @@ fn scalar_to_arrow(name: &str, s: &Scalar, bytes: &[u8], n: usize) -> Result<Arr
             Ok(make_array(data))
         }
         (ScalarKind::Datetime | ScalarKind::Timedelta, _) => time_to_arrow(name, s, bytes, n),
-        _ => Err(no_equivalent(
+        _ => Err(no_arrow_type(
             name,
-            dtype.descr(),
-            "Arrow",
+            &dtype,
             "Python objects have no Arrow type",
         )),
     }
@@ -964,18 +960,12 @@ fn arrow_unit(unit: DateTimeUnit) -> Option<(ArrowUnit, i64, bool)> {
 fn time_to_arrow(name: &str, s: &Scalar, bytes: &[u8], n: usize) -> Result<ArrayRef, Error> {
     let dtype = DType::Scalar(s.clone());
     let Some(unit) = s.unit() else {
-        return Err(no_equivalent(
-            name,
-            dtype.descr(),
-            "Arrow",
-            "a datetime without a unit",
-        ));
+        return Err(no_arrow_type(name, &dtype, "a datetime without a unit"));
     };
     let Some((arrow, factor, divide)) = arrow_unit(unit) else {
-        return Err(no_equivalent(
+        return Err(no_arrow_type(
             name,
-            dtype.descr(),
-            "Arrow",
+            &dtype,
             "years and months have no fixed length in seconds; convert to days first",
         ));
     };
@@ -1004,10 +994,9 @@ fn time_to_arrow(name: &str, s: &Scalar, bytes: &[u8], n: usize) -> Result<Array
             t.checked_mul(factor)
         };
         let Some(c) = converted else {
-            return Err(no_equivalent(
+            return Err(no_arrow_type(
                 name,
-                dtype.descr(),
-                "Arrow",
+                &dtype,
                 &format!("element {i} ({t}) is not a whole number of {arrow:?}s in range"),
             ));
         };

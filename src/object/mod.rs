@@ -312,7 +312,6 @@ impl Sink for Values {
                 let (meta, bytes) = data;
                 let mask_meta = ArrayMeta {
                     dtype: bool_dtype(),
-                    string_dtype: false,
                     shape: meta.shape.clone(),
                     fortran_order: meta.fortran_order,
                     to_native: false,

@@ -105,9 +105,6 @@ pub(crate) enum Leaf {
 pub(crate) struct ArrayMeta {
     /// The dtype; `'|O'` for object and `StringDType` arrays.
     pub(crate) dtype: DType,
-    /// Whether numpy's dtype was a `StringDType` (the items are then `str`, or its NA object).
-    #[allow(dead_code)]
-    pub(crate) string_dtype: bool,
     pub(crate) shape: Vec<usize>,
     pub(crate) fortran_order: bool,
     /// Whether numpy swaps the array into native byte order as it unpickles it (an array

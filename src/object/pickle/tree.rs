@@ -256,7 +256,6 @@ impl Walker {
         Ok((
             ArrayMeta {
                 dtype: (*a.dtype).clone(),
-                string_dtype: a.string_dtype,
                 shape: a.shape,
                 fortran_order: a.fortran_order,
                 to_native: a.to_native,
@@ -343,7 +342,6 @@ impl Walker {
             Obj::Array(a) => {
                 let meta = ArrayMeta {
                     dtype: (*a.dtype).clone(),
-                    string_dtype: a.string_dtype,
                     shape: a.shape,
                     fortran_order: a.fortran_order,
                     to_native: a.to_native,
