@@ -15,7 +15,7 @@ use crate::array::encode::write_c_order;
 use crate::array::write::WriteOptions;
 use crate::base::dtype::ByteOrder;
 use crate::base::dtype::DType;
-use crate::base::error::{Error, FormatError, MismatchError, UsageError};
+use crate::base::error::{truncated, Error, MismatchError, UsageError};
 use crate::element::{FixedDType, ReadableElement, WritableElement};
 use crate::format::header::{growth_axis, Header, HeaderInfo, ReadOptions, Version};
 use crate::format::layout::shape_and_order;
@@ -723,12 +723,7 @@ impl<A: FixedDType> NpyAppender<A> {
             old.seek(SeekFrom::Start(data_offset))?;
             let copied = io::copy(&mut Read::by_ref(old).take(data_len as u64), new)?;
             if copied != data_len as u64 {
-                return Err(FormatError::Truncated {
-                    part: "array data",
-                    expected: data_len as u64,
-                    found: copied,
-                }
-                .into());
+                return Err(truncated(data_len as u64, copied));
             }
             Ok(())
         })?;

@@ -29,7 +29,7 @@ use ndarray::{Array, ArrayViewMutD, IxDyn, SliceInfoElem};
 
 use crate::array::dynamic::DynArray;
 use crate::array::read::{array_from_vec, read_body_into};
-use crate::base::error::{Error, FormatError, UsageError};
+use crate::base::error::{truncated, Error, UsageError};
 use crate::element::{Input, ReadableElement};
 use crate::format::header::{growth_axis, Header, HeaderInfo};
 #[cfg(unix)]
@@ -691,12 +691,7 @@ fn planned<D: ndarray::Dimension>(
 ) -> Result<Plan, Error> {
     let plan = check::<D>(&info.header, elems)?;
     if let Some(found) = available.filter(|&n| n < plan.extent()) {
-        return Err(FormatError::Truncated {
-            part: "array data",
-            expected: plan.extent(),
-            found,
-        }
-        .into());
+        return Err(truncated(plan.extent(), found));
     }
     Ok(plan)
 }

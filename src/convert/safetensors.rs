@@ -70,7 +70,7 @@
 
 use crate::array::write::{write_file_atomically, WriteNpyExt, WriteOptions};
 use crate::base::dtype::{ByteOrder, DType, ScalarKind};
-use crate::base::error::{with_path, Error, FormatError, MismatchError, UsageError};
+use crate::base::error::{truncated, with_path, Error, FormatError, MismatchError, UsageError};
 use crate::format::header::{Header, ReadOptions};
 use crate::npz::{NpzReader, NpzWriteOptions, NpzWriter};
 use crate::platform::fsutil::{write_file, Publish, Sync};
@@ -851,12 +851,7 @@ fn transpose(
         .map_err(|_| Error::out_of_memory(plan.len.min(CHUNK), "a tensor's data"))?;
     let found = r.take(plan.len as u64).read_to_end(&mut data)?;
     if found < plan.len {
-        return Err(FormatError::Truncated {
-            part: "array data",
-            expected: plan.len as u64,
-            found: found as u64,
-        }
-        .into());
+        return Err(truncated(plan.len as u64, found as u64));
     }
     let mut buf = Vec::with_capacity(plan.len.min(CHUNK));
     for at in crate::format::layout::fortran_offsets(&plan.header.shape) {

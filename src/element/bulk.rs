@@ -10,27 +10,18 @@
 use super::pod::*;
 use super::reserve::*;
 use super::Input;
-use crate::base::error::{Error, FormatError};
+use crate::base::error::{truncated, Error, FormatError};
 use crate::platform::ioutil::read_full;
 use crate::platform::prefault;
 use ndarray::{ArrayViewD, ArrayViewMutD, Axis, Zip};
 use std::io::{Read, Write};
 use std::mem::size_of;
 
-/// The error for array data of `expected` bytes of which only `found` arrived.
-pub(crate) fn truncated(expected: usize, found: u64) -> Error {
-    Error::from(FormatError::Truncated {
-        part: "array data",
-        expected: expected as u64,
-        found,
-    })
-}
-
 /// Fails as [`truncated`] when the input is known to hold fewer than the `nbytes` bytes of
 /// array data, before anything is allocated.
 pub(crate) fn check_available(nbytes: usize, available: Option<u64>) -> Result<(), Error> {
     match available {
-        Some(avail) if avail < nbytes as u64 => Err(truncated(nbytes, avail)),
+        Some(avail) if avail < nbytes as u64 => Err(truncated(nbytes as u64, avail)),
         _ => Ok(()),
     }
 }
@@ -121,7 +112,7 @@ pub(crate) unsafe fn read_plain<T, R: Read + ?Sized>(
     unsafe { v.set_len(valid) };
     let got = got?;
     if got < nbytes {
-        return Err(truncated(nbytes, got as u64));
+        return Err(truncated(nbytes as u64, got as u64));
     }
     Ok(v)
 }
@@ -157,7 +148,7 @@ unsafe fn read_plain_growing<T, R: Read + ?Sized>(
         let k = bytes.len() / size;
         let got = read_full(reader, bytes)?;
         if got < bytes.len() {
-            return Err(truncated(nbytes, (done * size + got) as u64));
+            return Err(truncated(nbytes as u64, (done * size + got) as u64));
         }
         check(done, bytes)?;
         // SAFETY: the `k` elements after the length lie in the capacity (`zeroed_spare_bytes`
@@ -227,7 +218,7 @@ pub(crate) fn read_decoded<T, R: Read + ?Sized>(
         let want = k * itemsize;
         let got = fill_growing(reader, &mut buf, want)?;
         if got < want {
-            return Err(truncated(nbytes, (done * itemsize + got) as u64));
+            return Err(truncated(nbytes as u64, (done * itemsize + got) as u64));
         }
         if out.capacity() - out.len() < k {
             out.try_reserve(k)
@@ -302,11 +293,7 @@ where
 fn in_whole(e: Error, before: u64, total: u64) -> Error {
     match (e.fault(), e.byte_counts()) {
         (Some(crate::base::error::Fault::Truncated), Some((_, found))) => {
-            Error::from(FormatError::Truncated {
-                part: "array data",
-                expected: total,
-                found: before.saturating_add(found),
-            })
+            truncated(total, before.saturating_add(found))
         }
         _ => e,
     }
@@ -320,7 +307,7 @@ pub(crate) fn read_exact_into<R: Read + ?Sized>(
 ) -> Result<(), Error> {
     let got = read_full(reader, out)?;
     if got < out.len() {
-        return Err(truncated(out.len(), got as u64));
+        return Err(truncated(out.len() as u64, got as u64));
     }
     Ok(())
 }

@@ -5,7 +5,7 @@
 //! sound.
 #![allow(unsafe_code)]
 
-use crate::base::error::{Error, FormatError, MismatchError};
+use crate::base::error::{truncated, Error, FormatError, MismatchError};
 use std::mem::size_of;
 
 /// A type whose values are plain bytes.
@@ -49,12 +49,7 @@ pub(crate) fn check_len_align(
             itemsize: size,
         })?;
     if bytes.len() < need {
-        return Err(FormatError::Truncated {
-            part: "array data",
-            expected: need as u64,
-            found: bytes.len() as u64,
-        }
-        .into());
+        return Err(truncated(need as u64, bytes.len() as u64));
     }
     if bytes.len() > need {
         return Err(FormatError::TrailingBytes {

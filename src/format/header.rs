@@ -20,7 +20,7 @@
 //! ```
 
 use crate::base::dtype::{DType, MAX_DIMS};
-use crate::base::error::{excerpt, Error, FormatError, LimitError, UsageError};
+use crate::base::error::{excerpt, truncated, Error, FormatError, LimitError, UsageError};
 use crate::base::pyrepr::write_shape;
 use crate::format::literal::{self, Seq, Value};
 use crate::platform::ioutil::{read_full, read_part};
@@ -326,12 +326,7 @@ impl HeaderInfo {
     pub(crate) fn check_data_within(&self, len: u64) -> Result<(), Error> {
         let found = len.saturating_sub(self.data_offset);
         if found < self.data_len as u64 {
-            return Err(FormatError::Truncated {
-                part: "array data",
-                expected: self.data_len as u64,
-                found,
-            }
-            .into());
+            return Err(truncated(self.data_len as u64, found));
         }
         Ok(())
     }

@@ -32,7 +32,7 @@
 //! ```
 
 use crate::base::error::UsageError;
-use crate::base::error::{Error, FormatError};
+use crate::base::error::{truncated, Error};
 use futures::{StreamExt, TryStreamExt};
 use object_store::path::Path;
 use object_store::{GetOptions, GetRange, GetResult, ObjectStore, ObjectStoreExt};
@@ -259,12 +259,7 @@ impl Object {
             filled += chunk.len();
         }
         if filled < slot.len() {
-            return Err(FormatError::Truncated {
-                part: "array data",
-                expected: slot.len() as u64,
-                found: filled as u64,
-            }
-            .into());
+            return Err(truncated(slot.len() as u64, filled as u64));
         }
         Ok(())
     }

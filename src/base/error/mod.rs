@@ -2134,6 +2134,15 @@ fn name(s: &str) -> String {
     excerpt(format_args!("{s:?}"))
 }
 
+/// The error for array data of `expected` bytes of which only `found` arrived.
+pub(crate) fn truncated(expected: u64, found: u64) -> Error {
+    Error::from(FormatError::Truncated {
+        part: "array data",
+        expected,
+        found,
+    })
+}
+
 /// Shorthand for a syntax error in header text.
 pub(crate) fn syntax(offset: usize, expected: &'static str, found: impl fmt::Display) -> Error {
     Error::from(FormatError::HeaderSyntax {
