@@ -23,7 +23,7 @@
 use crate::array::encode::write_with_dtype;
 use crate::array::read::{array_from_vec, read_body};
 use crate::base::dtype::{DType, ScalarKind};
-use crate::base::error::{Error, FormatError, MismatchError, UsageError};
+use crate::base::error::{wrong_dtype, Error, FormatError, UsageError};
 use crate::element::string::{self, Ucs4Item};
 use crate::element::Input;
 use crate::element::ViewElement;
@@ -437,11 +437,7 @@ macro_rules! dyn_data {
         /// The variant `dtype` reads into.
         fn family(dtype: &DType) -> Result<Family, Error> {
             if dtype.has_object() {
-                return Err(MismatchError::DType {
-                    requested: "DynArray",
-                    found: dtype.clone(),
-                }
-                .into());
+                return Err(wrong_dtype("DynArray", dtype.clone()));
             }
             let Some(s) = dtype.as_scalar() else {
                 return Ok(Family::Raw);
@@ -636,13 +632,7 @@ impl DynArray {
     /// ```
     pub fn into_array<T: DynElement>(self) -> Result<ArrayD<T>, Error> {
         let dtype = self.dtype;
-        T::from_data(self.data).map_err(|_| {
-            MismatchError::DType {
-                requested: std::any::type_name::<T>(),
-                found: dtype,
-            }
-            .into()
-        })
+        T::from_data(self.data).map_err(|_| wrong_dtype(std::any::type_name::<T>(), dtype))
     }
 
     /// A zero-copy view of a raw array's bytes as `T`: the explicit reinterpretation of what
@@ -676,11 +666,10 @@ impl DynArray {
     /// ```
     pub fn view_as<T: ViewElement>(&self) -> Result<ArrayViewD<'_, T>, Error> {
         let DynData::Raw(raw) = &self.data else {
-            return Err(MismatchError::DType {
-                requested: "a view of raw bytes (DynData::Raw); typed arrays are as_array's",
-                found: self.dtype.clone(),
-            }
-            .into());
+            return Err(wrong_dtype(
+                "a view of raw bytes (DynData::Raw); typed arrays are as_array's",
+                self.dtype.clone(),
+            ));
         };
         let overflow = || FormatError::ShapeOverflow {
             shape: raw.shape.clone(),

@@ -22,7 +22,7 @@
 
 use crate::array::view::{split_data, view_data, view_data_mut};
 use crate::array::write::{zeroed, WriteOptions};
-use crate::base::error::{Error, MismatchError};
+use crate::base::error::{not_native, Error};
 use crate::element::{FixedDType, ReadableElement, ViewElement, ViewMutElement};
 use crate::format::header::{Header, HeaderInfo, ReadOptions};
 use crate::platform::fsutil::replace_atomically;
@@ -486,7 +486,7 @@ impl NpyMmapMut {
         let dtype = A::dtype();
         let asked = dtype.with_byte_order(opts.byte_order);
         if asked != dtype {
-            return Err(MismatchError::ByteOrder { found: asked }.into());
+            return Err(not_native(asked));
         }
         let ((), file) = replace_atomically(path.as_ref(), opts.sync(), |file| {
             zeroed::<A, Sh>(file, shape)?;

@@ -15,7 +15,7 @@ use crate::array::encode::write_c_order;
 use crate::array::write::WriteOptions;
 use crate::base::dtype::ByteOrder;
 use crate::base::dtype::DType;
-use crate::base::error::{truncated, Error, MismatchError, UsageError};
+use crate::base::error::{truncated, wrong_dtype, Error, UsageError};
 use crate::element::{FixedDType, ReadableElement, WritableElement};
 use crate::format::header::{growth_axis, Header, HeaderInfo, ReadOptions, Version};
 use crate::format::layout::shape_and_order;
@@ -590,11 +590,7 @@ impl<A: FixedDType> NpyAppender<A> {
             .map_err(crate::base::error::with_path("open", &path))?;
         let info = Header::read(&mut file, &ReadOptions::default())?;
         if info.header.dtype.with_byte_order(ByteOrder::NATIVE) != A::dtype() {
-            return Err(MismatchError::DType {
-                requested: std::any::type_name::<A>(),
-                found: info.header.dtype,
-            }
-            .into());
+            return Err(wrong_dtype(std::any::type_name::<A>(), info.header.dtype));
         }
         let axis = growth_axis(&info.header)?;
         info.check_data_within(file.metadata()?.len())?;

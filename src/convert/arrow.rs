@@ -60,7 +60,7 @@
 use crate::array::dynamic::{DynArray, DynData};
 use crate::base::dtype::{ByteOrder, DType, DateTimeUnit, Field as NpField, Scalar, ScalarKind};
 use crate::base::dtype::{Structured, SubArray, TimeUnit};
-use crate::base::error::{Error, MismatchError, UsageError};
+use crate::base::error::{conversion, Error, MismatchError, UsageError};
 use crate::format::header::{Header, ReadOptions};
 use arrow_array::cast::AsArray;
 use arrow_array::{make_array, Array, ArrayRef, RecordBatch};
@@ -607,10 +607,7 @@ fn product(shape: &[usize]) -> Result<usize, Error> {
 }
 
 fn too_long(what: &str) -> Error {
-    UsageError::Conversion {
-        reason: what.to_string(),
-    }
-    .into()
+    conversion(what.to_string())
 }
 
 /// A list of `size` values per row over `values` (whose length is a multiple of `size`).
@@ -632,10 +629,7 @@ fn fixed_list(
 }
 
 fn arrow_error(e: arrow_schema::ArrowError) -> Error {
-    UsageError::Conversion {
-        reason: e.to_string(),
-    }
-    .into()
+    conversion(e.to_string())
 }
 
 fn no_equivalent(
@@ -1324,12 +1318,9 @@ pub(crate) fn encode(
     let n = array.len();
     let null_at = |i: usize| array.is_null(i);
     let needs_fill = |kind: &str| -> Result<(), Error> {
-        Err(UsageError::Conversion {
-            reason: format!(
+        Err(conversion(format!(
                 "{name:?}: a null {kind} where numpy has no null value; give a fill value (ArrowOptions::fill_nulls, --fill-nulls)"
-            ),
-        }
-        .into())
+            )))
     };
     match dtype {
         DType::Structured(record) => {
@@ -1499,13 +1490,10 @@ pub(crate) fn encode(
 fn fill_bytes(name: &str, s: &Scalar, value: f64) -> Result<Vec<u8>, Error> {
     let whole = value.fract() == 0.0;
     let bad = || -> Error {
-        UsageError::Conversion {
-            reason: format!(
-                "{name:?}: fill value {value} does not fit {}",
-                DType::Scalar(s.clone()).descr()
-            ),
-        }
-        .into()
+        conversion(format!(
+            "{name:?}: fill value {value} does not fit {}",
+            DType::Scalar(s.clone()).descr()
+        ))
     };
     macro_rules! int {
         ($t:ty) => {{

@@ -70,7 +70,9 @@
 
 use crate::array::write::{write_file_atomically, WriteNpyExt, WriteOptions};
 use crate::base::dtype::{ByteOrder, DType, ScalarKind};
-use crate::base::error::{truncated, with_path, Error, FormatError, MismatchError, UsageError};
+use crate::base::error::{
+    conversion, truncated, with_path, Error, FormatError, MismatchError, UsageError,
+};
 use crate::format::header::{Header, ReadOptions};
 use crate::npz::{NpzReader, NpzWriteOptions, NpzWriter};
 use crate::platform::fsutil::{write_file, Publish, Sync};
@@ -544,12 +546,11 @@ impl Plan {
         // A tensor of this name would be read back as the header's metadata, which every
         // reader (safetensors' own too) then refuses.
         if name == "__metadata__" {
-            return Err(UsageError::Conversion {
-                reason: "an array named '__metadata__' cannot be a safetensors tensor: the \
+            return Err(conversion(
+                "an array named '__metadata__' cannot be a safetensors tensor: the \
                          format keeps that name for its metadata (rename the array)"
                     .to_string(),
-            }
-            .into());
+            ));
         }
         let dtype = safetensors_dtype(&name, &header.dtype, void_as_bf16)?;
         let (_, len) = header.sizes()?;

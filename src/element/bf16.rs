@@ -11,7 +11,7 @@ use super::primitive::needs_swap;
 use super::Input;
 use super::{FixedDType, ReadableElement, ViewElement, ViewMutElement, WritableElement};
 use crate::base::dtype::{ByteOrder, DType, Scalar, ScalarKind};
-use crate::base::error::{Error, MismatchError};
+use crate::base::error::{not_native, wrong_dtype, Error};
 use ndarray::ArrayViewD;
 use std::io::{Read, Write};
 
@@ -34,11 +34,7 @@ pub(crate) fn bf16_order(dtype: &DType) -> Result<ByteOrder, Error> {
                 order => order,
             })
         }
-        _ => Err(MismatchError::DType {
-            requested: BF16,
-            found: dtype.clone(),
-        }
-        .into()),
+        _ => Err(wrong_dtype(BF16, dtype.clone())),
     }
 }
 
@@ -73,10 +69,7 @@ impl ReadableElement for half::bf16 {
 /// Checks that `dtype` holds bf16 bits in native order (for views).
 fn bf16_native(dtype: &DType) -> Result<(), Error> {
     if bf16_order(dtype)?.needs_swap() {
-        return Err(MismatchError::ByteOrder {
-            found: dtype.clone(),
-        }
-        .into());
+        return Err(not_native(dtype.clone()));
     }
     Ok(())
 }

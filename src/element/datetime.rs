@@ -6,7 +6,7 @@ use super::bulk;
 use super::Input;
 use super::{ReadableElement, WritableElement};
 use crate::base::dtype::{ByteOrder, DType, DateTimeUnit, Scalar, ScalarKind, TimeUnit};
-use crate::base::error::{Error, MismatchError, UsageError};
+use crate::base::error::{wrong_dtype, Error, UsageError};
 use crate::base::unit::Unit;
 use std::io::{Read, Write};
 use std::marker::PhantomData;
@@ -78,11 +78,10 @@ macro_rules! time_type {
             fn expect(dtype: &DType) -> Result<(Option<DateTimeUnit>, ByteOrder), Error> {
                 match dtype.as_scalar() {
                     Some(s) if s.kind() == ScalarKind::$kind => Ok((s.unit(), s.byte_order())),
-                    _ => Err(MismatchError::DType {
-                        requested: concat!(stringify!($name), " (dtype '<", $letter, "8[unit]')"),
-                        found: dtype.clone(),
-                    }
-                    .into()),
+                    _ => Err(wrong_dtype(
+                        concat!(stringify!($name), " (dtype '<", $letter, "8[unit]')"),
+                        dtype.clone(),
+                    )),
                 }
             }
         }

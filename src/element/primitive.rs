@@ -14,7 +14,7 @@ use super::pod::{self, Pod};
 use super::Input;
 use super::{FixedDType, ReadableElement, ViewElement, ViewMutElement, WritableElement};
 use crate::base::dtype::{ByteOrder, DType, Scalar, ScalarKind};
-use crate::base::error::{Error, FormatError, MismatchError};
+use crate::base::error::{not_native, wrong_dtype, Error, FormatError};
 use ndarray::ArrayViewD;
 use std::io::{Read, Write};
 
@@ -29,11 +29,7 @@ fn scalar_order(
         DType::Scalar(s) if s.kind() == kind && s.size() == size && s.unit().is_none() => {
             Ok(s.byte_order())
         }
-        _ => Err(MismatchError::DType {
-            requested,
-            found: dtype.clone(),
-        }
-        .into()),
+        _ => Err(wrong_dtype(requested, dtype.clone())),
     }
 }
 
@@ -45,10 +41,7 @@ fn native_order(
     requested: &'static str,
 ) -> Result<(), Error> {
     if scalar_order(dtype, kind, size, requested)?.needs_swap() {
-        return Err(MismatchError::ByteOrder {
-            found: dtype.clone(),
-        }
-        .into());
+        return Err(not_native(dtype.clone()));
     }
     Ok(())
 }

@@ -15,7 +15,7 @@ use super::pod::{self, Pod};
 use super::Input;
 use super::{FixedDType, ReadableElement, ViewElement, ViewMutElement, WritableElement};
 use crate::base::dtype::{ByteOrder, DType, Scalar, ScalarKind};
-use crate::base::error::{Error, FormatError, MismatchError, UsageError};
+use crate::base::error::{not_native, wrong_dtype, Error, FormatError, UsageError};
 use std::io::{Read, Write};
 
 fn string_dtype(kind: ScalarKind, size: usize) -> DType {
@@ -33,11 +33,7 @@ fn expect_kind(
 ) -> Result<(usize, ByteOrder), Error> {
     match dtype.as_scalar() {
         Some(s) if s.kind() == kind => Ok((s.size(), s.byte_order())),
-        _ => Err(MismatchError::DType {
-            requested,
-            found: dtype.clone(),
-        }
-        .into()),
+        _ => Err(wrong_dtype(requested, dtype.clone())),
     }
 }
 
@@ -486,11 +482,7 @@ macro_rules! fixed_string {
             fn expect(dtype: &DType) -> Result<ByteOrder, Error> {
                 match expect_kind(dtype, ScalarKind::$kind, $name)? {
                     (size, order) if size == N * $unit => Ok(order),
-                    _ => Err(MismatchError::DType {
-                        requested: $name,
-                        found: dtype.clone(),
-                    }
-                    .into()),
+                    _ => Err(wrong_dtype($name, dtype.clone())),
                 }
             }
         }
@@ -554,10 +546,7 @@ macro_rules! fixed_string {
                 len: usize,
             ) -> Result<&'a [Self], Error> {
                 if Self::expect(dtype)?.needs_swap() {
-                    return Err(MismatchError::ByteOrder {
-                        found: dtype.clone(),
-                    }
-                    .into());
+                    return Err(not_native(dtype.clone()));
                 }
                 pod::cast_slice(bytes, len)
             }
@@ -570,10 +559,7 @@ macro_rules! fixed_string {
                 len: usize,
             ) -> Result<&'a mut [Self], Error> {
                 if Self::expect(dtype)?.needs_swap() {
-                    return Err(MismatchError::ByteOrder {
-                        found: dtype.clone(),
-                    }
-                    .into());
+                    return Err(not_native(dtype.clone()));
                 }
                 pod::cast_slice_mut(bytes, len)
             }

@@ -38,7 +38,7 @@ use crate::array::dynamic::{DynArray, DynData, DynElement, PyValue};
 use crate::base::dtype::{DType, ScalarKind};
 #[cfg(feature = "object")]
 use crate::base::error::FormatError;
-use crate::base::error::{Error, MismatchError};
+use crate::base::error::{wrong_dtype, Error, MismatchError};
 use crate::element::Input;
 use crate::format::header::{Header, HeaderInfo, ReadOptions};
 #[cfg(feature = "object")]
@@ -237,11 +237,7 @@ fn read_object<R: Read + ?Sized>(
 /// the feature (`MismatchError::DType`'s, for an object dtype asked of a `DynArray`).
 #[cfg(not(feature = "object"))]
 fn need_feature(dtype: DType) -> Error {
-    MismatchError::DType {
-        requested: "DynArray",
-        found: dtype,
-    }
-    .into()
+    wrong_dtype("DynArray", dtype)
 }
 
 /// An array of a dtype without objects from its pickled bytes.
@@ -378,11 +374,7 @@ fn try_map<B>(
 ) -> Result<ArrayD<B>, Error> {
     let dtype = a.dtype().clone();
     let DynData::Object(values) = a.into_data() else {
-        return Err(MismatchError::DType {
-            requested,
-            found: dtype,
-        }
-        .into());
+        return Err(wrong_dtype(requested, dtype));
     };
     let shape = values.shape().to_vec();
     let mut out = Vec::with_capacity(values.len());

@@ -4,7 +4,7 @@
 use super::*;
 use super::{fields::*, matching::*};
 use crate::base::dtype::DType;
-use crate::base::error::{Detail, Error, FormatError, MismatchError};
+use crate::base::error::{not_native, Detail, Error, FormatError, MismatchError};
 use crate::element::Input;
 use crate::element::{bulk, pod};
 use std::io::{Read, Write};
@@ -268,10 +268,7 @@ pub(crate) fn check_view<T: PlainField>(
 ) -> Result<(), Error> {
     T::check_layout(dtype).map_err(|e| match e.detail() {
         // Name the whole record, not just the field found in the other order.
-        Detail::Mismatch(MismatchError::ByteOrder { .. }) => MismatchError::ByteOrder {
-            found: dtype.clone(),
-        }
-        .into(),
+        Detail::Mismatch(MismatchError::ByteOrder { .. }) => not_native(dtype.clone()),
         _ => e,
     })?;
     let size = size_of::<T>();

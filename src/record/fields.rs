@@ -5,7 +5,7 @@
 use super::*;
 use super::{matching::*, plan::*};
 use crate::base::dtype::{ByteOrder, DType, DateTimeUnit, Scalar, ScalarKind, SubArray};
-use crate::base::error::{Detail, Error, MismatchError};
+use crate::base::error::{not_native, wrong_dtype, Detail, Error, MismatchError};
 use crate::base::unit::Unit;
 use crate::element::{convert, convertible, Lost, NAT};
 use crate::element::{DatetimeIn, FixedBytes, FixedDType, FixedUnicode, TimedeltaIn};
@@ -217,10 +217,7 @@ mod bf16 {
 
         fn check_layout(found: &DType) -> Result<(), Error> {
             if bf16_order(found)?.needs_swap() {
-                return Err(MismatchError::ByteOrder {
-                    found: found.clone(),
-                }
-                .into());
+                return Err(not_native(found.clone()));
             }
             Ok(())
         }
@@ -519,11 +516,7 @@ macro_rules! unit_time_field {
                             swap: s.byte_order().needs_swap(),
                         })
                     }
-                    _ => Err(MismatchError::DType {
-                        requested: U::$reads,
-                        found: found.clone(),
-                    }
-                    .into()),
+                    _ => Err(wrong_dtype(U::$reads, found.clone())),
                 }
             }
 
@@ -578,18 +571,11 @@ macro_rules! unit_time_field {
                             && s.unit() == Some(U::DTYPE_UNIT) =>
                     {
                         if s.byte_order().needs_swap() {
-                            return Err(MismatchError::ByteOrder {
-                                found: found.clone(),
-                            }
-                            .into());
+                            return Err(not_native(found.clone()));
                         }
                         Ok(())
                     }
-                    _ => Err(MismatchError::DType {
-                        requested: U::$views,
-                        found: found.clone(),
-                    }
-                    .into()),
+                    _ => Err(wrong_dtype(U::$views, found.clone())),
                 }
             }
         }

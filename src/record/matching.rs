@@ -3,7 +3,7 @@
 
 use super::*;
 use crate::base::dtype::{DType, Field, Structured};
-use crate::base::error::{Detail, Error, FormatError, MismatchError, UsageError};
+use crate::base::error::{wrong_dtype, Detail, Error, FormatError, MismatchError, UsageError};
 use std::any::type_name;
 use std::mem::size_of;
 
@@ -70,11 +70,7 @@ pub fn record_dtype(fields: Vec<(&str, DType)>) -> DType {
 /// ```
 pub fn record_of<'d, T>(found: &'d DType, names: &[&str]) -> Result<&'d Structured, Error> {
     let DType::Structured(record) = found else {
-        return Err(MismatchError::DType {
-            requested: type_name::<T>(),
-            found: found.clone(),
-        }
-        .into());
+        return Err(wrong_dtype(type_name::<T>(), found.clone()));
     };
     let absent: Vec<&str> = names
         .iter()
@@ -106,11 +102,7 @@ pub fn record_of<'d, T>(found: &'d DType, names: &[&str]) -> Result<&'d Structur
 /// ```
 pub fn layout_of<T>(found: &DType) -> Result<&Structured, Error> {
     let DType::Structured(record) = found else {
-        return Err(MismatchError::DType {
-            requested: type_name::<T>(),
-            found: found.clone(),
-        }
-        .into());
+        return Err(wrong_dtype(type_name::<T>(), found.clone()));
     };
     if record.itemsize() != size_of::<T>() {
         return Err(layout::<T>(
@@ -219,11 +211,7 @@ pub(crate) fn quoted(name: &str) -> String {
 }
 
 pub(crate) fn mismatch<T>(found: &DType) -> Error {
-    MismatchError::DType {
-        requested: type_name::<T>(),
-        found: found.clone(),
-    }
-    .into()
+    wrong_dtype(type_name::<T>(), found.clone())
 }
 
 /// A value error at this field (the record index and path are filled in on the way out).

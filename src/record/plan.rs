@@ -4,7 +4,7 @@
 use super::matching::*;
 use super::*;
 use crate::base::dtype::{ScalarKind, Structured};
-use crate::base::error::Error;
+use crate::base::error::{not_native, Error};
 
 /// The plan of a scalar field: whether its bytes are swapped.
 ///
@@ -260,10 +260,7 @@ pub(crate) fn scalar_plan<T>(
 /// in place).
 pub(crate) fn native_scalar<T>(found: &DType, kind: ScalarKind, size: usize) -> Result<(), Error> {
     if scalar_plan::<T>(found, kind, size)?.swap {
-        return Err(MismatchError::ByteOrder {
-            found: found.clone(),
-        }
-        .into());
+        return Err(not_native(found.clone()));
     }
     Ok(())
 }

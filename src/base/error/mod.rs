@@ -2143,6 +2143,25 @@ pub(crate) fn truncated(expected: u64, found: u64) -> Error {
     })
 }
 
+/// The error for a dtype `found` that is not the one `requested` (a type's name, or what it
+/// reads).
+pub(crate) fn wrong_dtype(requested: &'static str, found: DType) -> Error {
+    Error::from(MismatchError::DType { requested, found })
+}
+
+/// The error for a conversion (Arrow, Parquet, safetensors) that cannot be made, and why.
+#[cfg(any(feature = "arrow", feature = "safetensors"))]
+pub(crate) fn conversion(reason: impl Into<String>) -> Error {
+    Error::from(UsageError::Conversion {
+        reason: reason.into(),
+    })
+}
+
+/// The error for data in byte order `found` where only native order will do (a view, a map).
+pub(crate) fn not_native(found: DType) -> Error {
+    Error::from(MismatchError::ByteOrder { found })
+}
+
 /// Shorthand for a syntax error in header text.
 pub(crate) fn syntax(offset: usize, expected: &'static str, found: impl fmt::Display) -> Error {
     Error::from(FormatError::HeaderSyntax {

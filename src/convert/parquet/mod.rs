@@ -50,7 +50,7 @@ mod footer;
 
 use crate::array::dynamic::DynArray;
 use crate::base::dtype::{DType, ScalarKind};
-use crate::base::error::{with_path, Error, FormatError, MismatchError, UsageError};
+use crate::base::error::{conversion, with_path, Error, FormatError, MismatchError, UsageError};
 use crate::convert::arrow::{self as conv, ArrowOptions};
 use crate::format::header::{Header, HeaderInfo, ReadOptions};
 use crate::npz::NpzReader;
@@ -366,14 +366,11 @@ impl ParquetOptions {
             let n = array.shape().first().copied().unwrap_or(1);
             match &rows {
                 Some((first, m)) if *m != n => {
-                    return Err(UsageError::Conversion {
-                        reason: format!(
-                            "members {first:?} ({m} rows) and {key:?} ({n} rows) differ in length: \
+                    return Err(conversion(format!(
+                        "members {first:?} ({m} rows) and {key:?} ({n} rows) differ in length: \
                              columns of one Parquet file need the same number of rows; write one \
                              file per member instead (per_member, --per-member)"
-                        ),
-                    }
-                    .into())
+                    )))
                 }
                 None => rows = Some((key.clone(), n)),
                 _ => {}
@@ -799,10 +796,9 @@ fn member_file(key: &str) -> Result<std::path::PathBuf, Error> {
     let path = Path::new(key);
     let normal = path.components().all(|c| matches!(c, Component::Normal(_)));
     if !normal || key.is_empty() {
-        return Err(UsageError::Conversion {
-            reason: format!("member {key:?} does not name a file inside the output directory"),
-        }
-        .into());
+        return Err(conversion(format!(
+            "member {key:?} does not name a file inside the output directory"
+        )));
     }
     let mut file = path.as_os_str().to_owned();
     file.push(".parquet");
@@ -930,12 +926,9 @@ fn parse_codec(name: &str) -> Result<Compression, Error> {
         "lz4" | "lz4_raw" => Compression::LZ4_RAW,
         "gzip" => Compression::GZIP(GzipLevel::default()),
         other => other.parse().map_err(|_| -> Error {
-            UsageError::Conversion {
-                reason: format!(
+            conversion(format!(
                     "compression {name:?}: expected none, snappy, zstd, lz4 or gzip (with a level: zstd(3), gzip(6))"
-                ),
-            }
-            .into()
+                ))
         })?,
     })
 }
@@ -955,12 +948,7 @@ fn record_batch(columns: Vec<(FieldRef, ArrayRef)>, rows: usize) -> Result<Recor
     let (fields, arrays): (Vec<FieldRef>, Vec<ArrayRef>) = columns.into_iter().unzip();
     let schema: SchemaRef = Arc::new(Schema::new(Fields::from(fields)));
     let opts = RecordBatchOptions::new().with_row_count(Some(rows));
-    RecordBatch::try_new_with_options(schema, arrays, &opts).map_err(|e| {
-        UsageError::Conversion {
-            reason: e.to_string(),
-        }
-        .into()
-    })
+    RecordBatch::try_new_with_options(schema, arrays, &opts).map_err(|e| conversion(e.to_string()))
 }
 
 /// The Parquet writer given to a conversion: batches in, one row group each.
@@ -1081,12 +1069,7 @@ fn write_parquet(
             file: Some(file),
         };
         fill(&mut sink)?;
-        let writer = sink.writer.ok_or_else(|| -> Error {
-            UsageError::Conversion {
-                reason: "nothing to write".into(),
-            }
-            .into()
-        })?;
+        let writer = sink.writer.ok_or_else(|| conversion("nothing to write"))?;
         let mut out = writer.into_inner().map_err(parquet_error)?;
         out.flush()?;
         Ok(())
