@@ -341,7 +341,7 @@ pub(crate) fn block_columns(
     let name = opts.column_name.as_deref().unwrap_or("values");
     let n = rows
         .checked_mul(product(inner)?)
-        .ok_or_else(|| too_long("shape"))?;
+        .ok_or_else(|| conversion("shape"))?;
     let leaf = leaf_to_arrow(name, dtype, bytes, n)?;
     Ok(vec![wrap_axes(
         name,
@@ -603,11 +603,7 @@ fn product(shape: &[usize]) -> Result<usize, Error> {
     shape
         .iter()
         .try_fold(1usize, |a, &d| a.checked_mul(d))
-        .ok_or_else(|| too_long("a shape's product overflows"))
-}
-
-fn too_long(what: &str) -> Error {
-    conversion(what.to_string())
+        .ok_or_else(|| conversion("a shape's product overflows"))
 }
 
 /// A list of `size` values per row over `values` (whose length is a multiple of `size`).
@@ -616,7 +612,7 @@ fn fixed_list(
     size: usize,
     metadata: HashMap<String, String>,
 ) -> Result<ArrayRef, Error> {
-    let size32 = i32::try_from(size).map_err(|_| too_long("an axis longer than 2^31 - 1"))?;
+    let size32 = i32::try_from(size).map_err(|_| conversion("an axis longer than 2^31 - 1"))?;
     // Nullable items and columns, as pyarrow makes them, so that files of both unite.
     let item = Field::new("item", values.data_type().clone(), true).with_metadata(metadata);
     let len = values.len().checked_div(size).unwrap_or(0);
@@ -673,7 +669,7 @@ fn c_bytes(array: DynArray) -> Result<(Vec<u8>, usize), Error> {
             let mut npy = Vec::new();
             array.write_npy(&mut npy)?;
             let info = Header::read(&mut &npy[..], &ReadOptions::default())?;
-            let start = usize::try_from(info.data_offset).map_err(|_| too_long("header"))?;
+            let start = usize::try_from(info.data_offset).map_err(|_| conversion("header"))?;
             npy.drain(..start);
             (npy, info.header.fortran_order)
         }
@@ -698,7 +694,7 @@ fn record_columns(
     let (_, inner) = split_shape(shape);
     let n = rows
         .checked_mul(product(inner)?)
-        .ok_or_else(|| too_long("shape"))?;
+        .ok_or_else(|| conversion("shape"))?;
     let mut columns = Vec::new();
     for f in named(record) {
         let field_bytes = gather(bytes, record.itemsize(), f.offset, f.dtype.itemsize(), n);
@@ -757,7 +753,7 @@ pub(crate) fn leaf_to_arrow(
         DType::Scalar(s) => scalar_to_arrow(name, s, bytes, n),
         DType::SubArray(sub) => {
             let k = product(sub.shape())?;
-            let values = n.checked_mul(k).ok_or_else(|| too_long("shape"))?;
+            let values = n.checked_mul(k).ok_or_else(|| conversion("shape"))?;
             let mut array = leaf_to_arrow(name, sub.base(), bytes, values)?;
             let mut metadata = HashMap::new();
             if is_complex(sub.base()) {
@@ -901,7 +897,8 @@ fn scalar_to_arrow(name: &str, s: &Scalar, bytes: &[u8], n: usize) -> Result<Arr
             Ok(Arc::new(strings.finish()))
         }
         (ScalarKind::Void, _) => {
-            let width = i32::try_from(size).map_err(|_| too_long("a void wider than 2^31 - 1"))?;
+            let width =
+                i32::try_from(size).map_err(|_| conversion("a void wider than 2^31 - 1"))?;
             let data = ArrayData::builder(DataType::FixedSizeBinary(width))
                 .len(n)
                 .add_buffer(native_buffer(bytes, 1, false))
@@ -1057,7 +1054,7 @@ pub(crate) fn infer(field: &Field, array: &dyn Array) -> Result<DType, Error> {
         DataType::Duration(u) => time(ScalarKind::Timedelta, numpy_unit(*u)),
         DataType::Utf8 | DataType::LargeUtf8 | DataType::Utf8View => {
             let chars = strings(array).map(|s| s.map_or(0, |s| s.chars().count())).max();
-            let size = chars.unwrap_or(0).max(1).checked_mul(4).ok_or_else(|| too_long("string"))?;
+            let size = chars.unwrap_or(0).max(1).checked_mul(4).ok_or_else(|| conversion("string"))?;
             DType::Scalar(Scalar::native(ScalarKind::Unicode, size))
         }
         DataType::Binary | DataType::LargeBinary | DataType::BinaryView => {
@@ -1239,7 +1236,9 @@ fn packed(fields: impl Iterator<Item = Result<(String, DType), Error>>) -> Resul
             dtype,
             offset,
         });
-        offset = offset.checked_add(size).ok_or_else(|| too_long("record"))?;
+        offset = offset
+            .checked_add(size)
+            .ok_or_else(|| conversion("record"))?;
     }
     Ok(DType::Structured(Structured::new(out, offset)?))
 }
@@ -1276,10 +1275,10 @@ pub(crate) fn encode_batch(
 pub(crate) fn zeroed(rows: usize, itemsize: usize) -> Result<Vec<u8>, Error> {
     let len = rows
         .checked_mul(itemsize)
-        .ok_or_else(|| too_long("array"))?;
+        .ok_or_else(|| conversion("array"))?;
     let mut v = Vec::new();
     v.try_reserve_exact(len)
-        .map_err(|_| too_long("the array does not fit in memory"))?;
+        .map_err(|_| conversion("the array does not fit in memory"))?;
     v.resize(len, 0);
     Ok(v)
 }
@@ -1383,7 +1382,7 @@ pub(crate) fn encode(
                     };
                     let start = data.offset() * width;
                     if values.len() < start + n * width {
-                        return Err(too_long("an Arrow array shorter than its length"));
+                        return Err(conversion("an Arrow array shorter than its length"));
                     }
                     for i in 0..n {
                         let v = if null_at(i) {
@@ -1461,7 +1460,7 @@ pub(crate) fn encode(
                             1
                         };
                     if values.len() < start + n * size {
-                        return Err(too_long("an Arrow array shorter than its length"));
+                        return Err(conversion("an Arrow array shorter than its length"));
                     }
                     let fill = if array.null_count() > 0 {
                         match opts.fill {

@@ -70,7 +70,7 @@ pub fn record_dtype(fields: Vec<(&str, DType)>) -> DType {
 /// ```
 pub fn record_of<'d, T>(found: &'d DType, names: &[&str]) -> Result<&'d Structured, Error> {
     let DType::Structured(record) = found else {
-        return Err(wrong_dtype(type_name::<T>(), found.clone()));
+        return Err(mismatch::<T>(found));
     };
     let absent: Vec<&str> = names
         .iter()
@@ -102,7 +102,7 @@ pub fn record_of<'d, T>(found: &'d DType, names: &[&str]) -> Result<&'d Structur
 /// ```
 pub fn layout_of<T>(found: &DType) -> Result<&Structured, Error> {
     let DType::Structured(record) = found else {
-        return Err(wrong_dtype(type_name::<T>(), found.clone()));
+        return Err(mismatch::<T>(found));
     };
     if record.itemsize() != size_of::<T>() {
         return Err(layout::<T>(
