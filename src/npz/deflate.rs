@@ -92,7 +92,6 @@ impl ChunkedDeflate {
             Mutex::new((0..count).map(|_| None).collect());
         let (level, dict, chunks) = (self.level, &self.dict[..], &chunks);
         let work = || {
-            let mut z = Compress::new(Compression::new(level), false);
             loop {
                 let i = next.fetch_add(1, Ordering::Relaxed);
                 if i >= count {
@@ -103,7 +102,7 @@ impl ChunkedDeflate {
                     0 => dict,
                     _ => &chunks[i - 1][CHUNK - DICT..],
                 };
-                let result = deflate_chunk(&mut z, before, chunks[i], last && i + 1 == count);
+                let result = deflate_chunk(level, before, chunks[i], last && i + 1 == count);
                 if let Ok(mut slots) = done.lock() {
                     slots[i] = Some(result);
                 }
@@ -203,12 +202,19 @@ impl Write for ChunkedDeflate {
 /// A chunk's deflated bytes and the CRC-32 of its input.
 type Deflated = (Vec<u8>, Hasher);
 
-/// Deflates `chunk` with `dict` as what came before it, ending with a sync flush or, if
-/// `last`, the final block; returns the bytes and the chunk's CRC-32.
-fn deflate_chunk(z: &mut Compress, dict: &[u8], chunk: &[u8], last: bool) -> io::Result<Deflated> {
+/// Deflates `chunk` at `level` with `dict` as what came before it, ending with a sync flush
+/// or, if `last`, the final block; returns the bytes and the chunk's CRC-32.
+///
+/// Each chunk gets a new compressor: a reused one, even reset, does not give the same bytes.
+/// zlib-rs's reset (0.6.8, the newest) keeps the previous stream's window, which its match
+/// finder reads past the valid data before checking a match, so at levels 1 to 8 a chunk's
+/// bytes depended on whichever chunk that thread had compressed before, that is, on
+/// scheduling (zlib-rs issue 459; C zlib gives the same bytes either way). A compressor costs
+/// an allocation of a few hundred KiB per MiB of input.
+fn deflate_chunk(level: u32, dict: &[u8], chunk: &[u8], last: bool) -> io::Result<Deflated> {
     let mut crc = Hasher::new();
     crc.update(chunk);
-    z.reset();
+    let mut z = Compress::new(Compression::new(level), false);
     if !dict.is_empty() {
         z.set_dictionary(dict).map_err(io::Error::other)?;
     }
@@ -517,6 +523,36 @@ mod tests {
             one.len(),
             single.len()
         );
+    }
+
+    /// Floats in a ramp: long matches, as numeric arrays have. zlib-rs's reset compressor
+    /// gave other bytes for such chunks after another chunk (at levels 1 to 8), so on two
+    /// threads or more the output changed from run to run with the order the threads took
+    /// the chunks in. Many runs, each on threads that take the chunks in their own order,
+    /// must give one thread's bytes.
+    #[test]
+    fn same_bytes_in_every_run_on_any_threads() {
+        let data: Vec<u8> = (0..24 * CHUNK as u64 / 8)
+            .flat_map(|i| (i as f64 * 0.37).to_le_bytes())
+            .collect();
+        for level in [1, 4, 6] {
+            let deflate_at = |threads| {
+                let mut d = ChunkedDeflate::with_spill(level, threads, SPILL);
+                d.write_all(&data).unwrap();
+                let mut m = d.finish("m.npy").unwrap();
+                let mut all = Vec::new();
+                m.read_to_end(&mut all).unwrap();
+                all
+            };
+            let one = deflate_at(1);
+            for run in 0..12 {
+                let threads = 2 + run % 3;
+                assert!(
+                    deflate_at(threads) == one,
+                    "level {level}, run {run}, {threads} threads"
+                );
+            }
+        }
     }
 
     #[test]
