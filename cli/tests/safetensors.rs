@@ -108,3 +108,32 @@ fn refusals_and_bad_input_leave_no_output() {
     assert!(!dir.join("x.npz").exists());
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A BOOL tensor holding 0x80: every reader refuses such a bool, so converting it to `.npy`,
+/// to `.npz` or one tensor of it is an invalid file (exit 4) with no output, as is the same
+/// array from numpy to safetensors.
+#[test]
+fn bool_bytes_other_than_0_and_1_are_an_invalid_file() {
+    let dir = out_dir("st-bools");
+    py(
+        &dir,
+        "save_file({'m': np.ones(3, bool), 'x': np.ones(2)}, d + 'in.safetensors')\n\
+         b = bytearray(open(d + 'in.safetensors', 'rb').read())\n\
+         b[-1] = 0x80\n\
+         open(d + 'bad.safetensors', 'wb').write(b)\n\
+         assert load_file(d + 'bad.safetensors')['m'].tobytes() == bytes([1, 1, 0x80])\n\
+         np.save(d + 'bad.npy', np.frombuffer(bytes([1, 0x80]), bool))",
+    );
+    let member = format!("{}:m", dir.join("bad.safetensors").display());
+    for (input, output) in [
+        (s(dir.join("bad.safetensors")), dir.join("out.npz")),
+        (member, dir.join("out.npy")),
+        (s(dir.join("bad.npy")), dir.join("out.safetensors")),
+    ] {
+        let r = ndnpy(&["convert", &input, &s(output.clone())]);
+        assert_eq!(r.code, 4, "{input}: {}", r.stderr);
+        assert!(r.stderr.contains("as a bool"), "{input}: {}", r.stderr);
+        assert!(!output.exists(), "{input}: output left behind");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -73,6 +73,7 @@ use crate::base::dtype::{ByteOrder, DType, ScalarKind};
 use crate::base::error::{
     conversion, truncated, with_path, Error, FormatError, MismatchError, UsageError,
 };
+use crate::element::check_bools_at;
 use crate::format::header::{Header, ReadOptions};
 use crate::npz::{NpzReader, NpzWriteOptions, NpzWriter};
 use crate::platform::fsutil::{write_file, Publish, Sync};
@@ -403,7 +404,7 @@ impl SafetensorsOptions {
         let archive = File::open(input).map_err(with_path("open", input))?;
         write_safetensors(output, plans, self.durable, |plan, out| {
             if let Some(stored) = &plan.stored {
-                return copy_stored(&archive, stored, plan.len, out);
+                return copy_stored(&archive, stored, plan, out);
             }
             let mut member = npz.member(plan.source)?;
             member.with_reader(|r, opts| {
@@ -534,6 +535,12 @@ impl Plan {
         // A void's byte order is kept when parsed ('>V2': bfloat16 stored big-endian).
         self.header.dtype.itemsize() > 1
             && self.header.dtype.as_scalar().map(|s| s.byte_order()) == Some(ByteOrder::Big)
+    }
+
+    /// Whether the data are bools, whose bytes are checked as they are copied: the readers
+    /// refuse a byte other than 0 or 1, so no conversion writes one.
+    fn bools(&self) -> bool {
+        is_bool(&self.header.dtype)
     }
 
     /// Whether the data must be reordered: Fortran order with more than one axis longer
@@ -673,9 +680,11 @@ fn write_safetensors(
 }
 
 /// Copies a stored member's data from `archive` to the end of `out`, checking the member's
-/// CRC-32 on the bytes read: with two cores, one thread reads and hashes a chunk while this
-/// one writes the last; with one, each chunk is read, hashed and written in turn.
-fn copy_stored(archive: &File, stored: &Stored, len: usize, out: &mut File) -> Result<(), Error> {
+/// CRC-32 on the bytes read (and bools' bytes): with two cores, one thread reads and hashes a
+/// chunk while this one writes the last; with one, each chunk is read, hashed and written in
+/// turn.
+fn copy_stored(archive: &File, stored: &Stored, plan: &Plan, out: &mut File) -> Result<(), Error> {
+    let (len, bools) = (plan.len, plan.bools());
     let data = stored.data_start..stored.data_start + len as u64;
     // The member's bytes around the data (its `.npy` header, anything after) count in its
     // CRC-32 too.
@@ -711,11 +720,17 @@ fn copy_stored(archive: &File, stored: &Stored, len: usize, out: &mut File) -> R
                 Ok(hasher)
             });
             let mut written: Result<(), Error> = Ok(());
+            let mut done = 0u64;
             for (buf, n) in full_rx.iter() {
-                if let Err(e) = out.write_all(&buf[..n]) {
-                    written = Err(e.into());
+                let checked = match bools {
+                    true => check_bools_at(&buf[..n], done),
+                    false => Ok(()),
+                };
+                if let Err(e) = checked.and_then(|()| Ok(out.write_all(&buf[..n])?)) {
+                    written = Err(e);
                     break;
                 }
+                done += n as u64;
                 let _ = free_tx.send(buf);
             }
             drop(full_rx);
@@ -732,6 +747,9 @@ fn copy_stored(archive: &File, stored: &Stored, len: usize, out: &mut File) -> R
         let mut at = data.start;
         while at < data.end {
             let n = read_hashed(archive, &mut buf, at..data.end, &mut hasher)?;
+            if bools {
+                check_bools_at(&buf[..n], at - data.start)?;
+            }
             out.write_all(&buf[..n])?;
             at += n as u64;
         }
@@ -822,6 +840,9 @@ fn stream_npy(
     while left > 0 {
         let part = &mut buf[..left.min(CHUNK)];
         read_part(r, part, "array data")?;
+        if plan.bools() {
+            check_bools_at(part, (plan.len - left) as u64)?;
+        }
         if let Some(unit) = swap {
             swap_items(part, unit);
         }
@@ -853,6 +874,9 @@ fn transpose(
     let found = r.take(plan.len as u64).read_to_end(&mut data)?;
     if found < plan.len {
         return Err(truncated(plan.len as u64, found as u64));
+    }
+    if plan.bools() {
+        check_bools_at(&data, 0)?;
     }
     let mut buf = Vec::with_capacity(plan.len.min(CHUNK));
     for at in crate::format::layout::fortran_offsets(&plan.header.shape) {
@@ -966,6 +990,13 @@ impl StFile {
     }
 }
 
+/// Whether `dtype` is numpy's bool.
+fn is_bool(dtype: &DType) -> bool {
+    dtype
+        .as_scalar()
+        .is_some_and(|s| s.kind() == ScalarKind::Bool)
+}
+
 fn bad(reason: String) -> Error {
     FormatError::Foreign {
         format: "safetensors",
@@ -1034,6 +1065,9 @@ impl WriteNpyExt for Tensor<'_> {
         while done < self.len {
             let part = &mut buf[..(self.len - done).min(CHUNK)];
             crate::source::read_exact_at(self.file, part, self.start + done as u64)?;
+            if is_bool(&self.header.dtype) {
+                check_bools_at(part, done as u64).map_err(|e| e.in_member(&self.name))?;
+            }
             writer.write_all(part)?;
             done += part.len();
         }

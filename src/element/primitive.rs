@@ -48,9 +48,15 @@ fn native_order(
 
 /// Checks that every byte is 0 or 1, the valid bools.
 fn check_bools(bytes: &[u8]) -> Result<(), Error> {
+    check_bools_at(bytes, 0)
+}
+
+/// Checks that every byte of `bytes`, the bools from element `first` on, is 0 or 1: the
+/// readers' check, for the writers that copy bool bytes they did not read as `bool`s.
+pub(crate) fn check_bools_at(bytes: &[u8], first: u64) -> Result<(), Error> {
     match bytes.iter().position(|&b| b > 1) {
         Some(index) => Err(FormatError::InvalidBool {
-            index: index as u64,
+            index: first + index as u64,
             value: bytes[index],
         }
         .into()),

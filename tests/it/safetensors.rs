@@ -396,6 +396,84 @@ fn tensors_no_npy_can_hold_are_refused() {
     }
 }
 
+/// A bool tensor of bytes other than 0 and 1 (0x80: what the safetensors fuzz target found):
+/// numpy's `np.save` of `load_file`'s array would copy the bytes, which every ndnpy reader
+/// refuses, so no conversion writes them. Each door refuses with the readers' error and leaves
+/// no output; the same tensor of 0 and 1 converts.
+#[test]
+fn bool_bytes_other_than_0_and_1_are_refused_by_every_door() {
+    let dir = Scratch::new("st-bools");
+    let json = r#"{"m":{"dtype":"BOOL","shape":[2,3],"data_offsets":[0,6]}}"#;
+    let invalid = |err: ndnpy::Error, what: &str| {
+        assert_eq!(err.kind(), ErrorKind::InvalidData, "{what}: {err}");
+        assert_eq!(
+            err.fault(),
+            Some(ndnpy::Fault::InvalidValue),
+            "{what}: {err}"
+        );
+        assert_eq!(err.element_index(), Some(4), "{what}: {err}");
+    };
+    std::fs::write(
+        dir.path("bad.safetensors"),
+        with_header(json, &[0, 1, 1, 0, 0x80, 1]),
+    )
+    .unwrap();
+    std::fs::write(
+        dir.path("good.safetensors"),
+        with_header(json, &[0, 1, 1, 0, 1, 1]),
+    )
+    .unwrap();
+    let opts = SafetensorsOptions::new();
+    for (input, ok) in [("bad.safetensors", false), ("good.safetensors", true)] {
+        let (npz, npy) = (dir.path("out.npz"), dir.path("out.npy"));
+        let to_npz = safetensors_to_npz(dir.path(input), &npz);
+        let to_npz_opts = opts.safetensors_to_npz(dir.path(input), &npz);
+        let to_npy = opts.safetensors_to_npy(dir.path(input), &npy);
+        if ok {
+            to_npz.unwrap();
+            to_npz_opts.unwrap();
+            to_npy.unwrap();
+            let back: ndarray::Array2<bool> = ndnpy::read_npy(&npy).unwrap();
+            assert_eq!(
+                back,
+                ndarray::array![[false, true, true], [false, true, true]]
+            );
+            let mut r = ndnpy::NpzReader::open(&npz).unwrap();
+            let member: ndarray::Array2<bool> = r.by_name("m").unwrap();
+            assert_eq!(member, back);
+            continue;
+        }
+        invalid(to_npz.unwrap_err(), "safetensors_to_npz");
+        invalid(
+            to_npz_opts.unwrap_err(),
+            "SafetensorsOptions::safetensors_to_npz",
+        );
+        invalid(to_npy.unwrap_err(), "safetensors_to_npy");
+        assert!(!npz.exists() && !npy.exists(), "output left behind");
+    }
+    // The other way: numpy writes such bytes with np.frombuffer and np.save (in C and Fortran
+    // order, alone and in stored and deflated archives); the readers refuse them, and so does
+    // the conversion to safetensors.
+    numpy(
+        &dir.0,
+        "a = np.frombuffer(bytes([0, 1, 1, 0, 0x80, 1]), dtype=bool).reshape(2, 3)\n\
+         np.save(d + '/c.npy', a)\n\
+         np.save(d + '/f.npy', np.asfortranarray(a))\n\
+         np.savez(d + '/s.npz', m=a)\n\
+         np.savez_compressed(d + '/z.npz', m=a)",
+    );
+    for input in ["c.npy", "f.npy", "s.npz", "z.npz"] {
+        let out = dir.path("out.safetensors");
+        let err = npz_to_safetensors(dir.path(input), &out).unwrap_err();
+        assert_eq!(
+            err.fault(),
+            Some(ndnpy::Fault::InvalidValue),
+            "{input}: {err}"
+        );
+        assert!(!out.exists(), "{input}: output left behind");
+    }
+}
+
 /// This module's error texts (see `messages`).
 #[test]
 fn an_array_named_as_the_metadata_is_refused_not_written() {
