@@ -113,7 +113,8 @@ FILE:MEMBER names one member of a .npz archive (its key, as np.load gives it:
 
 FILE[SEL] and FILE:MEMBER[SEL] select part of the array in numpy's index
 syntax, as a[SEL] (quote it for the shell): 'a.npy[10:20, ::2]', '[::-1, 3]',
-'[..., 0]', '[-1]', '[None, 2:]'. Only the bytes the selection covers are read
+'[..., 0]', '[-1]', '[None, 2:]'; chained brackets apply in turn, as numpy
+applies them ('[0][1:]'). Only the bytes the selection covers are read
 (a deflated member is inflated whole first). show, stats, plot, diff and
 convert take it.
 

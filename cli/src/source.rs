@@ -20,7 +20,8 @@ pub struct Target {
     pub path: PathBuf,
     /// The archive member, if one was named.
     pub member: Option<String>,
-    /// The selection, as written between the brackets, if one was given.
+    /// The selection, as written between the brackets, if one was given (chained ones
+    /// joined as written: `0][1` for `[0][1]`).
     pub selection: Option<String>,
 }
 
@@ -31,10 +32,15 @@ impl Target {
     /// `:` that no `/` follows.
     pub fn parse(operand: &str) -> Target {
         if is_url(operand) {
-            let (rest, selection) = match crate::select::split(operand) {
-                Some((rest, selection)) => (rest, Some(selection.to_string())),
-                None => (operand, None),
-            };
+            // Chained selections (`[0][1]`), applied in turn as numpy applies them.
+            let (mut rest, mut selection) = (operand, None::<String>);
+            while let Some((before, text)) = crate::select::split(rest) {
+                selection = Some(match selection {
+                    Some(after) => format!("{text}][{after}"),
+                    None => text.to_string(),
+                });
+                rest = before;
+            }
             let (url, member) = match rest.rsplit_once(':') {
                 Some((url, member)) if is_url(url) && !member.contains('/') => {
                     (url, Some(member.to_string()))
@@ -49,9 +55,15 @@ impl Target {
         }
         if !Path::new(operand).exists() {
             if let Some((rest, selection)) = crate::select::split(operand) {
+                // `FILE[0][1]`: the brackets before this one, applied first.
+                let inner = Target::parse(rest);
+                let selection = match &inner.selection {
+                    Some(first) => format!("{first}][{selection}"),
+                    None => selection.to_string(),
+                };
                 return Target {
-                    selection: Some(selection.to_string()),
-                    ..Target::parse(rest)
+                    selection: Some(selection),
+                    ..inner
                 };
             }
         }

@@ -307,6 +307,17 @@ fn selections_in_numpys_syntax_show_what_numpy_slices() {
         ("ab_z.npz:a", "-2:"),
         ("big_1d.npy", "4990:2:-3"),
         ("big_1d.npy", "7:3"),
+        // Steps at the ends of 64 bits, and past them, as Python clamps them.
+        ("big_1d.npy", "::9223372036854775807"),
+        ("big_1d.npy", "::-9223372036854775808"),
+        (
+            "big_1d.npy",
+            "-9223372036854775809:10:100000000000000000000",
+        ),
+        // Chained brackets apply in turn.
+        ("i8_3d.npy", "0][1"),
+        ("big_3d_f.npy", ":, 2][::-2][1"),
+        ("ab.npz:b", "1:][None][0, -1"),
     ];
     for (file, sel) in cases {
         let operand = format!("{}[{sel}]", fx(file));
