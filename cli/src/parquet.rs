@@ -50,9 +50,11 @@ impl Flags {
 }
 
 /// The library's error as the command's: what the command line must change (a codec, a
-/// column, a fill value for nulls, `--per-member`) is a usage error (exit 2).
+/// column, a fill value for nulls, `--per-member`) is a usage error (exit 2); the rest as
+/// every command maps them (an output numpy cannot hold, say, is exit 5).
 fn fail(name: &str, e: ndnpy::Error) -> Fail {
-    if e.kind() == ndnpy::ErrorKind::Usage {
+    use ndnpy::Fault;
+    if matches!(e.fault(), Some(Fault::Conversion | Fault::NoSuchField)) {
         return Fail::usage(format!("{name}: {e}"));
     }
     Fail::lib(name, e)

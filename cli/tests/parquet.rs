@@ -220,3 +220,110 @@ fn a_reader_panic_is_an_error_without_a_panic_message() {
     }
     assert!(panics > 0, "no damaged copy met a reader panic");
 }
+
+/// Every way `convert` refuses a Parquet conversion, against the README's table of exit
+/// statuses: 2 what the command line must change, 3 a file that cannot be opened, read or
+/// written, 4 a file that is not valid, 5 a valid file the command cannot convert. A valid
+/// tensor column of 65 axes is 5 (it was 2, "Try 'ndnpy --help'"); damaged zstd, lz4, gzip
+/// and snappy pages are 4 (zstd's and gzip's were 3). No refusal leaves an output behind.
+#[test]
+fn every_refusal_exits_as_the_table_of_exit_statuses_says() {
+    let dir = out_dir("pq-exits");
+    py(
+        &dir,
+        "import json\n\
+         np.save(d + 'ok.npy', np.ones(5))\n\
+         np.save(d + 'ld.npy', np.ones(2, np.longdouble))\n\
+         np.save(d + 'obj.npy', np.array([{'a': 1}], dtype=object), allow_pickle=True)\n\
+         np.savez(d + 'lengths.npz', a=np.ones(3), b=np.ones(4))\n\
+         open(d + 'cut.npy', 'wb').write(open(d + 'ok.npy', 'rb').read()[:-3])\n\
+         pq.write_table(pa.table({'x': pa.array([1.0, None])}), d + 'nulls.parquet')\n\
+         t = pa.fixed_shape_tensor(pa.int32(), [1] * 65)\n\
+         a = pa.ExtensionArray.from_storage(t, pa.array([[7]], pa.list_(pa.int32(), 1)))\n\
+         pq.write_table(pa.table({'t': a}), d + 't65.parquet')\n\
+         p = pa.FixedShapeTensorArray.from_numpy_ndarray(np.ones((2, 3, 4), np.float32).transpose(0, 2, 1))\n\
+         pq.write_table(pa.table({'t': p}), d + 'perm.parquet')\n\
+         x = np.random.default_rng(0).integers(0, 1000, 100000)\n\
+         for codec in ['zstd', 'lz4', 'gzip', 'snappy']:\n\
+         \x20   pq.write_table(pa.table({'x': x}), d + codec + '.parquet', compression=codec,\n\
+         \x20                  use_dictionary=False, data_page_size=1 << 16)\n\
+         \x20   col = pq.read_metadata(d + codec + '.parquet').row_group(0).column(0)\n\
+         \x20   good = open(d + codec + '.parquet', 'rb').read()\n\
+         \x20   for at in [60, 100, 200, 400]:\n\
+         \x20       b = bytearray(good)\n\
+         \x20       for i in range(col.data_page_offset + at, col.data_page_offset + at + 64):\n\
+         \x20           b[i] ^= 0x5a\n\
+         \x20       open(d + f'{codec}_{at}.parquet', 'wb').write(b)",
+    );
+    let p = |name: &str| s(dir.join(name));
+    let missing_dir = s(dir.join("no/such/dir/out.parquet"));
+    let cases: Vec<(Vec<String>, i32)> = vec![
+        // The command line.
+        (
+            vec![
+                p("ok.npy"),
+                p("o.parquet"),
+                "--compression".into(),
+                "zip".into(),
+            ],
+            2,
+        ),
+        (
+            vec![
+                p("nulls.parquet"),
+                p("o.npy"),
+                "--columns".into(),
+                "y".into(),
+            ],
+            2,
+        ),
+        (vec![p("nulls.parquet"), p("o.npy")], 2),
+        (vec![p("lengths.npz"), p("o.parquet")], 2),
+        (
+            vec![p("ok.npy"), p("o.parquet"), "--order".into(), "F".into()],
+            2,
+        ),
+        // Files that cannot be opened or written.
+        (vec![p("absent.parquet"), p("o.npy")], 3),
+        (vec![p("absent.npy"), p("o.parquet")], 3),
+        (vec![p("ok.npy"), missing_dir.clone()], 3),
+        // Invalid files.
+        (vec![p("cut.npy"), p("o.parquet")], 4),
+        // Valid files the command cannot convert.
+        (vec![p("ld.npy"), p("o.parquet")], 5),
+        (vec![p("obj.npy"), p("o.parquet")], 5),
+        (vec![p("t65.parquet"), p("o.npy")], 5),
+        (vec![p("perm.parquet"), p("o.npy")], 5),
+    ];
+    for (args, code) in &cases {
+        let mut all = vec!["convert"];
+        all.extend(args.iter().map(String::as_str));
+        let r = ndnpy(&all);
+        assert_eq!(r.code, *code, "{all:?}: {}", r.stderr);
+        if *code != 0 {
+            assert!(
+                !dir.join("o.npy").exists() && !dir.join("o.parquet").exists(),
+                "{all:?}"
+            );
+            assert_eq!(
+                r.code == 2,
+                r.stderr.contains("--help"),
+                "{all:?}: {}",
+                r.stderr
+            );
+        }
+    }
+    // Damaged pages: an invalid file where the damage is seen (a flipped value may not be:
+    // these pages carry no checksum), never an I/O error.
+    for codec in ["zstd", "lz4", "gzip", "snappy"] {
+        let mut invalid = 0;
+        for at in [60, 100, 200, 400] {
+            let r = ndnpy(&["convert", &p(&format!("{codec}_{at}.parquet")), &p("o.npy")]);
+            assert!(r.code == 0 || r.code == 4, "{codec} at {at}: {}", r.stderr);
+            invalid += usize::from(r.code == 4);
+            let _ = std::fs::remove_file(dir.join("o.npy"));
+        }
+        assert!(invalid > 0, "{codec}: no damage was seen");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -25,6 +25,11 @@
 //! errors rather than a rounding. Long doubles (`f12`, `f16`), complex long doubles and
 //! Python objects are errors naming the field.
 //!
+//! Read back, an `arrow.fixed_shape_tensor` column's metadata gives its axes; an explicit
+//! identity `permutation` (pyarrow's `FixedShapeTensorArray.from_numpy_ndarray` writes one) is
+//! the data as stored, and another permutation is refused naming it, as is a column whose
+//! axes and the rows' pass numpy's 64.
+//!
 //! A one-axis array of numbers ([`to_arrow`], and [`dyn_to_arrow`] for a [`DynArray`] of
 //! numbers) becomes an Arrow array **without copying** when it is in standard (C) layout:
 //! the array's allocation becomes the Arrow buffer. More axes wrap that same buffer in
@@ -1019,19 +1024,41 @@ pub(crate) fn infer(field: &Field, array: &dyn Array) -> Result<DType, Error> {
     let metadata = field.metadata();
     if metadata.get(EXTENSION_NAME).map(String::as_str) == Some(TENSOR) {
         if let DataType::FixedSizeList(item, size) = array.data_type() {
-            let shape = tensor_shape(metadata.get(EXTENSION_METADATA).map_or("", |s| s))
-                .filter(|s| product(s).ok() == usize::try_from(*size).ok())
-                .ok_or_else(|| {
-                    no_equivalent(
-                        name,
-                        "arrow.fixed_shape_tensor",
-                        "numpy",
-                        "its metadata has no shape that matches the list size",
-                    )
-                })?;
+            let json = metadata.get(EXTENSION_METADATA).map_or("", |s| s);
+            let refuse = |why: &str| no_equivalent(name, "arrow.fixed_shape_tensor", "numpy", why);
+            let tensor = TensorMeta::parse(json).ok_or_else(|| {
+                refuse("its metadata is not the extension's JSON object with a shape")
+            })?;
+            if product(&tensor.shape).ok() != usize::try_from(*size).ok() {
+                return Err(refuse(&format!(
+                    "its shape {:?} does not hold the list size, {size}",
+                    tensor.shape
+                )));
+            }
+            if let Some(p) = &tensor.permutation {
+                let mut seen = vec![false; tensor.shape.len()];
+                let valid = p.len() == seen.len()
+                    && p.iter()
+                        .all(|&i| i < seen.len() && !std::mem::replace(&mut seen[i], true));
+                if !valid {
+                    return Err(refuse(&format!(
+                        "its permutation {p:?} is not one of the shape's {} axes",
+                        tensor.shape.len()
+                    )));
+                }
+                // The identity (pyarrow's from_numpy_ndarray writes one) is the data as
+                // stored; another order is a transposed view, not read.
+                if p.iter().enumerate().any(|(k, &i)| k != i) {
+                    return Err(refuse(&format!(
+                        "its permutation {p:?} reorders the stored axes {:?}; only the \
+                         identity is read (store the tensors in the order they are read)",
+                        tensor.shape
+                    )));
+                }
+            }
             let values = array.as_fixed_size_list().values();
             let base = infer(item, values.as_ref())?;
-            return sub_array(base, shape);
+            return within_numpy_dims(name, TENSOR, sub_array(base, tensor.shape)?);
         }
     }
     let native = |kind, size| DType::Scalar(Scalar::native(kind, size));
@@ -1070,7 +1097,7 @@ pub(crate) fn infer(field: &Field, array: &dyn Array) -> Result<DType, Error> {
             if let Some(complex) = complex_of(item, metadata, &base, *size) {
                 return Ok(complex);
             }
-            sub_array(base, vec![*size as usize])?
+            within_numpy_dims(name, "FixedSizeList", sub_array(base, vec![*size as usize])?)?
         }
         DataType::Struct(fields) => {
             let columns = array.as_struct().columns();
@@ -1110,25 +1137,173 @@ fn complex_of(
     .then(|| DType::Scalar(Scalar::native(ScalarKind::Complex, s.size())))
 }
 
-/// `{"shape":[2,3], ...}` → `[2, 3]` (the canonical extension's metadata; its optional
-/// `dim_names` are not kept, a `permutation` is refused).
-fn tensor_shape(json: &str) -> Option<Vec<usize>> {
-    if json.contains("\"permutation\"") {
-        return None;
+/// The canonical tensor extension's metadata, `{"shape": [2, 3], "dim_names": [...],
+/// "permutation": [1, 0]}` (the names are not kept).
+#[derive(Debug, PartialEq)]
+struct TensorMeta {
+    shape: Vec<usize>,
+    permutation: Option<Vec<usize>>,
+}
+
+impl TensorMeta {
+    /// The metadata read from its JSON; `None` for anything but an object with a shape of
+    /// whole numbers (and whole numbers in a permutation, if it has one).
+    fn parse(json: &str) -> Option<TensorMeta> {
+        let mut p = Json(json.as_bytes(), 0);
+        let (mut shape, mut permutation) = (None, None);
+        p.eat(b'{')?;
+        if !p.peek_is(b'}') {
+            loop {
+                let key = p.string()?;
+                p.eat(b':')?;
+                match key.as_str() {
+                    "shape" => shape = Some(p.numbers()?),
+                    "permutation" => permutation = Some(p.numbers()?),
+                    _ => p.skip_value()?,
+                }
+                if !p.peek_is(b',') {
+                    break;
+                }
+                p.eat(b',')?;
+            }
+        }
+        p.eat(b'}')?;
+        p.end()?;
+        Some(TensorMeta {
+            shape: shape?,
+            permutation,
+        })
     }
-    let at = json.find("\"shape\"")?;
-    let rest = &json[at + 7..];
-    let open = rest.find('[')?;
-    let close = rest.find(']')?;
-    if rest[..open].trim().trim_start_matches(':').trim() != "" {
-        return None;
+}
+
+/// A reader of the little JSON the tensor extension's metadata holds: the text and where it
+/// is; every step `None` past what it expects, so hostile text is refused, never trusted.
+struct Json<'a>(&'a [u8], usize);
+
+impl Json<'_> {
+    fn ws(&mut self) {
+        while self.0.get(self.1).is_some_and(u8::is_ascii_whitespace) {
+            self.1 += 1;
+        }
     }
-    rest[open + 1..close]
-        .split(',')
-        .map(|d| d.trim())
-        .filter(|d| !d.is_empty())
-        .map(|d| d.parse().ok())
-        .collect()
+
+    fn peek_is(&mut self, b: u8) -> bool {
+        self.ws();
+        self.0.get(self.1) == Some(&b)
+    }
+
+    fn eat(&mut self, b: u8) -> Option<()> {
+        self.peek_is(b).then(|| self.1 += 1)
+    }
+
+    fn end(&mut self) -> Option<()> {
+        self.ws();
+        (self.1 == self.0.len()).then_some(())
+    }
+
+    /// A string without escapes but `\"` and `\\` (keys and names are plain).
+    fn string(&mut self) -> Option<String> {
+        self.eat(b'"')?;
+        let mut out = Vec::new();
+        loop {
+            match *self.0.get(self.1)? {
+                b'"' => break,
+                b'\\' => {
+                    self.1 += 1;
+                    out.push(*self.0.get(self.1)?);
+                }
+                b => out.push(b),
+            }
+            self.1 += 1;
+        }
+        self.1 += 1;
+        String::from_utf8(out).ok()
+    }
+
+    /// `[1, 2, 3]`: whole numbers that fit a `usize`.
+    fn numbers(&mut self) -> Option<Vec<usize>> {
+        self.eat(b'[')?;
+        let mut out = Vec::new();
+        if self.eat(b']').is_some() {
+            return Some(out);
+        }
+        loop {
+            self.ws();
+            let start = self.1;
+            while self.0.get(self.1).is_some_and(u8::is_ascii_digit) {
+                self.1 += 1;
+            }
+            out.push(
+                std::str::from_utf8(&self.0[start..self.1])
+                    .ok()?
+                    .parse()
+                    .ok()?,
+            );
+            if self.eat(b']').is_some() {
+                return Some(out);
+            }
+            self.eat(b',')?;
+        }
+    }
+
+    /// Any value: strings, numbers, literals, and arrays or objects of them (to a depth of
+    /// 16), passed over.
+    fn skip_value(&mut self) -> Option<()> {
+        self.skip(16)
+    }
+
+    fn skip(&mut self, depth: u32) -> Option<()> {
+        self.ws();
+        match *self.0.get(self.1)? {
+            b'"' => self.string().map(drop),
+            open @ (b'[' | b'{') => {
+                let close = if open == b'[' { b']' } else { b'}' };
+                self.1 += 1;
+                if self.eat(close).is_some() {
+                    return Some(());
+                }
+                loop {
+                    if open == b'{' {
+                        self.string()?;
+                        self.eat(b':')?;
+                    }
+                    self.skip(depth.checked_sub(1)?)?;
+                    if self.eat(close).is_some() {
+                        return Some(());
+                    }
+                    self.eat(b',')?;
+                }
+            }
+            _ => {
+                let start = self.1;
+                while self
+                    .0
+                    .get(self.1)
+                    .is_some_and(|b| b.is_ascii_alphanumeric() || b"+-.".contains(b))
+                {
+                    self.1 += 1;
+                }
+                (self.1 > start).then_some(())
+            }
+        }
+    }
+}
+
+/// `dtype` as the dtype of a column's elements (Arrow type `what`), whose array has an axis
+/// for the rows before the dtype's own: refused, naming the column, past numpy's 64 axes.
+fn within_numpy_dims(name: &str, what: &str, dtype: DType) -> Result<DType, Error> {
+    let axes = match &dtype {
+        DType::SubArray(s) => s.shape().len(),
+        _ => 0,
+    };
+    if axes >= 64 {
+        let why = format!(
+            "its {axes} axes and the rows' make {} dimensions; numpy arrays have at most 64",
+            axes + 1
+        );
+        return Err(no_equivalent(name, what, "numpy", &why));
+    }
+    Ok(dtype)
 }
 
 fn bytes_dtype(len: usize) -> DType {
@@ -1519,4 +1694,55 @@ fn fill_bytes(name: &str, s: &Scalar, value: f64) -> Result<Vec<u8>, Error> {
         (ScalarKind::Void, _) => vec![0; s.size()],
         _ => return Err(bad()),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::TensorMeta;
+
+    #[test]
+    fn tensor_metadata_is_read_as_json_and_hostile_text_refused() {
+        let meta = |shape: &[usize], permutation: Option<&[usize]>| TensorMeta {
+            shape: shape.to_vec(),
+            permutation: permutation.map(<[usize]>::to_vec),
+        };
+        for (json, want) in [
+            (r#"{"shape":[2,3]}"#, meta(&[2, 3], None)),
+            (r#" { "shape" : [ 2 , 3 ] } "#, meta(&[2, 3], None)),
+            (r#"{"shape":[]}"#, meta(&[], None)),
+            (
+                r#"{"dim_names":["shape","x\"y"],"shape":[4,3],"permutation":[1,0]}"#,
+                meta(&[4, 3], Some(&[1, 0])),
+            ),
+            (
+                r#"{"other":{"a":[1,{"b":null}],"c":-1.5e3,"d":true},"shape":[5]}"#,
+                meta(&[5], None),
+            ),
+        ] {
+            assert_eq!(TensorMeta::parse(json), Some(want), "{json}");
+        }
+        let deep = format!(
+            r#"{{"x":{}1{},"shape":[1]}}"#,
+            "[".repeat(40),
+            "]".repeat(40)
+        );
+        for json in [
+            "",
+            "{}",
+            r#"{"dim_names":["shape"]}"#,
+            r#"{"shape":[2,3]"#,
+            r#"{"shape":[2,3]}x"#,
+            r#"{"shape":[-2]}"#,
+            r#"{"shape":[2.5]}"#,
+            r#"{"shape":[99999999999999999999999]}"#,
+            r#"{"shape":[2,]}"#,
+            r#"{"shape":"[2]"}"#,
+            r#"{"shape":[2],"permutation":[x]}"#,
+            r#"{"shape:[2]}"#,
+            r#"{"a":"#,
+            deep.as_str(),
+        ] {
+            assert_eq!(TensorMeta::parse(json), None, "{json}");
+        }
+    }
 }

@@ -54,6 +54,7 @@ use sealed::Sealed;
 pub(crate) use bf16::bf16_order;
 pub(crate) use datetime::{convert, convertible, Lost};
 pub use datetime::{Datetime64, DatetimeIn, Timedelta64, TimedeltaIn, NAT};
+#[cfg(feature = "safetensors")]
 pub(crate) use primitive::check_bools_at;
 pub use string::{FixedBytes, FixedUnicode};
 

@@ -596,7 +596,9 @@ print(b.dtype, np.array_equal(a, b, equal_nan=True))",
 }
 
 /// A valid Parquet column of `arrow.fixed_shape_tensor` elements of 65 dimensions (66 with the
-/// rows) converts to no `.npy`: numpy arrays have at most 64, and nothing is left at the path.
+/// rows) converts to no `.npy`: numpy arrays have at most 64, so the file holds what numpy
+/// cannot (`ErrorKind::DType`, as any type without a numpy equivalent), and nothing is left at
+/// the path.
 #[test]
 fn tensor_columns_of_more_than_64_dimensions_are_refused() {
     let dir = Scratch::new("pq-66d");
@@ -609,8 +611,119 @@ pq.write_table(pa.table({'t': a}), d + '/t65.parquet')",
     );
     let out = dir.path("t65.npy");
     let err = parquet_to_npy(dir.path("t65.parquet"), &out).unwrap_err();
-    assert_eq!(err.kind(), ErrorKind::Usage, "{err}");
+    assert_eq!(err.kind(), ErrorKind::DType, "{err}");
+    assert_eq!(err.fault(), Some(Fault::NoEquivalent), "{err}");
+    assert!(err.to_string().contains("66 dimensions"), "{err}");
     assert!(!out.exists());
+}
+
+/// pyarrow's `FixedShapeTensorArray.from_numpy_ndarray` writes an explicit `permutation`: the
+/// identity for a C-ordered array, which reads as that array; another for a transposed one,
+/// which is refused naming the permutation. Metadata with no shape, a shape that does not
+/// hold the list, or a permutation of other axes is refused too.
+#[test]
+fn tensor_permutations_read_when_the_identity_and_are_refused_by_name_otherwise() {
+    let dir = Scratch::new("pq-perm");
+    numpy(
+        &dir.0,
+        "import pyarrow as pa, pyarrow.parquet as pq, json
+a = np.arange(24, dtype=np.float32).reshape(2, 3, 4)
+c = pa.FixedShapeTensorArray.from_numpy_ndarray(a)
+assert c.type.permutation == [0, 1]
+pq.write_table(pa.table({'t': c}), d + '/ident.parquet')
+np.save(d + '/ident.npy', c.to_numpy_ndarray())
+t = pa.FixedShapeTensorArray.from_numpy_ndarray(a.transpose(0, 2, 1))
+assert t.type.permutation == [1, 0]
+pq.write_table(pa.table({'t': t}), d + '/perm.parquet')
+s = pa.FixedSizeListArray.from_arrays(pa.array(np.arange(12, dtype=np.int16)), 6)
+for name, meta in [('names', '{\"dim_names\": [\"shape\", \"x\"], \"shape\" : [2, 3], \"permutation\": [0, 1]}'),
+                   ('noshape', '{\"dim_names\": [\"shape\"]}'), ('size', '{\"shape\": [2, 2]}'),
+                   ('badperm', '{\"shape\": [2, 3], \"permutation\": [0, 0]}'), ('junk', '{\"shape\": [2, 3]')]:
+    f = pa.field('t', s.type, metadata={'ARROW:extension:name': 'arrow.fixed_shape_tensor',
+                                        'ARROW:extension:metadata': meta})
+    pq.write_table(pa.table([s], schema=pa.schema([f])), d + '/' + name + '.parquet')",
+    );
+    let out = dir.path("out.npy");
+    parquet_to_npy(dir.path("ident.parquet"), &out).unwrap();
+    assert_eq!(dir.read("out.npy"), dir.read("ident.npy"));
+    // dim_names (one of them "shape") are passed over.
+    parquet_to_npy(dir.path("names.parquet"), &out).unwrap();
+    let a: ndarray::Array3<i16> = ndnpy::read_npy(&out).unwrap();
+    assert_eq!(a.shape(), &[2, 2, 3]);
+    assert_eq!(a[[1, 1, 2]], 11);
+    std::fs::remove_file(&out).unwrap();
+    for (file, says) in [
+        (
+            "perm",
+            "its permutation [1, 0] reorders the stored axes [3, 4]",
+        ),
+        ("noshape", "not the extension's JSON object with a shape"),
+        ("size", "its shape [2, 2] does not hold the list size, 6"),
+        (
+            "badperm",
+            "its permutation [0, 0] is not one of the shape's 2 axes",
+        ),
+        ("junk", "not the extension's JSON object with a shape"),
+    ] {
+        let err = parquet_to_npy(dir.path(&format!("{file}.parquet")), &out).unwrap_err();
+        assert_eq!(err.fault(), Some(Fault::NoEquivalent), "{file}: {err}");
+        assert!(err.to_string().contains(says), "{file}: {err}");
+        assert!(!out.exists(), "{file}");
+    }
+}
+
+/// A page whose compressed bytes are damaged is an invalid file (the codec's error names
+/// it), not an I/O error: zstd's "Data corruption detected", gzip's "corrupt deflate stream".
+/// The file reads as it is before it is damaged; damaged copies that read at all (a flipped
+/// bit in a value: Parquet pages here carry no checksum) are not counted.
+#[test]
+fn damaged_compressed_pages_are_invalid_files_not_io_errors() {
+    let dir = Scratch::new("pq-codec-damage");
+    let layout = numpy(
+        &dir.0,
+        "import pyarrow as pa, pyarrow.parquet as pq
+x = np.random.default_rng(0).integers(0, 1000, 200000)
+for codec in ['zstd', 'lz4', 'gzip', 'snappy']:
+    pq.write_table(pa.table({'x': x}), d + '/' + codec + '.parquet', compression=codec,
+                   use_dictionary=False, data_page_size=1 << 16)
+    col = pq.read_metadata(d + '/' + codec + '.parquet').row_group(0).column(0)
+    print(codec, col.data_page_offset, col.total_compressed_size)",
+    );
+    let mut state = 0x2545_f491_4f6c_dd1du64;
+    let mut next = move |n: usize| {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        (state % n as u64) as usize
+    };
+    let mut io_errors = Vec::new();
+    let mut invalid = 0;
+    for line in layout.lines() {
+        let mut parts = line.split(' ');
+        let codec = parts.next().unwrap();
+        let offset: usize = parts.next().unwrap().parse().unwrap();
+        let size: usize = parts.next().unwrap().parse().unwrap();
+        let good = dir.read(&format!("{codec}.parquet"));
+        parquet_to_dyn(dir.path(&format!("{codec}.parquet"))).unwrap();
+        for round in 0..30 {
+            let mut bad = good.clone();
+            let at = offset + 30 + next(size - 40);
+            for b in &mut bad[at..(at + [1, 8, 64][round % 3]).min(offset + size)] {
+                *b ^= 1 + next(255) as u8;
+            }
+            std::fs::write(dir.path("bad.parquet"), &bad).unwrap();
+            match parquet_to_dyn(dir.path("bad.parquet")) {
+                Err(e) if e.kind() == ErrorKind::Io => io_errors.push(format!("{codec}: {e}")),
+                Err(e) => {
+                    assert!(e.kind().is_format(), "{codec}: {e}");
+                    invalid += 1;
+                }
+                Ok(_) => {}
+            }
+        }
+    }
+    assert!(io_errors.is_empty(), "{io_errors:#?}");
+    assert!(invalid > 40, "{invalid} invalid");
 }
 
 /// A Parquet footer in Thrift's compact protocol: a root with `children` children, one

@@ -902,7 +902,7 @@ fn parquet_error(e: parquet::errors::ParquetError) -> Error {
     match e {
         parquet::errors::ParquetError::External(inner) => {
             match inner.downcast::<std::io::Error>() {
-                Ok(io) => Error::from(*io),
+                Ok(io) => io_error(*io),
                 Err(other) => foreign(other.to_string()),
             }
         }
@@ -912,8 +912,20 @@ fn parquet_error(e: parquet::errors::ParquetError) -> Error {
 
 fn arrow_read_error(e: arrow_schema::ArrowError) -> Error {
     match e {
-        arrow_schema::ArrowError::IoError(_, io) => Error::from(io),
+        arrow_schema::ArrowError::IoError(_, io) => io_error(io),
         other => foreign(other.to_string()),
+    }
+}
+
+/// An I/O error the parquet crate passed on: the operating system's (reading or writing a
+/// file: a raw OS error) is [`ErrorKind::Io`](crate::ErrorKind::Io); any other describes the
+/// file's bytes, so the file is invalid: a codec's ("Data corruption detected" from zstd,
+/// "corrupt deflate stream" from gzip), or a page that ends before its header says.
+fn io_error(io: std::io::Error) -> Error {
+    if io.raw_os_error().is_some() {
+        Error::from(io)
+    } else {
+        foreign(io.to_string())
     }
 }
 
