@@ -1025,6 +1025,48 @@ impl<R: Read + Seek> NpzMember<'_, R> {
         self.npz.with_member(self.index, None, member::read_bytes)
     }
 
+    /// Reads the member's `.npy` header, then its array data as stored (the dtype's byte
+    /// order, the header's C or Fortran order, no conversion) into `out`, inflating a
+    /// compressed member straight into it; the header read. For callers that lay out memory
+    /// by the header themselves, whatever the dtype: `out` is sized by the member's
+    /// [`header`](NpzMember::header) (its `data_len`). The member is read to its end, so its
+    /// CRC-32 is checked.
+    ///
+    /// # Errors
+    ///
+    /// [`ErrorKind::Usage`](crate::ErrorKind::Usage) if `out` is not the data's length; as
+    /// [`NpzMember::read`] otherwise.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let mut npz = ndnpy::NpzReader::open("testdata/npz_compressed.npz")?;
+    /// let mut member = npz.member("a")?;
+    /// let mut data = vec![0u8; member.header()?.data_len];
+    /// let info = member.read_data_into(&mut data)?;
+    /// assert_eq!(info.header.shape, [2, 3]);
+    /// assert_eq!(data.len(), 6 * info.header.dtype.itemsize());
+    /// # Ok::<(), ndnpy::Error>(())
+    /// ```
+    pub fn read_data_into(&mut self, out: &mut [u8]) -> Result<HeaderInfo, Error> {
+        self.npz.with_member(self.index, None, |m, opts| {
+            let mut read = |m: &mut MemberReader<'_, _>| -> Result<HeaderInfo, Error> {
+                let info = crate::format::header::Header::read(m, opts)?;
+                if out.len() != info.data_len {
+                    return Err(crate::base::error::UsageError::OutOfBounds {
+                        requested: format!("a buffer of {} bytes", out.len()),
+                        len: info.data_len,
+                    }
+                    .into());
+                }
+                crate::platform::ioutil::read_part(m, out, "array data")?;
+                std::io::copy(m, &mut std::io::sink())?;
+                Ok(info)
+            };
+            read(m).map_err(member::lift)
+        })
+    }
+
     /// Hands `f` a reader of the member's bytes (its whole `.npy` file), inflated if it is
     /// compressed, with the size checks of every member read; the CRC-32 is checked when `f`
     /// reads to the end. For the crate's converters (`safetensors`), which stream a member.

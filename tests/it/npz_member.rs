@@ -527,3 +527,45 @@ pub(crate) fn messages() -> Vec<crate::messages::Message> {
         ),
     ]
 }
+
+/// `read_data_into` fills a byte buffer with the member's data as stored (big-endian, Fortran
+/// order kept), for stored and deflated members alike: the bytes numpy's `tobytes(order='A')`
+/// gives. A buffer of another length is a usage error; a member whose bytes do not match its
+/// CRC-32 is an error too.
+#[test]
+fn read_data_into_fills_a_byte_buffer_with_the_data_as_stored() {
+    let dir = Scratch::new("npz-read-data-into");
+    numpy(
+        &dir.0,
+        "a = np.asfortranarray(np.arange(12, dtype='>i4').reshape(3, 4))\n\
+         r = np.zeros(2, [('x', '<i2'), ('y', '>f8')])\n\
+         np.savez(d + '/s.npz', a=a, r=r)\n\
+         np.savez_compressed(d + '/z.npz', a=a, r=r)\n\
+         open(d + '/a.bin', 'wb').write(a.tobytes(order='A'))\n\
+         open(d + '/r.bin', 'wb').write(r.tobytes())",
+    );
+    for archive in ["s.npz", "z.npz"] {
+        let mut npz = NpzReader::open(dir.path(archive)).unwrap();
+        for key in ["a", "r"] {
+            let mut member = npz.member(key).unwrap();
+            let len = member.header().unwrap().data_len;
+            let mut out = vec![0u8; len];
+            let info = member.read_data_into(&mut out).unwrap();
+            assert_eq!(info.data_len, len);
+            assert_eq!(out, dir.read(&format!("{key}.bin")), "{archive}:{key}");
+            let mut short = vec![0u8; len - 1];
+            let err = member.read_data_into(&mut short).unwrap_err();
+            assert_eq!(err.kind(), ErrorKind::Usage, "{archive}:{key}: {err}");
+        }
+    }
+    // A flipped data byte in a stored member: its CRC-32 no longer matches.
+    let mut bytes = dir.read("s.npz");
+    let data = dir.read("a.bin");
+    let at = bytes.windows(data.len()).position(|w| w == data).unwrap();
+    bytes[at + 7] ^= 0x10;
+    let mut npz = NpzReader::new(Cursor::new(bytes)).unwrap();
+    let mut member = npz.member("a").unwrap();
+    let mut out = vec![0u8; member.header().unwrap().data_len];
+    let err = member.read_data_into(&mut out).unwrap_err();
+    assert!(err.kind().is_format(), "{err}");
+}
