@@ -148,8 +148,35 @@ pub mod record;
 pub mod remote;
 mod source;
 
-// The public modules that live in a layer's folder, under their own names.
-pub use crate::array::dynamic;
+// The public modules that live in a layer's folder, under their own names; `dynamic`
+// gathers the runtime-typed types (`array`) and the doors that read them (`object`, which
+// reads object arrays too).
+pub mod dynamic {
+    //! Arrays whose dtype is known only at run time.
+    //!
+    //! [`read_npy_dyn`] and [`DynArray::read_npy`] read any `.npy` file: numbers, bool, strings
+    //! and datetimes become typed `ndarray` arrays ([`DynData`]; `U` strings holding lone
+    //! surrogates keep their code units, [`DynData::CodePoints`]); records, void, long doubles and
+    //! sub-arrays are kept as raw bytes with their dtype ([`RawData`]), from which record fields
+    //! can be taken out by name ([`DynArray::field`], numpy's `arr['x']`); object arrays (`|O`)
+    //! are read from their pickle, without running it, into [`PyValue`]s (`object`). Every
+    //! `DynArray` keeps the file's dtype, so writing it back gives the same bytes.
+    //!
+    //! # Examples
+    //!
+    //! ```
+    //! use ndnpy::{read_npy_dyn, DynData};
+    //! let a = read_npy_dyn("testdata/rec_pdescr.npy")?; // a record dtype: kept as bytes
+    //! let DynData::Raw(raw) = a.data() else { panic!("records are raw") };
+    //! assert_eq!(raw.bytes.len(), 6 * a.dtype().itemsize());
+    //! let z = a.field("z")?; // numpy's arr['z']: typed
+    //! assert!(matches!(z.data(), DynData::U8(_)));
+    //! # Ok::<(), ndnpy::Error>(())
+    //! ```
+
+    pub use crate::array::dynamic::*;
+    pub use crate::object::read_npy_dyn;
+}
 #[cfg(feature = "mmap")]
 pub use crate::array::mmap;
 pub use crate::base::{dtype, unit};
@@ -164,7 +191,7 @@ pub use crate::format::header;
 // The names every user needs, and ndarray-npy 0.10's; everything else is in the module named
 // after its concept (`dtype`, `dynamic`, `element`, `header`, `mmap`, `npz`, `record`,
 // `remote`, `unit`).
-pub use crate::array::dynamic::{read_npy_dyn, DynArray, DynData, PyValue};
+pub use crate::array::dynamic::{DynArray, DynData, PyValue};
 #[cfg(feature = "mmap")]
 pub use crate::array::mmap::{NpyMmap, NpyMmapMut};
 pub use crate::array::outofcore::{NpyAppender, NpyReader, NpyWriter};
@@ -186,6 +213,7 @@ pub use crate::element::{
 pub use crate::format::header::{Header, ReadOptions};
 #[cfg(feature = "npz")]
 pub use crate::npz::{NpzReader, NpzWriter};
+pub use crate::object::read_npy_dyn;
 pub use crate::record::NpyRecord;
 /// ndarray-npy 0.10's `npy` module, under its paths: its error types and the
 /// [`PyLiteral`](npy::PyLiteral) they hold where ndarray-npy holds a `py_literal::Value`.

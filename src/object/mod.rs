@@ -966,9 +966,57 @@ fn push_wtf8(out: &mut Vec<u8>, c: u32) {
     }
 }
 
+/// Reads the `.npy` file at `path`, whatever its dtype.
+///
+/// # Errors
+///
+/// As [`read_npy`](crate::read_npy); an object array without the feature `object` is
+/// [`ErrorKind::DType`](crate::ErrorKind::DType), with a message naming the feature. For
+/// object arrays, the errors of their pickle: a
+/// malformed pickle is [`ErrorKind::InvalidData`](crate::ErrorKind::InvalidData) (with the
+/// pickle's [`offset`](crate::Error::offset)); a global other than numpy's and Python's data
+/// types, a cycle or a record holding objects is [`ErrorKind::DType`](crate::ErrorKind::DType);
+/// nesting deeper than [`ReadOptions::max_pickle_depth`](crate::ReadOptions::max_pickle_depth) or values too large for the pickle's
+/// length is [`ErrorKind::Limit`](crate::ErrorKind::Limit).
+///
+/// # Examples
+///
+/// ```
+/// let a = ndnpy::read_npy_dyn("testdata/rec_pdescr.npy")?;
+/// assert_eq!(a.dtype().descr(), "[('x', '<i4', (2,)), ('y', '<f8', (2, 2)), ('z', '|u1')]");
+/// assert_eq!(a.field("y")?.shape(), [2, 3, 2, 2]);
+/// # Ok::<(), ndnpy::Error>(())
+/// ```
+pub fn read_npy_dyn<P: AsRef<std::path::Path>>(path: P) -> Result<DynArray, Error> {
+    let path = path.as_ref();
+    let mut file =
+        std::fs::File::open(path).map_err(crate::base::error::with_path("open", path))?;
+    DynArray::read_npy(&mut file)
+}
+
 /// The entry points of `DynArray` that meet object arrays: here, above `dynamic`, so that
 /// `dynamic` (which holds `PyValue`, the type) never calls into the pickle.
 impl DynArray {
+    /// Reads one array of any dtype from `reader`, consuming exactly its bytes.
+    ///
+    /// # Errors
+    ///
+    /// As [`ReadNpyExt::read_npy`](crate::ReadNpyExt::read_npy), without dtype or dimension
+    /// mismatches; object arrays as [`read_npy_dyn`](crate::read_npy_dyn) says.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let bytes = std::fs::read("testdata/dt_U3_be.npy")?;
+    /// let a = ndnpy::DynArray::read_npy(&bytes[..])?;
+    /// assert_eq!(a.dtype().descr(), "'>U3'");
+    /// assert_eq!(a.into_array::<String>()?[[0, 0]], "");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn read_npy<R: Read>(reader: R) -> Result<DynArray, Error> {
+        DynArray::read_npy_with_options(reader, &ReadOptions::default())
+    }
+
     /// Like [`DynArray::read_npy`], with other limits.
     ///
     /// # Errors
