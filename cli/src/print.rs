@@ -16,13 +16,23 @@ const LINE_WIDTH: usize = 75;
 /// The values of a 1-D array, each formatted as numpy's format function fitted to all of
 /// them formats it inside an array.
 pub fn format_column(a: &DynArray, name: &str) -> Res<Vec<String>> {
+    format_values(a, name, false)
+}
+
+/// [`format_column`], or with `float_str` each float as its scalar's `str()`: how numpy
+/// prints the fields of one record (`np.void`'s str sets `float_kind=str`), `(8, 4.0, 'n8')`
+/// where the array shows `(8, 4. , 'n8')`.
+fn format_values(a: &DynArray, name: &str, float_str: bool) -> Res<Vec<String>> {
     fn ints<T: ToString>(v: impl Iterator<Item = T>) -> Vec<String> {
         right_justify(v.map(|x| x.to_string()).collect())
     }
-    fn floats(v: Vec<Float>) -> Vec<String> {
+    let floats = |v: Vec<Float>| -> Vec<String> {
+        if float_str {
+            return v.into_iter().map(pyfmt::scalar_float).collect();
+        }
         let f = FloatFormat::new(&v, false);
         v.iter().map(|&x| f.format(x)).collect()
-    }
+    };
     let fl = |value: f64, width: Width| Float { value, width };
     Ok(match a.data() {
         DynData::Bool(v) => v
@@ -83,7 +93,7 @@ pub fn format_column(a: &DynArray, name: &str) -> Res<Vec<String>> {
                 for field in record.fields() {
                     let values = a.field(&field.name).map_err(|e| Fail::lib(name, e))?;
                     let sub: Vec<usize> = values.shape()[raw.shape.len()..].to_vec();
-                    let flat = format_column(&flatten(&values, name)?, name)?;
+                    let flat = format_values(&flatten(&values, name)?, name, float_str)?;
                     columns.push((flat, sub));
                 }
                 (0..n)
@@ -218,7 +228,9 @@ fn right_justify(v: Vec<String>) -> Vec<String> {
 pub fn format_scalar(a: &DynArray, name: &str) -> Res<String> {
     let fl = |value: f64, width: Width| Float { value, width };
     let first = |a: &DynArray| -> Res<String> {
-        Ok(format_column(a, name)?
+        // A record's fields as numpy's `np.void` prints them; anything else as in an array.
+        let float_str = matches!(a.dtype(), DType::Structured(_));
+        Ok(format_values(a, name, float_str)?
             .into_iter()
             .next()
             .unwrap_or_default())

@@ -52,6 +52,9 @@ rec = np.array([(1, 2.5, b"x"), (3, 4.0, b"yz")], dtype=[("a", "<i4"), ("b", "<f
 save("rec.npy", rec)
 save("rec_sub.npy", np.array([(1, [1.5, 2]), (2, [3, 4])], dtype=[("a", "i2"), ("b", "f4", (2,))]))
 save("rec_nan.npy", np.array([(1.0, 5), (np.nan, 6), (3.0, 7)], dtype=[("x", "<f8"), ("n", "<i4")]))
+rec_floats = np.zeros(3, [("x", "<f4"), ("t", "M8[D]"), ("u", "<U3"), ("c", "<c8"), ("n", "<f8", (2,)), ("h", "<f2")])
+rec_floats["x"], rec_floats["n"], rec_floats["h"] = [1e20, 3, -0.5], [[1, 2.5], [0, 1e-7], [np.inf, np.nan]], [1, 65504, 0.1]
+save("rec_floats.npy", rec_floats)
 # Archives.
 np.savez(os.path.join(out, "ab.npz"), a=np.arange(5), b=np.eye(3), label=np.array(["x", "y"]))
 np.savez_compressed(os.path.join(out, "ab_z.npz"), a=np.arange(5), b=np.eye(3))
