@@ -134,15 +134,46 @@ Exit status:
   141  standard output was closed early (a reader such as `head` stopped reading)
 ";
 
+/// The last panic's message and place, kept by the command's panic hook for `main`.
+static PANIC: std::sync::Mutex<Option<String>> = std::sync::Mutex::new(None);
+
+/// Runs the command. Panics print nothing where they happen: the library turns the parquet
+/// crate's panics on some damaged files into errors (exit 4, one line); any other panic
+/// ends the command here with one line that says it is a bug, and the exit status Rust
+/// gives a panic (101).
 fn main() {
-    let code = match run() {
-        Ok(code) => code,
-        Err(e) => {
+    std::panic::set_hook(Box::new(|info| {
+        let payload = info.payload();
+        let what = payload
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| payload.downcast_ref::<String>().cloned())
+            .unwrap_or_default();
+        let at = info
+            .location()
+            .map(|l| format!(" at {l}"))
+            .unwrap_or_default();
+        if let Ok(mut last) = PANIC.lock() {
+            *last = Some(format!("{what}{at}"));
+        }
+    }));
+    let code = match std::panic::catch_unwind(run) {
+        Ok(Ok(code)) => code,
+        Ok(Err(e)) => {
             eprintln!("ndnpy: {e}");
             if e.code == EXIT_USAGE {
                 eprintln!("Try 'ndnpy --help'.");
             }
             e.code
+        }
+        Err(_) => {
+            let what = PANIC
+                .lock()
+                .ok()
+                .and_then(|mut p| p.take())
+                .unwrap_or_default();
+            eprintln!("ndnpy: internal error (a bug in ndnpy; please report it): {what}");
+            101
         }
     };
     std::process::exit(code);

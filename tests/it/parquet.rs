@@ -809,3 +809,62 @@ pq.write_table(pa.table({'x': [1.0]}), d + '/b.parquet', compression='brotli')",
     let lower = err.to_string().to_lowercase();
     vec![Message::has("a codec the build lacks", lower, &["brotli"])]
 }
+
+/// The library leaves the host's panic hook alone: a panic of the parquet crate's reader on a
+/// damaged file, which the conversion turns into an error, reaches the hook the host set
+/// (damaged copies of a file are read until one meets such a panic).
+#[test]
+fn a_reader_panic_reaches_the_hosts_panic_hook() {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::sync::Arc;
+    let dir = Scratch::new("pq-hook");
+    numpy(
+        &dir.0,
+        "import pyarrow as pa, pyarrow.parquet as pq
+t = pa.table({'i': pa.array(range(200), pa.int32()), 's': pa.array([str(i) * (i % 5) for i in range(200)])})
+pq.write_table(t, d + '/t.parquet', compression='snappy', row_group_size=64)",
+    );
+    let me = std::thread::current().id();
+    let seen = Arc::new(AtomicUsize::new(0));
+    let previous = Arc::new(std::panic::take_hook());
+    {
+        let (seen, previous) = (seen.clone(), previous.clone());
+        std::panic::set_hook(Box::new(move |info| {
+            if std::thread::current().id() == me {
+                seen.fetch_add(1, Ordering::SeqCst);
+            } else {
+                previous(info);
+            }
+        }));
+    }
+    let good = dir.read("t.parquet");
+    let mut state = 0x9e37_79b9_7f4a_7c15u64;
+    let mut guarded = 0;
+    for round in 0..600 {
+        let mut bad = good.clone();
+        for _ in 0..1 + round % 4 {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            let at = (state as usize) % bad.len();
+            bad[at] ^= 1 << (state % 8);
+        }
+        std::fs::write(dir.path("bad.parquet"), &bad).unwrap();
+        if let Err(e) = parquet_to_dyn(dir.path("bad.parquet")) {
+            if e.to_string().contains("the Parquet reader failed on it") {
+                guarded += 1;
+                break;
+            }
+        }
+    }
+    let _ = std::panic::take_hook();
+    let previous = Arc::try_unwrap(previous).ok();
+    if let Some(previous) = previous {
+        std::panic::set_hook(previous);
+    }
+    assert!(guarded > 0, "no damaged copy met a reader panic");
+    assert!(
+        seen.load(Ordering::SeqCst) > 0,
+        "the host's hook did not see the panic"
+    );
+}

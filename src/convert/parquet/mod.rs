@@ -821,34 +821,13 @@ fn reader_builder(input: &Path) -> Result<ParquetRecordBatchReaderBuilder<File>,
     guarded(|| ParquetRecordBatchReaderBuilder::try_new(file).map_err(parquet_error))
 }
 
-thread_local! {
-    /// Whether this thread is inside [`guarded`], whose panics are errors and print nothing.
-    static GUARDED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
-}
-
-/// Installs, once per process, a panic hook that stays silent for the panics [`guarded`]
-/// turns into errors and hands every other panic to the hook that was there before.
-fn quiet_guarded_panics() {
-    static ONCE: std::sync::Once = std::sync::Once::new();
-    ONCE.call_once(|| {
-        let previous = std::panic::take_hook();
-        std::panic::set_hook(Box::new(move |info| {
-            if !GUARDED.with(std::cell::Cell::get) {
-                previous(info);
-            }
-        }));
-    });
-}
-
 /// Runs a call into the parquet crate's reader, turning a panic of its on a damaged file
-/// (some malformed metadata makes it panic rather than return an error) into an error, and
-/// printing nothing for it (other panics print as before). With `panic = "abort"` a panic
-/// still ends the process.
+/// (some malformed metadata makes it panic rather than return an error) into an error. The
+/// panic hook is the host's: a library does not change how its host's panics print (the
+/// `ndnpy` command's hook prints nothing for these). With `panic = "abort"` a panic still
+/// ends the process.
 fn guarded<T>(f: impl FnOnce() -> Result<T, Error>) -> Result<T, Error> {
-    quiet_guarded_panics();
-    let outer = GUARDED.with(|g| g.replace(true));
     let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(f));
-    GUARDED.with(|g| g.set(outer));
     result.unwrap_or_else(|payload| {
         let what = payload
             .downcast_ref::<&str>()
