@@ -830,7 +830,12 @@ mod tests {
             Err(Detail::Limit(LimitError::TooDeep { limit: 64 }))
         ));
         let ok = "[".repeat(10) + &"]".repeat(10);
-        assert!(parse(&ok, false, 64).is_ok());
+        let parsed = parse(&ok, false, 64).unwrap();
+        assert_eq!(
+            format!("{parsed:?}").matches("List").count(),
+            10,
+            "{parsed:?}"
+        );
     }
 
     #[test]

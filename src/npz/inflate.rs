@@ -1143,7 +1143,8 @@ mod tests {
                 streams.push(deflate(&data[..data.len().min(2000)], level));
             }
         }
-        let mut checked = 0;
+        // Both verdicts must come up often, or the rounds test little.
+        let (mut inflated, mut rejected) = (0, 0);
         for round in 0..6000 {
             let mut z = streams[round % streams.len()].clone();
             if z.is_empty() || round % 10 == 9 {
@@ -1160,6 +1161,11 @@ mod tests {
             }
             let limit = 1 << 20;
             let want = zlib(&z, limit);
+            if want.is_some() {
+                inflated += 1;
+            } else {
+                rejected += 1;
+            }
             for (cap, piece) in [(1 << 20, 1 << 20), (7, 333)] {
                 match (&want, ours(&z, cap, piece, limit)) {
                     (Some(w), Ok(g)) => assert!(*w == g, "round {round}: different bytes"),
@@ -1170,9 +1176,11 @@ mod tests {
                         g.map(|v| v.len())
                     ),
                 }
-                checked += 1;
             }
         }
-        assert_eq!(checked, 12_000);
+        assert!(
+            inflated > 500 && rejected > 500,
+            "{inflated} inflated, {rejected} rejected"
+        );
     }
 }

@@ -531,7 +531,6 @@ fn every_prefix_of_a_pickle_is_an_error_and_the_stream_position_is_exact() {
         DynArray::read_npy(&mut s).unwrap();
         assert_eq!(DynArray::read_npy(&mut s).unwrap().shape(), [2, 3]);
     }
-    let _ = stream;
 }
 
 #[test]

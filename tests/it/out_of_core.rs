@@ -100,9 +100,12 @@ fn view_errors_are_distinct() {
     let (mut backing, start) = at_offset(&le, 0);
     let all = bytemuck_bytes(&mut backing);
     let good = &all[start..start + le.len()];
-    assert!(ArrayView1::<f64>::view_npy(good).is_ok());
-    // Too short, and too long.
-    // ndarray-npy's variants: the counts of bytes missing and extra.
+    let view = ArrayView1::<f64>::view_npy(good).unwrap();
+    let read: ndarray::Array1<f64> = crate::own::read(&le[..]).unwrap();
+    let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+    assert_eq!(bits(&view.to_vec()), bits(&read.to_vec())); // NaN among them
+                                                            // Too short, and too long.
+                                                            // ndarray-npy's variants: the counts of bytes missing and extra.
     let err = ArrayView1::<f64>::view_npy(&good[..good.len() - 1]).unwrap_err();
     assert_eq!(err.kind(), ErrorKind::Truncated);
     assert!(matches!(err, ViewNpyError::MissingBytes(1)), "{err:?}");
@@ -125,7 +128,12 @@ fn view_errors_are_distinct() {
         // u8 views do not care about alignment.
         let u = std::fs::read(testdata("u1_na_c_5.npy")).unwrap();
         let (mut b, s) = at_offset(&u, off);
-        assert!(ArrayView1::<u8>::view_npy(&bytemuck_bytes(&mut b)[s..s + u.len()]).is_ok());
+        let view = ArrayView1::<u8>::view_npy(&bytemuck_bytes(&mut b)[s..s + u.len()]).unwrap();
+        assert_eq!(
+            view.as_slice(),
+            Some(&u[u.len() - view.len()..]),
+            "offset {off}"
+        );
     }
     // Wrong type and wrong dimension.
     let err = ndnpy::Error::from(ArrayView1::<f32>::view_npy(good).unwrap_err());

@@ -1066,7 +1066,8 @@ fn zero_copy_view_rejections_name_the_difference() {
     ];
     let good = dtype(&packed);
     let bytes = vec![0u8; 33 * 2];
-    assert!(ndnpy::record::derive_runtime::view::<Packed>(&bytes, &good, 2).is_ok());
+    let view = ndnpy::record::derive_runtime::view::<Packed>(&bytes, &good, 2).unwrap();
+    assert_eq!((view.len(), view[1].id, view[1].ok), (2, 0, false));
     let layout_reason =
         |d: &DType| match ndnpy::record::derive_runtime::view::<Packed>(&bytes, d, 2) {
             Err(err) => layout_difference(&err).unwrap_or_else(|| panic!("{err:?}")),
@@ -1117,7 +1118,8 @@ fn zero_copy_view_rejections_name_the_difference() {
     let backing = [0u8; 64];
     let start = backing.as_ptr().align_offset(4);
     let raw = &backing[start..];
-    assert!(ndnpy::record::derive_runtime::view::<Aligned>(&raw[..48], &adtype, 3).is_ok());
+    let view = ndnpy::record::derive_runtime::view::<Aligned>(&raw[..48], &adtype, 3).unwrap();
+    assert_eq!((view.len(), view[2].b, view[2].c), (3, 0, [0; 3]));
     let err = ndnpy::record::derive_runtime::view::<Aligned>(&raw[1..49], &adtype, 3).unwrap_err();
     assert_eq!(err.kind(), ErrorKind::CannotView, "{err:?}");
     assert_eq!(err.fault(), Some(ndnpy::Fault::Misaligned), "{err}");
