@@ -14,6 +14,78 @@ use std::collections::HashMap;
 use std::io::Read;
 use std::rc::Rc;
 
+/// The pickle opcodes, by the names `pickletools` gives them (protocols 0 to 5).
+pub(super) mod op {
+    pub(super) const MARK: u8 = b'(';
+    pub(super) const EMPTY_TUPLE: u8 = b')';
+    pub(super) const STOP: u8 = b'.';
+    pub(super) const POP: u8 = b'0';
+    pub(super) const POP_MARK: u8 = b'1';
+    pub(super) const DUP: u8 = b'2';
+    pub(super) const BINBYTES: u8 = b'B';
+    pub(super) const SHORT_BINBYTES: u8 = b'C';
+    pub(super) const FLOAT: u8 = b'F';
+    pub(super) const BINFLOAT: u8 = b'G';
+    pub(super) const INT: u8 = b'I';
+    pub(super) const BININT: u8 = b'J';
+    pub(super) const BININT1: u8 = b'K';
+    pub(super) const LONG: u8 = b'L';
+    pub(super) const BININT2: u8 = b'M';
+    pub(super) const NONE: u8 = b'N';
+    pub(super) const PERSID: u8 = b'P';
+    pub(super) const BINPERSID: u8 = b'Q';
+    pub(super) const REDUCE: u8 = b'R';
+    pub(super) const STRING: u8 = b'S';
+    pub(super) const BINSTRING: u8 = b'T';
+    pub(super) const SHORT_BINSTRING: u8 = b'U';
+    pub(super) const UNICODE: u8 = b'V';
+    pub(super) const BINUNICODE: u8 = b'X';
+    pub(super) const EMPTY_LIST: u8 = b']';
+    pub(super) const APPEND: u8 = b'a';
+    pub(super) const BUILD: u8 = b'b';
+    pub(super) const GLOBAL: u8 = b'c';
+    pub(super) const DICT: u8 = b'd';
+    pub(super) const APPENDS: u8 = b'e';
+    pub(super) const GET: u8 = b'g';
+    pub(super) const BINGET: u8 = b'h';
+    pub(super) const INST: u8 = b'i';
+    pub(super) const LONG_BINGET: u8 = b'j';
+    pub(super) const LIST: u8 = b'l';
+    pub(super) const OBJ: u8 = b'o';
+    pub(super) const PUT: u8 = b'p';
+    pub(super) const BINPUT: u8 = b'q';
+    pub(super) const LONG_BINPUT: u8 = b'r';
+    pub(super) const SETITEM: u8 = b's';
+    pub(super) const TUPLE: u8 = b't';
+    pub(super) const SETITEMS: u8 = b'u';
+    pub(super) const EMPTY_DICT: u8 = b'}';
+    pub(super) const PROTO: u8 = 0x80;
+    pub(super) const NEWOBJ: u8 = 0x81;
+    pub(super) const EXT1: u8 = 0x82;
+    pub(super) const EXT2: u8 = 0x83;
+    pub(super) const EXT4: u8 = 0x84;
+    pub(super) const TUPLE1: u8 = 0x85;
+    pub(super) const TUPLE2: u8 = 0x86;
+    pub(super) const TUPLE3: u8 = 0x87;
+    pub(super) const NEWTRUE: u8 = 0x88;
+    pub(super) const NEWFALSE: u8 = 0x89;
+    pub(super) const LONG1: u8 = 0x8a;
+    pub(super) const LONG4: u8 = 0x8b;
+    pub(super) const SHORT_BINUNICODE: u8 = 0x8c;
+    pub(super) const BINUNICODE8: u8 = 0x8d;
+    pub(super) const BINBYTES8: u8 = 0x8e;
+    pub(super) const EMPTY_SET: u8 = 0x8f;
+    pub(super) const ADDITEMS: u8 = 0x90;
+    pub(super) const FROZENSET: u8 = 0x91;
+    pub(super) const NEWOBJ_EX: u8 = 0x92;
+    pub(super) const STACK_GLOBAL: u8 = 0x93;
+    pub(super) const MEMOIZE: u8 = 0x94;
+    pub(super) const FRAME: u8 = 0x95;
+    pub(super) const BYTEARRAY8: u8 = 0x96;
+    pub(super) const NEXT_BUFFER: u8 = 0x97;
+    pub(super) const READONLY_BUFFER: u8 = 0x98;
+}
+
 pub(super) type Id = usize;
 
 /// An object the pickle built.
@@ -150,7 +222,7 @@ pub(super) fn run<H: Host, R: Read + ?Sized>(
     loop {
         m.at = src.offset;
         let op = src.byte()?;
-        if op == b'.' {
+        if op == op::STOP {
             let root = m.pop(src)?;
             return Ok((m.arena, root, m.spent.get()));
         }
@@ -234,73 +306,73 @@ impl Machine {
     ) -> Result<(), Error> {
         match op {
             // Framing and protocol.
-            0x80 => {
+            op::PROTO => {
                 let p = src.byte()?;
                 if p > HIGHEST_PROTOCOL {
                     return Err(self.bad(src, format_args!("unsupported pickle protocol {p}")));
                 }
                 self.proto = p;
             }
-            0x95 => {
+            op::FRAME => {
                 let len = u64::from_le_bytes(src.array()?);
                 src.start_frame(len)?;
             }
             // Marks and stack.
-            b'(' => self.marks.push(self.stack.len()),
-            b'0' => {
+            op::MARK => self.marks.push(self.stack.len()),
+            op::POP => {
                 if self.stack.len() > self.marks.last().copied().unwrap_or(0) {
                     self.pop(src)?;
                 } else {
                     self.pop_mark(src)?;
                 }
             }
-            b'1' => {
+            op::POP_MARK => {
                 self.pop_mark(src)?;
             }
-            b'2' => {
+            op::DUP => {
                 let id = self.top(src)?;
                 self.stack.push(id);
             }
             // Memo.
-            b'g' => {
+            op::GET => {
                 let key = decimal_key(&src.line()?).ok_or_else(|| self.bad(src, "bad GET key"))?;
                 self.memo_get(key, src)?;
             }
-            b'h' => {
+            op::BINGET => {
                 let key = src.byte()?;
                 self.memo_get(key.into(), src)?;
             }
-            b'j' => {
+            op::LONG_BINGET => {
                 let key = u32::from_le_bytes(src.array()?);
                 self.memo_get(key.into(), src)?;
             }
-            b'p' => {
+            op::PUT => {
                 let key = decimal_key(&src.line()?).ok_or_else(|| self.bad(src, "bad PUT key"))?;
                 self.memo_put(key, src)?;
             }
-            b'q' => {
+            op::BINPUT => {
                 let key = src.byte()?;
                 self.memo_put(key.into(), src)?;
             }
-            b'r' => {
+            op::LONG_BINPUT => {
                 let key = u32::from_le_bytes(src.array()?);
                 self.memo_put(key.into(), src)?;
             }
-            0x94 => {
+            op::MEMOIZE => {
                 let key = self.memo.len() as u64;
                 self.memo_put(key, src)?;
             }
             // Constants and numbers.
-            b'N' => {
+            op::NONE => {
                 self.push_obj(Obj::None);
             }
-            0x88 => {
+            op::NEWTRUE => {
                 self.push_obj(Obj::Bool(true));
             }
-            0x89 => {
+            op::NEWFALSE => {
                 self.push_obj(Obj::Bool(false));
             }
-            b'I' => {
+            op::INT => {
                 let line = src.line()?;
                 let obj = match &line[..] {
                     b"01" => Obj::Bool(true),
@@ -311,7 +383,7 @@ impl Machine {
                 };
                 self.push_obj(obj);
             }
-            b'L' => {
+            op::LONG => {
                 let line = src.line()?;
                 let text = line.strip_suffix(b"L").unwrap_or(&line);
                 let obj = int_from_decimal(text).ok_or_else(|| {
@@ -319,28 +391,28 @@ impl Machine {
                 })?;
                 self.push_obj(obj);
             }
-            b'J' => {
+            op::BININT => {
                 self.push_obj(Obj::Int(i32::from_le_bytes(src.array()?).into()));
             }
-            b'K' => {
+            op::BININT1 => {
                 self.push_obj(Obj::Int(src.byte()?.into()));
             }
-            b'M' => {
+            op::BININT2 => {
                 self.push_obj(Obj::Int(u16::from_le_bytes(src.array()?).into()));
             }
-            0x8a => {
+            op::LONG1 => {
                 let n = src.byte()?;
                 let bytes = src.take(n.into())?;
                 self.push_obj(int_from_le(bytes));
             }
-            0x8b => {
+            op::LONG4 => {
                 let n = i32::from_le_bytes(src.array()?);
                 let n =
                     u64::try_from(n).map_err(|_| self.bad(src, "LONG4 with a negative length"))?;
                 let bytes = src.take(n)?;
                 self.push_obj(int_from_le(bytes));
             }
-            b'F' => {
+            op::FLOAT => {
                 let line = src.line()?;
                 let v = std::str::from_utf8(&line)
                     .ok()
@@ -350,120 +422,120 @@ impl Machine {
                     })?;
                 self.push_obj(Obj::Float(v));
             }
-            b'G' => {
+            op::BINFLOAT => {
                 self.push_obj(Obj::Float(f64::from_be_bytes(src.array()?)));
             }
             // Text and bytes.
-            b'S' => {
+            op::STRING => {
                 let line = src.line()?;
                 let bytes = unquote(&line).ok_or_else(|| {
                     self.bad(src, "STRING argument is not a quoted, escaped string")
                 })?;
                 self.push_obj(Obj::Py2Str(bytes));
             }
-            b'T' => {
+            op::BINSTRING => {
                 let n = i32::from_le_bytes(src.array()?);
                 let n = u64::try_from(n)
                     .map_err(|_| self.bad(src, "BINSTRING with a negative length"))?;
                 let bytes = src.take(n)?;
                 self.push_obj(Obj::Py2Str(bytes));
             }
-            b'U' => {
+            op::SHORT_BINSTRING => {
                 let n = src.byte()?;
                 let bytes = src.take(n.into())?;
                 self.push_obj(Obj::Py2Str(bytes));
             }
-            b'V' => {
+            op::UNICODE => {
                 let line = src.line()?;
                 let obj = raw_unicode_escape(&line)
                     .ok_or_else(|| self.bad(src, "UNICODE argument has a bad escape"))?;
                 self.push_obj(obj);
             }
-            b'X' => {
+            op::BINUNICODE => {
                 let n = u32::from_le_bytes(src.array()?);
                 self.text(n.into(), src)?;
             }
-            0x8c => {
+            op::SHORT_BINUNICODE => {
                 let n = src.byte()?;
                 self.text(n.into(), src)?;
             }
-            0x8d => {
+            op::BINUNICODE8 => {
                 let n = u64::from_le_bytes(src.array()?);
                 self.text(n, src)?;
             }
-            b'B' => {
+            op::BINBYTES => {
                 let n = u32::from_le_bytes(src.array()?);
                 let bytes = src.take(n.into())?;
                 self.push_obj(Obj::Bytes(bytes));
             }
-            b'C' => {
+            op::SHORT_BINBYTES => {
                 let n = src.byte()?;
                 let bytes = src.take(n.into())?;
                 self.push_obj(Obj::Bytes(bytes));
             }
-            0x8e => {
+            op::BINBYTES8 => {
                 let n = u64::from_le_bytes(src.array()?);
                 let bytes = src.take(n)?;
                 self.push_obj(Obj::Bytes(bytes));
             }
-            0x96 => {
+            op::BYTEARRAY8 => {
                 let n = u64::from_le_bytes(src.array()?);
                 let bytes = src.take(n)?;
                 self.push_obj(Obj::ByteArray(bytes));
             }
             // Containers.
-            b']' => {
+            op::EMPTY_LIST => {
                 self.push_obj(Obj::List(Vec::new()));
             }
-            b')' => {
+            op::EMPTY_TUPLE => {
                 self.push_obj(Obj::Tuple(Vec::new()));
             }
-            b'}' => {
+            op::EMPTY_DICT => {
                 self.push_obj(Obj::Dict(Vec::new()));
             }
-            0x8f => {
+            op::EMPTY_SET => {
                 self.push_obj(Obj::Set(Vec::new()));
             }
-            b'l' => {
+            op::LIST => {
                 let items = self.pop_mark(src)?;
                 self.push_obj(Obj::List(items));
             }
-            b't' => {
+            op::TUPLE => {
                 let items = self.pop_mark(src)?;
                 self.push_obj(Obj::Tuple(items));
             }
-            0x85..=0x87 => {
-                let items = self.pop_n(usize::from(op - 0x84), src)?;
+            op::TUPLE1 | op::TUPLE2 | op::TUPLE3 => {
+                let items = self.pop_n(usize::from(op - op::TUPLE1 + 1), src)?;
                 self.push_obj(Obj::Tuple(items));
             }
-            0x91 => {
+            op::FROZENSET => {
                 let items = self.pop_mark(src)?;
                 self.push_obj(Obj::FrozenSet(items));
             }
-            b'd' => {
+            op::DICT => {
                 let items = self.pop_mark(src)?;
                 let pairs = self.pairs(items, src)?;
                 self.push_obj(Obj::Dict(pairs));
             }
-            b'a' => {
+            op::APPEND => {
                 let item = self.pop(src)?;
                 self.extend_list(vec![item], src)?;
             }
-            b'e' => {
+            op::APPENDS => {
                 let items = self.pop_mark(src)?;
                 self.extend_list(items, src)?;
             }
-            b's' => {
+            op::SETITEM => {
                 let items = self.pop_n(2, src)?;
                 let pairs = self.pairs(items, src)?;
                 self.extend_dict(pairs, src)?;
             }
-            b'u' => {
+            op::SETITEMS => {
                 let items = self.pop_mark(src)?;
                 let pairs = self.pairs(items, src)?;
                 self.extend_dict(pairs, src)?;
             }
-            0x90 => {
+            op::ADDITEMS => {
                 let items = self.pop_mark(src)?;
                 let target = self.top(src)?;
                 match &mut self.arena[target] {
@@ -472,7 +544,7 @@ impl Machine {
                 }
             }
             // Globals and calls: only data, never code.
-            b'c' => {
+            op::GLOBAL => {
                 let module = src.line()?;
                 let name = src.line()?;
                 let module = self.ascii_name(module, src)?;
@@ -480,7 +552,7 @@ impl Machine {
                 let g = self.resolve(&module, &name)?;
                 self.push_obj(Obj::Global(g));
             }
-            0x93 => {
+            op::STACK_GLOBAL => {
                 let name = self.pop(src)?;
                 let module = self.pop(src)?;
                 let (Some(module), Some(name)) = (self.text_of(module), self.text_of(name)) else {
@@ -489,7 +561,7 @@ impl Machine {
                 let g = self.resolve(&module, &name)?;
                 self.push_obj(Obj::Global(g));
             }
-            b'i' => {
+            op::INST => {
                 // INST names a class and instantiates it: refused by name, or as code.
                 let module = src.line()?;
                 let name = src.line()?;
@@ -498,7 +570,7 @@ impl Machine {
                 self.resolve(&module, &name)?;
                 return Err(self.bad(src, "INST builds a class instance, which is not data"));
             }
-            b'R' => {
+            op::REDUCE => {
                 let args = self.pop(src)?;
                 let callable = self.pop(src)?;
                 // Every global resolved takes at most 4 arguments: more are refused before
@@ -520,31 +592,31 @@ impl Machine {
                     Called::Same(id) => self.stack.push(id),
                 }
             }
-            b'b' => {
+            op::BUILD => {
                 let state = self.pop(src)?;
                 let target = self.top(src)?;
                 H::build(self, target, state, src)?;
             }
-            b'o' | 0x81 | 0x92 => {
+            op::OBJ | op::NEWOBJ | op::NEWOBJ_EX => {
                 return Err(self.bad(
                     src,
                     "the pickle builds a class instance (OBJ, NEWOBJ or NEWOBJ_EX), which is \
                      not data",
                 ))
             }
-            b'P' | b'Q' => {
+            op::PERSID | op::BINPERSID => {
                 return Err(self.bad(src, "persistent ids refer to objects outside the pickle"))
             }
-            0x82..=0x84 => {
+            op::EXT1 | op::EXT2 | op::EXT4 => {
                 return Err(self.bad(src, "extension codes name globals by number; refused"))
             }
-            0x97 => {
+            op::NEXT_BUFFER => {
                 return Err(self.bad(
                     src,
                     "out-of-band buffers (NEXT_BUFFER) are not part of an .npy file",
                 ))
             }
-            0x98 => {
+            op::READONLY_BUFFER => {
                 let top = self.top(src)?;
                 if let Obj::ByteArray(b) = &mut self.arena[top] {
                     let bytes = std::mem::take(b);
