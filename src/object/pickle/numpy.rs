@@ -111,176 +111,15 @@ pub(super) fn call<R: Read + ?Sized>(
     src: &Source<'_, R>,
 ) -> Result<Called, Error> {
     let bad_args = |m: &Machine, what: &str| m.bad(src, format_args!("bad arguments to {what}"));
-    Ok(Called::New(match g {
-        Global::Reconstruct => {
-            // _reconstruct(ndarray, (0,), b'b'): an empty array that BUILD fills. A recarray's
-            // state is an ndarray's (its dtype made from numpy.record): it is rebuilt as the
-            // plain array it holds.
-            match args.first().map(|&a| &m.arena[a]) {
-                Some(Obj::Global(Global::NdArray | Global::RecArray)) => Obj::ArrayNew,
-                Some(Obj::Global(_)) | None => return Err(bad_args(m, "_reconstruct")),
-                Some(_) => {
-                    return Err(unsupported(
-                        m,
-                        src,
-                        "an ndarray subclass (only numpy.ndarray is rebuilt)".into(),
-                    ))
-                }
-            }
-        }
-        Global::DTypeClass => {
-            // numpy.dtype(numpy.record, False, True): a recarray's dtype, a record dtype whose
-            // fields its BUILD state gives (a void without them).
-            if let Some(Obj::Global(Global::Record)) = args.first().map(|&a| &m.arena[a]) {
-                if args.len() > 3 {
-                    return Err(bad_args(m, "numpy.dtype"));
-                }
-                return Ok(Called::New(Obj::DTypeNew("V".into())));
-            }
-            let short = args.first().is_some_and(|&a| match &m.arena[a] {
-                Obj::Str(s) => s.len() <= 32,
-                Obj::Py2Str(b) => b.len() <= 32,
-                _ => false,
-            });
-            let text = args.first().filter(|_| short).and_then(|&a| m.text_of(a));
-            match text {
-                Some(t) if args.len() <= 3 && t.len() <= 32 => Obj::DTypeNew(t),
-                _ => return Err(bad_args(m, "numpy.dtype")),
-            }
-        }
-        Global::Scalar => {
-            let [dtype, data] = args else {
-                return Err(bad_args(m, "numpy scalar"));
-            };
-            let Some((dtype, _, nodes)) = dtype_of(m, *dtype) else {
-                return Err(bad_args(m, "numpy scalar"));
-            };
-            if dtype.has_object() {
-                // scalar(dtype('O'), obj) is obj itself.
-                if matches!(&*dtype, DType::Scalar(s) if s.kind() == ScalarKind::Object) {
-                    return Ok(Called::Same(*data));
-                }
-                return Err(unsupported(
-                    m,
-                    src,
-                    "a record scalar holding objects".into(),
-                ));
-            }
-            let len = match &m.arena[*data] {
-                Obj::Bytes(b) | Obj::Py2Str(b) | Obj::ByteArray(b) => b.len(),
-                Obj::Str(s) => s.chars().count(),
-                _ => return Err(bad_args(m, "numpy scalar")),
-            };
-            if len != dtype.itemsize() {
-                return Err(m.bad(
-                    src,
-                    format_args!("a numpy scalar of dtype {dtype} has {len} bytes"),
-                ));
-            }
-            charge(m, len as u64, src)?;
-            let bytes = match &m.arena[*data] {
-                Obj::Bytes(b) | Obj::Py2Str(b) | Obj::ByteArray(b) => b.clone(),
-                Obj::Str(s) => latin1(s).ok_or_else(|| bad_args(m, "numpy scalar"))?,
-                _ => return Err(bad_args(m, "numpy scalar")),
-            };
-            if bytes.len() != dtype.itemsize() {
-                return Err(m.bad(
-                    src,
-                    format_args!(
-                        "a numpy scalar of dtype {} has {} bytes",
-                        dtype,
-                        bytes.len()
-                    ),
-                ));
-            }
-            charge(m, nodes * 64, src)?;
-            Obj::Scalar(dtype, nodes, bytes)
-        }
-        Global::FromBuffer => {
-            // _frombuffer(buffer, dtype, shape, order): protocol 5's in-band array.
-            let [buf, dtype, shape, order] = args else {
-                return Err(bad_args(m, "_frombuffer"));
-            };
-            let Some((dtype, _, nodes)) = dtype_of(m, *dtype) else {
-                return Err(bad_args(m, "_frombuffer"));
-            };
-            let fortran_order = match m.text_of(*order).as_deref() {
-                Some("C") => false,
-                Some("F") => true,
-                _ => return Err(bad_args(m, "_frombuffer")),
-            };
-            let itemsize = dtype.itemsize();
-            let (shape, count) =
-                shape_of(m, *shape, itemsize).ok_or_else(|| bad_args(m, "_frombuffer"))?;
-            if dtype.has_object() {
-                return Err(bad_args(m, "_frombuffer"));
-            }
-            check_raw(m, *buf, count * itemsize, src)?;
-            charge(m, nodes * 64, src)?;
-            Obj::Array(Box::new(super::machine::ArrayObj {
-                dtype,
-                dtype_nodes: nodes,
-                string_dtype: false,
-                shape,
-                fortran_order,
-                to_native: false,
-                data: Payload::Raw(*buf),
-            }))
-        }
-        Global::StringDType => {
-            // _convert_to_stringdtype_kwargs(coerce, na_object=...): the NA object, if any,
-            // is one of the items' values, read as any other.
-            if args.is_empty() || args.len() > 2 {
-                return Err(bad_args(m, "_convert_to_stringdtype_kwargs"));
-            }
-            Obj::StringDType
-        }
-        Global::Range => {
-            // range(stop), range(start, stop[, step]): Python's pickler writes all three.
-            let mut ints = [0i64; 3];
-            for (slot, &a) in ints.iter_mut().zip(args) {
-                *slot = match &m.arena[a] {
-                    Obj::BigInt(_) => {
-                        return Err(unsupported(
-                            m,
-                            src,
-                            "a range whose bounds do not fit in 64 bits".into(),
-                        ))
-                    }
-                    _ => int_of(m, a).ok_or_else(|| bad_args(m, "range"))?,
-                };
-            }
-            let (start, stop, step) = match args.len() {
-                1 => (0, ints[0], 1),
-                2 => (ints[0], ints[1], 1),
-                3 => (ints[0], ints[1], ints[2]),
-                _ => return Err(bad_args(m, "range")),
-            };
-            if step == 0 {
-                // Python raises ValueError: so does np.load.
-                return Err(m.bad(src, "a range with step 0"));
-            }
-            Obj::Range(start, stop, step)
-        }
-        Global::MaReconstruct => {
-            // _mareconstruct(MaskedArray, ndarray, (0,), 'b'): an empty masked array that
-            // BUILD fills.
-            let [class, base, _, _] = args else {
-                return Err(bad_args(m, "_mareconstruct"));
-            };
-            match (&m.arena[*class], &m.arena[*base]) {
-                (Obj::Global(Global::MaskedArray), Obj::Global(Global::NdArray)) => Obj::MaskedNew,
-                (Obj::Global(Global::MaskedArray), Obj::Global(Global::RecArray)) => {
-                    return Err(unsupported(
-                        m,
-                        src,
-                        "a MaskedArray of a recarray (only of a numpy.ndarray)".into(),
-                    ))
-                }
-                _ => return Err(bad_args(m, "_mareconstruct")),
-            }
-        }
-        Global::Complex => match args {
+    match g {
+        Global::Reconstruct => reconstruct(m, args, src),
+        Global::DTypeClass => dtype_class(m, args, src),
+        Global::Scalar => scalar(m, args, src),
+        Global::FromBuffer => from_buffer(m, args, src),
+        Global::StringDType => string_dtype(m, args, src),
+        Global::Range => range(m, args, src),
+        Global::MaReconstruct => ma_reconstruct(m, args, src),
+        Global::Complex => Ok(Called::New(match args {
             [] => Obj::Complex(0.0, 0.0),
             [re] => Obj::Complex(float_of(m, *re).ok_or_else(|| bad_args(m, "complex"))?, 0.0),
             [re, im] => match (float_of(m, *re), float_of(m, *im)) {
@@ -288,64 +127,12 @@ pub(super) fn call<R: Read + ?Sized>(
                 _ => return Err(bad_args(m, "complex")),
             },
             _ => return Err(bad_args(m, "complex")),
-        },
-        Global::Set | Global::FrozenSet => {
-            let items = match args {
-                [] => Vec::new(),
-                [it] => match &m.arena[*it] {
-                    Obj::List(v) | Obj::Tuple(v) | Obj::Set(v) | Obj::FrozenSet(v) => v.clone(),
-                    _ => return Err(bad_args(m, "set")),
-                },
-                _ => return Err(bad_args(m, "set")),
-            };
-            charge(m, items.len() as u64 * 8, src)?;
-            if g == Global::Set {
-                Obj::Set(items)
-            } else {
-                Obj::FrozenSet(items)
-            }
-        }
-        Global::ByteArray | Global::Bytes => {
-            let bytes = match args {
-                [] => Vec::new(),
-                [b] => match &m.arena[*b] {
-                    Obj::Bytes(b) | Obj::ByteArray(b) | Obj::Py2Str(b) => b.clone(),
-                    _ => return Err(bad_args(m, "bytearray")),
-                },
-                [s, enc] if is_latin1_name(m.text_of(*enc).as_deref()) => match &m.arena[*s] {
-                    Obj::Str(s) => latin1(s).ok_or_else(|| bad_args(m, "bytearray"))?,
-                    _ => return Err(bad_args(m, "bytearray")),
-                },
-                _ => return Err(bad_args(m, "bytearray")),
-            };
-            charge(m, bytes.len() as u64, src)?;
-            if g == Global::Bytes {
-                Obj::Bytes(bytes)
-            } else {
-                Obj::ByteArray(bytes)
-            }
-        }
-        Global::Encode => {
-            let [s, enc] = args else {
-                return Err(bad_args(m, "_codecs.encode"));
-            };
-            if !is_latin1_name(m.text_of(*enc).as_deref()) {
-                return Err(bad_args(m, "_codecs.encode"));
-            }
-            let len = match &m.arena[*s] {
-                Obj::Str(s) => s.len(),
-                Obj::Py2Str(b) => b.len(),
-                _ => return Err(bad_args(m, "_codecs.encode")),
-            };
-            charge(m, len as u64, src)?;
-            match &m.arena[*s] {
-                Obj::Str(s) => Obj::Bytes(latin1(s).ok_or_else(|| bad_args(m, "_codecs.encode"))?),
-                Obj::Py2Str(b) => Obj::Bytes(b.clone()),
-                _ => return Err(bad_args(m, "_codecs.encode")),
-            }
-        }
+        })),
+        Global::Set | Global::FrozenSet => set(m, g, args, src),
+        Global::ByteArray | Global::Bytes => bytes(m, g, args, src),
+        Global::Encode => encode(m, args, src),
         Global::NdArray | Global::RecArray | Global::MaskedArray | Global::Record => {
-            return Err(unsupported(
+            Err(unsupported(
                 m,
                 src,
                 format!(
@@ -358,6 +145,321 @@ pub(super) fn call<R: Read + ?Sized>(
                     }
                 ),
             ))
+        }
+    }
+}
+
+/// `_reconstruct` called with `args`.
+fn reconstruct<R: Read + ?Sized>(
+    m: &mut Machine,
+    args: &[Id],
+    src: &Source<'_, R>,
+) -> Result<Called, Error> {
+    let bad_args = |m: &Machine, what: &str| m.bad(src, format_args!("bad arguments to {what}"));
+    Ok(Called::New({
+        // _reconstruct(ndarray, (0,), b'b'): an empty array that BUILD fills. A recarray's
+        // state is an ndarray's (its dtype made from numpy.record): it is rebuilt as the
+        // plain array it holds.
+        match args.first().map(|&a| &m.arena[a]) {
+            Some(Obj::Global(Global::NdArray | Global::RecArray)) => Obj::ArrayNew,
+            Some(Obj::Global(_)) | None => return Err(bad_args(m, "_reconstruct")),
+            Some(_) => {
+                return Err(unsupported(
+                    m,
+                    src,
+                    "an ndarray subclass (only numpy.ndarray is rebuilt)".into(),
+                ))
+            }
+        }
+    }))
+}
+
+/// `numpy.dtype` called with `args`.
+fn dtype_class<R: Read + ?Sized>(
+    m: &mut Machine,
+    args: &[Id],
+    src: &Source<'_, R>,
+) -> Result<Called, Error> {
+    let bad_args = |m: &Machine, what: &str| m.bad(src, format_args!("bad arguments to {what}"));
+    Ok(Called::New({
+        // numpy.dtype(numpy.record, False, True): a recarray's dtype, a record dtype whose
+        // fields its BUILD state gives (a void without them).
+        if let Some(Obj::Global(Global::Record)) = args.first().map(|&a| &m.arena[a]) {
+            if args.len() > 3 {
+                return Err(bad_args(m, "numpy.dtype"));
+            }
+            return Ok(Called::New(Obj::DTypeNew("V".into())));
+        }
+        let short = args.first().is_some_and(|&a| match &m.arena[a] {
+            Obj::Str(s) => s.len() <= 32,
+            Obj::Py2Str(b) => b.len() <= 32,
+            _ => false,
+        });
+        let text = args.first().filter(|_| short).and_then(|&a| m.text_of(a));
+        match text {
+            Some(t) if args.len() <= 3 && t.len() <= 32 => Obj::DTypeNew(t),
+            _ => return Err(bad_args(m, "numpy.dtype")),
+        }
+    }))
+}
+
+/// numpy's `scalar` called with `args`.
+fn scalar<R: Read + ?Sized>(
+    m: &mut Machine,
+    args: &[Id],
+    src: &Source<'_, R>,
+) -> Result<Called, Error> {
+    let bad_args = |m: &Machine, what: &str| m.bad(src, format_args!("bad arguments to {what}"));
+    Ok(Called::New({
+        let [dtype, data] = args else {
+            return Err(bad_args(m, "numpy scalar"));
+        };
+        let Some((dtype, _, nodes)) = dtype_of(m, *dtype) else {
+            return Err(bad_args(m, "numpy scalar"));
+        };
+        if dtype.has_object() {
+            // scalar(dtype('O'), obj) is obj itself.
+            if matches!(&*dtype, DType::Scalar(s) if s.kind() == ScalarKind::Object) {
+                return Ok(Called::Same(*data));
+            }
+            return Err(unsupported(
+                m,
+                src,
+                "a record scalar holding objects".into(),
+            ));
+        }
+        let len = match &m.arena[*data] {
+            Obj::Bytes(b) | Obj::Py2Str(b) | Obj::ByteArray(b) => b.len(),
+            Obj::Str(s) => s.chars().count(),
+            _ => return Err(bad_args(m, "numpy scalar")),
+        };
+        if len != dtype.itemsize() {
+            return Err(m.bad(
+                src,
+                format_args!("a numpy scalar of dtype {dtype} has {len} bytes"),
+            ));
+        }
+        charge(m, len as u64, src)?;
+        let bytes = match &m.arena[*data] {
+            Obj::Bytes(b) | Obj::Py2Str(b) | Obj::ByteArray(b) => b.clone(),
+            Obj::Str(s) => latin1(s).ok_or_else(|| bad_args(m, "numpy scalar"))?,
+            _ => return Err(bad_args(m, "numpy scalar")),
+        };
+        if bytes.len() != dtype.itemsize() {
+            return Err(m.bad(
+                src,
+                format_args!(
+                    "a numpy scalar of dtype {} has {} bytes",
+                    dtype,
+                    bytes.len()
+                ),
+            ));
+        }
+        charge(m, nodes * 64, src)?;
+        Obj::Scalar(dtype, nodes, bytes)
+    }))
+}
+
+/// `_frombuffer` called with `args`.
+fn from_buffer<R: Read + ?Sized>(
+    m: &mut Machine,
+    args: &[Id],
+    src: &Source<'_, R>,
+) -> Result<Called, Error> {
+    let bad_args = |m: &Machine, what: &str| m.bad(src, format_args!("bad arguments to {what}"));
+    Ok(Called::New({
+        // _frombuffer(buffer, dtype, shape, order): protocol 5's in-band array.
+        let [buf, dtype, shape, order] = args else {
+            return Err(bad_args(m, "_frombuffer"));
+        };
+        let Some((dtype, _, nodes)) = dtype_of(m, *dtype) else {
+            return Err(bad_args(m, "_frombuffer"));
+        };
+        let fortran_order = match m.text_of(*order).as_deref() {
+            Some("C") => false,
+            Some("F") => true,
+            _ => return Err(bad_args(m, "_frombuffer")),
+        };
+        let itemsize = dtype.itemsize();
+        let (shape, count) =
+            shape_of(m, *shape, itemsize).ok_or_else(|| bad_args(m, "_frombuffer"))?;
+        if dtype.has_object() {
+            return Err(bad_args(m, "_frombuffer"));
+        }
+        check_raw(m, *buf, count * itemsize, src)?;
+        charge(m, nodes * 64, src)?;
+        Obj::Array(Box::new(super::machine::ArrayObj {
+            dtype,
+            dtype_nodes: nodes,
+            string_dtype: false,
+            shape,
+            fortran_order,
+            to_native: false,
+            data: Payload::Raw(*buf),
+        }))
+    }))
+}
+
+/// `_convert_to_stringdtype_kwargs` called with `args`.
+fn string_dtype<R: Read + ?Sized>(
+    m: &mut Machine,
+    args: &[Id],
+    src: &Source<'_, R>,
+) -> Result<Called, Error> {
+    let bad_args = |m: &Machine, what: &str| m.bad(src, format_args!("bad arguments to {what}"));
+    Ok(Called::New({
+        // _convert_to_stringdtype_kwargs(coerce, na_object=...): the NA object, if any,
+        // is one of the items' values, read as any other.
+        if args.is_empty() || args.len() > 2 {
+            return Err(bad_args(m, "_convert_to_stringdtype_kwargs"));
+        }
+        Obj::StringDType
+    }))
+}
+
+/// `range` called with `args`.
+fn range<R: Read + ?Sized>(
+    m: &mut Machine,
+    args: &[Id],
+    src: &Source<'_, R>,
+) -> Result<Called, Error> {
+    let bad_args = |m: &Machine, what: &str| m.bad(src, format_args!("bad arguments to {what}"));
+    Ok(Called::New({
+        // range(stop), range(start, stop[, step]): Python's pickler writes all three.
+        let mut ints = [0i64; 3];
+        for (slot, &a) in ints.iter_mut().zip(args) {
+            *slot = match &m.arena[a] {
+                Obj::BigInt(_) => {
+                    return Err(unsupported(
+                        m,
+                        src,
+                        "a range whose bounds do not fit in 64 bits".into(),
+                    ))
+                }
+                _ => int_of(m, a).ok_or_else(|| bad_args(m, "range"))?,
+            };
+        }
+        let (start, stop, step) = match args.len() {
+            1 => (0, ints[0], 1),
+            2 => (ints[0], ints[1], 1),
+            3 => (ints[0], ints[1], ints[2]),
+            _ => return Err(bad_args(m, "range")),
+        };
+        if step == 0 {
+            // Python raises ValueError: so does np.load.
+            return Err(m.bad(src, "a range with step 0"));
+        }
+        Obj::Range(start, stop, step)
+    }))
+}
+
+/// `_mareconstruct` called with `args`.
+fn ma_reconstruct<R: Read + ?Sized>(
+    m: &mut Machine,
+    args: &[Id],
+    src: &Source<'_, R>,
+) -> Result<Called, Error> {
+    let bad_args = |m: &Machine, what: &str| m.bad(src, format_args!("bad arguments to {what}"));
+    Ok(Called::New({
+        // _mareconstruct(MaskedArray, ndarray, (0,), 'b'): an empty masked array that
+        // BUILD fills.
+        let [class, base, _, _] = args else {
+            return Err(bad_args(m, "_mareconstruct"));
+        };
+        match (&m.arena[*class], &m.arena[*base]) {
+            (Obj::Global(Global::MaskedArray), Obj::Global(Global::NdArray)) => Obj::MaskedNew,
+            (Obj::Global(Global::MaskedArray), Obj::Global(Global::RecArray)) => {
+                return Err(unsupported(
+                    m,
+                    src,
+                    "a MaskedArray of a recarray (only of a numpy.ndarray)".into(),
+                ))
+            }
+            _ => return Err(bad_args(m, "_mareconstruct")),
+        }
+    }))
+}
+
+/// `set` and `frozenset` called with `args`.
+fn set<R: Read + ?Sized>(
+    m: &mut Machine,
+    g: Global,
+    args: &[Id],
+    src: &Source<'_, R>,
+) -> Result<Called, Error> {
+    let bad_args = |m: &Machine, what: &str| m.bad(src, format_args!("bad arguments to {what}"));
+    Ok(Called::New({
+        let items = match args {
+            [] => Vec::new(),
+            [it] => match &m.arena[*it] {
+                Obj::List(v) | Obj::Tuple(v) | Obj::Set(v) | Obj::FrozenSet(v) => v.clone(),
+                _ => return Err(bad_args(m, "set")),
+            },
+            _ => return Err(bad_args(m, "set")),
+        };
+        charge(m, items.len() as u64 * 8, src)?;
+        if g == Global::Set {
+            Obj::Set(items)
+        } else {
+            Obj::FrozenSet(items)
+        }
+    }))
+}
+
+/// `bytearray` and `bytes` called with `args`.
+fn bytes<R: Read + ?Sized>(
+    m: &mut Machine,
+    g: Global,
+    args: &[Id],
+    src: &Source<'_, R>,
+) -> Result<Called, Error> {
+    let bad_args = |m: &Machine, what: &str| m.bad(src, format_args!("bad arguments to {what}"));
+    Ok(Called::New({
+        let bytes = match args {
+            [] => Vec::new(),
+            [b] => match &m.arena[*b] {
+                Obj::Bytes(b) | Obj::ByteArray(b) | Obj::Py2Str(b) => b.clone(),
+                _ => return Err(bad_args(m, "bytearray")),
+            },
+            [s, enc] if is_latin1_name(m.text_of(*enc).as_deref()) => match &m.arena[*s] {
+                Obj::Str(s) => latin1(s).ok_or_else(|| bad_args(m, "bytearray"))?,
+                _ => return Err(bad_args(m, "bytearray")),
+            },
+            _ => return Err(bad_args(m, "bytearray")),
+        };
+        charge(m, bytes.len() as u64, src)?;
+        if g == Global::Bytes {
+            Obj::Bytes(bytes)
+        } else {
+            Obj::ByteArray(bytes)
+        }
+    }))
+}
+
+/// `_codecs.encode` called with `args`.
+fn encode<R: Read + ?Sized>(
+    m: &mut Machine,
+    args: &[Id],
+    src: &Source<'_, R>,
+) -> Result<Called, Error> {
+    let bad_args = |m: &Machine, what: &str| m.bad(src, format_args!("bad arguments to {what}"));
+    Ok(Called::New({
+        let [s, enc] = args else {
+            return Err(bad_args(m, "_codecs.encode"));
+        };
+        if !is_latin1_name(m.text_of(*enc).as_deref()) {
+            return Err(bad_args(m, "_codecs.encode"));
+        }
+        let len = match &m.arena[*s] {
+            Obj::Str(s) => s.len(),
+            Obj::Py2Str(b) => b.len(),
+            _ => return Err(bad_args(m, "_codecs.encode")),
+        };
+        charge(m, len as u64, src)?;
+        match &m.arena[*s] {
+            Obj::Str(s) => Obj::Bytes(latin1(s).ok_or_else(|| bad_args(m, "_codecs.encode"))?),
+            Obj::Py2Str(b) => Obj::Bytes(b.clone()),
+            _ => return Err(bad_args(m, "_codecs.encode")),
         }
     }))
 }
