@@ -43,8 +43,16 @@ def walk(item_id, path):
         return
     k, inner = kind(item), item["inner"][kind(item)]
     if k == "use":
-        if inner.get("id") is not None:
-            walk(inner["id"], path)
+        target = inner.get("id")
+        if target is not None and inner.get("is_glob"):
+            # A glob re-exports the module's items, not the module.
+            module = index.get(str(target))
+            if module is not None and kind(module) == "module":
+                for child in module["inner"]["module"]["items"]:
+                    walk(child, path)
+                return
+        if target is not None:
+            walk(target, path)
         return
     if item["visibility"] != "public":
         return
