@@ -153,8 +153,38 @@ fn read_at(file: &File, buf: &mut [u8], offset: u64) -> std::io::Result<()> {
     }
 }
 
+/// Fills numpy's buffer at `address` (`nbytes`, see [`Buffer::slice`]) from `file` (shown
+/// as `name`) at `offset`, with the interpreter running other threads meanwhile; a file too
+/// short for it is numpy's `ValueError`.
+fn fill_from(
+    py: Python<'_>,
+    file: &File,
+    name: &str,
+    offset: u64,
+    address: usize,
+    nbytes: usize,
+) -> PyResult<()> {
+    let len = file.metadata().map_err(|e| io_err(e, name))?.len();
+    if len < offset.saturating_add(nbytes as u64) {
+        return Err(PyValueError::new_err(format!(
+            "{name}: EOF: reading array data, expected {nbytes} bytes got {}",
+            len.saturating_sub(offset)
+        )));
+    }
+    let buffer = Buffer {
+        address,
+        len: nbytes,
+    };
+    // SAFETY: the caller's contract (Buffer::slice): `read_into` and `read_into_fd` are
+    // called by ndnpy/__init__.py (`_load_npy_path`, `_load_npy_stream`,
+    // `NpzFile.__getitem__`) with the array it has just allocated, kept alive across the call.
+    let out = unsafe { buffer.slice() };
+    py.detach(|| read_at(file, out, offset))
+        .map_err(|e| io_err(e, name))
+}
+
 /// Reads `nbytes` of array data at `offset` of the file at `path` into numpy's buffer at
-/// `address` (see [`Buffer::slice`]); the interpreter runs other threads meanwhile.
+/// `address` (see [`Buffer::slice`]).
 #[pyfunction]
 fn read_into(
     py: Python<'_>,
@@ -163,23 +193,8 @@ fn read_into(
     address: usize,
     nbytes: usize,
 ) -> PyResult<()> {
-    let buffer = Buffer {
-        address,
-        len: nbytes,
-    };
     let file = File::open(path).map_err(|e| io_err(e, path))?;
-    let len = file.metadata().map_err(|e| io_err(e, path))?.len();
-    if len < offset.saturating_add(nbytes as u64) {
-        return Err(PyValueError::new_err(format!(
-            "{path}: the file is truncated: its array data is {nbytes} bytes, {} are there",
-            len.saturating_sub(offset)
-        )));
-    }
-    // SAFETY: the caller's contract (Buffer::slice): `_read_data` in ndnpy/__init__.py passes
-    // the array it has just allocated and keeps it alive across this call.
-    let out = unsafe { buffer.slice() };
-    py.detach(|| read_at(&file, out, offset))
-        .map_err(|e| io_err(e, path))
+    fill_from(py, &file, path, offset, address, nbytes)
 }
 
 /// Reads `nbytes` of array data at `offset` of the open file `fd` (a descriptor the Python
@@ -198,25 +213,7 @@ fn read_into_fd(
     // SAFETY: `_load_npy_stream` passes `os.dup(fileno())`, a descriptor that nothing else
     // owns; the File takes it over and closes it when dropped.
     let file = unsafe { File::from_raw_fd(fd) };
-    let buffer = Buffer {
-        address,
-        len: nbytes,
-    };
-    let len = file
-        .metadata()
-        .map_err(|e| io_err(e, "<file object>"))?
-        .len();
-    if len < offset.saturating_add(nbytes as u64) {
-        return Err(PyValueError::new_err(format!(
-            "EOF: reading array data, expected {nbytes} bytes got {}",
-            len.saturating_sub(offset)
-        )));
-    }
-    // SAFETY: the caller's contract (Buffer::slice): `_load_npy_stream` passes the array it
-    // has just allocated and keeps it alive across this call.
-    let out = unsafe { buffer.slice() };
-    py.detach(|| read_at(&file, out, offset))
-        .map_err(|e| io_err(e, "<file object>"))
+    fill_from(py, &file, "<file object>", offset, address, nbytes)
 }
 
 /// Python's values for the engine's, made by the package's helpers for what only numpy

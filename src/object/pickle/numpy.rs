@@ -103,6 +103,11 @@ fn charge<R: Read + ?Sized>(m: &Machine, bytes: u64, src: &Source<'_, R>) -> Res
     Ok(())
 }
 
+/// The error for arguments the global `what` does not take.
+fn bad_args<R: Read + ?Sized>(m: &Machine, src: &Source<'_, R>, what: &str) -> Error {
+    m.bad(src, format_args!("bad arguments to {what}"))
+}
+
 /// Calls the global `g` with the objects `args`.
 pub(super) fn call<R: Read + ?Sized>(
     m: &mut Machine,
@@ -110,7 +115,6 @@ pub(super) fn call<R: Read + ?Sized>(
     args: &[Id],
     src: &Source<'_, R>,
 ) -> Result<Called, Error> {
-    let bad_args = |m: &Machine, what: &str| m.bad(src, format_args!("bad arguments to {what}"));
     match g {
         Global::Reconstruct => reconstruct(m, args, src),
         Global::DTypeClass => dtype_class(m, args, src),
@@ -121,12 +125,15 @@ pub(super) fn call<R: Read + ?Sized>(
         Global::MaReconstruct => ma_reconstruct(m, args, src),
         Global::Complex => Ok(Called::New(match args {
             [] => Obj::Complex(0.0, 0.0),
-            [re] => Obj::Complex(float_of(m, *re).ok_or_else(|| bad_args(m, "complex"))?, 0.0),
+            [re] => Obj::Complex(
+                float_of(m, *re).ok_or_else(|| bad_args(m, src, "complex"))?,
+                0.0,
+            ),
             [re, im] => match (float_of(m, *re), float_of(m, *im)) {
                 (Some(re), Some(im)) => Obj::Complex(re, im),
-                _ => return Err(bad_args(m, "complex")),
+                _ => return Err(bad_args(m, src, "complex")),
             },
-            _ => return Err(bad_args(m, "complex")),
+            _ => return Err(bad_args(m, src, "complex")),
         })),
         Global::Set | Global::FrozenSet => set(m, g, args, src),
         Global::ByteArray | Global::Bytes => bytes(m, g, args, src),
@@ -155,14 +162,13 @@ fn reconstruct<R: Read + ?Sized>(
     args: &[Id],
     src: &Source<'_, R>,
 ) -> Result<Called, Error> {
-    let bad_args = |m: &Machine, what: &str| m.bad(src, format_args!("bad arguments to {what}"));
     Ok(Called::New({
         // _reconstruct(ndarray, (0,), b'b'): an empty array that BUILD fills. A recarray's
         // state is an ndarray's (its dtype made from numpy.record): it is rebuilt as the
         // plain array it holds.
         match args.first().map(|&a| &m.arena[a]) {
             Some(Obj::Global(Global::NdArray | Global::RecArray)) => Obj::ArrayNew,
-            Some(Obj::Global(_)) | None => return Err(bad_args(m, "_reconstruct")),
+            Some(Obj::Global(_)) | None => return Err(bad_args(m, src, "_reconstruct")),
             Some(_) => {
                 return Err(unsupported(
                     m,
@@ -180,13 +186,12 @@ fn dtype_class<R: Read + ?Sized>(
     args: &[Id],
     src: &Source<'_, R>,
 ) -> Result<Called, Error> {
-    let bad_args = |m: &Machine, what: &str| m.bad(src, format_args!("bad arguments to {what}"));
     Ok(Called::New({
         // numpy.dtype(numpy.record, False, True): a recarray's dtype, a record dtype whose
         // fields its BUILD state gives (a void without them).
         if let Some(Obj::Global(Global::Record)) = args.first().map(|&a| &m.arena[a]) {
             if args.len() > 3 {
-                return Err(bad_args(m, "numpy.dtype"));
+                return Err(bad_args(m, src, "numpy.dtype"));
             }
             return Ok(Called::New(Obj::DTypeNew("V".into())));
         }
@@ -198,7 +203,7 @@ fn dtype_class<R: Read + ?Sized>(
         let text = args.first().filter(|_| short).and_then(|&a| m.text_of(a));
         match text {
             Some(t) if args.len() <= 3 && t.len() <= 32 => Obj::DTypeNew(t),
-            _ => return Err(bad_args(m, "numpy.dtype")),
+            _ => return Err(bad_args(m, src, "numpy.dtype")),
         }
     }))
 }
@@ -209,13 +214,12 @@ fn scalar<R: Read + ?Sized>(
     args: &[Id],
     src: &Source<'_, R>,
 ) -> Result<Called, Error> {
-    let bad_args = |m: &Machine, what: &str| m.bad(src, format_args!("bad arguments to {what}"));
     Ok(Called::New({
         let [dtype, data] = args else {
-            return Err(bad_args(m, "numpy scalar"));
+            return Err(bad_args(m, src, "numpy scalar"));
         };
         let Some((dtype, _, nodes)) = dtype_of(m, *dtype) else {
-            return Err(bad_args(m, "numpy scalar"));
+            return Err(bad_args(m, src, "numpy scalar"));
         };
         if dtype.has_object() {
             // scalar(dtype('O'), obj) is obj itself.
@@ -231,7 +235,7 @@ fn scalar<R: Read + ?Sized>(
         let len = match &m.arena[*data] {
             Obj::Bytes(b) | Obj::Py2Str(b) | Obj::ByteArray(b) => b.len(),
             Obj::Str(s) => s.chars().count(),
-            _ => return Err(bad_args(m, "numpy scalar")),
+            _ => return Err(bad_args(m, src, "numpy scalar")),
         };
         if len != dtype.itemsize() {
             return Err(m.bad(
@@ -242,8 +246,8 @@ fn scalar<R: Read + ?Sized>(
         charge(m, len as u64, src)?;
         let bytes = match &m.arena[*data] {
             Obj::Bytes(b) | Obj::Py2Str(b) | Obj::ByteArray(b) => b.clone(),
-            Obj::Str(s) => latin1(s).ok_or_else(|| bad_args(m, "numpy scalar"))?,
-            _ => return Err(bad_args(m, "numpy scalar")),
+            Obj::Str(s) => latin1(s).ok_or_else(|| bad_args(m, src, "numpy scalar"))?,
+            _ => return Err(bad_args(m, src, "numpy scalar")),
         };
         if bytes.len() != dtype.itemsize() {
             return Err(m.bad(
@@ -266,25 +270,24 @@ fn from_buffer<R: Read + ?Sized>(
     args: &[Id],
     src: &Source<'_, R>,
 ) -> Result<Called, Error> {
-    let bad_args = |m: &Machine, what: &str| m.bad(src, format_args!("bad arguments to {what}"));
     Ok(Called::New({
         // _frombuffer(buffer, dtype, shape, order): protocol 5's in-band array.
         let [buf, dtype, shape, order] = args else {
-            return Err(bad_args(m, "_frombuffer"));
+            return Err(bad_args(m, src, "_frombuffer"));
         };
         let Some((dtype, _, nodes)) = dtype_of(m, *dtype) else {
-            return Err(bad_args(m, "_frombuffer"));
+            return Err(bad_args(m, src, "_frombuffer"));
         };
         let fortran_order = match m.text_of(*order).as_deref() {
             Some("C") => false,
             Some("F") => true,
-            _ => return Err(bad_args(m, "_frombuffer")),
+            _ => return Err(bad_args(m, src, "_frombuffer")),
         };
         let itemsize = dtype.itemsize();
         let (shape, count) =
-            shape_of(m, *shape, itemsize).ok_or_else(|| bad_args(m, "_frombuffer"))?;
+            shape_of(m, *shape, itemsize).ok_or_else(|| bad_args(m, src, "_frombuffer"))?;
         if dtype.has_object() {
-            return Err(bad_args(m, "_frombuffer"));
+            return Err(bad_args(m, src, "_frombuffer"));
         }
         check_raw(m, *buf, count * itemsize, src)?;
         charge(m, nodes * 64, src)?;
@@ -306,12 +309,11 @@ fn string_dtype<R: Read + ?Sized>(
     args: &[Id],
     src: &Source<'_, R>,
 ) -> Result<Called, Error> {
-    let bad_args = |m: &Machine, what: &str| m.bad(src, format_args!("bad arguments to {what}"));
     Ok(Called::New({
         // _convert_to_stringdtype_kwargs(coerce, na_object=...): the NA object, if any,
         // is one of the items' values, read as any other.
         if args.is_empty() || args.len() > 2 {
-            return Err(bad_args(m, "_convert_to_stringdtype_kwargs"));
+            return Err(bad_args(m, src, "_convert_to_stringdtype_kwargs"));
         }
         Obj::StringDType
     }))
@@ -323,7 +325,6 @@ fn range<R: Read + ?Sized>(
     args: &[Id],
     src: &Source<'_, R>,
 ) -> Result<Called, Error> {
-    let bad_args = |m: &Machine, what: &str| m.bad(src, format_args!("bad arguments to {what}"));
     Ok(Called::New({
         // range(stop), range(start, stop[, step]): Python's pickler writes all three.
         let mut ints = [0i64; 3];
@@ -336,14 +337,14 @@ fn range<R: Read + ?Sized>(
                         "a range whose bounds do not fit in 64 bits".into(),
                     ))
                 }
-                _ => int_of(m, a).ok_or_else(|| bad_args(m, "range"))?,
+                _ => int_of(m, a).ok_or_else(|| bad_args(m, src, "range"))?,
             };
         }
         let (start, stop, step) = match args.len() {
             1 => (0, ints[0], 1),
             2 => (ints[0], ints[1], 1),
             3 => (ints[0], ints[1], ints[2]),
-            _ => return Err(bad_args(m, "range")),
+            _ => return Err(bad_args(m, src, "range")),
         };
         if step == 0 {
             // Python raises ValueError: so does np.load.
@@ -359,12 +360,11 @@ fn ma_reconstruct<R: Read + ?Sized>(
     args: &[Id],
     src: &Source<'_, R>,
 ) -> Result<Called, Error> {
-    let bad_args = |m: &Machine, what: &str| m.bad(src, format_args!("bad arguments to {what}"));
     Ok(Called::New({
         // _mareconstruct(MaskedArray, ndarray, (0,), 'b'): an empty masked array that
         // BUILD fills.
         let [class, base, _, _] = args else {
-            return Err(bad_args(m, "_mareconstruct"));
+            return Err(bad_args(m, src, "_mareconstruct"));
         };
         match (&m.arena[*class], &m.arena[*base]) {
             (Obj::Global(Global::MaskedArray), Obj::Global(Global::NdArray)) => Obj::MaskedNew,
@@ -375,7 +375,7 @@ fn ma_reconstruct<R: Read + ?Sized>(
                     "a MaskedArray of a recarray (only of a numpy.ndarray)".into(),
                 ))
             }
-            _ => return Err(bad_args(m, "_mareconstruct")),
+            _ => return Err(bad_args(m, src, "_mareconstruct")),
         }
     }))
 }
@@ -387,15 +387,14 @@ fn set<R: Read + ?Sized>(
     args: &[Id],
     src: &Source<'_, R>,
 ) -> Result<Called, Error> {
-    let bad_args = |m: &Machine, what: &str| m.bad(src, format_args!("bad arguments to {what}"));
     Ok(Called::New({
         let items = match args {
             [] => Vec::new(),
             [it] => match &m.arena[*it] {
                 Obj::List(v) | Obj::Tuple(v) | Obj::Set(v) | Obj::FrozenSet(v) => v.clone(),
-                _ => return Err(bad_args(m, "set")),
+                _ => return Err(bad_args(m, src, "set")),
             },
-            _ => return Err(bad_args(m, "set")),
+            _ => return Err(bad_args(m, src, "set")),
         };
         charge(m, items.len() as u64 * 8, src)?;
         if g == Global::Set {
@@ -413,19 +412,18 @@ fn bytes<R: Read + ?Sized>(
     args: &[Id],
     src: &Source<'_, R>,
 ) -> Result<Called, Error> {
-    let bad_args = |m: &Machine, what: &str| m.bad(src, format_args!("bad arguments to {what}"));
     Ok(Called::New({
         let bytes = match args {
             [] => Vec::new(),
             [b] => match &m.arena[*b] {
                 Obj::Bytes(b) | Obj::ByteArray(b) | Obj::Py2Str(b) => b.clone(),
-                _ => return Err(bad_args(m, "bytearray")),
+                _ => return Err(bad_args(m, src, "bytearray")),
             },
             [s, enc] if is_latin1_name(m.text_of(*enc).as_deref()) => match &m.arena[*s] {
-                Obj::Str(s) => latin1(s).ok_or_else(|| bad_args(m, "bytearray"))?,
-                _ => return Err(bad_args(m, "bytearray")),
+                Obj::Str(s) => latin1(s).ok_or_else(|| bad_args(m, src, "bytearray"))?,
+                _ => return Err(bad_args(m, src, "bytearray")),
             },
-            _ => return Err(bad_args(m, "bytearray")),
+            _ => return Err(bad_args(m, src, "bytearray")),
         };
         charge(m, bytes.len() as u64, src)?;
         if g == Global::Bytes {
@@ -442,24 +440,23 @@ fn encode<R: Read + ?Sized>(
     args: &[Id],
     src: &Source<'_, R>,
 ) -> Result<Called, Error> {
-    let bad_args = |m: &Machine, what: &str| m.bad(src, format_args!("bad arguments to {what}"));
     Ok(Called::New({
         let [s, enc] = args else {
-            return Err(bad_args(m, "_codecs.encode"));
+            return Err(bad_args(m, src, "_codecs.encode"));
         };
         if !is_latin1_name(m.text_of(*enc).as_deref()) {
-            return Err(bad_args(m, "_codecs.encode"));
+            return Err(bad_args(m, src, "_codecs.encode"));
         }
         let len = match &m.arena[*s] {
             Obj::Str(s) => s.len(),
             Obj::Py2Str(b) => b.len(),
-            _ => return Err(bad_args(m, "_codecs.encode")),
+            _ => return Err(bad_args(m, src, "_codecs.encode")),
         };
         charge(m, len as u64, src)?;
         match &m.arena[*s] {
-            Obj::Str(s) => Obj::Bytes(latin1(s).ok_or_else(|| bad_args(m, "_codecs.encode"))?),
+            Obj::Str(s) => Obj::Bytes(latin1(s).ok_or_else(|| bad_args(m, src, "_codecs.encode"))?),
             Obj::Py2Str(b) => Obj::Bytes(b.clone()),
-            _ => return Err(bad_args(m, "_codecs.encode")),
+            _ => return Err(bad_args(m, src, "_codecs.encode")),
         }
     }))
 }
