@@ -115,6 +115,99 @@ impl Wide {
     fn bytes(&self) -> usize {
         self.keys.len() * 8
     }
+
+    /// The low 32 bits of entry `index`'s three values (in [`WIDE`]'s order), keeping the
+    /// high bits of any that has them here and marking it in `flags`.
+    fn split(
+        &mut self,
+        index: usize,
+        values: [u64; 3],
+        flags: &mut u16,
+    ) -> Result<[u32; 3], Error> {
+        let mut narrow = [0u32; 3];
+        for (place, value) in values.into_iter().enumerate() {
+            narrow[place] = value as u32;
+            let high = (value >> 32) as u32;
+            if high != 0 {
+                *flags |= WIDE[place];
+                // index * 3 + 2 < 2^32: entries take 46 bytes or more of a directory of
+                // less than 4 GiB.
+                let key = (index * 3 + place) as u32;
+                self.keys
+                    .try_reserve(1)
+                    .and_then(|()| self.high.try_reserve(1))
+                    .map_err(|_| oom("the central directory", self.bytes() + 8))?;
+                self.keys.push(key);
+                self.high.push(high);
+            }
+        }
+        Ok(narrow)
+    }
+}
+
+/// The fixed part of a central directory entry: what [`Directory::parse`] takes from it.
+struct Fixed {
+    flags: u16,
+    method: u16,
+    crc32: u32,
+    compressed_size: u64,
+    size: u64,
+    /// The lengths of the name, the extra field and the comment that follow.
+    lens: (usize, usize, usize),
+    header_offset: u64,
+}
+
+impl Fixed {
+    /// Reads the fixed part of the entry at `entry_offset` into `buf` and takes its fields.
+    fn read(
+        cd: &mut impl Read,
+        buf: &mut [u8; CENTRAL_LEN],
+        entry_offset: u64,
+    ) -> Result<Fixed, Error> {
+        read_part(cd, buf, "central directory")?;
+        if buf[..4] != CENTRAL_SIG {
+            return Err(zip_err(
+                entry_offset,
+                format!("central directory entry signature {}", show(&CENTRAL_SIG)),
+                show(&buf[..4]),
+            ));
+        }
+        Ok(Fixed {
+            flags: le16(buf, 8),
+            method: le16(buf, 10),
+            crc32: le32(buf, 16),
+            compressed_size: u64::from(le32(buf, 20)),
+            size: u64::from(le32(buf, 24)),
+            lens: (
+                usize::from(le16(buf, 28)),
+                usize::from(le16(buf, 30)),
+                usize::from(le16(buf, 32)),
+            ),
+            header_offset: u64::from(le32(buf, 42)),
+        })
+    }
+}
+
+/// The error for a directory whose entries and decoded names pass its memory budget.
+fn over_budget(
+    entry_offset: u64,
+    budget: usize,
+    cd_len: usize,
+    held: usize,
+    index: usize,
+) -> Error {
+    zip_err(
+        entry_offset,
+        format!(
+            "a central directory that takes at most {budget} bytes in memory (its {cd_len} \
+             bytes plus {DIRECTORY_SLACK}), at {} bytes per entry plus the names decoded",
+            size_of::<Packed>()
+        ),
+        format!(
+            "{held} bytes by entry {index}: names that decode to more bytes than they take \
+             (CP437, or UTF-8 with invalid bytes)"
+        ),
+    )
 }
 
 /// What the directory in memory may take beyond its bytes in the file. Names that decode to
@@ -488,25 +581,15 @@ impl Directory {
                     format!("{left} bytes left in the directory"),
                 ));
             }
-            read_part(&mut cd, &mut fixed, "central directory")?;
-            if fixed[..4] != CENTRAL_SIG {
-                return Err(zip_err(
-                    entry_offset,
-                    format!("central directory entry signature {}", show(&CENTRAL_SIG)),
-                    show(&fixed[..4]),
-                ));
-            }
-            let flags = le16(&fixed, 8);
-            let method = le16(&fixed, 10);
-            let crc32 = le32(&fixed, 16);
-            let mut compressed_size = u64::from(le32(&fixed, 20));
-            let mut size = u64::from(le32(&fixed, 24));
-            let (n, m, k) = (
-                usize::from(le16(&fixed, 28)),
-                usize::from(le16(&fixed, 30)),
-                usize::from(le16(&fixed, 32)),
-            );
-            let mut header_offset = u64::from(le32(&fixed, 42));
+            let Fixed {
+                flags,
+                method,
+                crc32,
+                mut compressed_size,
+                mut size,
+                lens: (n, m, k),
+                mut header_offset,
+            } = Fixed::read(&mut cd, &mut fixed, entry_offset)?;
             let body_len = (n + m + k) as u64;
             if body_len > left - MIN_ENTRY {
                 return Err(zip_err(
@@ -534,45 +617,13 @@ impl Directory {
             decoded.clear();
             decode_name(raw_name, flags & FLAG_UTF8 != 0, &mut decoded)?;
             let mut flags = flags & KEPT_FLAGS;
-            let mut narrow = [0u32; 3];
-            for (place, value) in [compressed_size, size, header_offset]
-                .into_iter()
-                .enumerate()
-            {
-                // The low 32 bits here, the high ones (if any) in the wide values.
-                narrow[place] = value as u32;
-                let high = (value >> 32) as u32;
-                if high != 0 {
-                    flags |= WIDE[place];
-                    // index * 3 + 2 < 2^32: entries take 46 bytes or more of a directory of
-                    // less than 4 GiB.
-                    let key = (index * 3 + place) as u32;
-                    wide.keys
-                        .try_reserve(1)
-                        .and_then(|()| wide.high.try_reserve(1))
-                        .map_err(|_| oom("the central directory", wide.bytes() + 8))?;
-                    wide.keys.push(key);
-                    wide.high.push(high);
-                }
-            }
+            let narrow = wide.split(index, [compressed_size, size, header_offset], &mut flags)?;
             // Names that decode to more bytes than they take may use the slack, and no more;
             // then the names never outgrow their reservation.
             let held =
                 (index + 1) * size_of::<Packed>() + names.len() + decoded.len() + wide.bytes();
             if held > budget {
-                return Err(zip_err(
-                    entry_offset,
-                    format!(
-                        "a central directory that takes at most {budget} bytes in memory (its \
-                         {cd_len} bytes plus {DIRECTORY_SLACK}), at {} bytes per entry plus \
-                         the names decoded",
-                        size_of::<Packed>()
-                    ),
-                    format!(
-                        "{held} bytes by entry {index}: names that decode to more bytes than \
-                         they take (CP437, or UTF-8 with invalid bytes)"
-                    ),
-                ));
+                return Err(over_budget(entry_offset, budget, cd_len, held, index));
             }
             names.push_str(&decoded);
             let name_end = u32::try_from(names.len()).map_err(|_| {
