@@ -1489,175 +1489,207 @@ pub(crate) fn encode(
     out: &mut [u8],
     stride: usize,
 ) -> Result<(), Error> {
-    let n = array.len();
-    let null_at = |i: usize| array.is_null(i);
-    let needs_fill = |kind: &str| -> Result<(), Error> {
-        Err(conversion(format!(
-                "{name:?}: a null {kind} where numpy has no null value; give a fill value (ArrowOptions::fill_nulls, --fill-nulls)"
-            )))
+    let s = match dtype {
+        DType::Structured(record) => return encode_record(name, array, record, opts, out, stride),
+        DType::SubArray(sub) => return encode_sub_array(name, array, sub, opts, out, stride),
+        DType::Scalar(s) => s,
     };
-    match dtype {
-        DType::Structured(record) => {
-            if array.null_count() > 0 {
-                return needs_fill("record");
-            }
-            let s = array.as_struct();
-            let DataType::Struct(fields) = array.data_type() else {
-                unreachable!()
-            };
-            for ((f, child), nf) in fields.iter().zip(s.columns()).zip(record.fields()) {
-                encode(
-                    f.name(),
-                    child.as_ref(),
-                    &nf.dtype,
-                    opts,
-                    &mut out[nf.offset..],
-                    stride,
-                )?;
+    match s.kind() {
+        ScalarKind::Datetime | ScalarKind::Timedelta => encode_times(array, out, stride),
+        ScalarKind::Unicode => {
+            let fill = opts.fill.is_some();
+            for (i, v) in strings(array).enumerate() {
+                let v = match v {
+                    Some(v) => v,
+                    None if fill => "",
+                    None => return Err(needs_fill(name, "string")),
+                };
+                let slot = &mut out[i * stride..i * stride + s.size()];
+                for (c, chunk) in v.chars().zip(slot.chunks_exact_mut(4)) {
+                    chunk.copy_from_slice(&u32::from(c).to_ne_bytes());
+                }
             }
             Ok(())
         }
-        DType::SubArray(sub) => {
-            if array.null_count() > 0 {
-                return needs_fill("list");
+        ScalarKind::Bytes => {
+            let fill = opts.fill.is_some();
+            for (i, v) in binaries(array).enumerate() {
+                let v = match v {
+                    Some(v) => v,
+                    None if fill => b"",
+                    None => return Err(needs_fill(name, "binary")),
+                };
+                out[i * stride..i * stride + v.len()].copy_from_slice(v);
             }
-            let list = array.as_fixed_size_list();
-            let per = list.value_length() as usize;
-            let values = list.values().slice(0, n * per);
-            let base = sub.base();
-            // One list per axis, or one flat list of the whole sub-array (the tensor
-            // extension's storage).
-            let nested = sub.shape().len() > 1
-                && per == sub.shape()[0]
-                && matches!(values.data_type(), DataType::FixedSizeList(..));
-            let inner = if nested {
-                sub_array(base.clone(), sub.shape()[1..].to_vec())?
+            Ok(())
+        }
+        ScalarKind::Bool => {
+            let b = array.as_boolean();
+            for i in 0..array.len() {
+                let v = if b.is_null(i) {
+                    match opts.fill {
+                        Some(f) => f != 0.0,
+                        None => return Err(needs_fill(name, "bool")),
+                    }
+                } else {
+                    b.value(i)
+                };
+                out[i * stride] = u8::from(v);
+            }
+            Ok(())
+        }
+        _ => encode_numbers(name, array, s, opts, out, stride),
+    }
+}
+
+/// The error for a null where numpy has no null value and no fill value was given.
+fn needs_fill(name: &str, kind: &str) -> Error {
+    conversion(format!(
+        "{name:?}: a null {kind} where numpy has no null value; give a fill value \
+         (ArrowOptions::fill_nulls, --fill-nulls)"
+    ))
+}
+
+/// [`encode`] of a struct array as records: each field's column at its offset.
+fn encode_record(
+    name: &str,
+    array: &dyn Array,
+    record: &Structured,
+    opts: &ArrowOptions,
+    out: &mut [u8],
+    stride: usize,
+) -> Result<(), Error> {
+    if array.null_count() > 0 {
+        return Err(needs_fill(name, "record"));
+    }
+    let s = array.as_struct();
+    let DataType::Struct(fields) = array.data_type() else {
+        unreachable!()
+    };
+    for ((f, child), nf) in fields.iter().zip(s.columns()).zip(record.fields()) {
+        encode(
+            f.name(),
+            child.as_ref(),
+            &nf.dtype,
+            opts,
+            &mut out[nf.offset..],
+            stride,
+        )?;
+    }
+    Ok(())
+}
+
+/// [`encode`] of a list of fixed size as a sub-array: one list per axis, or one flat list
+/// of the whole sub-array (the tensor extension's storage).
+fn encode_sub_array(
+    name: &str,
+    array: &dyn Array,
+    sub: &SubArray,
+    opts: &ArrowOptions,
+    out: &mut [u8],
+    stride: usize,
+) -> Result<(), Error> {
+    if array.null_count() > 0 {
+        return Err(needs_fill(name, "list"));
+    }
+    let n = array.len();
+    let list = array.as_fixed_size_list();
+    let per = list.value_length() as usize;
+    let values = list.values().slice(0, n * per);
+    let base = sub.base();
+    let nested = sub.shape().len() > 1
+        && per == sub.shape()[0]
+        && matches!(values.data_type(), DataType::FixedSizeList(..));
+    let inner = if nested {
+        sub_array(base.clone(), sub.shape()[1..].to_vec())?
+    } else {
+        base.clone()
+    };
+    let step = inner.itemsize();
+    let mut packed = zeroed(n * per, step)?;
+    encode(name, values.as_ref(), &inner, opts, &mut packed, step)?;
+    let row = per * step;
+    for i in 0..n {
+        out[i * stride..i * stride + row].copy_from_slice(&packed[i * row..(i + 1) * row]);
+    }
+    Ok(())
+}
+
+/// [`encode`] of timestamps, dates and durations as 64-bit counts; a null is NaT.
+fn encode_times(array: &dyn Array, out: &mut [u8], stride: usize) -> Result<(), Error> {
+    let n = array.len();
+    let data = array.to_data();
+    let values: &[u8] = data.buffers().first().map_or(&[], |b| b.as_slice());
+    let width = if matches!(array.data_type(), DataType::Date32) {
+        4
+    } else {
+        8
+    };
+    let start = data.offset() * width;
+    if values.len() < start + n * width {
+        return Err(conversion("an Arrow array shorter than its length"));
+    }
+    for i in 0..n {
+        let v = if array.is_null(i) {
+            NAT
+        } else {
+            let b = &values[start + i * width..start + (i + 1) * width];
+            if width == 4 {
+                i64::from(i32::from_ne_bytes([b[0], b[1], b[2], b[3]]))
             } else {
-                base.clone()
-            };
-            let step = inner.itemsize();
-            let mut packed = zeroed(n * per, step)?;
-            encode(name, values.as_ref(), &inner, opts, &mut packed, step)?;
-            let row = per * step;
-            for i in 0..n {
-                out[i * stride..i * stride + row].copy_from_slice(&packed[i * row..(i + 1) * row]);
+                let mut x = [0u8; 8];
+                x.copy_from_slice(b);
+                i64::from_ne_bytes(x)
             }
-            Ok(())
+        };
+        out[i * stride..i * stride + 8].copy_from_slice(&v.to_ne_bytes());
+    }
+    Ok(())
+}
+
+/// [`encode`] of numbers and fixed-size binaries: the values' bytes as they are; complex
+/// numbers from their lists of two floats; a null the fill value.
+fn encode_numbers(
+    name: &str,
+    array: &dyn Array,
+    s: &Scalar,
+    opts: &ArrowOptions,
+    out: &mut [u8],
+    stride: usize,
+) -> Result<(), Error> {
+    let (n, size) = (array.len(), s.size());
+    let data = if s.kind() == ScalarKind::Complex {
+        let list = array.as_fixed_size_list();
+        list.values().slice(0, 2 * n).to_data()
+    } else {
+        array.to_data()
+    };
+    let values: &[u8] = data.buffers().first().map_or(&[], |b| b.as_slice());
+    let start = data.offset() * size
+        / if s.kind() == ScalarKind::Complex {
+            2
+        } else {
+            1
+        };
+    if values.len() < start + n * size {
+        return Err(conversion("an Arrow array shorter than its length"));
+    }
+    let fill = if array.null_count() > 0 {
+        match opts.fill {
+            Some(f) => Some(fill_bytes(name, s, f)?),
+            None => return Err(needs_fill(name, "value")),
         }
-        DType::Scalar(s) => {
-            let size = s.size();
-            match s.kind() {
-                ScalarKind::Datetime | ScalarKind::Timedelta => {
-                    let data = array.to_data();
-                    let values: &[u8] = data.buffers().first().map_or(&[], |b| b.as_slice());
-                    let width = if matches!(array.data_type(), DataType::Date32) {
-                        4
-                    } else {
-                        8
-                    };
-                    let start = data.offset() * width;
-                    if values.len() < start + n * width {
-                        return Err(conversion("an Arrow array shorter than its length"));
-                    }
-                    for i in 0..n {
-                        let v = if null_at(i) {
-                            NAT
-                        } else {
-                            let b = &values[start + i * width..start + (i + 1) * width];
-                            if width == 4 {
-                                i64::from(i32::from_ne_bytes([b[0], b[1], b[2], b[3]]))
-                            } else {
-                                let mut x = [0u8; 8];
-                                x.copy_from_slice(b);
-                                i64::from_ne_bytes(x)
-                            }
-                        };
-                        out[i * stride..i * stride + 8].copy_from_slice(&v.to_ne_bytes());
-                    }
-                    Ok(())
-                }
-                ScalarKind::Unicode => {
-                    let fill = opts.fill.is_some();
-                    for (i, v) in strings(array).enumerate() {
-                        let v = match v {
-                            Some(v) => v,
-                            None if fill => "",
-                            None => return needs_fill("string"),
-                        };
-                        let slot = &mut out[i * stride..i * stride + size];
-                        for (c, chunk) in v.chars().zip(slot.chunks_exact_mut(4)) {
-                            chunk.copy_from_slice(&u32::from(c).to_ne_bytes());
-                        }
-                    }
-                    Ok(())
-                }
-                ScalarKind::Bytes => {
-                    let fill = opts.fill.is_some();
-                    for (i, v) in binaries(array).enumerate() {
-                        let v = match v {
-                            Some(v) => v,
-                            None if fill => b"",
-                            None => return needs_fill("binary"),
-                        };
-                        out[i * stride..i * stride + v.len()].copy_from_slice(v);
-                    }
-                    Ok(())
-                }
-                ScalarKind::Bool => {
-                    let b = array.as_boolean();
-                    for i in 0..n {
-                        let v = if b.is_null(i) {
-                            match opts.fill {
-                                Some(f) => f != 0.0,
-                                None => return needs_fill("bool"),
-                            }
-                        } else {
-                            b.value(i)
-                        };
-                        out[i * stride] = u8::from(v);
-                    }
-                    Ok(())
-                }
-                _ => {
-                    // Numbers and fixed-size binaries: the values' bytes as they are; complex
-                    // numbers from their lists of two floats.
-                    let data = if s.kind() == ScalarKind::Complex {
-                        let list = array.as_fixed_size_list();
-                        list.values().slice(0, 2 * n).to_data()
-                    } else {
-                        array.to_data()
-                    };
-                    let values: &[u8] = data.buffers().first().map_or(&[], |b| b.as_slice());
-                    let start = data.offset() * size
-                        / if s.kind() == ScalarKind::Complex {
-                            2
-                        } else {
-                            1
-                        };
-                    if values.len() < start + n * size {
-                        return Err(conversion("an Arrow array shorter than its length"));
-                    }
-                    let fill = if array.null_count() > 0 {
-                        match opts.fill {
-                            Some(f) => Some(fill_bytes(name, s, f)?),
-                            None => return needs_fill("value"),
-                        }
-                    } else {
-                        None
-                    };
-                    for i in 0..n {
-                        let slot = &mut out[i * stride..i * stride + size];
-                        match &fill {
-                            Some(f) if null_at(i) => slot.copy_from_slice(f),
-                            _ => slot
-                                .copy_from_slice(&values[start + i * size..start + (i + 1) * size]),
-                        }
-                    }
-                    Ok(())
-                }
-            }
+    } else {
+        None
+    };
+    for i in 0..n {
+        let slot = &mut out[i * stride..i * stride + size];
+        match &fill {
+            Some(f) if array.is_null(i) => slot.copy_from_slice(f),
+            _ => slot.copy_from_slice(&values[start + i * size..start + (i + 1) * size]),
         }
     }
+    Ok(())
 }
 
 /// `value` as one element of `s` (native order).
