@@ -6,7 +6,17 @@
 use libfuzzer_sys::fuzz_target;
 use ndnpy::parquet::ParquetOptions;
 
+/// libfuzzer-sys's panic hook aborts where a panic happens. The library turns the parquet
+/// crate's panics on some damaged files into errors (and, being a library, leaves the hook to
+/// its host), so this target's hook prints a panic and lets it unwind: one the conversions
+/// catch is their error, one that escapes them still aborts (libfuzzer-sys catches it and
+/// aborts), so a crash is still a panic the library let through.
+static HOOK: std::sync::Once = std::sync::Once::new();
+
 fuzz_target!(|data: &[u8]| {
+    HOOK.call_once(|| {
+        std::panic::set_hook(Box::new(|info| eprintln!("{info}")));
+    });
     let dir = std::env::temp_dir().join(format!("ndnpy-fuzz-parquet-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("a scratch directory");
     let input = dir.join("in");
