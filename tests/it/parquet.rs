@@ -868,3 +868,19 @@ pq.write_table(t, d + '/t.parquet', compression='snappy', row_group_size=64)",
         "the host's hook did not see the panic"
     );
 }
+
+/// What the Parquet fuzz target met (`testdata/fuzz_parquet/`): files on which the parquet
+/// crate's reader panics (here in arrow-ipc's schema conversion) are errors of the file, and
+/// no panic leaves the conversion, whatever the host's panic hook does.
+#[test]
+fn fuzz_findings_of_the_parquet_reader_are_errors() {
+    for entry in std::fs::read_dir("testdata/fuzz_parquet").unwrap() {
+        let path = entry.unwrap().path();
+        let err = parquet_to_dyn(&path).unwrap_err();
+        assert!(err.kind().is_format(), "{path:?}: {err}");
+        let out = std::env::temp_dir().join(format!("ndnpy-fuzz-pq-{}.npy", std::process::id()));
+        let err = parquet_to_npy(&path, &out).unwrap_err();
+        assert!(err.kind().is_format(), "{path:?}: {err}");
+        assert!(!out.exists());
+    }
+}
