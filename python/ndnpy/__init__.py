@@ -125,6 +125,7 @@ def _stringdtype(pickle):
 
 
 def _objects(source, offset, max_header_size, encoding="ASCII"):
+    """An object array (or any array) from a whole `.npy` file's bytes, `source`."""
     if encoding == "bytes":
         # numpy's encoding="bytes" gives Python 2 str objects as bytes; ndnpy's reader reads
         # them as text (numpy's "latin1"), so it refuses rather than answer otherwise.
@@ -136,11 +137,7 @@ def _objects(source, offset, max_header_size, encoding="ASCII"):
         source, offset, max_header_size, _array_from_npy, _object_array, _masked
     )
     if isinstance(out, np.ndarray) and out.dtype == object:
-        data = source if isinstance(source, bytes) else None
-        if data is None:
-            with open(source, "rb") as f:
-                data = f.read()
-        data = data[offset:]
+        data = source[offset:]
         if _STRINGDTYPE in data:
             data = data[_ndnpy.parse_header(data, 1 << 30)[3]:]
         dtype = _stringdtype(data)
@@ -202,7 +199,10 @@ def _load_npy_path(path, mmap_mode, max_header_size, encoding="ASCII"):
     if dtype.hasobject:
         if mmap_mode:
             raise ValueError("Array can't be memory-mapped: Python objects in dtype.")
-        return _objects(path, 0, max_header_size, encoding)
+        # Read once: the engine rebuilds the objects from these bytes, and a StringDType's
+        # arguments are looked up in the same bytes.
+        with open(path, "rb") as f:
+            return _objects(f.read(), 0, max_header_size, encoding)
     if mmap_mode:
         order = "F" if fortran else "C"
         if mmap_mode == "w+":

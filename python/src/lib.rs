@@ -344,14 +344,14 @@ impl<'py> Builder<'py> {
     }
 }
 
-/// An object array (or any array) from a whole `.npy` file's bytes (`data`) or the file at
-/// `path` from `offset`, rebuilt without running code: what `np.load(..., allow_pickle=True)`
+/// An object array (or any array) from a whole `.npy` file's bytes, `source` from `offset`,
+/// rebuilt without running code: what `np.load(..., allow_pickle=True)`
 /// returns, made by the helpers (see [`Builder`]).
 #[pyfunction]
 #[pyo3(signature = (source, offset, max_header_size, array_from_npy, object_array, masked))]
 fn load_objects<'py>(
     py: Python<'py>,
-    source: &Bound<'py, PyAny>,
+    source: &[u8],
     offset: u64,
     max_header_size: usize,
     array_from_npy: Bound<'py, PyAny>,
@@ -359,19 +359,10 @@ fn load_objects<'py>(
     masked: Bound<'py, PyAny>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let opts = options(max_header_size);
-    let array = if let Ok(bytes) = source.cast::<PyBytes>() {
-        let data = bytes.as_bytes();
-        let start = (offset as usize).min(data.len());
-        py.detach(|| DynArray::read_npy_with_options(&data[start..], &opts))
-            .map_err(|e| py_err(e, None))?
-    } else {
-        let path: String = source.extract()?;
-        let mut file = File::open(&path).map_err(|e| io_err(e, &path))?;
-        file.seek(SeekFrom::Start(offset))
-            .map_err(|e| io_err(e, &path))?;
-        py.detach(|| DynArray::read_npy_with_options(std::io::BufReader::new(file), &opts))
-            .map_err(|e| py_err(e, Some(&path)))?
-    };
+    let start = (offset as usize).min(source.len());
+    let array = py
+        .detach(|| DynArray::read_npy_with_options(&source[start..], &opts))
+        .map_err(|e| py_err(e, None))?;
     Builder {
         py,
         array_from_npy,
