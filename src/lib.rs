@@ -79,7 +79,8 @@
 //!   on the platform that wrote them. So are ml_dtypes' float8 and float4 arrays (`'<V1'`:
 //!   [`RawData::bytes`](dynamic::RawData::bytes) holds their bits); no element type reads them.
 //! - Object arrays are read from their pickle (protocols 0 to 5, numpy 1 and 2, Python 2
-//!   files as `encoding='latin1'` reads them) when they hold Python data and numpy arrays
+//!   files as numpy's `encoding` reads them: [`header::PickleEncoding`]) when they hold
+//!   Python data, `datetime` values and numpy arrays
 //!   (recarrays, and masked arrays of scalar dtypes, included); instances of other classes
 //!   are refused by name, and so are masked arrays of records or objects and ranges whose
 //!   bounds do not fit in `i64`. Records with object fields are not read.

@@ -125,16 +125,10 @@ def _stringdtype(pickle):
 
 
 def _objects(source, offset, max_header_size, encoding="ASCII"):
-    """An object array (or any array) from a whole `.npy` file's bytes, `source`."""
-    if encoding == "bytes":
-        # numpy's encoding="bytes" gives Python 2 str objects as bytes; ndnpy's reader reads
-        # them as text (numpy's "latin1"), so it refuses rather than answer otherwise.
-        raise ValueError(
-            "encoding='bytes' is not supported for object arrays: ndnpy reads Python 2 str "
-            "objects as text, as numpy's encoding='latin1' does"
-        )
+    """An object array (or any array) from a whole `.npy` file's bytes, `source`; Python 2
+    ``str`` objects as numpy's ``encoding`` reads them."""
     out = _ndnpy.load_objects(
-        source, offset, max_header_size, _array_from_npy, _object_array, _masked
+        source, offset, max_header_size, encoding, _array_from_npy, _object_array, _masked
     )
     if isinstance(out, np.ndarray) and out.dtype == object:
         data = source[offset:]
@@ -350,11 +344,11 @@ def load(file, mmap_mode=None, allow_pickle=False, fix_imports=True, encoding="A
     (see the module's documentation); a pickle that would run code raises
     :class:`UnsafePickleError`. ``allow_pickle``, ``fix_imports`` and ``encoding`` are
     accepted for numpy's signature (``allow_pickle=True`` lifts ``max_header_size``, as in
-    numpy, and runs no code). Python 2 pickles' ``str`` objects read as text, as numpy's
-    ``encoding="latin1"`` reads them; ``encoding="bytes"`` (numpy: bytes) is refused for
-    object arrays with ``ValueError``. Python ``datetime`` objects and other classes in an
-    object array are refused with :class:`UnsafePickleError` (numpy's datetime64 values and
-    scalars load).
+    numpy, and runs no code). Python 2 pickles' ``str`` objects read as numpy reads them:
+    text if ASCII (else ``UnicodeError``) by default, text with ``encoding="latin1"``, bytes
+    with ``encoding="bytes"``. ``datetime`` dates, times, datetimes, timedeltas and
+    timezones load; other classes (``zoneinfo``, ``pytz`` timezones among them) are refused
+    with :class:`UnsafePickleError`.
 
     Raises ``OSError`` (with the path) if the file cannot be read, ``ValueError`` if it is
     not a valid file, :class:`UnsafePickleError` (a ``ValueError``) as above.

@@ -5,10 +5,12 @@
 //! reader that runs no code, and archives deflated on every core.
 
 use ndnpy::dtype::DType;
+use ndnpy::dynamic::{PyTime, PyTimeZone};
+use ndnpy::header::PickleEncoding;
 use ndnpy::npz::{Compression, NpzWriteOptions};
 use ndnpy::{DynArray, DynData, Error, ErrorKind, Fault, Header, PyValue, ReadOptions};
 use pyo3::create_exception;
-use pyo3::exceptions::{PyKeyError, PyOSError, PyValueError};
+use pyo3::exceptions::{PyKeyError, PyOSError, PyUnicodeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyFrozenSet, PyList, PySet, PyTuple};
 use std::fs::File;
@@ -39,6 +41,8 @@ fn py_err(e: Error, path: Option<&str>) -> PyErr {
         (_, Some(Fault::PickleGlobal | Fault::PickleUnsupported)) => {
             UnsafePickleError::new_err(text)
         }
+        // numpy's `UnicodeError` for a Python 2 str beyond ASCII under encoding='ASCII'.
+        (_, Some(Fault::PickleEncoding)) => PyUnicodeError::new_err(text),
         (ErrorKind::MissingMember, _) => PyKeyError::new_err(text),
         _ => PyValueError::new_err(text),
     }
@@ -310,6 +314,30 @@ impl<'py> Builder<'py> {
                 self.masked
                     .call1((self.array(data)?, self.array(mask)?, fill))?
             }
+            PyValue::Date(d) => self.datetime("date")?.call1((d.year, d.month, d.day))?,
+            PyValue::Time(t) => {
+                let kwargs = self.time_kwargs(t)?;
+                let args = (t.hour, t.minute, t.second, t.microsecond);
+                self.datetime("time")?.call(args, Some(&kwargs))?
+            }
+            PyValue::DateTime(d, t) => {
+                let kwargs = self.time_kwargs(t)?;
+                let args = (
+                    d.year,
+                    d.month,
+                    d.day,
+                    t.hour,
+                    t.minute,
+                    t.second,
+                    t.microsecond,
+                );
+                self.datetime("datetime")?.call(args, Some(&kwargs))?
+            }
+            PyValue::TimeDelta(d) => {
+                self.datetime("timedelta")?
+                    .call1((d.days, d.seconds, d.microseconds))?
+            }
+            PyValue::TimeZone(tz) => self.timezone(tz)?,
             other => {
                 return Err(UnsafePickleError::new_err(format!(
                     "the pickle holds a {}, which this package does not rebuild",
@@ -317,6 +345,35 @@ impl<'py> Builder<'py> {
                 )))
             }
         })
+    }
+
+    /// The class `name` of Python's `datetime` module.
+    fn datetime(&self, name: &str) -> PyResult<Bound<'py, PyAny>> {
+        self.py.import("datetime")?.getattr(name)
+    }
+
+    /// `timezone(offset[, name])`: `timezone.utc` itself for offset 0 without a name, as
+    /// Python's unpickler gives.
+    fn timezone(&self, tz: &PyTimeZone) -> PyResult<Bound<'py, PyAny>> {
+        let o = tz.offset;
+        let offset = self
+            .datetime("timedelta")?
+            .call1((o.days, o.seconds, o.microseconds))?;
+        let class = self.datetime("timezone")?;
+        match &tz.name {
+            Some(name) => class.call1((offset, name)),
+            None => class.call1((offset,)),
+        }
+    }
+
+    /// `tzinfo` and `fold` of a time or datetime.
+    fn time_kwargs(&self, t: &PyTime) -> PyResult<Bound<'py, PyDict>> {
+        let kwargs = PyDict::new(self.py);
+        kwargs.set_item("fold", u8::from(t.fold))?;
+        if let Some(tz) = &t.tzinfo {
+            kwargs.set_item("tzinfo", self.timezone(tz)?)?;
+        }
+        Ok(kwargs)
     }
 
     fn values(&self, items: &[PyValue]) -> PyResult<Vec<Bound<'py, PyAny>>> {
@@ -348,17 +405,29 @@ impl<'py> Builder<'py> {
 /// rebuilt without running code: what `np.load(..., allow_pickle=True)`
 /// returns, made by the helpers (see [`Builder`]).
 #[pyfunction]
-#[pyo3(signature = (source, offset, max_header_size, array_from_npy, object_array, masked))]
+#[pyo3(signature = (source, offset, max_header_size, encoding, array_from_npy, object_array, masked))]
+#[allow(clippy::too_many_arguments)] // numpy's helpers, passed in once
 fn load_objects<'py>(
     py: Python<'py>,
     source: &[u8],
     offset: u64,
     max_header_size: usize,
+    encoding: &str,
     array_from_npy: Bound<'py, PyAny>,
     object_array: Bound<'py, PyAny>,
     masked: Bound<'py, PyAny>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let opts = options(max_header_size);
+    let encoding = match encoding {
+        "ASCII" => PickleEncoding::Ascii,
+        "latin1" => PickleEncoding::Latin1,
+        "bytes" => PickleEncoding::Bytes,
+        other => {
+            return Err(PyValueError::new_err(format!(
+                "encoding must be 'ASCII', 'latin1', or 'bytes', not {other:?}"
+            )))
+        }
+    };
+    let opts = options(max_header_size).pickle_encoding(encoding);
     let start = (offset as usize).min(source.len());
     let array = py
         .detach(|| DynArray::read_npy_with_options(&source[start..], &opts))

@@ -3,6 +3,7 @@ by numpy, testdata/generate*.py), numpy's own object-array files (Python 2 and 3
 numpy writes in every layout; hostile pickles that run code under np.load refused with
 nothing run or imported; damaged files as exceptions, never a crash."""
 
+import datetime
 import glob
 import io
 import os
@@ -47,6 +48,9 @@ def same(a, b):
         assert len(a) == len(b)
         for x, y in zip(a, b):
             same(x, y)
+    elif isinstance(a, (datetime.date, datetime.time, datetime.timedelta, datetime.tzinfo)):
+        # == of aware datetimes compares instants; the repr shows every field, fold and tzinfo.
+        assert repr(a) == repr(b), (a, b)
     elif isinstance(a, float) and a != a:
         assert b != b
     else:
@@ -464,23 +468,72 @@ def test_errors_are_the_exceptions_python_users_expect(tmp_path):
         ndnpy.load(tmp_path / "a.npy", max_header_size=10)
 
 
-def test_encoding_bytes_is_refused_for_object_arrays_not_answered_otherwise(tmp_path):
-    path = os.path.join(NUMPY_DATA, "py2-objarr.npy")
+# The object fixtures numpy can load (fraction.npy runs Fraction, cycle.npy is a cycle).
+OBJECT_FIXTURES = sorted(
+    set(glob.glob(os.path.join(TESTDATA, "object", "*.npy")))
+    - {os.path.join(TESTDATA, "object", n) for n in ("cycle.npy", "fraction.npy")})
+PY2_FILES = [os.path.join(NUMPY_DATA, n) for n in ("py2-objarr.npy", "py2-np0-objarr.npy")]
+
+
+# A known gap, kept visible: the engine rebuilds a numpy.recarray as the ndarray it holds and
+# a numpy.record row as numpy.void, where numpy gives the subclasses back (strict: a fix
+# makes these pass, and the mark must go).
+SUBCLASS_GAP = pytest.mark.xfail(
+    strict=True, reason="numpy.recarray loads as ndarray, numpy.record as numpy.void")
+
+
+def object_cases():
+    for path in OBJECT_FIXTURES + PY2_FILES:
+        name = os.path.basename(path)
+        gap = name.startswith(("subclasses", "records"))
+        yield pytest.param(path, id=name, marks=[SUBCLASS_GAP] if gap else [])
+
+
+@pytest.mark.parametrize("encoding", ["ASCII", "latin1", "bytes"])
+@pytest.mark.parametrize("path", list(object_cases()))
+def test_object_files_load_as_numpy_loads_them_in_each_encoding(path, encoding):
     if not os.path.exists(path):
         pytest.skip("numpy's test data is not installed")
-    with pytest.raises(ValueError, match="encoding='bytes'"):
-        ndnpy.load(path, encoding="bytes")
+    try:
+        want = np.load(path, allow_pickle=True, encoding=encoding)
+    except UnicodeError:
+        # A Python 2 str beyond ASCII under numpy's default: numpy's exception class.
+        with pytest.raises(UnicodeError, match="not ASCII"):
+            ndnpy.load(path, encoding=encoding)
+        return
+    same(ndnpy.load(path, encoding=encoding), want)
+
+
+def test_encodings_other_than_numpys_three_are_refused(tmp_path):
     np.save(tmp_path / "a.npy", np.arange(3))
     same(ndnpy.load(tmp_path / "a.npy", encoding="bytes"), np.arange(3))
     with pytest.raises(ValueError):
         ndnpy.load(tmp_path / "a.npy", encoding="utf8")
 
 
-def test_python_datetime_objects_are_refused_by_name(tmp_path):
-    import datetime
-
-    a = np.array([datetime.datetime(2020, 1, 2, 3, 4, 5)], dtype=object)
+def test_datetime_objects_load_as_numpy_loads_them(tmp_path):
+    tz = datetime.timezone(datetime.timedelta(hours=-5, minutes=-45), "X")
+    values = [datetime.datetime(2020, 1, 2, 3, 4, 5, 6, tzinfo=tz), datetime.date(1, 1, 1),
+              datetime.datetime(2021, 11, 7, 1, 30, fold=1), datetime.time(0, 0, fold=1),
+              datetime.timedelta(microseconds=-1), datetime.timezone.utc,
+              {"at": [datetime.datetime(2000, 1, 1, tzinfo=datetime.timezone.utc)]}]
+    a = np.empty(len(values), dtype=object)
+    a[:] = values
     np.save(tmp_path / "d.npy", a, allow_pickle=True)
-    with pytest.raises(ndnpy.UnsafePickleError, match="datetime"):
-        ndnpy.load(tmp_path / "d.npy")
+    got = ndnpy.load(tmp_path / "d.npy")
+    same(got, np.load(tmp_path / "d.npy", allow_pickle=True))
+    assert got[5] is datetime.timezone.utc and got[2].fold == 1
+
+
+def test_other_tzinfo_classes_are_refused_by_name(tmp_path):
+    zoneinfo = pytest.importorskip("zoneinfo")
+    try:
+        zone = zoneinfo.ZoneInfo("Europe/Paris")
+    except Exception:
+        pytest.skip("no time zone database")
+    a = np.array([datetime.datetime(2020, 1, 2, tzinfo=zone)], dtype=object)
+    np.save(tmp_path / "z.npy", a, allow_pickle=True)
+    # zoneinfo pickles ZoneInfo._unpickle through builtins.getattr, the first global met.
+    with pytest.raises(ndnpy.UnsafePickleError, match="builtins.getattr"):
+        ndnpy.load(tmp_path / "z.npy")
 

@@ -32,7 +32,7 @@ use std::io::{Read, Write};
 /// | `int` | [`Int`](PyValue::Int) if it fits in `i64`, else [`BigInt`](PyValue::BigInt) (two's complement bytes) |
 /// | `complex` | [`Complex`](PyValue::Complex) |
 /// | `str` | [`Str`](PyValue::Str); [`CodePoints`](PyValue::CodePoints) if it holds surrogates |
-/// | Python 2 `str` | [`Str`](PyValue::Str), decoded as Latin-1 (numpy's `encoding='latin1'`) |
+/// | Python 2 `str` | [`Str`](PyValue::Str), decoded as Latin-1 (numpy's `encoding='latin1'`), or as [`ReadOptions::pickle_encoding`](crate::ReadOptions::pickle_encoding) says |
 /// | `bytes`, `bytearray` | [`Bytes`](PyValue::Bytes), [`ByteArray`](PyValue::ByteArray) |
 /// | `list`, `tuple`, `set`, `frozenset` | [`List`](PyValue::List), [`Tuple`](PyValue::Tuple), [`Set`](PyValue::Set), [`FrozenSet`](PyValue::FrozenSet), items in the pickle's order |
 /// | `dict` | [`Dict`](PyValue::Dict): the pairs in insertion order |
@@ -42,6 +42,7 @@ use std::io::{Read, Write};
 /// | `numpy.ma.MaskedArray` of a number, bool, string or time dtype | [`MaskedArray`](PyValue::MaskedArray): data, mask and fill value |
 /// | `range` (Python 2's `xrange`) | [`Range`](PyValue::Range): start, stop and step, never the items |
 /// | the class `range` itself | [`Class`](PyValue::Class)`("builtins.range")` |
+/// | `datetime.date`, `.time`, `.datetime`, `.timedelta`, `.timezone` | [`Date`](PyValue::Date), [`Time`](PyValue::Time), [`DateTime`](PyValue::DateTime), [`TimeDelta`](PyValue::TimeDelta), [`TimeZone`](PyValue::TimeZone): their fields (other `tzinfo` classes are refused by name) |
 ///
 /// # Examples
 ///
@@ -140,6 +141,92 @@ pub enum PyValue {
         /// floats, `999999` for ints, `True` for bool, `'N/A'` for strings.
         fill_value: Option<Box<DynArray>>,
     },
+    /// A `datetime.date`.
+    Date(PyDate),
+    /// A `datetime.time`.
+    Time(PyTime),
+    /// A `datetime.datetime`: its date and its time of day.
+    DateTime(PyDate, PyTime),
+    /// A `datetime.timedelta`.
+    TimeDelta(PyTimeDelta),
+    /// A `datetime.timezone` referred to as a value (as a `tzinfo` it is [`PyTime::tzinfo`]).
+    TimeZone(Box<PyTimeZone>),
+}
+
+/// A `datetime.date`: a day of the proleptic Gregorian calendar, `year` 1 to 9999 (what a
+/// pickle says is checked as Python's constructor checks it).
+///
+/// ```
+/// let d = ndnpy::dynamic::PyDate { year: 2024, month: 2, day: 29 };
+/// assert_eq!(ndnpy::PyValue::Date(d).type_name(), "datetime.date");
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct PyDate {
+    /// The year, 1 to 9999.
+    pub year: u16,
+    /// The month, 1 to 12.
+    pub month: u8,
+    /// The day of the month, from 1.
+    pub day: u8,
+}
+
+/// The time of day of a `datetime.time` or `datetime.datetime`, with its `fold` (which of two
+/// equal wall times, 0 or 1, at a clock change) and its `tzinfo`.
+///
+/// ```
+/// use ndnpy::dynamic::{PyTime, PyTimeDelta, PyTimeZone};
+/// let utc = PyTimeZone { offset: PyTimeDelta { days: 0, seconds: 0, microseconds: 0 }, name: None };
+/// let t = PyTime { hour: 23, minute: 59, second: 58, microsecond: 7, fold: false, tzinfo: Some(Box::new(utc)) };
+/// assert_eq!(ndnpy::PyValue::Time(t).type_name(), "datetime.time");
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct PyTime {
+    /// The hour, 0 to 23.
+    pub hour: u8,
+    /// The minute, 0 to 59.
+    pub minute: u8,
+    /// The second, 0 to 59.
+    pub second: u8,
+    /// The microsecond, 0 to 999,999.
+    pub microsecond: u32,
+    /// Python's `fold`: `true` for the later of two equal wall times.
+    pub fold: bool,
+    /// The `tzinfo`: `None` for a naive time; a `datetime.timezone` otherwise (other
+    /// `tzinfo` classes, `zoneinfo` and `pytz` ones, are refused by name when read).
+    pub tzinfo: Option<Box<PyTimeZone>>,
+}
+
+/// A `datetime.timedelta`, normalized as Python normalizes it: `0 <= seconds < 86400`,
+/// `0 <= microseconds < 1_000_000` and `days` within ±999,999,999.
+///
+/// ```
+/// let d = ndnpy::dynamic::PyTimeDelta { days: -1, seconds: 86399, microseconds: 0 }; // -1 s
+/// assert_eq!(ndnpy::PyValue::TimeDelta(d).type_name(), "datetime.timedelta");
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct PyTimeDelta {
+    /// Whole days, ±999,999,999.
+    pub days: i32,
+    /// Seconds, 0 to 86,399.
+    pub seconds: i32,
+    /// Microseconds, 0 to 999,999.
+    pub microseconds: i32,
+}
+
+/// A `datetime.timezone`: a fixed offset from UTC, strictly within one day, and the name it
+/// was given, if any (`timezone.utc` is offset 0 without a name).
+///
+/// ```
+/// use ndnpy::dynamic::{PyTimeDelta, PyTimeZone};
+/// let cet = PyTimeZone { offset: PyTimeDelta { days: 0, seconds: 3600, microseconds: 0 }, name: Some("CET".into()) };
+/// assert_eq!(ndnpy::PyValue::TimeZone(Box::new(cet)).type_name(), "datetime.timezone");
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct PyTimeZone {
+    /// The offset from UTC (east positive), strictly between -24 h and 24 h.
+    pub offset: PyTimeDelta,
+    /// The name given to `timezone(offset, name)`.
+    pub name: Option<String>,
 }
 
 /// An array kept as its stored bytes: records, void, long doubles and sub-array dtypes.

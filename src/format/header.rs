@@ -124,6 +124,34 @@ pub struct ReadOptions {
     /// The deepest nesting of the values pickled in an object array
     /// ([`ReadOptions::max_pickle_depth`]).
     pub max_pickle_depth: usize,
+    /// What a Python 2 `str` in an object array's pickle becomes
+    /// ([`ReadOptions::pickle_encoding`]).
+    pub pickle_encoding: PickleEncoding,
+}
+
+/// What a Python 2 `str` (8-bit text, which Python 3 has no type for) in an object array's
+/// pickle becomes: numpy's `np.load(..., encoding=...)`. Python 3's `str` and `bytes` are read
+/// as they are whatever this says; the bytes of a numpy array's data are its bytes.
+///
+/// ```
+/// use ndnpy::header::PickleEncoding;
+/// let opts = ndnpy::ReadOptions::new().pickle_encoding(PickleEncoding::Bytes);
+/// assert_eq!(opts.pickle_encoding, PickleEncoding::Bytes);
+/// assert_eq!(ndnpy::ReadOptions::new().pickle_encoding, PickleEncoding::Latin1);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[non_exhaustive]
+pub enum PickleEncoding {
+    /// Text, each byte one code point (`encoding='latin1'`; the default here, and what numpy
+    /// asks for files holding numpy arrays).
+    #[default]
+    Latin1,
+    /// Text if every byte is ASCII, else an [`ErrorKind::DType`](crate::ErrorKind::DType)
+    /// error, as numpy's default `encoding='ASCII'` raises `UnicodeError` (array data
+    /// included, as numpy decodes it before it rebuilds the array).
+    Ascii,
+    /// [`PyValue::Bytes`](crate::PyValue::Bytes) (`encoding='bytes'`).
+    Bytes,
 }
 
 impl Default for ReadOptions {
@@ -149,6 +177,7 @@ impl ReadOptions {
             threads: if cfg!(unix) { 2 } else { 1 },
             max_inflated_len: None,
             max_pickle_depth: 256,
+            pickle_encoding: PickleEncoding::Latin1,
         }
     }
 
@@ -262,6 +291,30 @@ impl ReadOptions {
     /// ```
     pub fn max_pickle_depth(mut self, depth: usize) -> ReadOptions {
         self.max_pickle_depth = depth;
+        self
+    }
+
+    /// What a Python 2 `str` in an object array's pickle becomes (numpy's `encoding`):
+    /// [`PickleEncoding::Latin1`] text by default.
+    ///
+    /// ```
+    /// use ndnpy::{header::PickleEncoding, DynArray, PyValue, ReadOptions};
+    /// // A Python 2 pickle of ['caf\xe9', u'x', 1, 2.5, None, array([1.5, -2.]), ['']]
+    /// // (testdata/object/generate.py).
+    /// let file = std::fs::read("testdata/object/py2_latin1.npy")?;
+    /// let read = |opts: &ReadOptions| DynArray::read_npy_with_options(&file[..], opts);
+    /// let latin1 = read(&ReadOptions::new())?.into_array::<PyValue>()?;
+    /// assert_eq!(latin1[0], PyValue::Str("café".into()));
+    /// let bytes = ReadOptions::new().pickle_encoding(PickleEncoding::Bytes);
+    /// let raw = read(&bytes)?.into_array::<PyValue>()?;
+    /// assert_eq!(raw[0], PyValue::Bytes(b"caf\xe9".to_vec()));
+    /// assert_eq!(raw[1], PyValue::Str("x".into())); // a Python 2 unicode is text
+    /// let ascii = ReadOptions::new().pickle_encoding(PickleEncoding::Ascii);
+    /// assert!(read(&ascii).is_err()); // 'caf\xe9' is not ASCII
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn pickle_encoding(mut self, encoding: PickleEncoding) -> ReadOptions {
+        self.pickle_encoding = encoding;
         self
     }
 }

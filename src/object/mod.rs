@@ -35,6 +35,8 @@
 pub(crate) mod pickle;
 
 use crate::array::dynamic::{DynArray, DynData, DynElement, PyValue};
+#[cfg(feature = "object")]
+use crate::array::dynamic::{PyDate, PyTime, PyTimeDelta, PyTimeZone};
 use crate::base::dtype::{DType, ScalarKind};
 #[cfg(feature = "object")]
 use crate::base::error::FormatError;
@@ -77,6 +79,11 @@ impl PyValue {
             PyValue::Range { .. } => "range",
             PyValue::Class(_) => "type",
             PyValue::MaskedArray { .. } => "numpy.ma.MaskedArray",
+            PyValue::Date(_) => "datetime.date",
+            PyValue::Time(_) => "datetime.time",
+            PyValue::DateTime(..) => "datetime.datetime",
+            PyValue::TimeDelta(_) => "datetime.timedelta",
+            PyValue::TimeZone(_) => "datetime.timezone",
         }
     }
 
@@ -199,6 +206,7 @@ fn read_object<R: Read + ?Sized>(
 ) -> Result<DynArray, Error> {
     let limits = Limits {
         max_depth: opts.max_pickle_depth,
+        encoding: opts.pickle_encoding,
     };
     let value = pickle::load(reader, input.available, limits, &mut Values)?;
     let dtype = info.header.dtype;
@@ -304,6 +312,7 @@ impl Sink for Values {
             Leaf::Array(meta, bytes) => PyValue::Array(Box::new(plain_array(meta, bytes)?)),
             Leaf::Range(start, stop, step) => PyValue::Range { start, stop, step },
             Leaf::Class(module, name) => PyValue::Class(format!("{module}.{name}")),
+            Leaf::Time(v) => v,
             Leaf::Masked { data, mask, fill } => {
                 let (meta, bytes) = data;
                 let mask_meta = ArrayMeta {
@@ -825,6 +834,32 @@ fn write_value<'a>(
             mask,
             fill_value,
         } => write_masked(p, data, mask, fill_value.as_deref())?,
+        PyValue::Date(d) => {
+            check_date(d)?;
+            p.packed_time("date", &packed_date(d), None);
+        }
+        PyValue::Time(t) => {
+            check_time(t)?;
+            let mut state = packed_time(t).to_vec();
+            state[0] |= u8::from(t.fold) << 7;
+            p.packed_time("time", &state, t.tzinfo.as_deref());
+        }
+        PyValue::DateTime(d, t) => {
+            check_date(d)?;
+            check_time(t)?;
+            let mut state = packed_date(d).to_vec();
+            state[2] |= u8::from(t.fold) << 7;
+            state.extend_from_slice(&packed_time(t));
+            p.packed_time("datetime", &state, t.tzinfo.as_deref());
+        }
+        PyValue::TimeDelta(d) => {
+            check_timedelta(d)?;
+            p.timedelta(d);
+        }
+        PyValue::TimeZone(tz) => {
+            check_timezone(tz)?;
+            p.timezone(tz);
+        }
         PyValue::Scalar(a) => {
             if !a.shape().is_empty() || matches!(a.data(), DynData::Object(_)) {
                 return Err(crate::base::error::UsageError::ObjectValue {
@@ -843,6 +878,86 @@ fn write_value<'a>(
         }
     }
     Ok(())
+}
+
+/// A `datetime` value's fields outside what Python's constructor takes: a usage error.
+#[cfg(feature = "object")]
+fn bad_time(what: &str) -> Error {
+    crate::base::error::UsageError::ObjectValue {
+        reason: format!("{what} is outside what Python's datetime module holds"),
+    }
+    .into()
+}
+
+#[cfg(feature = "object")]
+fn check_date(d: &PyDate) -> Result<(), Error> {
+    let leap = d.year % 4 == 0 && (d.year % 100 != 0 || d.year % 400 == 0);
+    let days = match d.month {
+        2 if leap => 29,
+        2 => 28,
+        4 | 6 | 9 | 11 => 30,
+        _ => 31,
+    };
+    let ok =
+        (1..=9999).contains(&d.year) && (1..=12).contains(&d.month) && (1..=days).contains(&d.day);
+    if ok {
+        Ok(())
+    } else {
+        Err(bad_time(&format!("the date {:?}", d)))
+    }
+}
+
+#[cfg(feature = "object")]
+fn check_time(t: &PyTime) -> Result<(), Error> {
+    if t.hour >= 24 || t.minute >= 60 || t.second >= 60 || t.microsecond >= 1_000_000 {
+        return Err(bad_time(&format!(
+            "the time {:02}:{:02}:{:02}.{}",
+            t.hour, t.minute, t.second, t.microsecond
+        )));
+    }
+    match &t.tzinfo {
+        Some(tz) => check_timezone(tz),
+        None => Ok(()),
+    }
+}
+
+#[cfg(feature = "object")]
+fn check_timedelta(d: &PyTimeDelta) -> Result<(), Error> {
+    let ok = d.days.unsigned_abs() <= 999_999_999
+        && (0..86_400).contains(&d.seconds)
+        && (0..1_000_000).contains(&d.microseconds);
+    if ok {
+        Ok(())
+    } else {
+        Err(bad_time(&format!("the timedelta {d:?} (not normalized)")))
+    }
+}
+
+#[cfg(feature = "object")]
+fn check_timezone(tz: &PyTimeZone) -> Result<(), Error> {
+    check_timedelta(&tz.offset)?;
+    let o = tz.offset;
+    if o.days == 0 || (o.days == -1 && (o.seconds > 0 || o.microseconds > 0)) {
+        Ok(())
+    } else {
+        Err(bad_time(&format!(
+            "the timezone offset {o:?} (not within a day)"
+        )))
+    }
+}
+
+/// The year's two bytes, the month and the day, as `date.__reduce__` packs them.
+#[cfg(feature = "object")]
+fn packed_date(d: &PyDate) -> [u8; 4] {
+    let [hi, lo] = d.year.to_be_bytes();
+    [hi, lo, d.month, d.day]
+}
+
+/// Hour, minute, second and three bytes of microseconds, as `time.__reduce__` packs them.
+#[cfg(feature = "object")]
+fn packed_time(t: &PyTime) -> [u8; 6] {
+    let [_, a, b, c] = t.microsecond.to_be_bytes();
+    [t.hour, t.minute, t.second, a, b, c]
 }
 
 /// An array of a dtype without objects: `_reconstruct` and its state.

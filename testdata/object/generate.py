@@ -28,6 +28,10 @@ Files written by pickle.dump after numpy's own header (np.save always uses proto
   subclasses_p0.npy .. subclasses_p5.npy   SUBCLASSES pickled with protocols 0 to 5
   records.npy         record scalars (RECORDS): rows of a recarray (numpy.record) and of a
                       structured array (numpy.void)
+  datetimes.npy       the datetime module's values (DATETIMES): dates, times and datetimes,
+                      naive, with fold=1 and with timezones (utc, named, negative offsets),
+                      timedeltas (max and min included), timezones as values; np.save's bytes
+  datetimes_p0.npy .. datetimes_p5.npy   DATETIMES pickled with protocols 0 to 5
 Files crafted here (numpy 2.4 cannot write them; each is checked to load in numpy):
   kinds_np1.npy       KINDS pickled with protocol 3, as numpy 1.x's np.save did, with the
                       numpy 1 module paths (numpy.core.multiarray, numpy.core.numeric): the
@@ -36,6 +40,8 @@ Files crafted here (numpy 2.4 cannot write them; each is checked to load in nump
                       Python 2 byte strings (SHORT_BINSTRING, BINSTRING) as the items, the
                       dtype's arguments and a nested float64 array's data, numpy 1 module
                       paths; np.load reads it with encoding='latin1'
+  py2_datetime.npy    a Python 2 style file: a datetime, a date and a time whose states are
+                      Python 2 byte strings (SHORT_BINSTRING), and a timedelta
   records_np1.npy     RECORDS pickled with protocol 2, with the numpy 1 module paths
                       (numpy.core.multiarray.scalar, numpy.core.records.record)
   subclasses_np1.npy  SUBCLASSES pickled with protocol 2, with the numpy 1 module paths of
@@ -48,6 +54,7 @@ py3-objarr.npy, py2-np0-objarr.npy and the .npz forms, which hold None, the clas
 tests/it/object.rs finds them in the installed numpy and compares them through canon() too
 (for an .npz, this script prints one line per member).
 """
+import datetime as dt
 import fractions
 import io
 import os
@@ -114,6 +121,22 @@ _REC = np.rec.array([(1, 2.5, b"ab"), (3, 4.5, b"c")],
 RECORDS = [_REC[0], _REC[1], np.array([(7, b"xy")], dtype=[("i", ">i2"), ("s", "S2")])[0]]
 
 
+CET = dt.timezone(dt.timedelta(hours=1), "CET")
+WEST = dt.timezone(-dt.timedelta(hours=3, minutes=30))
+DATETIMES = [
+    dt.date(2024, 2, 29), dt.date(1, 1, 1), dt.date(9999, 12, 31),
+    dt.time(23, 59, 58, 999999), dt.time(1, 2, 3, fold=1), dt.time(4, 5, tzinfo=CET),
+    dt.datetime(2024, 5, 6, 7, 8, 9, 123456), dt.datetime(2021, 11, 7, 1, 30, fold=1),
+    dt.datetime(2024, 5, 6, tzinfo=dt.timezone.utc),
+    dt.datetime(2000, 1, 1, 12, tzinfo=dt.timezone.utc),
+    dt.datetime(1999, 12, 31, 23, 59, 59, tzinfo=CET), dt.datetime(2010, 6, 1, tzinfo=WEST),
+    dt.datetime.max, dt.datetime.min,
+    dt.timedelta(days=-3, seconds=5, microseconds=7), dt.timedelta(0), dt.timedelta.max,
+    dt.timedelta.min, dt.timezone.utc, CET, WEST,
+    [dt.date(2020, 1, 1), {"when": dt.datetime(2020, 1, 1, 0, 0)}],
+]
+
+
 def save_with_protocol(path, arr, protocol, rewrite=None):
     """numpy's header, then the array pickled with `protocol` (np.save uses 4)."""
     buf = io.BytesIO()
@@ -125,6 +148,21 @@ def save_with_protocol(path, arr, protocol, rewrite=None):
     buf.write(data)
     with open(path, "wb") as f:
         f.write(buf.getvalue())
+
+
+def py2_datetime_pickle():
+    """A protocol 2 pickle as Python 2 wrote datetime values: an object array of
+    [datetime(2024, 5, 6, 7, 8, 9, 123456), date(2024, 5, 6), time(1, 2, 3, 4),
+    timedelta(-3, 5, 7)], the packed states as Python 2 byte strings (SHORT_BINSTRING)."""
+    out = bytearray(b"\x80\x02cnumpy.core.multiarray\n_reconstruct\ncnumpy\nndarray\nK\x00\x85")
+    out.extend(b"U\x01b\x87R(K\x01K\x04\x85cnumpy\ndtype\nU\x02O8K\x00K\x01\x87R(K\x03U\x01|")
+    out.extend(b"NNNJ\xff\xff\xff\xffJ\xff\xff\xff\xffK?tb\x89](")
+    for name, state in [(b"datetime", b"\x07\xe8\x05\x06\x07\x08\x09\x01\xe2\x40"),
+                        (b"date", b"\x07\xe8\x05\x06"), (b"time", b"\x01\x02\x03\x00\x00\x04")]:
+        out.extend(b"cdatetime\n" + name + b"\nU" + bytes([len(state)]) + state + b"\x85R")
+    out.extend(b"cdatetime\ntimedelta\nJ\xfd\xff\xff\xffK\x05K\x07\x87R")
+    out.extend(b"etb.")
+    return bytes(out)
 
 
 def py2_pickle():
@@ -202,6 +240,17 @@ def canon(x):
         buf = io.BytesIO()
         np.save(buf, np.array(x))
         return "Z" + buf.getvalue().hex()
+    if isinstance(x, dt.timedelta):
+        return "Xd[%d,%d,%d]" % (x.days, x.seconds, x.microseconds)
+    if isinstance(x, dt.timezone):
+        args = x.__getinitargs__()
+        return "Xz[%s,%s]" % (canon(args[0]), canon(args[1]) if len(args) > 1 else "N")
+    if isinstance(x, dt.datetime):
+        return "Xw[%d,%d,%d,%s]" % (x.year, x.month, x.day, canon_time(x))
+    if isinstance(x, dt.date):
+        return "Xa[%d,%d,%d]" % (x.year, x.month, x.day)
+    if isinstance(x, dt.time):
+        return "Xt[%s]" % canon_time(x)
     if x is None:
         return "N"
     if isinstance(x, bool):
@@ -231,12 +280,17 @@ def canon(x):
     raise TypeError(type(x))
 
 
-def load_canon(path):
+def canon_time(x):
+    return "%d,%d,%d,%d,%d,%s" % (x.hour, x.minute, x.second, x.microsecond, x.fold,
+                                  canon(x.tzinfo) if x.tzinfo is not None else "N")
+
+
+def load_canon(path, encoding="latin1"):
     """canon() of what numpy loads from `path`: a .npy file, or an .npz, one line per member
     in the archive's order."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        loaded = np.load(path, allow_pickle=True, encoding="latin1")
+        loaded = np.load(path, allow_pickle=True, encoding=encoding)
         if isinstance(loaded, np.lib.npyio.NpzFile):
             with loaded:
                 return "\n".join(canon(loaded[k]) for k in loaded.files)
@@ -293,6 +347,18 @@ def main():
     npformat.write_array_header_1_0(buf, npformat.header_data_from_array_1_0(arr))
     with open(p("py2_latin1.npy"), "wb") as f:
         f.write(buf.getvalue() + py2_pickle())
+    datetimes = obj_array(DATETIMES)
+    np.save(p("datetimes.npy"), datetimes)
+    for proto in range(6):
+        save_with_protocol(p("datetimes_p%d.npy" % proto), datetimes, proto)
+    arr = obj_array([0] * 4)
+    buf = io.BytesIO()
+    npformat.write_array_header_1_0(buf, npformat.header_data_from_array_1_0(arr))
+    with open(p("py2_datetime.npy"), "wb") as f:
+        f.write(buf.getvalue() + py2_datetime_pickle())
+    assert list(np.load(p("py2_datetime.npy"), allow_pickle=True, encoding="latin1")) == [
+        dt.datetime(2024, 5, 6, 7, 8, 9, 123456), dt.date(2024, 5, 6), dt.time(1, 2, 3, 4),
+        dt.timedelta(-3, 5, 7)]
     # Every file loads in numpy (the crafted ones included), and the numpy 1 paths are there.
     for name in sorted(os.listdir(HERE)):
         if name.endswith(".npy") and name not in ("cycle.npy", "fraction.npy"):
@@ -312,8 +378,12 @@ def main():
 
 if __name__ == "__main__":
     if len(sys.argv) >= 2:
-        # tests/it/object.rs: print canon() of each file given, one per line.
-        for path in sys.argv[1:]:
-            print(load_canon(path))
+        # tests/it/object.rs: print canon() of each file given, one per line (loaded with
+        # encoding='latin1', or the encoding of a first argument --encoding=...).
+        paths, encoding = sys.argv[1:], "latin1"
+        if paths[0].startswith("--encoding="):
+            encoding = paths.pop(0)[len("--encoding="):]
+        for path in paths:
+            print(load_canon(path, encoding))
     else:
         main()

@@ -3,6 +3,7 @@
 //! pickles (depth, cycles, memo bombs, huge lengths, truncations), each a typed error.
 
 use ndarray::ShapeBuilder;
+use ndnpy::dynamic::{PyTime, PyTimeDelta, PyTimeZone};
 use ndnpy::{read_npy_dyn, DynArray, DynData, Error, ErrorKind, Fault, PyValue, ReadOptions};
 use std::path::{Path, PathBuf};
 
@@ -114,8 +115,39 @@ fn canon(v: &PyValue) -> String {
             canon_array(mask),
             fill_value.as_deref().map_or("N".into(), canon_array)
         ),
+        PyValue::Date(d) => format!("Xa[{},{},{}]", d.year, d.month, d.day),
+        PyValue::Time(t) => format!("Xt[{}]", canon_time(t)),
+        PyValue::DateTime(d, t) => {
+            format!("Xw[{},{},{},{}]", d.year, d.month, d.day, canon_time(t))
+        }
+        PyValue::TimeDelta(d) => canon_delta(d),
+        PyValue::TimeZone(tz) => canon_zone(tz),
         other => panic!("unexpected value {other:?}"),
     }
+}
+
+fn canon_delta(d: &PyTimeDelta) -> String {
+    format!("Xd[{},{},{}]", d.days, d.seconds, d.microseconds)
+}
+
+fn canon_zone(tz: &PyTimeZone) -> String {
+    let name = tz
+        .name
+        .as_ref()
+        .map_or("N".into(), |n| format!("S{}", hex(n.as_bytes())));
+    format!("Xz[{},{name}]", canon_delta(&tz.offset))
+}
+
+fn canon_time(t: &PyTime) -> String {
+    let tz = t.tzinfo.as_deref().map_or("N".into(), canon_zone);
+    format!(
+        "{},{},{},{},{},{tz}",
+        t.hour,
+        t.minute,
+        t.second,
+        t.microsecond,
+        u8::from(t.fold)
+    )
 }
 
 fn sorted(v: &[PyValue]) -> String {
@@ -154,7 +186,7 @@ fn numpy_canon(names: &[&str]) -> Vec<String> {
         .collect()
 }
 
-const LOADABLE: [&str; 28] = [
+const LOADABLE: [&str; 36] = [
     "meta.npy",
     "labels.npy",
     "ragged_f8.npy",
@@ -183,6 +215,14 @@ const LOADABLE: [&str; 28] = [
     "subclasses_np1.npy",
     "records.npy",
     "records_np1.npy",
+    "datetimes.npy",
+    "datetimes_p0.npy",
+    "datetimes_p1.npy",
+    "datetimes_p2.npy",
+    "datetimes_p3.npy",
+    "datetimes_p4.npy",
+    "datetimes_p5.npy",
+    "py2_datetime.npy",
 ];
 
 #[test]
@@ -207,6 +247,13 @@ fn every_protocol_and_module_path_gives_the_same_values() {
         "kinds_np1.npy",
     ] {
         assert_eq!(read_npy_dyn(fixture(name)).unwrap(), base, "{name}");
+    }
+    // Protocols before 4 leave out `fold` (Python's `_getstate`), so only 4 and 5 are the
+    // same values; numpy's own loads of 0 to 3 are compared in the test above.
+    let base = read_npy_dyn(fixture("datetimes.npy")).unwrap();
+    for proto in 4..6 {
+        let name = format!("datetimes_p{proto}.npy");
+        assert_eq!(read_npy_dyn(fixture(&name)).unwrap(), base, "{name}");
     }
 }
 
@@ -557,9 +604,10 @@ fn flip_bytes(bytes: &[u8]) {
 
 // ---- writing -------------------------------------------------------------------------------
 
-/// Fixtures whose contents (str, int, float, None, list, dict, tuples, nested float arrays)
-/// ndnpy writes byte for byte as np.save did.
-const BYTE_EXACT: [&str; 5] = [
+/// Fixtures whose contents (str, int, float, None, list, dict, tuples, nested float arrays,
+/// datetime values) ndnpy writes byte for byte as np.save did.
+const BYTE_EXACT: [&str; 6] = [
+    "datetimes.npy",
     "meta.npy",
     "labels.npy",
     "ragged_f8.npy",
@@ -694,6 +742,7 @@ fn values() -> impl Strategy<Value = PyValue> {
         )
             .prop_map(|(start, stop, step)| PyValue::Range { start, stop, step }),
         Just(PyValue::Class("builtins.range".into())),
+        datetimes(),
     ];
     leaf.prop_recursive(4, 48, 6, |inner| {
         prop_oneof![
@@ -710,6 +759,78 @@ fn values() -> impl Strategy<Value = PyValue> {
             }),
         ]
     })
+}
+
+/// The datetime module's values, in Python's ranges (every day of every month, both folds,
+/// naive and with timezones east and west).
+fn datetimes() -> impl Strategy<Value = PyValue> {
+    use ndnpy::dynamic::PyDate;
+    let delta = (-999_999_999i32..=999_999_999, 0i32..86_400, 0i32..1_000_000).prop_map(
+        |(days, seconds, microseconds)| PyTimeDelta {
+            days,
+            seconds,
+            microseconds,
+        },
+    );
+    let zone = (
+        any::<bool>(),
+        0i32..86_400,
+        0i32..1_000_000,
+        prop::option::of("[A-Z]{1,4}"),
+    )
+        .prop_filter_map("zero west offset", |(west, s, us, name)| {
+            let offset = if west {
+                (s > 0 || us > 0).then_some(PyTimeDelta {
+                    days: -1,
+                    seconds: s,
+                    microseconds: us,
+                })?
+            } else {
+                PyTimeDelta {
+                    days: 0,
+                    seconds: s,
+                    microseconds: us,
+                }
+            };
+            Some(PyTimeZone { offset, name })
+        });
+    let date = (1u16..=9999, 1u8..=12, 1u8..=31).prop_filter_map("no such day", |(y, m, d)| {
+        let leap = y % 4 == 0 && (y % 100 != 0 || y % 400 == 0);
+        let days = match m {
+            2 if leap => 29,
+            2 => 28,
+            4 | 6 | 9 | 11 => 30,
+            _ => 31,
+        };
+        (d <= days).then_some(PyDate {
+            year: y,
+            month: m,
+            day: d,
+        })
+    });
+    let time = (
+        0u8..24,
+        0u8..60,
+        0u8..60,
+        0u32..1_000_000,
+        any::<bool>(),
+        prop::option::of(zone.clone()),
+    )
+        .prop_map(|(hour, minute, second, microsecond, fold, tz)| PyTime {
+            hour,
+            minute,
+            second,
+            microsecond,
+            fold,
+            tzinfo: tz.map(Box::new),
+        });
+    prop_oneof![
+        date.clone().prop_map(PyValue::Date),
+        time.clone().prop_map(PyValue::Time),
+        (date, time).prop_map(|(d, t)| PyValue::DateTime(d, t)),
+        delta.prop_map(PyValue::TimeDelta),
+        zone.prop_map(|z| PyValue::TimeZone(Box::new(z))),
+    ]
 }
 
 /// Equality with NaN equal to itself (by bits), for floats anywhere in the tree.
@@ -841,6 +962,201 @@ fn canon_by_numpy<'a>(paths: impl Iterator<Item = &'a Path>) -> String {
         String::from_utf8_lossy(&out.stderr)
     );
     String::from_utf8(out.stdout).unwrap()
+}
+
+// ---- datetime values and Python 2 str encodings --------------------------------------------
+
+#[test]
+fn datetime_values_map_to_their_variants() {
+    use ndnpy::dynamic::PyDate;
+    let v = read_npy_dyn(fixture("datetimes.npy"))
+        .unwrap()
+        .into_array::<PyValue>()
+        .unwrap();
+    let date = |year, month, day| PyDate { year, month, day };
+    let utc = PyTimeZone {
+        offset: PyTimeDelta {
+            days: 0,
+            seconds: 0,
+            microseconds: 0,
+        },
+        name: None,
+    };
+    assert_eq!(v[0], PyValue::Date(date(2024, 2, 29)));
+    assert_eq!(v[0].type_name(), "datetime.date");
+    let PyValue::Time(t) = &v[4] else {
+        panic!("{:?}", v[4])
+    };
+    assert_eq!((t.hour, t.minute, t.second, t.fold), (1, 2, 3, true));
+    let PyValue::DateTime(d, t) = &v[6] else {
+        panic!("{:?}", v[6])
+    };
+    assert_eq!(
+        (*d, t.microsecond, t.fold, &t.tzinfo),
+        (date(2024, 5, 6), 123_456, false, &None)
+    );
+    let PyValue::DateTime(_, t) = &v[8] else {
+        panic!("{:?}", v[8])
+    };
+    assert_eq!(t.tzinfo.as_deref(), Some(&utc));
+    // -timedelta(hours=3, minutes=30): normalized as Python holds it.
+    let west = PyTimeDelta {
+        days: -1,
+        seconds: 86_400 - 12_600,
+        microseconds: 0,
+    };
+    assert_eq!(
+        v[20],
+        PyValue::TimeZone(Box::new(PyTimeZone {
+            offset: west,
+            name: None
+        }))
+    );
+    assert_eq!(
+        v[17],
+        PyValue::TimeDelta(PyTimeDelta {
+            days: -999_999_999,
+            seconds: 0,
+            microseconds: 0
+        })
+    );
+    assert_eq!(v[18], PyValue::TimeZone(Box::new(utc)));
+    let PyValue::DateTime(d, t) = &v[12] else {
+        panic!("{:?}", v[12])
+    };
+    assert_eq!(
+        (*d, t.hour, t.microsecond),
+        (date(9999, 12, 31), 23, 999_999)
+    );
+}
+
+/// An object array of one value whose pickle is `value` (opcodes ending with the value on the
+/// stack).
+fn one_value(value: &[u8]) -> Vec<u8> {
+    object_npy(1, value)
+}
+
+#[test]
+fn datetime_states_python_would_not_build_are_refused() {
+    let packed = |class: &str, state: &[u8], rest: &[u8]| {
+        let mut p = format!("cdatetime\n{class}\n").into_bytes();
+        p.push(b'C');
+        p.push(state.len() as u8);
+        p.extend_from_slice(state);
+        p.extend_from_slice(rest);
+        p
+    };
+    let good = packed("date", b"\x07\xe8\x02\x1d", b"\x85R");
+    assert_eq!(
+        read(&one_value(&good))
+            .unwrap()
+            .into_array::<PyValue>()
+            .unwrap()[0],
+        PyValue::Date(ndnpy::dynamic::PyDate {
+            year: 2024,
+            month: 2,
+            day: 29
+        })
+    );
+    let cases: Vec<Vec<u8>> = vec![
+        packed("date", b"\x07\xe7\x02\x1d", b"\x85R"), // 2023-02-29
+        packed("date", b"\x00\x00\x01\x01", b"\x85R"), // year 0
+        packed("date", b"\x07\xe8\x0d\x01", b"\x85R"), // month 13
+        packed("date", b"\x07\xe8\x02", b"\x85R"),     // 3 bytes
+        packed("time", b"\x18\x00\x00\x00\x00\x00", b"\x85R"), // hour 24
+        packed("time", b"\x01\x02\x03\x0f\x42\x40", b"\x85R"), // 1,000,000 us
+        packed(
+            "datetime",
+            b"\x07\xe8\x01\x01\x00\x3c\x00\x00\x00\x00",
+            b"\x85R",
+        ), // minute 60
+        // A tzinfo that is not a timezone.
+        packed("time", b"\x01\x02\x03\x00\x00\x00", b"K\x01\x86R"),
+        // timedelta beyond 999,999,999 days, and a timezone of a whole day.
+        b"cdatetime\ntimedelta\nJ\x00\xca\x9a\x3bK\x00K\x00\x87R".to_vec(),
+        b"cdatetime\ntimezone\ncdatetime\ntimedelta\nK\x01K\x00K\x00\x87R\x85R".to_vec(),
+        b"cdatetime\ntimezone\nK\x00\x85R".to_vec(),
+    ];
+    for (i, case) in cases.iter().enumerate() {
+        let e = read(&one_value(case)).unwrap_err();
+        assert_eq!(e.fault(), Some(Fault::Pickle), "case {i}: {e}");
+    }
+    // Every other datetime global is refused by name, as any global outside the table.
+    let e = read(&one_value(b"cdatetime\ntzinfo\n)R")).unwrap_err();
+    assert_eq!(e.fault(), Some(Fault::PickleGlobal), "{e}");
+}
+
+#[test]
+fn datetime_values_outside_pythons_ranges_are_not_written() {
+    use ndnpy::dynamic::PyDate;
+    for bad in [
+        PyValue::Date(PyDate {
+            year: 2023,
+            month: 2,
+            day: 29,
+        }),
+        PyValue::TimeDelta(PyTimeDelta {
+            days: 0,
+            seconds: 86_400,
+            microseconds: 0,
+        }),
+        PyValue::TimeZone(Box::new(PyTimeZone {
+            offset: PyTimeDelta {
+                days: 1,
+                seconds: 0,
+                microseconds: 0,
+            },
+            name: None,
+        })),
+    ] {
+        let a = DynArray::from_objects(ndarray::ArrayD::from_elem(ndarray::IxDyn(&[1]), bad));
+        let e = a.write_npy(&mut Vec::new()).unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::Usage, "{e}");
+    }
+}
+
+#[test]
+fn python2_strs_read_as_each_encoding_numpy_offers() {
+    use ndnpy::header::PickleEncoding;
+    let dir = numpy_test_data();
+    let mut paths: Vec<PathBuf> = NUMPY_OBJARR.iter().map(|n| dir.join(n)).collect();
+    paths.push(fixture("py2_latin1.npy"));
+    paths.push(fixture("py2_datetime.npy"));
+    let out = std::process::Command::new("python3")
+        .arg(fixture("generate.py"))
+        .arg("--encoding=bytes")
+        .args(&paths)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let expected = String::from_utf8(out.stdout).unwrap();
+    let opts = |e| ReadOptions::new().pickle_encoding(e);
+    for (path, want) in paths.iter().zip(expected.lines()) {
+        let bytes = std::fs::read(path).unwrap();
+        let a = DynArray::read_npy_with_options(&bytes[..], &opts(PickleEncoding::Bytes)).unwrap();
+        assert_eq!(canon_array(&a), want, "{}", path.display());
+        // numpy's default, ASCII, raises (UnicodeError) for a file holding a Python 2 str
+        // beyond ASCII anywhere (a value, array data, a datetime's state): every Python 2 file
+        // here (the Python suite checks numpy raises for the same files).
+        let ascii = DynArray::read_npy_with_options(&bytes[..], &opts(PickleEncoding::Ascii));
+        let latin1 = DynArray::read_npy_with_options(&bytes[..], &opts(PickleEncoding::Latin1));
+        let py2 = !path.ends_with("py3-objarr.npy");
+        match ascii {
+            Ok(a) => {
+                assert!(!py2, "{}", path.display());
+                assert_eq!(a, latin1.unwrap(), "{}", path.display());
+            }
+            Err(e) => {
+                assert!(py2, "{}: {e}", path.display());
+                assert_eq!(e.fault(), Some(Fault::PickleEncoding), "{e}");
+                assert!(e.to_string().contains("not ASCII"), "{e}");
+            }
+        }
+    }
 }
 
 // ---- numpy's own object arrays, ndarray subclasses and ranges -----------------------------

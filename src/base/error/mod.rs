@@ -286,6 +286,10 @@ pub enum Fault {
     /// [`ErrorKind::DType`]: an object array's pickle holds what this crate does not rebuild
     /// (a cycle, records holding objects, a range beyond `i64`, a masked array of records).
     PickleUnsupported,
+    /// [`ErrorKind::DType`]: an object array's pickle holds a Python 2 `str` that is not
+    /// ASCII, read with [`PickleEncoding::Ascii`](crate::header::PickleEncoding::Ascii)
+    /// (numpy's `UnicodeError`; Latin-1 or bytes read it).
+    PickleEncoding,
     /// [`ErrorKind::DType`]: an element of an object array is of another Python type than a
     /// typed conversion needs.
     ObjectValue,
@@ -393,6 +397,7 @@ impl Fault {
             }
             Fault::PickleGlobal
             | Fault::PickleUnsupported
+            | Fault::PickleEncoding
             | Fault::ObjectValue
             | Fault::DType
             | Fault::NoEquivalent
@@ -1399,6 +1404,12 @@ pub(crate) enum MismatchError {
         /// What it is.
         what: String,
     },
+    /// An object array's pickle holds a Python 2 `str` beyond ASCII, read as ASCII.
+    #[cfg_attr(not(feature = "object"), allow(dead_code))] // made only by the pickle
+    PickleNotAscii {
+        /// The text, escaped (bounded when shown).
+        text: String,
+    },
     /// An element of an object array is not of the Python type a typed conversion needs
     /// (`DynArray::into_strings` of an array holding an int).
     ObjectValue {
@@ -1595,6 +1606,13 @@ impl MismatchError {
                  dtypes and scalars and Python data, and never calls code from a file",
                 Capped(module),
                 Capped(name)
+            ),
+            MismatchError::PickleNotAscii { text } => write!(
+                f,
+                "the pickle holds the Python 2 str {} that is not ASCII (numpy's default \
+                 encoding; read it with PickleEncoding::Latin1, numpy's encoding='latin1', or \
+                 Bytes)",
+                Capped(text)
             ),
             MismatchError::PickleUnsupported { offset, what } => write!(
                 f,
@@ -2271,6 +2289,7 @@ impl MismatchError {
             MismatchError::Layout { .. } => Fault::Layout,
             MismatchError::PickleGlobal { .. } => Fault::PickleGlobal,
             MismatchError::PickleUnsupported { .. } => Fault::PickleUnsupported,
+            MismatchError::PickleNotAscii { .. } => Fault::PickleEncoding,
             MismatchError::ObjectValue { .. } => Fault::ObjectValue,
             MismatchError::DType { .. } => Fault::DType,
             MismatchError::NoEquivalent { .. } => Fault::NoEquivalent,

@@ -45,6 +45,16 @@ pub(crate) enum Global {
     Bytes,
     /// `_codecs.encode` (protocols 0-2 write bytes as `encode(text, 'latin1')`).
     Encode,
+    /// `datetime.date`.
+    Date,
+    /// `datetime.time`.
+    Time,
+    /// `datetime.datetime`.
+    DateTime,
+    /// `datetime.timedelta`.
+    TimeDelta,
+    /// `datetime.timezone`.
+    TimeZone,
 }
 
 /// The global `module.name`, if it is one of those. Protocols 0 to 2 name builtins
@@ -81,6 +91,11 @@ pub(super) fn resolve(module: &str, name: &str, proto: u8) -> Option<Global> {
         ("builtins", "bytearray") => Global::ByteArray,
         ("builtins", "bytes") => Global::Bytes,
         ("_codecs", "encode") => Global::Encode,
+        ("datetime", "date") => Global::Date,
+        ("datetime", "time") => Global::Time,
+        ("datetime", "datetime") => Global::DateTime,
+        ("datetime", "timedelta") => Global::TimeDelta,
+        ("datetime", "timezone") => Global::TimeZone,
         _ => return None,
     })
 }

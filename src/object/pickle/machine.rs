@@ -127,6 +127,9 @@ pub(super) enum Obj {
     /// `range(start, stop, step)`: the value, never its items.
     Range(i64, i64, i64),
     Scalar(Rc<DType>, u64, Vec<u8>),
+    /// A `datetime` value (`time`): a `PyValue` `Date`, `Time`, `DateTime`, `TimeDelta` or
+    /// `TimeZone`, which holds no other object.
+    Time(Box<crate::array::dynamic::PyValue>),
     /// Moved out into the tree.
     Taken,
 }

@@ -13,7 +13,8 @@
 //! subclasses whose pickles are plain data (`numpy.rec.recarray` with `numpy.record`, rebuilt
 //! as the plain array; `numpy.ma.core._mareconstruct` with `numpy.ma.MaskedArray`) and the
 //! builtins that pickles use for data (`complex`, `set`, `frozenset`, `bytearray`, `bytes`,
-//! `_codecs.encode`, `range`, Python 2's `xrange`; the class `range` may also be a value).
+//! `_codecs.encode`, `range`, Python 2's `xrange`; the class `range` may also be a value), and
+//! `datetime`'s `date`, `time`, `datetime`, `timedelta` and `timezone` (`time`).
 //! Any other global is an [`ErrorKind::DType`](crate::ErrorKind::DType) error naming it.
 //!
 //! Hostile pickles are bounded like every other input:
@@ -34,10 +35,13 @@ mod globals;
 mod machine;
 mod numpy;
 mod source;
+mod time;
 mod tree;
 pub(crate) mod write;
 
 pub(crate) use numpy::object_dtype;
+
+use crate::format::header::PickleEncoding;
 
 use crate::base::dtype::DType;
 use crate::base::error::Error;
@@ -64,6 +68,8 @@ pub(crate) struct Limits {
     /// The deepest nesting of containers (lists, tuples, dicts, sets, arrays of objects), the
     /// top-level array being depth 1; clamped to [`MAX_DEPTH`].
     pub(crate) max_depth: usize,
+    /// What a Python 2 `str` becomes.
+    pub(crate) encoding: PickleEncoding,
 }
 
 /// A value without children, as the pickle describes it.
@@ -91,6 +97,9 @@ pub(crate) enum Leaf {
     Range(i64, i64, i64),
     /// A class referred to as a value, by its module and name (`builtins`, `range`).
     Class(&'static str, &'static str),
+    /// A `datetime` value: a [`PyValue`](crate::PyValue) `Date`, `Time`, `DateTime`,
+    /// `TimeDelta` or `TimeZone`.
+    Time(crate::array::dynamic::PyValue),
     /// A `MaskedArray` of a scalar dtype: its data as [`Leaf::Array`]'s, its mask (one byte
     /// per element, in the data's order) and its fill value (a 0-d array), if set.
     Masked {
@@ -183,7 +192,10 @@ mod tests {
     }
 
     fn load_text(pickle: &[u8]) -> Result<String, Error> {
-        let limits = Limits { max_depth: 16 };
+        let limits = Limits {
+            max_depth: 16,
+            encoding: PickleEncoding::Latin1,
+        };
         let mut r = pickle;
         let text = load(&mut r, Some(pickle.len() as u64), limits, &mut Text)?;
         assert!(r.is_empty(), "the pickle is read to its STOP");

@@ -138,6 +138,9 @@ pub(super) fn call<R: Read + ?Sized>(
         Global::Set | Global::FrozenSet => set(m, g, args, src),
         Global::ByteArray | Global::Bytes => bytes(m, g, args, src),
         Global::Encode => encode(m, args, src),
+        Global::Date | Global::Time | Global::DateTime | Global::TimeDelta | Global::TimeZone => {
+            super::time::call(m, g, args, src)
+        }
         Global::NdArray | Global::RecArray | Global::MaskedArray | Global::Record => {
             Err(unsupported(
                 m,

@@ -7,6 +7,7 @@ use super::globals::Global;
 use super::machine::{ArrayObj, Id, MaskedObj, Obj, Payload};
 use super::{ArrayMeta, Leaf, Limits, Seq, Sink, MAX_DEPTH};
 use crate::base::error::{Error, FormatError, LimitError, MismatchError};
+use crate::format::header::PickleEncoding;
 
 struct Walker {
     arena: Vec<Obj>,
@@ -15,6 +16,7 @@ struct Walker {
     refs: Vec<u32>,
     on_path: Vec<bool>,
     max_depth: usize,
+    encoding: PickleEncoding,
     spent: u64,
     limit: u64,
     len: u64,
@@ -60,6 +62,20 @@ pub(super) fn build<S: Sink>(
     spent: u64,
     sink: &mut S,
 ) -> Result<S::Value, Error> {
+    // Python's unpickler decodes every Python 2 str as its opcode is read, values, array data
+    // and datetime states alike: under ASCII, any one beyond ASCII fails the whole load.
+    if limits.encoding == PickleEncoding::Ascii {
+        let high = arena.iter().find_map(|o| match o {
+            Obj::Py2Str(b) if !b.is_ascii() => Some(b),
+            _ => None,
+        });
+        if let Some(b) = high {
+            return Err(MismatchError::PickleNotAscii {
+                text: crate::base::error::excerpt(format_args!("'{}'", b.escape_ascii())),
+            }
+            .into());
+        }
+    }
     let mut refs = vec![0u32; arena.len()];
     let mut bump = |id: Id| refs[id] = refs[id].saturating_add(1);
     bump(root);
@@ -90,6 +106,7 @@ pub(super) fn build<S: Sink>(
         refs,
         on_path: vec![false; n],
         max_depth: limits.max_depth.clamp(1, MAX_DEPTH),
+        encoding: limits.encoding,
         spent,
         limit,
         len,
@@ -224,6 +241,7 @@ impl Walker {
                 fill: ma.fill,
             })),
             Obj::Range(a, b, c) => Obj::Range(*a, *b, *c),
+            Obj::Time(v) => Obj::Time(v.clone()),
             Obj::MaskedNew => Obj::MaskedNew,
             // Not values: reported by `value`.
             Obj::Global(g) => Obj::Global(*g),
@@ -285,6 +303,7 @@ impl Walker {
             Obj::Scalar(_, n, b) => 64 * n + b.len() as u64,
             Obj::Array(a) => 64 * a.dtype_nodes + 8 * a.shape.len() as u64,
             Obj::Masked(ma) => 2 * (64 * ma.array.dtype_nodes + 8 * ma.array.shape.len() as u64),
+            Obj::Time(_) => 64,
             _ => 0,
         };
         self.charge(NODE + heap)?;
@@ -313,8 +332,14 @@ impl Walker {
             Obj::Complex(r, i) => Leaf::Complex(r, i),
             Obj::Str(s) => Leaf::Str(s),
             Obj::CodePoints(p) => Leaf::CodePoints(p),
-            // A Python 2 str, as np.load(..., encoding='latin1') decodes it.
-            Obj::Py2Str(b) => Leaf::Str(b.iter().map(|&c| char::from(c)).collect()),
+            // A Python 2 str, as np.load(..., encoding=...) decodes it.
+            Obj::Py2Str(b) => match self.encoding {
+                PickleEncoding::Bytes => Leaf::Bytes(b),
+                // Checked to be ASCII before the walk, under `Ascii`.
+                PickleEncoding::Latin1 | PickleEncoding::Ascii => {
+                    Leaf::Str(b.iter().map(|&c| char::from(c)).collect())
+                }
+            },
             Obj::Bytes(b) => Leaf::Bytes(b),
             Obj::ByteArray(b) => Leaf::ByteArray(b),
             Obj::Scalar(d, _, b) => Leaf::Scalar((*d).clone(), b),
@@ -374,6 +399,7 @@ impl Walker {
                 }
             }
             Obj::Range(start, stop, step) => Leaf::Range(start, stop, step),
+            Obj::Time(v) => Leaf::Time(*v),
             Obj::Masked(ma) => {
                 let MaskedObj { array, mask, fill } = *ma;
                 let data = self.plain_array(array)?;

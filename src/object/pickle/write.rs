@@ -2,11 +2,12 @@
 //! framing (frames of at least 64 KiB closed at value boundaries, payloads of 64 KiB or more
 //! written outside frames, frames under 4 bytes without a header), `MEMOIZE` after every
 //! memoizable object, and memo references (`BINGET`) for the objects Python shares by
-//! identity whatever the data: the globals and their module and attribute names, one-character
-//! Latin-1 `str`s and the empty `str`, `bytes` of at most one byte, and the dtypes of numpy's
-//! builtin types in native order. Other equal values are written again, as Python writes
+//! identity whatever the data: the globals and their module names, one-character Latin-1
+//! `str`s and the empty `str`, `bytes` of at most one byte, the dtypes of numpy's builtin types
+//! in native order, and `datetime.timezone`s (an array's values share their `tzinfo`). Other equal values are written again, as Python writes
 //! equal values that are distinct objects.
 
+use crate::array::dynamic::{PyTimeDelta, PyTimeZone};
 use crate::base::dtype::{ByteOrder, DType, ScalarKind};
 use crate::base::error::Error;
 use std::collections::HashMap;
@@ -26,6 +27,9 @@ enum Shared {
     DType(String),
     /// The `(0,)` of `MaskedArray.__reduce__`, a constant of its code: one object.
     MaskedShape,
+    /// A `datetime.timezone`: the values of one array share their `tzinfo` object
+    /// (`timezone.utc` is one object), so equal ones are written once.
+    TimeZone(PyTimeZone),
 }
 
 pub(crate) struct Pickler {
@@ -271,16 +275,65 @@ impl Pickler {
     /// The global `module.name` (`STACK_GLOBAL`), memoized once.
     pub(crate) fn global(&mut self, module: &'static str, name: &'static str) {
         self.shared(Shared::Global(module, name), |p| {
-            // Module and attribute names are interned: one object each.
-            for s in [module, name] {
-                p.shared(Shared::Str(s.as_bytes().to_vec()), |p| {
-                    p.str_ops(s.as_bytes())
-                });
-                p.boundary();
-            }
+            // A class's `__module__` is one interned object: written once, then referred to.
+            // Its name is split off its qualified name afresh: a new object (`datetime.datetime`
+            // writes "datetime" twice).
+            p.shared(Shared::Str(module.as_bytes().to_vec()), |p| {
+                p.str_ops(module.as_bytes())
+            });
+            p.boundary();
+            p.str_ops(name.as_bytes());
+            p.memoize();
+            p.boundary();
             p.op(0x93);
         });
         self.boundary();
+    }
+
+    /// A `datetime.date`, `time` or `datetime` from its packed state (`__reduce__`'s), with
+    /// its `tzinfo`.
+    pub(crate) fn packed_time(
+        &mut self,
+        class: &'static str,
+        state: &[u8],
+        tzinfo: Option<&PyTimeZone>,
+    ) {
+        self.global("datetime", class);
+        self.bytes(state);
+        if let Some(tz) = tzinfo {
+            self.timezone(tz);
+        }
+        self.tuple(1 + usize::from(tzinfo.is_some()));
+        self.op(b'R');
+        self.memoize();
+        self.end_value();
+    }
+
+    /// A `datetime.timedelta`: `timedelta(days, seconds, microseconds)`.
+    pub(crate) fn timedelta(&mut self, d: &PyTimeDelta) {
+        self.global("datetime", "timedelta");
+        for v in [d.days, d.seconds, d.microseconds] {
+            self.int(v.into());
+        }
+        self.tuple(3);
+        self.op(b'R');
+        self.memoize();
+        self.end_value();
+    }
+
+    /// A `datetime.timezone`: `timezone(offset[, name])`, written once per pickle.
+    pub(crate) fn timezone(&mut self, tz: &PyTimeZone) {
+        self.shared(Shared::TimeZone(tz.clone()), |p| {
+            p.global("datetime", "timezone");
+            p.timedelta(&tz.offset);
+            if let Some(name) = &tz.name {
+                let first = name.chars().next().map(u32::from);
+                p.str(name.as_bytes(), first, name.chars().count());
+            }
+            p.tuple(1 + usize::from(tz.name.is_some()));
+            p.op(b'R');
+        });
+        self.end_value();
     }
 
     /// The tuple `(0,)` that `MaskedArray.__reduce__` hands to `_mareconstruct`, memoized
