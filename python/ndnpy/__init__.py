@@ -435,10 +435,7 @@ def _savez(file, args, kwds, compress):
             raise ValueError(f"Cannot use un-named variables and keyword {key}")
         named[key] = a
     path = _path_of(file)
-    if path is None:
-        # A file object: numpy's own writer (the engine writes files it can make atomic).
-        return (np.savez_compressed if compress else np.savez)(file, **named)
-    if not path.endswith(".npz"):
+    if path is not None and not path.endswith(".npz"):
         path += ".npz"
     members, keep = [], []
     for key, value in named.items():
@@ -451,12 +448,17 @@ def _savez(file, args, kwds, compress):
         array, descr, fortran = _raw_member(array)
         keep.append(array)
         members.append((key, descr, fortran, list(array.shape), _address(array), array.nbytes))
+    if path is None:
+        # A file object: the archive a path would get, written where the file is.
+        file.write(_ndnpy.npz_bytes(members, compress))
+        return
     _ndnpy.write_npz(path, members, compress)
 
 
 def savez(file, *args, allow_pickle=True, **kwds):
     """Saves arrays into an uncompressed ``.npz`` archive, as ``numpy.savez`` does (members
-    ``arr_0``, ... for positional arrays, keywords by name); a path is written atomically."""
+    ``arr_0``, ... for positional arrays, keywords by name); a path is written atomically, a
+    binary file object gets the same bytes where it is."""
     _savez(file, args, kwds, False)
 
 

@@ -618,23 +618,18 @@ fn write_npy(
     .map_err(|e| py_err(e, Some(path)))
 }
 
-/// Writes the `.npz` archive `path` atomically: each member `(name, descr, fortran, shape,
-/// address, nbytes)` (the array's memory, see [`Buffer::slice`]; read, not written), or
-/// `(name, npy_bytes)` for a whole `.npy` file numpy wrote (object arrays), deflated on
-/// every core when `compress`, as `np.savez_compressed` stores it (names as given).
-#[pyfunction]
-fn write_npz(
-    py: Python<'_>,
-    path: &str,
-    members: Vec<Bound<'_, PyTuple>>,
-    compress: bool,
-) -> PyResult<()> {
-    enum Member {
-        Raw(String, Header, Buffer),
-        Npy(String, Vec<u8>),
-    }
+/// A member of [`write_npz`]'s list.
+enum Member {
+    Raw(String, Header, Buffer),
+    Npy(String, Vec<u8>),
+}
+
+/// The members `(name, descr, fortran, shape, address, nbytes)` (the array's memory, see
+/// [`Buffer::slice`]; read, not written), or `(name, npy_bytes)` for a whole `.npy` file
+/// numpy wrote (object arrays).
+fn members_of(members: &[Bound<'_, PyTuple>]) -> PyResult<Vec<Member>> {
     let mut list = Vec::with_capacity(members.len());
-    for m in &members {
+    for m in members {
         if m.len() == 2 {
             let (name, npy): (String, Vec<u8>) = m.extract()?;
             list.push(Member::Npy(name, npy));
@@ -662,32 +657,73 @@ fn write_npz(
             },
         ));
     }
-    let options = if compress {
+    Ok(list)
+}
+
+/// Adds `list` to `npz` and finishes it, deflated on every core when `compress`, as
+/// `np.savez_compressed` stores it (names as given).
+fn fill_npz<W: Write + Seek>(mut npz: ndnpy::NpzWriter<W>, list: &[Member]) -> Result<W, Error> {
+    for m in list {
+        match m {
+            Member::Raw(name, header, buffer) => {
+                // SAFETY: the caller's contract (Buffer::bytes): `_savez` in
+                // ndnpy/__init__.py keeps every array alive across this call.
+                let data = unsafe { (*buffer).bytes() };
+                let array = RawArray {
+                    header: header.clone(),
+                    data,
+                };
+                npz.add_array(name.clone(), &array).map_err(Error::from)?;
+            }
+            Member::Npy(name, bytes) => npz.add_bytes(format!("{name}.npy"), bytes)?,
+        }
+    }
+    Ok(npz.finish()?)
+}
+
+fn npz_options(compress: bool) -> NpzWriteOptions {
+    if compress {
         NpzWriteOptions::compressed()
     } else {
         NpzWriteOptions::new().compression(Compression::Stored)
-    };
+    }
+}
+
+/// Writes the `.npz` archive `path` atomically from the members [`members_of`] takes.
+#[pyfunction]
+fn write_npz(
+    py: Python<'_>,
+    path: &str,
+    members: Vec<Bound<'_, PyTuple>>,
+    compress: bool,
+) -> PyResult<()> {
+    let list = members_of(&members)?;
+    let options = npz_options(compress);
     py.detach(|| -> Result<(), Error> {
-        let mut npz = ndnpy::NpzWriter::create_with_options(path, &options)?;
-        for m in &list {
-            match m {
-                Member::Raw(name, header, buffer) => {
-                    // SAFETY: the caller's contract (Buffer::bytes): `_savez` in
-                    // ndnpy/__init__.py keeps every array alive across this call.
-                    let data = unsafe { (*buffer).bytes() };
-                    let array = RawArray {
-                        header: header.clone(),
-                        data,
-                    };
-                    npz.add_array(name.clone(), &array).map_err(Error::from)?;
-                }
-                Member::Npy(name, bytes) => npz.add_bytes(format!("{name}.npy"), bytes)?,
-            }
-        }
-        npz.finish()?;
+        let npz = ndnpy::NpzWriter::create_with_options(path, &options)?;
+        fill_npz(npz, &list)?;
         Ok(())
     })
     .map_err(|e| py_err(e, Some(path)))
+}
+
+/// The bytes of the `.npz` archive of `members` (as [`write_npz`] writes it), for a file
+/// object: the same bytes a path gets.
+#[pyfunction]
+fn npz_bytes<'py>(
+    py: Python<'py>,
+    members: Vec<Bound<'py, PyTuple>>,
+    compress: bool,
+) -> PyResult<Bound<'py, PyBytes>> {
+    let list = members_of(&members)?;
+    let options = npz_options(compress);
+    let out = py
+        .detach(|| {
+            let npz = ndnpy::NpzWriter::with_options(std::io::Cursor::new(Vec::new()), &options);
+            fill_npz(npz, &list)
+        })
+        .map_err(|e| py_err(e, None))?;
+    Ok(PyBytes::new(py, &out.into_inner()))
 }
 
 #[pymodule]
@@ -701,6 +737,7 @@ fn _ndnpy(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(load_objects, m)?)?;
     m.add_function(wrap_pyfunction!(header_bytes, m)?)?;
     m.add_function(wrap_pyfunction!(write_npz, m)?)?;
+    m.add_function(wrap_pyfunction!(npz_bytes, m)?)?;
     m.add_function(wrap_pyfunction!(write_npy, m)?)?;
     m.add_class::<Archive>()?;
     Ok(())

@@ -216,6 +216,23 @@ def test_savez_and_savez_compressed_are_read_by_np_load_and_zipfile(tmp_path):
                 back["nope"]
 
 
+@pytest.mark.parametrize("compress", [False, True])
+def test_savez_to_a_file_object_writes_what_a_path_gets(tmp_path, compress):
+    fn = ndnpy.savez_compressed if compress else ndnpy.savez
+    arrays = {"w": np.random.default_rng(1).standard_normal((200, 300)),
+              "meta": np.array([{"k": 1}], dtype=object)}
+    fn(tmp_path / "path", np.arange(3), **arrays)
+    buf = io.BytesIO()
+    buf.write(b"prefix")  # written where the file is
+    fn(buf, np.arange(3), **arrays)
+    assert buf.getvalue() == b"prefix" + (tmp_path / "path.npz").read_bytes()
+    with open(tmp_path / "f.npz", "wb") as f:
+        fn(f, np.arange(3), **arrays)
+    with np.load(tmp_path / "f.npz", allow_pickle=True) as back:
+        same(back["w"], arrays["w"])
+        same(back["arr_0"], np.arange(3))
+
+
 def test_savez_compressed_is_the_same_bytes_in_every_run(tmp_path):
     a = (np.arange(3_000_000, dtype=np.float64) * 0.37).reshape(-1, 6)
     sizes = set()
