@@ -290,6 +290,8 @@ impl<'py> Builder<'py> {
             PyValue::Array(a) => self.array(a)?,
             // numpy's scalar: the 0-d array's element, as `a[()]` gives it.
             PyValue::Scalar(a) => self.array(a)?.get_item(PyTuple::empty(py))?,
+            PyValue::RecArray(a) => self.recarray(a)?,
+            PyValue::Record(a) => self.recarray(a)?.get_item(PyTuple::empty(py))?,
             PyValue::Range { start, stop, step } => py
                 .import("builtins")?
                 .getattr("range")?
@@ -345,6 +347,12 @@ impl<'py> Builder<'py> {
                 )))
             }
         })
+    }
+
+    /// A `numpy.recarray` viewing the array (its dtype becomes `(numpy.record, ...)`).
+    fn recarray(&self, a: &DynArray) -> PyResult<Bound<'py, PyAny>> {
+        let class = self.py.import("numpy")?.getattr("recarray")?;
+        self.array(a)?.call_method1("view", (class,))
     }
 
     /// The class `name` of Python's `datetime` module.

@@ -492,22 +492,8 @@ OBJECT_FIXTURES = sorted(
 PY2_FILES = [os.path.join(NUMPY_DATA, n) for n in ("py2-objarr.npy", "py2-np0-objarr.npy")]
 
 
-# A known gap, kept visible: the engine rebuilds a numpy.recarray as the ndarray it holds and
-# a numpy.record row as numpy.void, where numpy gives the subclasses back (strict: a fix
-# makes these pass, and the mark must go).
-SUBCLASS_GAP = pytest.mark.xfail(
-    strict=True, reason="numpy.recarray loads as ndarray, numpy.record as numpy.void")
-
-
-def object_cases():
-    for path in OBJECT_FIXTURES + PY2_FILES:
-        name = os.path.basename(path)
-        gap = name.startswith(("subclasses", "records"))
-        yield pytest.param(path, id=name, marks=[SUBCLASS_GAP] if gap else [])
-
-
 @pytest.mark.parametrize("encoding", ["ASCII", "latin1", "bytes"])
-@pytest.mark.parametrize("path", list(object_cases()))
+@pytest.mark.parametrize("path", OBJECT_FIXTURES + PY2_FILES, ids=os.path.basename)
 def test_object_files_load_as_numpy_loads_them_in_each_encoding(path, encoding):
     if not os.path.exists(path):
         pytest.skip("numpy's test data is not installed")

@@ -38,7 +38,8 @@ use std::io::{Read, Write};
 /// | `dict` | [`Dict`](PyValue::Dict): the pairs in insertion order |
 /// | `numpy.ndarray` | [`Array`](PyValue::Array): a [`DynArray`] of any dtype ndnpy reads, objects and `StringDType` included (as `'|O'`) |
 /// | numpy scalar (`np.float32(1.5)`) | [`Scalar`](PyValue::Scalar): a 0-d [`DynArray`] of its dtype |
-/// | `numpy.recarray` | [`Array`](PyValue::Array): the record array it holds (its `numpy.record` dtype read as the plain record dtype) |
+/// | `numpy.recarray` | [`RecArray`](PyValue::RecArray): the record array it holds (its `numpy.record` dtype read as the plain record dtype) |
+/// | `numpy.record` (a recarray's row) | [`Record`](PyValue::Record): a 0-d [`DynArray`] of its record dtype |
 /// | `numpy.ma.MaskedArray` of a number, bool, string or time dtype | [`MaskedArray`](PyValue::MaskedArray): data, mask and fill value |
 /// | `range` (Python 2's `xrange`) | [`Range`](PyValue::Range): start, stop and step, never the items |
 /// | the class `range` itself | [`Class`](PyValue::Class)`("builtins.range")` |
@@ -141,6 +142,11 @@ pub enum PyValue {
         /// floats, `999999` for ints, `True` for bool, `'N/A'` for strings.
         fill_value: Option<Box<DynArray>>,
     },
+    /// A `numpy.recarray`: the record array it holds (numpy's `dtype((numpy.record, ...))` as
+    /// the plain record dtype, which is what its bytes are).
+    RecArray(Box<DynArray>),
+    /// A `numpy.record` scalar (a row of a recarray), as a 0-d array of its record dtype.
+    Record(Box<DynArray>),
     /// A `datetime.date`.
     Date(PyDate),
     /// A `datetime.time`.

@@ -76,6 +76,8 @@ impl PyValue {
             PyValue::FrozenSet(_) => "frozenset",
             PyValue::Array(_) => "numpy.ndarray",
             PyValue::Scalar(_) => "numpy scalar",
+            PyValue::RecArray(_) => "numpy.recarray",
+            PyValue::Record(_) => "numpy.record",
             PyValue::Range { .. } => "range",
             PyValue::Class(_) => "type",
             PyValue::MaskedArray { .. } => "numpy.ma.MaskedArray",
@@ -303,13 +305,23 @@ impl Sink for Values {
             Leaf::CodePoints(p) => PyValue::CodePoints(p),
             Leaf::Bytes(b) => PyValue::Bytes(b),
             Leaf::ByteArray(b) => PyValue::ByteArray(b),
-            Leaf::Scalar(dtype, bytes) => PyValue::Scalar(Box::new(DynArray::from_raw(
-                dtype,
-                Vec::new(),
-                false,
-                bytes,
-            )?)),
-            Leaf::Array(meta, bytes) => PyValue::Array(Box::new(plain_array(meta, bytes)?)),
+            Leaf::Scalar(dtype, bytes, record) => {
+                let a = Box::new(DynArray::from_raw(dtype, Vec::new(), false, bytes)?);
+                if record {
+                    PyValue::Record(a)
+                } else {
+                    PyValue::Scalar(a)
+                }
+            }
+            Leaf::Array(meta, bytes) => {
+                let recarray = meta.recarray;
+                let a = Box::new(plain_array(meta, bytes)?);
+                if recarray {
+                    PyValue::RecArray(a)
+                } else {
+                    PyValue::Array(a)
+                }
+            }
             Leaf::Range(start, stop, step) => PyValue::Range { start, stop, step },
             Leaf::Class(module, name) => PyValue::Class(format!("{module}.{name}")),
             Leaf::Time(v) => v,
@@ -320,6 +332,7 @@ impl Sink for Values {
                     shape: meta.shape.clone(),
                     fortran_order: meta.fortran_order,
                     to_native: false,
+                    recarray: false,
                 };
                 PyValue::MaskedArray {
                     data: Box::new(plain_array(meta, bytes)?),
@@ -558,7 +571,7 @@ impl DynArray {
     #[cfg(feature = "object")]
     pub fn into_arrays<T: DynElement>(self) -> Result<Vec<ArrayD<T>>, Error> {
         let arrays = try_map(self, "numpy.ndarray", |v| match v {
-            PyValue::Array(a) => Ok(*a),
+            PyValue::Array(a) | PyValue::RecArray(a) => Ok(*a),
             other => Err(other),
         })?;
         arrays.into_iter().map(DynArray::into_array::<T>).collect()
@@ -639,8 +652,23 @@ fn reconstruct_head(
     shape: &[usize],
     fortran_order: bool,
 ) -> Result<(), Error> {
+    reconstruct_head_as(p, dtype, shape, fortran_order, Subclass::NdArray)
+}
+
+/// [`reconstruct_head`] of an ndarray or a recarray.
+#[cfg(feature = "object")]
+fn reconstruct_head_as(
+    p: &mut Pickler,
+    dtype: &DType,
+    shape: &[usize],
+    fortran_order: bool,
+    class: Subclass,
+) -> Result<(), Error> {
     p.global("numpy._core.multiarray", "_reconstruct");
-    p.global("numpy", "ndarray");
+    match class {
+        Subclass::NdArray => p.global("numpy", "ndarray"),
+        Subclass::RecArray => p.global("numpy.rec", "recarray"),
+    }
     p.int(0);
     p.tuple(1);
     p.bytes(b"b");
@@ -650,7 +678,10 @@ fn reconstruct_head(
     p.mark();
     p.int(1);
     p.shape(shape);
-    p.dtype(dtype)?;
+    match class {
+        Subclass::NdArray => p.dtype(dtype)?,
+        Subclass::RecArray => p.record_dtype(dtype)?,
+    }
     p.bool(fortran_order);
     Ok(())
 }
@@ -860,16 +891,37 @@ fn write_value<'a>(
             check_timezone(tz)?;
             p.timezone(tz);
         }
-        PyValue::Scalar(a) => {
+        PyValue::RecArray(a) => {
+            if !matches!(a.dtype(), DType::Structured(_)) || a.dtype().has_object() {
+                return Err(crate::base::error::UsageError::ObjectValue {
+                    reason: "a numpy.recarray must be an array of a record dtype without objects"
+                        .into(),
+                }
+                .into());
+            }
+            write_plain_array_as(p, a, Subclass::RecArray)?;
+        }
+        PyValue::Scalar(a) | PyValue::Record(a) => {
+            let record = matches!(v, PyValue::Record(_));
             if !a.shape().is_empty() || matches!(a.data(), DynData::Object(_)) {
                 return Err(crate::base::error::UsageError::ObjectValue {
                     reason: "a numpy scalar must be a 0-d array of a dtype without objects".into(),
                 }
                 .into());
             }
+            if record && !matches!(a.dtype(), DType::Structured(_)) {
+                return Err(crate::base::error::UsageError::ObjectValue {
+                    reason: "a numpy.record must be a 0-d array of a record dtype".into(),
+                }
+                .into());
+            }
             let bytes = raw_bytes(a)?;
             p.global("numpy._core.multiarray", "scalar");
-            p.dtype(a.dtype())?;
+            if record {
+                p.record_dtype(a.dtype())?;
+            } else {
+                p.dtype(a.dtype())?;
+            }
             p.bytes(&bytes);
             p.tuple(2);
             p.op(b'R');
@@ -963,9 +1015,24 @@ fn packed_time(t: &PyTime) -> [u8; 6] {
 /// An array of a dtype without objects: `_reconstruct` and its state.
 #[cfg(feature = "object")]
 fn write_plain_array(p: &mut Pickler, a: &DynArray) -> Result<(), Error> {
+    write_plain_array_as(p, a, Subclass::NdArray)
+}
+
+/// The class an array is pickled as.
+#[cfg(feature = "object")]
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Subclass {
+    NdArray,
+    /// `numpy.rec.recarray`, whose dtype is `dtype((numpy.record, ...))`.
+    RecArray,
+}
+
+/// [`write_plain_array`] for an ndarray or a recarray.
+#[cfg(feature = "object")]
+fn write_plain_array_as(p: &mut Pickler, a: &DynArray, class: Subclass) -> Result<(), Error> {
     let a = native_order(a);
     let bytes = raw_bytes(&a)?;
-    reconstruct_head(p, a.dtype(), a.shape(), a.is_fortran_order())?;
+    reconstruct_head_as(p, a.dtype(), a.shape(), a.is_fortran_order(), class)?;
     p.bytes(&bytes);
     p.tuple(5);
     p.op(b'b');

@@ -228,8 +228,13 @@ def canon(x):
         return "Q[%d,%d,%d]" % (x.start, x.stop, x.step)
     if isinstance(x, type):
         return "K" + x.__module__ + "." + x.__qualname__
+    if isinstance(x, np.rec.recarray):
+        return "P" + canon(np.asarray(x))  # the array it holds
+    if isinstance(x, np.record):
+        buf = io.BytesIO()
+        np.save(buf, np.array(x))
+        return "J" + buf.getvalue().hex()
     if isinstance(x, np.ndarray):
-        x = np.asarray(x)  # a recarray as the array it holds
         if x.dtype == object or isinstance(x.dtype, np.dtypes.StringDType):
             flat = [canon(v) for v in x.ravel(order="C")]
             return "O%s[%s]" % (list(x.shape), ",".join(flat))

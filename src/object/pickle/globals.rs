@@ -14,7 +14,7 @@ pub(crate) enum Global {
     DTypeClass,
     /// `numpy.rec.recarray` (numpy 2), `numpy.core.records.recarray` (numpy 1) or
     /// `numpy._core.records.recarray`: an ndarray subclass `_reconstruct` is given, rebuilt as
-    /// the plain array it holds.
+    /// the array it holds, marked a recarray.
     RecArray,
     /// `numpy.record` (`numpy.core.records.record` in numpy 1's pickles), the scalar type a
     /// recarray's dtype, and so its rows, are made from (`numpy.dtype(record)`).

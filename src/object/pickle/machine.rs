@@ -111,14 +111,16 @@ pub(super) enum Obj {
     Set(Vec<Id>),
     FrozenSet(Vec<Id>),
     Global(Global),
-    /// `numpy.dtype(typestr, align, copy)` before its `BUILD`.
-    DTypeNew(String),
-    /// A built dtype, its nesting depth and its node count.
-    DType(Rc<DType>, usize, u64),
+    /// `numpy.dtype(typestr, align, copy)` before its `BUILD`; `true` for
+    /// `numpy.dtype(numpy.record, ...)` (a recarray's).
+    DTypeNew(String, bool),
+    /// A built dtype, its nesting depth, its node count, and whether it is a `numpy.record`
+    /// dtype.
+    DType(Rc<DType>, usize, u64, bool),
     /// A `StringDType` (from `_convert_to_stringdtype_kwargs`).
     StringDType,
-    /// `_reconstruct(ndarray, (0,), b'b')` before its `BUILD`.
-    ArrayNew,
+    /// `_reconstruct(ndarray, (0,), b'b')` before its `BUILD`; `true` for `recarray`.
+    ArrayNew(bool),
     Array(Box<ArrayObj>),
     /// `_mareconstruct(MaskedArray, ndarray, (0,), 'b')` before its `BUILD`.
     MaskedNew,
@@ -126,7 +128,8 @@ pub(super) enum Obj {
     Masked(Box<MaskedObj>),
     /// `range(start, stop, step)`: the value, never its items.
     Range(i64, i64, i64),
-    Scalar(Rc<DType>, u64, Vec<u8>),
+    /// A numpy scalar: its dtype, node count, bytes, and whether it is a `numpy.record`.
+    Scalar(Rc<DType>, u64, Vec<u8>, bool),
     /// A `datetime` value (`time`): a `PyValue` `Date`, `Time`, `DateTime`, `TimeDelta` or
     /// `TimeZone`, which holds no other object.
     Time(Box<crate::array::dynamic::PyValue>),
@@ -139,6 +142,8 @@ pub(super) struct ArrayObj {
     pub(super) dtype: Rc<DType>,
     pub(super) dtype_nodes: u64,
     pub(super) string_dtype: bool,
+    /// A `numpy.recarray` (rebuilt by `_reconstruct(numpy.rec.recarray, ...)`).
+    pub(super) recarray: bool,
     pub(super) shape: Vec<usize>,
     pub(super) fortran_order: bool,
     /// Whether numpy would swap the array into native byte order as it loads it (arrays

@@ -10,8 +10,8 @@
 //! the name numpy before 1.0 wrote), protocol 5's
 //! `numpy._core.numeric._frombuffer`, numpy scalars (`numpy._core.multiarray.scalar`),
 //! `StringDType` (`numpy._core._internal._convert_to_stringdtype_kwargs`), the ndarray
-//! subclasses whose pickles are plain data (`numpy.rec.recarray` with `numpy.record`, rebuilt
-//! as the plain array; `numpy.ma.core._mareconstruct` with `numpy.ma.MaskedArray`) and the
+//! subclasses whose pickles are plain data (`numpy.rec.recarray` with `numpy.record`, marked as
+//! such; `numpy.ma.core._mareconstruct` with `numpy.ma.MaskedArray`) and the
 //! builtins that pickles use for data (`complex`, `set`, `frozenset`, `bytearray`, `bytes`,
 //! `_codecs.encode`, `range`, Python 2's `xrange`; the class `range` may also be a value), and
 //! `datetime`'s `date`, `time`, `datetime`, `timedelta` and `timezone` (`time`).
@@ -88,8 +88,9 @@ pub(crate) enum Leaf {
     CodePoints(Vec<u32>),
     Bytes(Vec<u8>),
     ByteArray(Vec<u8>),
-    /// A numpy scalar: its dtype and its bytes, in that dtype's byte order.
-    Scalar(DType, Vec<u8>),
+    /// A numpy scalar: its dtype and its bytes, in that dtype's byte order, and whether it is
+    /// a `numpy.record` (a recarray's row).
+    Scalar(DType, Vec<u8>, bool),
     /// An array whose dtype holds no objects: its bytes, `itemsize` per element, in the
     /// dtype's byte order and in C or Fortran order as `ArrayMeta::fortran_order` says.
     Array(ArrayMeta, Vec<u8>),
@@ -120,6 +121,8 @@ pub(crate) struct ArrayMeta {
     /// rebuilt by `_reconstruct`, whose `__setstate__` swaps; not one of protocol 5's
     /// `_frombuffer`, which keeps the order).
     pub(crate) to_native: bool,
+    /// A `numpy.recarray`.
+    pub(crate) recarray: bool,
 }
 
 /// A container of items.

@@ -53,7 +53,7 @@ fn tuple_of(m: &Machine, id: Id, max: usize) -> Option<Vec<Id>> {
 
 fn dtype_of(m: &Machine, id: Id) -> Option<(Rc<DType>, usize, u64)> {
     match &m.arena[id] {
-        Obj::DType(d, depth, nodes) => Some((d.clone(), *depth, *nodes)),
+        Obj::DType(d, depth, nodes, _) => Some((d.clone(), *depth, *nodes)),
         _ => None,
     }
 }
@@ -168,9 +168,10 @@ fn reconstruct<R: Read + ?Sized>(
     Ok(Called::New({
         // _reconstruct(ndarray, (0,), b'b'): an empty array that BUILD fills. A recarray's
         // state is an ndarray's (its dtype made from numpy.record): it is rebuilt as the
-        // plain array it holds.
+        // array it holds, marked a recarray.
         match args.first().map(|&a| &m.arena[a]) {
-            Some(Obj::Global(Global::NdArray | Global::RecArray)) => Obj::ArrayNew,
+            Some(Obj::Global(Global::NdArray)) => Obj::ArrayNew(false),
+            Some(Obj::Global(Global::RecArray)) => Obj::ArrayNew(true),
             Some(Obj::Global(_)) | None => return Err(bad_args(m, src, "_reconstruct")),
             Some(_) => {
                 return Err(unsupported(
@@ -196,7 +197,7 @@ fn dtype_class<R: Read + ?Sized>(
             if args.len() > 3 {
                 return Err(bad_args(m, src, "numpy.dtype"));
             }
-            return Ok(Called::New(Obj::DTypeNew("V".into())));
+            return Ok(Called::New(Obj::DTypeNew("V".into(), true)));
         }
         let short = args.first().is_some_and(|&a| match &m.arena[a] {
             Obj::Str(s) => s.len() <= 32,
@@ -205,7 +206,7 @@ fn dtype_class<R: Read + ?Sized>(
         });
         let text = args.first().filter(|_| short).and_then(|&a| m.text_of(a));
         match text {
-            Some(t) if args.len() <= 3 && t.len() <= 32 => Obj::DTypeNew(t),
+            Some(t) if args.len() <= 3 && t.len() <= 32 => Obj::DTypeNew(t, false),
             _ => return Err(bad_args(m, src, "numpy.dtype")),
         }
     }))
@@ -221,6 +222,7 @@ fn scalar<R: Read + ?Sized>(
         let [dtype, data] = args else {
             return Err(bad_args(m, src, "numpy scalar"));
         };
+        let record = matches!(m.arena[*dtype], Obj::DType(_, _, _, true));
         let Some((dtype, _, nodes)) = dtype_of(m, *dtype) else {
             return Err(bad_args(m, src, "numpy scalar"));
         };
@@ -263,7 +265,7 @@ fn scalar<R: Read + ?Sized>(
             ));
         }
         charge(m, nodes * 64, src)?;
-        Obj::Scalar(dtype, nodes, bytes)
+        Obj::Scalar(dtype, nodes, bytes, record)
     }))
 }
 
@@ -298,6 +300,7 @@ fn from_buffer<R: Read + ?Sized>(
             dtype,
             dtype_nodes: nodes,
             string_dtype: false,
+            recarray: false,
             shape,
             fortran_order,
             to_native: false,
@@ -501,17 +504,19 @@ pub(super) fn build<R: Read + ?Sized>(
     src: &Source<'_, R>,
 ) -> Result<(), Error> {
     match &m.arena[target] {
-        Obj::DTypeNew(t) => {
-            let typestr = t.clone();
+        Obj::DTypeNew(t, record) => {
+            let (typestr, record) = (t.clone(), *record);
             let (dtype, depth, nodes) = build_dtype(m, &typestr, state, src)?;
             charge(m, nodes * 64, src)?;
-            m.arena[target] = Obj::DType(Rc::new(dtype), depth, nodes);
+            m.arena[target] = Obj::DType(Rc::new(dtype), depth, nodes, record);
             Ok(())
         }
-        Obj::ArrayNew => {
+        Obj::ArrayNew(recarray) => {
+            let recarray = *recarray;
             let items = tuple_of(m, state, 5)
                 .ok_or_else(|| m.bad(src, "bad ndarray state: not a tuple of 4 or 5 items"))?;
-            let array = build_array(m, &items, src)?;
+            let mut array = build_array(m, &items, src)?;
+            array.recarray = recarray;
             m.arena[target] = Obj::Array(Box::new(array));
             Ok(())
         }
@@ -583,7 +588,7 @@ fn build_array<R: Read + ?Sized>(
         _ => return Err(bad("expected 4 or 5 items")),
     };
     let (dtype, nodes, string_dtype) = match &m.arena[dtype] {
-        Obj::DType(d, _, nodes) => (d.clone(), *nodes, false),
+        Obj::DType(d, _, nodes, _) => (d.clone(), *nodes, false),
         Obj::StringDType => (Rc::new(object_dtype()), 1, true),
         _ => return Err(bad("the dtype is not a numpy dtype")),
     };
@@ -625,6 +630,7 @@ fn build_array<R: Read + ?Sized>(
         dtype,
         dtype_nodes: nodes,
         string_dtype,
+        recarray: false,
         shape,
         fortran_order,
         to_native: true,

@@ -233,7 +233,7 @@ impl Walker {
             Obj::Set(v) => Obj::Set(v.clone()),
             Obj::FrozenSet(v) => Obj::FrozenSet(v.clone()),
             Obj::Dict(v) => Obj::Dict(v.clone()),
-            Obj::Scalar(d, n, b) => Obj::Scalar(d.clone(), *n, b.clone()),
+            Obj::Scalar(d, n, b, r) => Obj::Scalar(d.clone(), *n, b.clone(), *r),
             Obj::Array(a) => Obj::Array(Box::new(copy_array(a))),
             Obj::Masked(ma) => Obj::Masked(Box::new(MaskedObj {
                 array: copy_array(&ma.array),
@@ -245,10 +245,10 @@ impl Walker {
             Obj::MaskedNew => Obj::MaskedNew,
             // Not values: reported by `value`.
             Obj::Global(g) => Obj::Global(*g),
-            Obj::DTypeNew(_) => Obj::DTypeNew(String::new()),
-            Obj::DType(d, a, n) => Obj::DType(d.clone(), *a, *n),
+            Obj::DTypeNew(_, r) => Obj::DTypeNew(String::new(), *r),
+            Obj::DType(d, a, n, r) => Obj::DType(d.clone(), *a, *n, *r),
             Obj::StringDType => Obj::StringDType,
-            Obj::ArrayNew => Obj::ArrayNew,
+            Obj::ArrayNew(r) => Obj::ArrayNew(*r),
             Obj::Taken => Obj::Taken,
         }
     }
@@ -277,6 +277,7 @@ impl Walker {
                 shape: a.shape,
                 fortran_order: a.fortran_order,
                 to_native: a.to_native,
+                recarray: a.recarray,
             },
             raw,
         ))
@@ -300,7 +301,7 @@ impl Walker {
             Obj::BigInt(b) | Obj::Py2Str(b) | Obj::Bytes(b) | Obj::ByteArray(b) => b.len() as u64,
             Obj::Str(s) => s.len() as u64,
             Obj::CodePoints(p) => 4 * p.len() as u64,
-            Obj::Scalar(_, n, b) => 64 * n + b.len() as u64,
+            Obj::Scalar(_, n, b, _) => 64 * n + b.len() as u64,
             Obj::Array(a) => 64 * a.dtype_nodes + 8 * a.shape.len() as u64,
             Obj::Masked(ma) => 2 * (64 * ma.array.dtype_nodes + 8 * ma.array.shape.len() as u64),
             Obj::Time(_) => 64,
@@ -342,7 +343,7 @@ impl Walker {
             },
             Obj::Bytes(b) => Leaf::Bytes(b),
             Obj::ByteArray(b) => Leaf::ByteArray(b),
-            Obj::Scalar(d, _, b) => Leaf::Scalar((*d).clone(), b),
+            Obj::Scalar(d, _, b, record) => Leaf::Scalar((*d).clone(), b, record),
             Obj::List(v) => return Ok(seq(Seq::List, open(self, v)?)),
             Obj::Tuple(v) => return Ok(seq(Seq::Tuple, open(self, v)?)),
             Obj::Set(v) => return Ok(seq(Seq::Set, open(self, v)?)),
@@ -370,6 +371,7 @@ impl Walker {
                     shape: a.shape,
                     fortran_order: a.fortran_order,
                     to_native: a.to_native,
+                    recarray: a.recarray,
                 };
                 match a.data {
                     Payload::Raw(_) => Leaf::Array(meta, self.raw(a.data)?),
@@ -418,7 +420,7 @@ impl Walker {
             Obj::DType(..) | Obj::StringDType => {
                 return Err(self.unsupported("a numpy dtype object as a value"))
             }
-            Obj::DTypeNew(_) | Obj::ArrayNew | Obj::MaskedNew => {
+            Obj::DTypeNew(..) | Obj::ArrayNew(_) | Obj::MaskedNew => {
                 return Err(self.unsupported("a numpy dtype or array that BUILD never set up"))
             }
             Obj::Taken => return Err(self.unsupported("an object met twice")),
@@ -458,6 +460,7 @@ fn copy_array(a: &ArrayObj) -> ArrayObj {
         dtype: a.dtype.clone(),
         dtype_nodes: a.dtype_nodes,
         string_dtype: a.string_dtype,
+        recarray: a.recarray,
         shape: a.shape.clone(),
         fortran_order: a.fortran_order,
         to_native: a.to_native,

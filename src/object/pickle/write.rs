@@ -378,7 +378,18 @@ impl Pickler {
     /// Python shares the builtin ones. Records are written unaligned (alignment 1, as numpy
     /// pickles a record dtype made without `align=True`), with their titles.
     pub(crate) fn dtype(&mut self, dtype: &DType) -> Result<(), Error> {
-        let builtin = matches!(dtype, DType::Scalar(s) if matches!(
+        self.dtype_of(dtype, false)
+    }
+
+    /// A `numpy.record` dtype (a recarray's, and its rows'): `numpy.dtype(numpy.record,
+    /// False, True)` with the record's `BUILD` state.
+    pub(crate) fn record_dtype(&mut self, dtype: &DType) -> Result<(), Error> {
+        self.dtype_of(dtype, true)
+    }
+
+    fn dtype_of(&mut self, dtype: &DType, record: bool) -> Result<(), Error> {
+        let builtin = !record
+            && matches!(dtype, DType::Scalar(s) if matches!(
             s.kind(),
             ScalarKind::Bool
                 | ScalarKind::Int
@@ -406,7 +417,11 @@ impl Pickler {
             },
             other => format!("V{}", other.itemsize()),
         };
-        self.str(typestr.as_bytes(), None, typestr.len());
+        if record {
+            self.global("numpy", "record");
+        } else {
+            self.str(typestr.as_bytes(), None, typestr.len());
+        }
         self.bool(false);
         self.bool(true);
         self.tuple(3);
