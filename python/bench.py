@@ -3,18 +3,21 @@
 
     python3 -m maturin build --release --out /tmp/w --manifest-path python/Cargo.toml
     python3 -m pip install --force-reinstall --no-deps /tmp/w/*.whl
-    python3 python/bench.py [--rounds 7] [--case load,npz,savez,objects]
+    python3 python/bench.py [--rounds 7] [--case load,npz,savez,objects,process]
 
 Cases: `load`, a 256 MiB float64 `.npy` through a path, a file object and bytes in memory;
 `npz`, every member of an archive of 10,000 small arrays; `savez`, `savez_compressed` of
 64 MiB of floats, a ramp and normal noise (numpy on one core, ndnpy on all); `objects`, an object array of 100,000
-dicts (numpy with allow_pickle=True, which runs the pickle; ndnpy without).
+dicts (numpy with allow_pickle=True, which runs the pickle; ndnpy without); `process`, whole
+processes (`python3 -c`, interpreter start and imports included) that load the 256 MiB `.npy`
+and every member of the 10,000-member archive, one process per round and side.
 """
 
 import argparse
 import io
 import os
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -54,7 +57,7 @@ def rounds(pairs, n):
 def main():
     p = argparse.ArgumentParser()
     p.add_argument("--rounds", type=int, default=7)
-    p.add_argument("--case", default="load,npz,savez,objects")
+    p.add_argument("--case", default="load,npz,savez,objects,process")
     args = p.parse_args()
     cases = args.case.split(",")
     d = tempfile.mkdtemp(prefix="ndnpy-bench-")
@@ -114,6 +117,28 @@ def main():
         rounds([("object array of 100,000 dicts", lambda: ndnpy.load(objs),
                  lambda: np.load(objs, allow_pickle=True))], args.rounds)
         os.remove(objs)
+    if "process" in cases:
+        big, many = os.path.join(d, "big.npy"), os.path.join(d, "many.npz")
+        np.save(big, np.random.default_rng(0).standard_normal(32 << 20))  # 256 MiB
+        rng = np.random.default_rng(1)
+        np.savez(many, **{f"layer{i}": rng.standard_normal(16) for i in range(10_000)})
+        env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p))
+
+        def process(code, *args):
+            return lambda: subprocess.run([sys.executable, "-c", code, *args], env=env,
+                                          check=True)
+
+        npy = "import sys, {m}; a = {m}.load(sys.argv[1]); assert a.size == 32 << 20"
+        npz = ("import sys, {m}\nwith {m}.load(sys.argv[1]) as z:\n"
+               "    assert len([z[k] for k in z.files]) == 10_000")
+        rounds([
+            ("process: load 256 MiB f8 .npy", process(npy.format(m="ndnpy"), big),
+             process(npy.format(m="numpy"), big)),
+            ("process: every member of 10,000 (.npz)", process(npz.format(m="ndnpy"), many),
+             process(npz.format(m="numpy"), many)),
+        ], args.rounds)
+        os.remove(big)
+        os.remove(many)
     os.rmdir(d)
 
 

@@ -18,6 +18,8 @@ globals) without loading it.
 """
 
 import ast
+import contextlib
+import contextvars
 import io
 import os
 import pickletools
@@ -37,6 +39,7 @@ __all__ = [
     "savez",
     "savez_compressed",
     "inspect",
+    "durable",
     "NpzFile",
     "UnsafePickleError",
 ]
@@ -404,26 +407,54 @@ def _raw_member(array):
     return array, descr, fortran
 
 
+_DURABLE = contextvars.ContextVar("ndnpy_durable", default=False)
+
+
+@contextlib.contextmanager
+def durable():
+    """Makes every file :func:`save`, :func:`savez` and :func:`savez_compressed` write by
+    path inside the ``with`` block durable: the file and its directory reach the disk
+    (``fsync``) before the call returns, so that a power cut after it leaves the new file.
+    Without it, writes by path are atomic (a reader, or a crash of the process, sees the
+    old file or the new one, never a part) but may stay in the page cache a while.
+
+    ::
+
+        with ndnpy.durable():
+            ndnpy.savez("checkpoint.npz", w=w)
+    """
+    token = _DURABLE.set(True)
+    try:
+        yield
+    finally:
+        _DURABLE.reset(token)
+
+
 def save(file, arr, allow_pickle=True, fix_imports=True):
     """Saves an array to a ``.npy`` file, the same bytes as ``numpy.save``. A path gets
-    ``.npy`` appended as numpy does and is written atomically; a file object is written
-    where it is. Object arrays are pickled as numpy pickles them (writing runs no file's
-    code)."""
+    ``.npy`` appended as numpy does and is written atomically (durably inside
+    :func:`durable`); a file object is written where it is. Object arrays are pickled as
+    numpy pickles them (writing runs no file's code)."""
     array = np.asanyarray(arr)
+    path = _path_of(file)
+    if path is not None and not path.endswith(".npy"):
+        path += ".npy"
     if array.dtype.hasobject:
         if not allow_pickle:
             raise ValueError("Object arrays cannot be saved when allow_pickle=False")
-        return np.save(file, array, allow_pickle=True)
+        if path is None:
+            return np.save(file, array, allow_pickle=True)
+        buf = io.BytesIO()
+        np.save(buf, array, allow_pickle=True)
+        return _ndnpy.write_file(path, buf.getvalue(), _DURABLE.get())
     array, descr, fortran = _raw_member(array)
-    path = _path_of(file)
     if path is None:
         file.write(_ndnpy.header_bytes(descr, fortran, list(array.shape)))
         if array.size:
             file.write(memoryview(_bytes_of(array, fortran)))
         return
-    if not path.endswith(".npy"):
-        path += ".npy"
-    _ndnpy.write_npy(path, descr, fortran, list(array.shape), _address(array), array.nbytes)
+    _ndnpy.write_npy(path, descr, fortran, list(array.shape), _address(array), array.nbytes,
+                     _DURABLE.get())
 
 
 def _savez(file, args, kwds, compress):
@@ -452,13 +483,13 @@ def _savez(file, args, kwds, compress):
         # A file object: the archive a path would get, written where the file is.
         file.write(_ndnpy.npz_bytes(members, compress))
         return
-    _ndnpy.write_npz(path, members, compress)
+    _ndnpy.write_npz(path, members, compress, _DURABLE.get())
 
 
 def savez(file, *args, allow_pickle=True, **kwds):
     """Saves arrays into an uncompressed ``.npz`` archive, as ``numpy.savez`` does (members
-    ``arr_0``, ... for positional arrays, keywords by name); a path is written atomically, a
-    binary file object gets the same bytes where it is."""
+    ``arr_0``, ... for positional arrays, keywords by name); a path is written atomically
+    (durably inside :func:`durable`), a binary file object gets the same bytes where it is."""
     _savez(file, args, kwds, False)
 
 

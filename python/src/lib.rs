@@ -596,9 +596,11 @@ fn header_bytes<'py>(
 }
 
 /// Writes the `.npy` file `path` atomically (a new file renamed over the old, as every
-/// path writer of the engine does): the header numpy writes for `descr`, `fortran` and
-/// `shape`, then the array's memory at `address` (see [`Buffer::bytes`]).
+/// path writer of the engine does), waiting for the disk if `durable`: the header numpy
+/// writes for `descr`, `fortran` and `shape`, then the array's memory at `address` (see
+/// [`Buffer::bytes`]).
 #[pyfunction]
+#[allow(clippy::too_many_arguments)] // an array's parts, as numpy holds them
 fn write_npy(
     py: Python<'_>,
     path: &str,
@@ -607,6 +609,7 @@ fn write_npy(
     shape: Vec<usize>,
     address: usize,
     nbytes: usize,
+    durable: bool,
 ) -> PyResult<()> {
     let header = Header {
         dtype: DType::from_descr(descr).map_err(|e| py_err(e, None))?,
@@ -621,9 +624,20 @@ fn write_npy(
         // SAFETY: the caller's contract (Buffer::bytes): `save` in ndnpy/__init__.py keeps
         // the array alive across this call.
         let data = unsafe { buffer.bytes() };
-        ndnpy::WriteOptions::default().write_npy(path, &RawArray { header, data })
+        ndnpy::WriteOptions::new()
+            .durable(durable)
+            .write_npy(path, &RawArray { header, data })
     })
     .map_err(|e| py_err(e, Some(path)))
+}
+
+/// Writes `data` (a whole `.npy` file numpy wrote, an object array's) as the file `path`,
+/// atomically as [`write_npy`] does.
+#[pyfunction]
+fn write_file(py: Python<'_>, path: &str, data: &[u8], durable: bool) -> PyResult<()> {
+    let opts = ndnpy::WriteOptions::new().durable(durable);
+    py.detach(|| ndnpy::write_file_atomically(path, &opts, |w| Ok(w.write_all(data)?)))
+        .map_err(|e| py_err(e, Some(path)))
 }
 
 /// A member of [`write_npz`]'s list.
@@ -697,16 +711,18 @@ fn npz_options(compress: bool) -> NpzWriteOptions {
     }
 }
 
-/// Writes the `.npz` archive `path` atomically from the members [`members_of`] takes.
+/// Writes the `.npz` archive `path` atomically from the members [`members_of`] takes,
+/// waiting for the disk if `durable`.
 #[pyfunction]
 fn write_npz(
     py: Python<'_>,
     path: &str,
     members: Vec<Bound<'_, PyTuple>>,
     compress: bool,
+    durable: bool,
 ) -> PyResult<()> {
     let list = members_of(&members)?;
-    let options = npz_options(compress);
+    let options = npz_options(compress).durable(durable);
     py.detach(|| -> Result<(), Error> {
         let npz = ndnpy::NpzWriter::create_with_options(path, &options)?;
         fill_npz(npz, &list)?;
@@ -746,6 +762,7 @@ fn _ndnpy(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(header_bytes, m)?)?;
     m.add_function(wrap_pyfunction!(write_npz, m)?)?;
     m.add_function(wrap_pyfunction!(npz_bytes, m)?)?;
+    m.add_function(wrap_pyfunction!(write_file, m)?)?;
     m.add_function(wrap_pyfunction!(write_npy, m)?)?;
     m.add_class::<Archive>()?;
     Ok(())

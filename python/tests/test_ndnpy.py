@@ -540,3 +540,103 @@ def test_other_tzinfo_classes_are_refused_by_name(tmp_path):
     with pytest.raises(ndnpy.UnsafePickleError, match="builtins.getattr"):
         ndnpy.load(tmp_path / "z.npy")
 
+
+
+# --- Writers by path: atomic when killed, durable when asked ---------------------------------
+
+# A child that rewrites one file with its `kind` of writer, round after round, each round's
+# content telling its number; it says "ready" once the first file is whole.
+WRITER_CHILD = r'''
+import sys
+import numpy as np
+import ndnpy
+path, kind = sys.argv[1], sys.argv[2]
+i = 0
+while True:
+    a = np.full(60_000 + (i % 7) * 20_000, i, dtype=np.float64)
+    if kind == "save":
+        ndnpy.save(path, a)
+    elif kind == "save_objects":
+        ndnpy.save(path, np.array([{"i": i, "pad": "x" * (200_000 + i % 7)}], dtype=object))
+    elif kind == "savez":
+        ndnpy.savez(path, a=a, b=a[:10])
+    else:
+        ndnpy.savez_compressed(path, a=a + np.arange(a.size) % 3)
+    if i == 0:
+        print("ready", flush=True)
+    i += 1
+'''
+
+
+def check_whole(path, kind):
+    """The file numpy loads is one round's, whole."""
+    if kind == "save":
+        a = np.load(path)
+        i = int(a[0])
+        assert a.size == 60_000 + (i % 7) * 20_000 and (a == i).all()
+    elif kind == "save_objects":
+        v = np.load(path, allow_pickle=True)[0]
+        assert v["pad"] == "x" * (200_000 + v["i"] % 7)
+    else:
+        with np.load(path) as z:
+            a = z["a"]
+            i = int(a[0])
+            want = np.full(60_000 + (i % 7) * 20_000, i, dtype=np.float64)
+            if kind == "savez_compressed":
+                want = want + np.arange(want.size) % 3
+            else:
+                assert (z["b"] == want[:10]).all()
+            assert (a == want).all()
+
+
+@pytest.mark.parametrize("kind", ["save", "save_objects", "savez", "savez_compressed"])
+def test_a_writer_killed_at_any_point_leaves_a_whole_file_and_no_temporary(tmp_path, kind):
+    import random
+    import time
+
+    target = tmp_path / ("f.npz" if kind.startswith("savez") else "f.npy")
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p))
+    rng = random.Random(kind)
+    for _ in range(10):
+        child = subprocess.Popen([sys.executable, "-c", WRITER_CHILD, str(target), kind],
+                                 stdout=subprocess.PIPE, env=env)
+        assert child.stdout.readline() == b"ready\n"
+        time.sleep(rng.uniform(0.0, 0.08))
+        child.kill()
+        child.wait()
+        child.stdout.close()
+        check_whole(target, kind)
+        assert os.listdir(tmp_path) == [target.name]
+
+
+def test_durable_writes_wait_for_the_disk_and_others_do_not(tmp_path):
+    import shutil
+
+    if shutil.which("strace") is None:
+        pytest.skip("strace is not installed")
+    script = textwrap.dedent("""
+        import contextlib
+        import sys
+        import numpy as np
+        import ndnpy
+        d, durable = sys.argv[1], sys.argv[2] == "1"
+        with ndnpy.durable() if durable else contextlib.nullcontext():
+            ndnpy.save(d + "/a.npy", np.arange(10))
+            ndnpy.save(d + "/o.npy", np.array([{"k": 1}], dtype=object))
+            ndnpy.savez(d + "/z.npz", a=np.arange(10))
+            ndnpy.savez_compressed(d + "/c.npz", a=np.arange(10))
+    """)
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p))
+    counts = {}
+    for durable in ("0", "1"):
+        log = tmp_path / f"strace{durable}.log"
+        out = tmp_path / f"out{durable}"
+        out.mkdir()
+        subprocess.run(["strace", "-f", "-e", "trace=fsync,fdatasync", "-o", str(log),
+                        sys.executable, "-c", script, str(out), durable], env=env, check=True)
+        counts[durable] = sum(1 for line in log.read_text().splitlines()
+                              if "fsync(" in line or "fdatasync(" in line)
+        for name in ("a.npy", "o.npy", "z.npz", "c.npz"):
+            assert (out / name).exists()
+    # Each durable write syncs its file and its directory: at least two per file.
+    assert counts["0"] == 0 and counts["1"] >= 8, counts
