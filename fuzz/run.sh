@@ -107,7 +107,7 @@ print(repr(ast.literal_eval(text)["descr"]), end="")
 PY
 done
 # Reads reserve an array's address space at once and commit memory only as data arrives
-# (README, "Reading untrusted files"); a reservation the system refuses returns null and the
+# (docs/safety.md, "Reading untrusted files"); a reservation the system refuses returns null and the
 # read grows with the bytes instead. AddressSanitizer aborts on such a refusal by default and
 # libFuzzer flags any single allocation over its malloc limit, neither of which the real
 # allocator does, so both are told to behave like it; -rss_limit_mb still fails any input that

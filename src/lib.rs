@@ -258,3 +258,18 @@ pub use ndnpy_derive::NpyRecord;
 #[cfg(doctest)]
 #[doc = include_str!("../README.md")]
 pub struct ReadmeRecipes;
+
+/// `docs/recipes.md`, run as doc tests.
+#[cfg(doctest)]
+#[doc = include_str!("../docs/recipes.md")]
+pub struct MoreRecipes;
+
+/// `docs/remote.md`, run as doc tests.
+#[cfg(doctest)]
+#[doc = include_str!("../docs/remote.md")]
+pub struct RemoteRecipes;
+
+/// `docs/switching.md`, run as doc tests.
+#[cfg(doctest)]
+#[doc = include_str!("../docs/switching.md")]
+pub struct SwitchingRecipes;

@@ -221,7 +221,7 @@ fn a_reader_panic_is_an_error_without_a_panic_message() {
     assert!(panics > 0, "no damaged copy met a reader panic");
 }
 
-/// Every way `convert` refuses a Parquet conversion, against the README's table of exit
+/// Every way `convert` refuses a Parquet conversion, against docs/cli.md's table of exit
 /// statuses: 2 what the command line must change, 3 a file that cannot be opened, read or
 /// written, 4 a file that is not valid, 5 a valid file the command cannot convert. A valid
 /// tensor column of 65 axes is 5 (it was 2, "Try 'ndnpy --help'"); damaged zstd, lz4, gzip
