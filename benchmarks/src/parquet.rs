@@ -20,6 +20,11 @@ const COLS: usize = 768;
 const CODECS: [&str; 2] = ["none", "snappy"];
 /// The child's "codec" that converts the other way, Parquet to `.npy`.
 const TO_NPY: &str = "to-npy";
+/// The child's "codec" that converts Parquet to `.npy` with the parquet crate's own column
+/// reader (the Arrow record batch reader), the baseline of ndnpy's page reader
+/// (`src/convert/parquet/dense.rs`).
+const ARROW_READER: &str = "arrow-reader";
+const PARQUET_CRATE: &str = "parquet crate's reader";
 /// The bound on ndnpy's peak resident memory (issue text: ≤ 128 MiB).
 const PEAK_TARGET_MIB: f64 = 128.0;
 
@@ -163,6 +168,8 @@ pub fn child_parquet(codec: &str, input: &Path, output: &Path) -> Res<()> {
     let t = Instant::now();
     if codec == TO_NPY {
         ndnpy::parquet::parquet_to_npy(input, output)?;
+    } else if codec == ARROW_READER {
+        arrow_reader_to_npy(input, output)?;
     } else {
         ndnpy::parquet::ParquetOptions::new()
             .compression(codec)
@@ -170,6 +177,51 @@ pub fn child_parquet(codec: &str, input: &Path, output: &Path) -> Res<()> {
     }
     let secs = t.elapsed().as_secs_f64();
     println!("{secs} {before} {}", crate::vm_hwm_kib()?);
+    Ok(())
+}
+
+/// Parquet to `.npy` by the parquet crate's own reader, as a user of it would write it: a
+/// `ParquetRecordBatchReader` over the file, each batch's fixed-size list column's values
+/// written after numpy's header (the same bytes `parquet_to_npy` writes).
+fn arrow_reader_to_npy(input: &Path, output: &Path) -> Res<()> {
+    use arrow_array::cast::AsArray;
+    use arrow_array::Array;
+    use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
+    use std::io::Write;
+    let builder = ParquetRecordBatchReaderBuilder::try_new(std::fs::File::open(input)?)?;
+    let rows = usize::try_from(builder.metadata().file_metadata().num_rows())?;
+    let mut out = std::io::BufWriter::with_capacity(1 << 20, std::fs::File::create(output)?);
+    let mut header = false;
+    for batch in builder.with_batch_size(8192).build()? {
+        let batch = batch?;
+        let list = batch.column(0).as_fixed_size_list();
+        let width = usize::try_from(list.value_length())?;
+        let values = list
+            .values()
+            .slice(list.offset() * width, list.len() * width);
+        let data = values.to_data();
+        let size = data
+            .data_type()
+            .primitive_width()
+            .ok_or("the list's values are not of a fixed width")?;
+        if !header {
+            let descr = match size {
+                2 => "'<f2'",
+                4 => "'<f4'",
+                _ => "'<f8'",
+            };
+            let h = ndnpy::Header {
+                dtype: ndnpy::DType::from_descr(descr)?,
+                fortran_order: false,
+                shape: vec![rows, width],
+            };
+            out.write_all(&h.to_bytes()?)?;
+            header = true;
+        }
+        let start = data.offset() * size;
+        out.write_all(&data.buffers()[0].as_slice()[start..start + values.len() * size])?;
+    }
+    out.flush()?;
     Ok(())
 }
 
@@ -509,7 +561,9 @@ fn back_of(dtype: &str, cfg: &Config, python: &str, input: &Path, exe: &Path) ->
         ("ndnpy (its defaults: no codec)", &ours_in),
         ("pyarrow (its defaults: snappy)", &theirs_in),
     ] {
-        let (ours, theirs) = (Route::new(), Route::new());
+        let (ours, theirs, crate_reader) = (Route::new(), Route::new(), Route::new());
+        let crate_out = cfg.dir.join("parquet_back_crate.npy");
+        let _cleanup_crate = Cleanup(vec![crate_out.clone()]);
         let imps = vec![
             Imp::new(NDNPY, |checking| {
                 let mut cmd = Command::new(exe);
@@ -524,9 +578,18 @@ fn back_of(dtype: &str, cfg: &Config, python: &str, input: &Path, exe: &Path) ->
                 cmd.arg("-c").arg(PYARROW_BACK).arg(file).arg(&theirs_out);
                 one_run(&theirs, checking, &mut cmd, None, input, &theirs_out)
             }),
+            Imp::new(PARQUET_CRATE, |checking| {
+                let mut cmd = Command::new(exe);
+                cmd.arg("--child-parquet")
+                    .arg(ARROW_READER)
+                    .arg(file)
+                    .arg(&crate_out);
+                one_run(&crate_reader, checking, &mut cmd, None, input, &crate_out)
+            }),
         ];
         let rows_out = crate::measure(imps, cfg.rounds)?;
         let (ours, theirs) = (ours.into_inner(), theirs.into_inner());
+        let crate_reader = crate_reader.into_inner();
         let size = std::fs::metadata(file)?.len();
         reports.push(Report {
             title: format!(
@@ -536,12 +599,16 @@ fn back_of(dtype: &str, cfg: &Config, python: &str, input: &Path, exe: &Path) ->
             ),
             bytes: Some(ours.size),
             rows: rows_out,
-            targets: vec![(PYARROW, 1.0)],
+            targets: vec![(PYARROW, 1.0), (PARQUET_CRATE, 1.0)],
             notes: vec![format!(
                 "Encodings: {}. Warm-up check: each output is, byte for byte, the `.npy` file numpy wrote \
-                 (ndnpy: {}; pyarrow: {}). Median peak RSS: ndnpy {:.1} MiB ({:.1} MiB before \
-                 the conversion), pyarrow {:.1} MiB ({:.1} MiB before). Median whole process: \
-                 ndnpy {}, pyarrow {}. ndnpy: this binary re-run as `--child-parquet to-npy \
+                 (ndnpy: {}; pyarrow: {}; the parquet crate's reader: {}). Median peak RSS: \
+                 ndnpy {:.1} MiB ({:.1} MiB before the conversion), pyarrow {:.1} MiB ({:.1} MiB \
+                 before), the parquet crate's reader {:.1} MiB. Median whole process: \
+                 ndnpy {}, pyarrow {}, the parquet crate's reader {}. The parquet crate's \
+                 reader: this binary re-run as `--child-parquet arrow-reader INPUT OUTPUT`, a \
+                 `ParquetRecordBatchReader` (batches of 8,192 rows) whose list values are \
+                 written after numpy's header. ndnpy: this binary re-run as `--child-parquet to-npy \
                  INPUT OUTPUT`, timing `ndnpy::parquet::parquet_to_npy(INPUT, OUTPUT)`. \
                  pyarrow: `{python} -c`, timing, after the imports, `col = \
                  pq.read_table(p).column('values').combine_chunks(); a = \
@@ -550,12 +617,15 @@ fn back_of(dtype: &str, cfg: &Config, python: &str, input: &Path, exe: &Path) ->
                 encodings(python, file)?,
                 ours.checked,
                 theirs.checked,
+                crate_reader.checked,
                 ours.peak_mib(),
                 ours.before_mib(),
                 theirs.peak_mib(),
                 theirs.before_mib(),
+                crate_reader.peak_mib(),
                 fmt_secs(ours.wall()),
                 fmt_secs(theirs.wall()),
+                fmt_secs(crate_reader.wall()),
             )],
             ..Report::default()
         });

@@ -11,6 +11,16 @@
 //! (`FIXED_LEN_BYTE_ARRAY` of 2), float32, float64, and 32- and 64-bit integers, signed or
 //! not. A page this module does not read (a null, another value encoding, the deprecated
 //! bit-packed levels) is reported, and the caller reads the file the Arrow reader's way.
+//!
+//! What it pays, against the parquet crate's own reader doing the same job (a
+//! `ParquetRecordBatchReader`, batches of 8,192 rows, each batch's list values written after
+//! numpy's header: the other way here), in one run of `cargo run --release -p
+//! ndnpy-benchmarks -- --case parquet --rows 43690 --rounds 7` (fresh processes, medians of
+//! 7 interleaved rounds, 64 MiB of `(43690, 768)` values, every output byte for byte numpy's
+//! `.npy`): float16 plain pages 56 ms against 437 ms (0.13x), float16 dictionary pages with
+//! snappy 197 ms against 597 ms (0.33x), float32 dictionary pages 153 ms against 509 ms
+//! (0.30x), the same with snappy 245 ms against 567 ms (0.43x); peak memory 10-11 MiB against
+//! 101-157 MiB.
 
 use super::{foreign, guarded, parquet_error};
 use crate::base::dtype::ScalarKind;

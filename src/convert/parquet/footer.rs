@@ -9,6 +9,16 @@
 //! cannot back: a list longer than its remaining bytes, a `num_children` beyond the schema's
 //! element count, nesting deeper than 64. What passes, parquet decodes as before; what the
 //! walk cannot judge (no `PAR1` magic, a footer length beyond the file), parquet reports.
+//!
+//! Upstream, and when this goes: parquet 59.3.2, the version pinned here, bounds most Thrift
+//! lists by the bytes left (apache/arrow-rs#10920, fixed by #10979 in 60.0.0 and backported to
+//! 59.x, <https://github.com/apache/arrow-rs/issues/11186>), but still reserves two counts
+//! unchecked: a schema element's `num_children` (`schema/types.rs`; bounded on the main line
+//! by <https://github.com/apache/arrow-rs/pull/9884>) and the row-group list's length
+//! (`file/metadata/thrift/mod.rs`; the remaining hardening is tracked in
+//! <https://github.com/apache/arrow-rs/issues/9874>). This walk goes when the pinned parquet
+//! bounds both; `footers_claiming_more_than_their_bytes_are_refused_before_allocating`
+//! (`tests/it/parquet.rs`) holds a file of each kind.
 
 use crate::base::error::{with_path, Error};
 use std::fs::File;
