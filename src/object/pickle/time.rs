@@ -59,6 +59,21 @@ fn int(m: &Machine, id: Id) -> Option<i64> {
     }
 }
 
+/// The arguments `(state[, tzinfo])` of a `time` or `datetime`: the packed state of `len`
+/// bytes and the `tzinfo`.
+fn state_and_tzinfo(
+    m: &Machine,
+    args: &[Id],
+    len: usize,
+) -> Option<(Vec<u8>, Option<Box<PyTimeZone>>)> {
+    let (s, tz) = match args {
+        [s] => (*s, None),
+        [s, tz] => (*s, Some(tz)),
+        _ => return None,
+    };
+    Some((state(m, s, len)?, tzinfo(m, tz)?))
+}
+
 /// A `tzinfo` argument: a `timezone`, or `None`.
 fn tzinfo(m: &Machine, id: Option<&Id>) -> Option<Option<Box<PyTimeZone>>> {
     match id.map(|&i| &m.arena[i]) {
@@ -128,27 +143,17 @@ fn date(m: &Machine, args: &[Id]) -> Option<PyValue> {
 /// `time(state[, tzinfo])`: hour (plus 128 when `fold` is 1), minute, second and three bytes
 /// of microseconds.
 fn time(m: &Machine, args: &[Id]) -> Option<PyValue> {
-    let (s, tz) = match args {
-        [s] => (*s, None),
-        [s, tz] => (*s, Some(tz)),
-        _ => return None,
-    };
-    let b = state(m, s, 6)?;
+    let (b, tz) = state_and_tzinfo(m, args, 6)?;
     let fold = b[0] & 0x80 != 0;
     let mut t = checked_time([b[0] & 0x7f, b[1], b[2]], micros(&b[3..6]), fold)?;
-    t.tzinfo = tzinfo(m, tz)?;
+    t.tzinfo = tz;
     Some(PyValue::Time(t))
 }
 
 /// `datetime(state[, tzinfo])`: the year's two bytes, the month (plus 128 when `fold` is 1),
 /// day, hour, minute, second and three bytes of microseconds.
 fn datetime(m: &Machine, args: &[Id]) -> Option<PyValue> {
-    let (s, tz) = match args {
-        [s] => (*s, None),
-        [s, tz] => (*s, Some(tz)),
-        _ => return None,
-    };
-    let b = state(m, s, 10)?;
+    let (b, tz) = state_and_tzinfo(m, args, 10)?;
     let fold = b[2] & 0x80 != 0;
     let d = checked_date(
         i64::from(b[0]) << 8 | i64::from(b[1]),
@@ -156,7 +161,7 @@ fn datetime(m: &Machine, args: &[Id]) -> Option<PyValue> {
         b[3].into(),
     )?;
     let mut t = checked_time([b[4], b[5], b[6]], micros(&b[7..10]), fold)?;
-    t.tzinfo = tzinfo(m, tz)?;
+    t.tzinfo = tz;
     Some(PyValue::DateTime(d, t))
 }
 
