@@ -17,6 +17,10 @@ A module is a file of `src/`, or a folder's `mod.rs`. What counts as a use of an
   `f` (a type's methods can be defined in a layer above the type, and called from below
   without any path naming that layer: the one use no import shows).
 
+The layers up to `record` are the engine, which knows no array type: their code names no
+`ndarray` (the ndarray layer, `array/` and above, converts to and from the engine's types:
+`array/nd.rs` turns a view into the element layer's `Strided`).
+
 Code means what is left without comments, string literals and `#[cfg(test)]` modules (a
 test may call the crate's public API from any layer); code after an inline test module
 counts. A path to a name that `lib.rs` re-exports (`crate::Error`) is an error: code names
@@ -40,6 +44,10 @@ LAYERS = [
     "remote",
     "convert",
 ]
+
+# The engine: the layers below `array`, which name no ndarray type.
+ENGINE = LAYERS[: LAYERS.index("array")]
+NDARRAY = re.compile(r"(?<!\w)ndarray\s*(?:::|as\b|;)")
 
 IDENT = r"[A-Za-z_][A-Za-z0-9_]*"
 
@@ -263,6 +271,9 @@ def check(root):
         if top not in LAYERS:
             problems.append(f"src/{os.path.relpath(path, root)}: in no layer (add its folder to LAYERS)")
             continue
+        if top in ENGINE:
+            for m in NDARRAY.finditer(codes[name]):
+                problems.append(f"{where(m.start())}: {name} ({top}) names ndarray; the engine knows no array type")
         for off, r, rest in paths_in(codes[name]):
             p = resolve(r, rest, name)
             to = target(p, mods)

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Miri over the code that holds `unsafe`: the unit tests of those modules (element reads and
-# writes, lazily zeroed reservations, concrete element copies, records, the door that sees
-# what type a caller's reader is)
+# writes, strided views and the ndarray views that become them, lazily zeroed reservations,
+# concrete element copies, records, the door that sees what type a caller's reader is)
 # and tests/unsafe_paths.rs (every dtype numpy wrote, records and views, at every misalignment
 # and cut short; every archive member numpy wrote, inflated by the crate's decoder, its
 # fast loop included). Default features, `derive` and `half`.
@@ -25,6 +25,6 @@ fi
 export MIRIFLAGS="${MIRIFLAGS:--Zmiri-disable-isolation}"
 # element::datetime holds no `unsafe` (its calendar arithmetic and property test took three of
 # this step's ten minutes under Miri).
-cargo +nightly miri test -p ndnpy --features derive,half --lib -- element:: source::door:: record:: \
+cargo +nightly miri test -p ndnpy --features derive,half --lib -- element:: source::door:: record:: array::nd:: \
     --skip element::datetime::
 cargo +nightly miri test -p ndnpy --features derive,half --test unsafe_paths

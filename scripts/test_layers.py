@@ -2,7 +2,8 @@
 """Tests of scripts/layers.py: a small tree of layers that it passes, and each kind of upward
 use it must catch (a grouped `crate::{..}` tree, an `ndnpy::` path, `super::super`, code
 after an inline test module, a method an upper layer defines on a lower layer's type and
-the lower layer calls, by path or as a method), each alone in a copy of that tree.
+the lower layer calls, by path or as a method, ndarray named in an engine layer), each alone
+in a copy of that tree.
 
     python3 scripts/test_layers.py     # exit 1 if the checker misses one or flags the clean tree
 """
@@ -26,6 +27,8 @@ CLEAN = {
         "#[cfg(test)]\nmod tests {\n    use crate::convert::Z;\n}\n"
     ),
     "convert/mod.rs": "pub struct Z;\nuse crate::object::h;\n",
+    # Above the engine, ndarray is the layer's to name.
+    "array/nd.rs": "use ndarray::ArrayViewD;\npub fn v(_: ArrayViewD<'_, u8>) {}\n",
 }
 
 UPWARD = {
@@ -42,6 +45,10 @@ UPWARD = {
     "an upper layer's method called as a method": (
         "array/mod.rs", "pub fn k(d: &Dyn) { d.unpickle_all() }\n"),
     "an import cycle within a layer": ("base/other.rs", "use super::inner::f;\npub fn o() {}\n"),
+    "ndarray named in the engine": ("base/inner.rs", "use ndarray::ArrayViewD;\n"),
+    "ndarray named in a grouped engine use": ("base/inner.rs", "use {ndarray::Axis, std::io};\n"),
+    "ndarray from the root in the engine": ("base/inner.rs", "fn z(_: ::ndarray::Ix1) {}\n"),
+    "ndarray renamed in the engine": ("base/inner.rs", "use ndarray as nd;\n"),
 }
 # The second half of the cycle above: inner uses other.
 CYCLE = ("base/inner.rs", "use crate::base::other::o;\n")

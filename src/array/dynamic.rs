@@ -3,6 +3,7 @@
 //! which reads object arrays; `lib.rs`'s module `dynamic` shows them together).
 
 use crate::array::encode::write_with_dtype;
+use crate::array::nd::fortran_order_of;
 use crate::array::read::{array_from_vec, read_body};
 use crate::base::dtype::{DType, ScalarKind};
 use crate::base::error::{wrong_dtype, Error, FormatError, UsageError};
@@ -11,7 +12,6 @@ use crate::element::Input;
 use crate::element::ViewElement;
 use crate::element::{bulk, Datetime64, Timedelta64};
 use crate::format::header::{Header, HeaderInfo};
-use crate::format::layout::fortran_order_of;
 use ndarray::{ArrayD, ArrayViewD, IxDyn, ShapeBuilder};
 use std::io::{Read, Write};
 

@@ -2,11 +2,11 @@
 //! the memory order numpy would choose, and through the file behind a `File` or
 //! `BufWriter<File>` when that is what the writer is.
 
+use crate::array::nd::fortran_order_of;
 use crate::base::dtype::DType;
 use crate::base::error::Error;
 use crate::element::WritableElement;
 use crate::format::header::Header;
-use crate::format::layout::fortran_order_of;
 use crate::platform::fsutil::Preallocating;
 use crate::source::door::{self, ConcreteWriter};
 use ndarray::{ArrayRef, Dimension};
@@ -75,5 +75,5 @@ where
     D: Dimension,
     W: Write + ?Sized,
 {
-    A::write_view(arr.view().into_dyn(), writer, dtype)
+    A::write_strided(crate::array::nd::strided(arr), writer, dtype)
 }

@@ -7,6 +7,7 @@ pub mod dynamic;
 pub(crate) mod encode;
 #[cfg(feature = "mmap")]
 pub mod mmap;
+pub(crate) mod nd;
 pub(crate) mod outofcore;
 pub(crate) mod read;
 pub(crate) mod region;

@@ -12,13 +12,13 @@
 //! - [`NpyWriter`] writes an array of known shape block by block to any `Write`.
 
 use crate::array::encode::write_c_order;
+use crate::array::nd::shape_and_order;
 use crate::array::write::WriteOptions;
 use crate::base::dtype::ByteOrder;
 use crate::base::dtype::DType;
 use crate::base::error::{truncated, wrong_dtype, Error, UsageError};
 use crate::element::{FixedDType, ReadableElement, WritableElement};
 use crate::format::header::{growth_axis, Header, HeaderInfo, ReadOptions, Version};
-use crate::format::layout::shape_and_order;
 use crate::platform::fsutil::{replace_atomically, sync_data, Sync};
 use ndarray::{
     Array, ArrayBase, ArrayView, Axis, Data, Dimension, IntoDimension, IxDyn, ShapeBuilder,

@@ -1,11 +1,11 @@
 //! Reading `.npy` data into owned arrays.
 
+use crate::array::nd::dimension;
 use crate::base::dtype::DType;
 use crate::base::error::{Error, FormatError};
 use crate::element::Input;
 use crate::element::ReadableElement;
 use crate::format::header::{Header, HeaderInfo, ReadOptions};
-use crate::format::layout::dimension;
 use crate::source::door::{self, ConcreteReader};
 use ndarray::{ArrayBase, DataOwned, Dimension, ShapeBuilder};
 use std::fs::File;

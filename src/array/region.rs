@@ -591,7 +591,7 @@ pub(crate) fn check<D: ndarray::Dimension>(
     selection: &[SliceInfoElem],
 ) -> Result<Plan, Error> {
     let plan = Plan::new(header, selection)?;
-    crate::format::layout::dimension::<D>(&plan.shape)?;
+    crate::array::nd::dimension::<D>(&plan.shape)?;
     Ok(plan)
 }
 

@@ -6,10 +6,10 @@
 //! rule, which catches a wrong file or a wrong slice of one), the data must be in native byte
 //! order, and aligned for the element type.
 
+use crate::array::nd::dimension;
 use crate::base::error::{Error, FormatError};
 use crate::element::{ViewElement, ViewMutElement};
 use crate::format::header::{Header, HeaderInfo, ReadOptions};
-use crate::format::layout::dimension;
 use ndarray::{ArrayView, ArrayViewMut, Dimension, ShapeBuilder};
 
 use crate::base::error::ndarray_npy::ViewNpyError;

@@ -1,12 +1,12 @@
 //! Writing arrays as `.npy` data, byte for byte as `np.save` does.
 
 use crate::array::encode::{write_through, write_with_dtype};
+use crate::array::nd::{fortran_order_of, shape_and_order};
 use crate::base::dtype::ByteOrder;
 use crate::base::error::ndarray_npy::WriteNpyError;
 use crate::base::error::{Error, UsageError};
 use crate::element::WritableElement;
 use crate::format::header::Header;
-use crate::format::layout::{fortran_order_of, shape_and_order};
 use crate::platform::fsutil::{write_file, Preallocating, Publish, Sync};
 use ndarray::{ArrayBase, ArrayRef, Data, Dimension, ShapeBuilder};
 use std::fs::File;

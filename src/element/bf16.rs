@@ -12,7 +12,6 @@ use super::Input;
 use super::{FixedDType, ReadableElement, ViewElement, ViewMutElement, WritableElement};
 use crate::base::dtype::{ByteOrder, DType, Scalar, ScalarKind};
 use crate::base::error::{not_native, wrong_dtype, Error};
-use ndarray::ArrayViewD;
 use std::io::{Read, Write};
 
 /// How a mismatch names `half::bf16`, with the dtypes it reads.

@@ -10,10 +10,10 @@
 use super::pod::*;
 use super::reserve::*;
 use super::Input;
+use super::Strided;
 use crate::base::error::{truncated, Error, FormatError};
 use crate::platform::ioutil::read_full;
 use crate::platform::prefault;
-use ndarray::{ArrayViewD, ArrayViewMutD, Axis, Zip};
 use std::io::{Read, Write};
 use std::mem::size_of;
 
@@ -372,51 +372,48 @@ const TILE_BUDGET: usize = 4 << 20;
 /// Writes `view` in C order. Contiguous: one write. If some axis has a smaller stride than the
 /// last one (a transposed or permuted view), the data is gathered in tiles: a few consecutive
 /// indices of that axis are read together, so each cache line fetched is used for several
-/// outputs instead of one. Otherwise lane by lane.
-pub(crate) fn write_view<T: Pod, W: Write + ?Sized>(
-    view: ArrayViewD<'_, T>,
+/// outputs instead of one. Otherwise element by element, in C order.
+pub(crate) fn write_strided<T: Pod, W: Write + ?Sized>(
+    view: Strided<'_, T>,
     writer: &mut W,
     swap: bool,
 ) -> Result<(), Error> {
     if let Some(slice) = view.as_slice() {
         return write_slice(slice, writer, swap);
     }
+    let shape = view.shape();
     let nd = view.ndim();
     let last = nd.saturating_sub(1);
     let fastest = (0..nd)
-        .filter(|&a| view.shape()[a] > 1)
-        .min_by_key(|&a| view.strides()[a].unsigned_abs());
-    let tile_axis = match fastest {
+        .filter(|&a| shape[a] > 1)
+        .min_by_key(|&a| view.stride(a).unsigned_abs());
+    match fastest {
         // Tile only when one index of p is a bounded output block, so memory stays small.
         Some(p)
             if p != last
-                && view.strides()[p].unsigned_abs() < view.strides()[last].unsigned_abs()
-                && view.shape()[p + 1..].iter().product::<usize>() * size_of::<T>()
-                    <= TILE_BUDGET / 2 =>
+                && view.stride(p).unsigned_abs() < view.stride(last).unsigned_abs()
+                && shape[p + 1..].iter().product::<usize>() * size_of::<T>() <= TILE_BUDGET / 2 =>
         {
-            p
+            write_tiled(view, p, writer, swap)
         }
-        _ => {
-            let elems = view
-                .lanes(Axis(last))
-                .into_iter()
-                .flat_map(|l| l.into_iter());
-            return write_iter(elems, writer, swap);
-        }
-    };
-    write_tiled(view, tile_axis, writer, swap)
+        // Rows along a contiguous last axis, a run at a time; else element by element.
+        _ => match view.rows() {
+            Some(rows) => write_iter(rows.flatten(), writer, swap),
+            None => write_iter(view.iter(), writer, swap),
+        },
+    }
 }
 
-/// The tiled gather of [`write_view`]: for each index of the axes before `p`, blocks of up to
-/// 16 consecutive indices along `p` are copied into a C-ordered buffer, reading along `p`
+/// The tiled gather of [`write_strided`]: for each index of the axes before `p`, blocks of up
+/// to 16 consecutive indices along `p` are copied into a C-ordered buffer, reading along `p`
 /// innermost.
 fn write_tiled<T: Pod, W: Write + ?Sized>(
-    view: ArrayViewD<'_, T>,
+    view: Strided<'_, T>,
     p: usize,
     writer: &mut W,
     swap: bool,
 ) -> Result<(), Error> {
-    let shape = view.shape().to_vec();
+    let shape = view.shape();
     // Elements after axis p, per index of p: the contiguous output block of one p index.
     let inner: usize = shape[p + 1..].iter().product();
     let tile = (TILE_BUDGET / (inner * size_of::<T>()).max(1)).clamp(1, 16);
@@ -430,28 +427,20 @@ fn write_tiled<T: Pod, W: Write + ?Sized>(
             idx[axis] = rem % lead[axis];
             rem /= lead[axis];
         }
-        let mut sub = view.view();
-        for &i in &idx {
-            sub = sub.index_axis_move(Axis(0), i);
-        }
         let mut start = 0;
         while start < shape[p] {
             let t = tile.min(shape[p] - start);
-            let block = sub.slice_axis(Axis(0), (start..start + t).into());
             buf.clear();
             buf.resize(t * inner, zeroed_value::<T>());
-            // The buffer as a C-ordered (t, rest...) array; copy lane by lane along p, so
-            // each source cache line is read once for t outputs.
-            let mut out =
-                ArrayViewMutD::from_shape(block.raw_dim(), &mut buf[..]).map_err(|_| {
-                    FormatError::ShapeOverflow {
-                        shape: shape.clone(),
-                        itemsize: size_of::<T>(),
-                    }
-                })?;
-            Zip::from(out.lanes_mut(Axis(0)))
-                .and(block.lanes(Axis(0)))
-                .for_each(|mut o, b| o.assign(&b));
+            // The buffer is C-ordered (t, rest...); the block is read along p, so each source
+            // cache line is read once for t outputs.
+            if !view.copy_block(&idx, p, start, &mut buf) {
+                return Err(FormatError::ShapeOverflow {
+                    shape: shape.to_vec(),
+                    itemsize: size_of::<T>(),
+                }
+                .into());
+            }
             if swap {
                 swap_in_place(as_bytes_mut(&mut buf), T::SWAP);
             }
@@ -559,7 +548,6 @@ mod tests {
 
     #[test]
     fn tiled_gather_matches_naive_c_order() {
-        use ndarray::{ArrayD, IxDyn};
         let shapes: [&[usize]; 4] = [&[37, 5, 3], &[2, 19, 4, 3], &[33, 2], &[3, 1, 17, 2]];
         // Under Miri the first shape only (its rotations still put the stride-1 axis first,
         // in the middle and last).
@@ -570,15 +558,21 @@ mod tests {
         };
         for &shape in shapes {
             let n: usize = shape.iter().product();
-            let base = ArrayD::from_shape_vec(IxDyn(shape), (0..n as u64).collect()).unwrap();
+            let data: Vec<u64> = (0..n as u64).collect();
             let nd = shape.len();
+            let c: Vec<isize> = (0..nd)
+                .map(|a| shape[a + 1..].iter().product::<usize>() as isize)
+                .collect();
             // Every rotation of the axes puts the stride-1 axis somewhere else.
             for rot in 0..nd {
                 let perm: Vec<usize> = (0..nd).map(|i| (i + rot) % nd).collect();
-                let view = base.view().permuted_axes(IxDyn(&perm));
+                let sh: Vec<usize> = perm.iter().map(|&a| shape[a]).collect();
+                let st: Vec<isize> = perm.iter().map(|&a| c[a]).collect();
+                // SAFETY: a permutation of `data`'s C strides reaches each element once.
+                let view = unsafe { Strided::from_raw_parts(data.as_ptr(), &sh, &st) };
                 for swap in [false, true] {
                     let mut ours = Vec::new();
-                    write_view(view.view(), &mut ours, swap).unwrap();
+                    write_strided(view, &mut ours, swap).unwrap();
                     let mut naive: Vec<u64> = view.iter().copied().collect();
                     if swap {
                         naive.iter_mut().for_each(|x| *x = x.swap_bytes());

@@ -16,6 +16,9 @@
 //!   [`DatetimeIn`] and [`TimedeltaIn`], whose unit is their type's: `datetime`;
 //! - structs that derive `NpyRecord` (records): in the crate's `record` module.
 //!
+//! A write reads its elements as a [`Strided`] view (an address, a shape and strides): this
+//! layer knows no array type, and each ndarray version's views become one without a copy.
+//!
 //! # Examples
 //!
 //! ```
@@ -39,6 +42,7 @@ pub(crate) mod pod;
 mod primitive;
 mod reserve;
 pub(crate) mod scalars;
+mod strided;
 pub(crate) mod string;
 
 /// Seals the element traits: they are implemented by this crate's element types and by
@@ -56,11 +60,11 @@ pub(crate) use datetime::{convert, convertible, Lost};
 pub use datetime::{Datetime64, DatetimeIn, Timedelta64, TimedeltaIn, NAT};
 #[cfg(feature = "safetensors")]
 pub(crate) use primitive::check_bools_at;
+pub use strided::{Iter, Strided};
 pub use string::{FixedBytes, FixedUnicode};
 
 use crate::base::dtype::DType;
 use crate::base::error::Error;
-use ndarray::{ArrayViewD, Axis};
 use std::io::{Read, Write};
 
 /// An element type that can be read from `.npy` data.
@@ -228,27 +232,23 @@ pub trait WritableElement: Sized + Sealed {
     }
 
     /// Writes the elements of `view` in C (row-major) order as `dtype`: one
-    /// [`write_slice`](WritableElement::write_slice) if it is C-contiguous, else gathered lane
-    /// by lane along the last axis. Plain-data types override the gather with a tiled one.
+    /// [`write_slice`](WritableElement::write_slice) if it is C-contiguous, else one element
+    /// after another. Plain-data types override the gather with a tiled one.
     ///
     /// # Errors
     ///
     /// As [`WritableElement::write_slice`].
-    fn write_view<W: Write + ?Sized>(
-        view: ArrayViewD<'_, Self>,
+    fn write_strided<W: Write + ?Sized>(
+        view: Strided<'_, Self>,
         writer: &mut W,
         dtype: &DType,
     ) -> Result<(), Error> {
         match view.as_slice() {
             Some(slice) => Self::write_slice(slice, writer, dtype),
-            None => {
-                let last = Axis(view.ndim().saturating_sub(1));
-                let elems = view
-                    .lanes(last)
-                    .into_iter()
-                    .flat_map(|lane| lane.into_iter());
-                Self::write_iter(elems, writer, dtype)
-            }
+            None => match view.rows() {
+                Some(rows) => Self::write_iter(rows.flatten(), writer, dtype),
+                None => Self::write_iter(view.iter(), writer, dtype),
+            },
         }
     }
 }

@@ -15,7 +15,6 @@ use super::Input;
 use super::{FixedDType, ReadableElement, ViewElement, ViewMutElement, WritableElement};
 use crate::base::dtype::{ByteOrder, DType, Scalar, ScalarKind};
 use crate::base::error::{not_native, wrong_dtype, Error, FormatError};
-use ndarray::ArrayViewD;
 use std::io::{Read, Write};
 
 /// The byte order of `dtype` if it is the scalar `kind` of `size` bytes (no datetime unit).
@@ -104,12 +103,12 @@ macro_rules! writable_pod {
                 bulk::write_iter(iter, writer, needs_swap(dtype))
             }
 
-            fn write_view<W: Write + ?Sized>(
-                view: ArrayViewD<'_, Self>,
+            fn write_strided<W: Write + ?Sized>(
+                view: $crate::element::Strided<'_, Self>,
                 writer: &mut W,
                 dtype: &DType,
             ) -> Result<(), Error> {
-                bulk::write_view(view, writer, needs_swap(dtype))
+                bulk::write_strided(view, writer, needs_swap(dtype))
             }
         }
     };

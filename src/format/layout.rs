@@ -1,48 +1,8 @@
-//! Shapes and memory order: the header's shape as an ndarray dimension, and numpy's rules
-//! for which order an array is written in.
+//! Shapes and memory order: the walk that turns Fortran-order data into C order. (What an
+//! ndarray dimension or layout is, `array::nd` says: this layer knows no array type.)
 
-use crate::base::error::{Error, MismatchError, UsageError};
-use ndarray::{ArrayRef, ArrayView, Dimension, ShapeBuilder};
-
-/// `D` with the header's shape, after checking the number of dimensions.
-pub(crate) fn dimension<D: Dimension>(shape: &[usize]) -> Result<D, Error> {
-    if let Some(ndim) = D::NDIM {
-        if ndim != shape.len() {
-            return Err(MismatchError::Ndim {
-                expected: ndim,
-                found: shape.len(),
-                shape: shape.to_vec(),
-            }
-            .into());
-        }
-    }
-    let mut dim = D::zeros(shape.len());
-    dim.slice_mut().copy_from_slice(shape);
-    Ok(dim)
-}
-
-/// Whether `arr` is written in Fortran order. numpy's rule (header_data_from_array_1_0):
-/// C-contiguous first, so 1-D, 0-d, empty and (1, n)-in-F arrays are all C order;
-/// F-contiguous next; anything else is written in C order.
-pub(crate) fn fortran_order_of<A, D: Dimension>(arr: &ArrayRef<A, D>) -> bool {
-    !arr.is_standard_layout() && arr.t().is_standard_layout()
-}
-
-/// The shape and order (Fortran or not) of a shape builder such as `(3, 4)` or `(3, 4).f()`,
-/// following numpy's rule: a shape that is both C- and Fortran-contiguous is C order.
-pub(crate) fn shape_and_order<Sh: ShapeBuilder>(shape: Sh) -> Result<(Vec<usize>, bool), Error> {
-    let shape = shape.into_shape_with_order();
-    let dims = shape.raw_dim().slice().to_vec();
-    let overflow = || UsageError::ShapeOverflow {
-        shape: dims.clone(),
-        itemsize: 0,
-    };
-    let n = shape.raw_dim().size_checked().ok_or_else(overflow)?;
-    // A view of zero-sized elements costs nothing and tells the order ndarray resolved.
-    let units = vec![(); n];
-    let view = ArrayView::from_shape(shape, &units[..]).map_err(|_| overflow())?;
-    Ok((dims, !view.is_standard_layout()))
-}
+#[cfg(feature = "arrow")]
+use crate::base::error::Error;
 
 /// Where each element of an array of `shape` stored in Fortran order lies (its index in the
 /// data, in elements), taken in C order: the walk that turns Fortran-order bytes into C
@@ -96,10 +56,32 @@ pub(crate) fn fortran_to_c(
 #[cfg(all(test, feature = "arrow"))]
 mod tests {
     use super::*;
-    use ndarray::{ArrayD, IxDyn};
+
+    /// Every index of `shape`, the first axis fastest (`fortran`) or the last (C order).
+    fn indices(shape: &[usize], fortran: bool) -> Vec<Vec<usize>> {
+        let count: usize = shape.iter().product();
+        let mut out = Vec::with_capacity(count);
+        let mut index = vec![0usize; shape.len()];
+        for _ in 0..count {
+            out.push(index.clone());
+            let axes: Vec<usize> = if fortran {
+                (0..shape.len()).collect()
+            } else {
+                (0..shape.len()).rev().collect()
+            };
+            for axis in axes {
+                index[axis] += 1;
+                if index[axis] < shape[axis] {
+                    break;
+                }
+                index[axis] = 0;
+            }
+        }
+        out
+    }
 
     #[test]
-    fn fortran_to_c_matches_ndarray_for_every_shape() {
+    fn fortran_to_c_matches_the_naive_walk_for_every_shape() {
         for shape in [
             &[][..],
             &[0][..],
@@ -110,14 +92,17 @@ mod tests {
             &[2, 3, 4, 2],
         ] {
             let n: usize = shape.iter().product();
-            let c = ArrayD::from_shape_fn(IxDyn(shape), |i| {
-                i.slice().iter().fold(0u16, |a, &k| a * 10 + k as u16)
-            });
-            // The same array stored in Fortran order, then its items as 2-byte units.
-            let f: Vec<u16> = c.t().iter().copied().collect();
-            let bytes: Vec<u8> = f.iter().flat_map(|v| v.to_le_bytes()).collect();
+            let value = |i: &Vec<usize>| i.iter().fold(0u16, |a, &k| a * 10 + k as u16);
+            // The array stored in Fortran order, then its items as 2-byte units.
+            let bytes: Vec<u8> = indices(shape, true)
+                .iter()
+                .flat_map(|i| value(i).to_le_bytes())
+                .collect();
             let back = fortran_to_c(&bytes, shape, 2).unwrap();
-            let want: Vec<u8> = c.iter().flat_map(|v| v.to_le_bytes()).collect();
+            let want: Vec<u8> = indices(shape, false)
+                .iter()
+                .flat_map(|i| value(i).to_le_bytes())
+                .collect();
             assert_eq!(back, want, "{shape:?}");
             assert_eq!(fortran_offsets(shape).count(), n);
         }

@@ -591,7 +591,7 @@ pub(crate) fn write_object(
 ) -> Result<(), Error> {
     let header = crate::format::header::Header {
         dtype: pickle::object_dtype(),
-        fortran_order: crate::format::layout::fortran_order_of(a),
+        fortran_order: crate::array::nd::fortran_order_of(a),
         shape: a.shape().to_vec(),
     };
     writer.write_all(&header.to_bytes()?)?;
@@ -631,7 +631,7 @@ fn write_tree(p: &mut Pickler, first: Act<'_>) -> Result<(), Error> {
                 if depth > WRITE_MAX_DEPTH {
                     return Err(too_deep());
                 }
-                let fortran = crate::format::layout::fortran_order_of(a);
+                let fortran = crate::array::nd::fortran_order_of(a);
                 reconstruct_head(p, &pickle::object_dtype(), a.shape(), fortran)?;
                 // The items in C (logical) order, as a list.
                 seq(&mut acts, Seq::List, a.iter(), a.len(), depth + 1);

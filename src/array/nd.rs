@@ -1,0 +1,95 @@
+//! The ndarray layer's shapes, orders and views: the header's shape as an ndarray dimension,
+//! numpy's rule for which order an array is written in, and an ndarray view as the element
+//! layer's [`Strided`] (the element layer knows no array type).
+//!
+//! Unsafe here: one block, handing a view's address, shape and strides to
+//! [`Strided::from_raw_parts`].
+#![allow(unsafe_code)]
+
+use crate::base::error::{Error, MismatchError, UsageError};
+use crate::element::Strided;
+use ndarray::{ArrayRef, ArrayView, Dimension, ShapeBuilder};
+
+/// `D` with the header's shape, after checking the number of dimensions.
+pub(crate) fn dimension<D: Dimension>(shape: &[usize]) -> Result<D, Error> {
+    if let Some(ndim) = D::NDIM {
+        if ndim != shape.len() {
+            return Err(MismatchError::Ndim {
+                expected: ndim,
+                found: shape.len(),
+                shape: shape.to_vec(),
+            }
+            .into());
+        }
+    }
+    let mut dim = D::zeros(shape.len());
+    dim.slice_mut().copy_from_slice(shape);
+    Ok(dim)
+}
+
+/// Whether `arr` is written in Fortran order. numpy's rule (header_data_from_array_1_0):
+/// C-contiguous first, so 1-D, 0-d, empty and (1, n)-in-F arrays are all C order;
+/// F-contiguous next; anything else is written in C order.
+pub(crate) fn fortran_order_of<A, D: Dimension>(arr: &ArrayRef<A, D>) -> bool {
+    !arr.is_standard_layout() && arr.t().is_standard_layout()
+}
+
+/// The shape and order (Fortran or not) of a shape builder such as `(3, 4)` or `(3, 4).f()`,
+/// following numpy's rule: a shape that is both C- and Fortran-contiguous is C order.
+pub(crate) fn shape_and_order<Sh: ShapeBuilder>(shape: Sh) -> Result<(Vec<usize>, bool), Error> {
+    let shape = shape.into_shape_with_order();
+    let dims = shape.raw_dim().slice().to_vec();
+    let overflow = || UsageError::ShapeOverflow {
+        shape: dims.clone(),
+        itemsize: 0,
+    };
+    let n = shape.raw_dim().size_checked().ok_or_else(overflow)?;
+    // A view of zero-sized elements costs nothing and tells the order ndarray resolved.
+    let units = vec![(); n];
+    let view = ArrayView::from_shape(shape, &units[..]).map_err(|_| overflow())?;
+    Ok((dims, !view.is_standard_layout()))
+}
+
+/// The elements of `arr` as a [`Strided`] view (no copy), borrowed as long as `arr` is.
+pub(crate) fn strided<A, D: Dimension>(arr: &ArrayRef<A, D>) -> Strided<'_, A> {
+    // SAFETY: ndarray guarantees that every index within `arr.shape()` offset by
+    // `arr.strides()` (in elements) from `arr.as_ptr()` reaches an initialised element of
+    // one allocation, and `arr` is borrowed shared for the result's lifetime, so nothing
+    // mutates those elements meanwhile; `strides()` has one entry per axis.
+    unsafe { Strided::from_raw_parts(arr.as_ptr(), arr.shape(), arr.strides()) }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ndarray::{s, Array3, Axis};
+
+    /// Views ndarray makes (sliced, stepped, reversed, permuted, split mutably, broadcast,
+    /// empty) read as ndarray iterates them, and as one slice exactly when ndarray gives one.
+    #[test]
+    fn ndarray_views_read_as_ndarray_iterates_them() {
+        let mut a = Array3::from_shape_fn((4, 3, 5), |(i, j, k)| (i * 100 + j * 10 + k) as u32);
+        let check = |v: ndarray::ArrayViewD<'_, u32>| {
+            let s = strided(&v);
+            assert_eq!(s.shape(), v.shape());
+            assert_eq!(
+                s.iter().copied().collect::<Vec<_>>(),
+                v.iter().copied().collect::<Vec<_>>()
+            );
+            assert_eq!(s.as_slice(), v.as_slice());
+        };
+        check(a.view().into_dyn());
+        check(a.slice(s![1.., ..;2, ..]).into_dyn());
+        check(a.slice(s![..;-1, .., 1..4;-2]).into_dyn());
+        check(a.view().permuted_axes([2, 0, 1]).into_dyn());
+        check(a.slice(s![.., 1, ..]).into_dyn());
+        check(a.slice(s![.., 1..1, ..]).into_dyn());
+        check(a.slice(s![2, 1, 3]).into_dyn());
+        check(a.slice(s![2, .., 3]).broadcast((2, 3)).unwrap().into_dyn());
+        // Two interleaved mutable halves: the left one read while the right one is held.
+        let (left, mut right) = a.view_mut().split_at(Axis(2), 2);
+        right.fill(7);
+        check(left.view().into_dyn());
+        assert!(right.iter().all(|&x| x == 7));
+    }
+}
