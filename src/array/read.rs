@@ -3,13 +3,12 @@
 use crate::array::nd::dimension;
 use crate::base::dtype::DType;
 use crate::base::error::{Error, FormatError};
-use crate::element::Input;
-use crate::element::ReadableElement;
+use crate::element::{after_header, read_data, Decoded, Input, ReadableElement};
 use crate::format::header::{Header, HeaderInfo, ReadOptions};
-use crate::source::door::{self, ConcreteReader};
+use crate::source::whole::read_through;
 use ndarray::{ArrayBase, DataOwned, Dimension, ShapeBuilder};
 use std::fs::File;
-use std::io::{Read, Seek, SeekFrom};
+use std::io::Read;
 use std::path::Path;
 
 /// Reads the `.npy` file at `path`.
@@ -188,107 +187,6 @@ where
     }
 }
 
-/// Reads one array from `reader` (its header, then `body` reads the data): through the file
-/// or the bytes behind the standard reader types ([`door::reader`]), so that the data's
-/// length is known before it is read, and read on as many threads as `opts` allows; through
-/// `reader` itself otherwise. `body` gets the header and how many bytes the input still holds,
-/// when known. The reader is left just past what `body` read.
-pub(crate) fn read_through<R: Read, T>(
-    reader: &mut R,
-    opts: &ReadOptions,
-    body: impl FnOnce(&mut dyn Read, HeaderInfo, Option<u64>) -> Result<T, Error>,
-) -> Result<T, Error> {
-    match door::reader(reader) {
-        ConcreteReader::File(mut file) => {
-            let info = Header::read(&mut file, opts)?;
-            let Some(len) = regular_len(file)? else {
-                return body(&mut file, info, None);
-            };
-            let pos = file.stream_position()?;
-            let (value, end) = read_file_data(file, pos, len, info, opts, body)?;
-            file.seek(SeekFrom::Start(end))?;
-            Ok(value)
-        }
-        ConcreteReader::BufFile(b) => {
-            let info = Header::read(b, opts)?;
-            let Some(len) = regular_len(b.get_ref())? else {
-                return body(b, info, None);
-            };
-            // The position of the data: the file's, less what the buffer holds.
-            let pos = b.stream_position()?;
-            let (value, end) = read_file_data(b.get_ref(), pos, len, info, opts, body)?;
-            // This empties the buffer, so reads go on at `end`.
-            b.seek(SeekFrom::Start(end))?;
-            Ok(value)
-        }
-        ConcreteReader::Bytes(mut rest) => {
-            let len = rest.len();
-            let result = read_bytes_rest(&mut rest, opts, body);
-            let used = len - rest.len();
-            door::advance(reader, used);
-            result
-        }
-        ConcreteReader::Other(r) => {
-            let info = Header::read(r, opts)?;
-            body(r, info, None)
-        }
-    }
-}
-
-/// The length of `file` if it is a regular file; `None` for pipes and devices, whose length
-/// of 0 is no length at all (they are read as streams). Taken after the header is read, so a
-/// file an appender grows meanwhile holds at least the data its header describes.
-fn regular_len(file: &File) -> Result<Option<u64>, Error> {
-    let meta = file.metadata()?;
-    Ok(meta.is_file().then_some(meta.len()))
-}
-
-/// Reads the data of a regular file of length `len` whose header was read and whose data
-/// starts at `pos`; returns the value and the offset just past what was read.
-fn read_file_data<T>(
-    file: &File,
-    pos: u64,
-    len: u64,
-    info: HeaderInfo,
-    opts: &ReadOptions,
-    body: impl FnOnce(&mut dyn Read, HeaderInfo, Option<u64>) -> Result<T, Error>,
-) -> Result<(T, u64), Error> {
-    let available = Some(len.saturating_sub(pos));
-    #[cfg(unix)]
-    {
-        let mut split = crate::source::pio::SplitFile::new(file, pos, opts.threads);
-        let value = body(&mut split, info, available)?;
-        Ok((value, split.position()))
-    }
-    #[cfg(not(unix))]
-    {
-        let _ = opts;
-        let mut f = file;
-        f.seek(SeekFrom::Start(pos))?;
-        let value = body(&mut f, info, available)?;
-        Ok((value, f.stream_position()?))
-    }
-}
-
-/// Reads header and data from bytes in memory, advancing `bytes` past them.
-fn read_bytes_rest<T>(
-    bytes: &mut &[u8],
-    opts: &ReadOptions,
-    body: impl FnOnce(&mut dyn Read, HeaderInfo, Option<u64>) -> Result<T, Error>,
-) -> Result<T, Error> {
-    let info = Header::read(bytes, opts)?;
-    let available = Some(bytes.len() as u64);
-    #[cfg(unix)]
-    {
-        let mut split = crate::source::pio::SplitSlice::new(bytes, opts.threads);
-        let value = body(&mut split, info, available)?;
-        *bytes = &bytes[split.position()..];
-        Ok(value)
-    }
-    #[cfg(not(unix))]
-    body(bytes, info, available)
-}
-
 /// Reads header and data; `whole` is what is known of the input from the header's first byte
 /// (its length, when known, counts the header).
 #[cfg_attr(not(feature = "npz"), allow(dead_code))]
@@ -308,17 +206,8 @@ where
     read_body(reader, info, input)
 }
 
-/// What is known of the input after the header `info`, from what was known before it.
-#[cfg_attr(not(feature = "npz"), allow(dead_code))]
-pub(crate) fn after_header(whole: Input, info: &HeaderInfo) -> Input {
-    Input {
-        available: whole.available.map(|t| t.saturating_sub(info.data_offset)),
-        ..whole
-    }
-}
-
-/// Reads the data described by `info` (the header already consumed); `input` is what is known
-/// of the rest of the reader.
+/// Reads the data described by `info` (the header already consumed) as an array; `input` is
+/// what is known of the rest of the reader. The dimension is checked before any data is read.
 pub(crate) fn read_body<A, S, D, R>(
     reader: &mut R,
     info: HeaderInfo,
@@ -330,15 +219,14 @@ where
     D: Dimension,
     R: Read + ?Sized,
 {
-    let Header {
-        dtype,
-        fortran_order,
+    dimension::<D>(&info.header.shape)?;
+    let Decoded {
+        data,
         shape,
-    } = info.header;
-    // Check the dimension before reading the data.
-    dimension::<D>(&shape)?;
-    let data = A::read_vec(reader, &dtype, info.num_elements, input)?;
-    array_from_vec(data, shape, fortran_order, dtype.itemsize())
+        fortran_order,
+        itemsize,
+    } = read_data::<A, R>(reader, info, input)?;
+    array_from_vec(data, shape, fortran_order, itemsize)
 }
 
 /// `data` as an array of `shape` in C or Fortran layout. The caller has read exactly

@@ -65,6 +65,7 @@ pub use string::{FixedBytes, FixedUnicode};
 
 use crate::base::dtype::DType;
 use crate::base::error::Error;
+use crate::format::header::{Header, HeaderInfo};
 use std::io::{Read, Write};
 
 /// An element type that can be read from `.npy` data.
@@ -184,6 +185,49 @@ impl Input {
             slow: false,
         }
     }
+}
+
+/// What is known of the input after the header `info`, from what was known before it.
+#[cfg_attr(not(feature = "npz"), allow(dead_code))]
+pub(crate) fn after_header(whole: Input, info: &HeaderInfo) -> Input {
+    Input {
+        available: whole.available.map(|t| t.saturating_sub(info.data_offset)),
+        ..whole
+    }
+}
+
+/// The data of one array as the engine reads it: its elements in file order, with the
+/// header's shape, order and item size. Each ndarray layer makes its own array of it.
+pub(crate) struct Decoded<A> {
+    /// The elements, as many as the shape holds, in the file's order (C or Fortran).
+    pub(crate) data: Vec<A>,
+    /// The header's shape.
+    pub(crate) shape: Vec<usize>,
+    /// Whether `data` is in Fortran order.
+    pub(crate) fortran_order: bool,
+    /// The dtype's item size, for messages about the shape.
+    pub(crate) itemsize: usize,
+}
+
+/// Reads the data described by `info` (the header already consumed); `input` is what is known
+/// of the rest of the reader.
+pub(crate) fn read_data<A: ReadableElement, R: Read + ?Sized>(
+    reader: &mut R,
+    info: HeaderInfo,
+    input: Input,
+) -> Result<Decoded<A>, Error> {
+    let Header {
+        dtype,
+        fortran_order,
+        shape,
+    } = info.header;
+    let data = A::read_vec(reader, &dtype, info.num_elements, input)?;
+    Ok(Decoded {
+        data,
+        shape,
+        fortran_order,
+        itemsize: dtype.itemsize(),
+    })
 }
 
 /// An element type that can be written as `.npy` data.

@@ -1217,7 +1217,7 @@ impl DynArray {
         mut reader: R,
         opts: &ReadOptions,
     ) -> Result<DynArray, Error> {
-        crate::array::read::read_through(&mut reader, opts, |r, info, available| {
+        crate::source::whole::read_through(&mut reader, opts, |r, info, available| {
             if is_object(&info.header.dtype) {
                 return read_object(r, info, Input::new(available), opts);
             }
@@ -1234,7 +1234,7 @@ impl DynArray {
         whole: Input,
     ) -> Result<DynArray, Error> {
         let info = Header::read(reader, opts)?;
-        let input = crate::array::read::after_header(whole, &info);
+        let input = crate::element::after_header(whole, &info);
         if is_object(&info.header.dtype) {
             return read_object(reader, info, input, opts);
         }

@@ -34,6 +34,7 @@ pub(crate) mod pio;
 mod ranged;
 #[cfg(feature = "npz")]
 pub(crate) mod span;
+pub(crate) mod whole;
 
 pub(crate) use door::{positioned, Positioned};
 #[cfg(feature = "object_store")]
