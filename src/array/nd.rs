@@ -1,14 +1,14 @@
 //! The ndarray layer's shapes, orders and views: the header's shape as an ndarray dimension,
 //! numpy's rule for which order an array is written in, and an ndarray view as the element
-//! layer's [`Strided`] (the element layer knows no array type).
+//! layer's [`Strided`] or [`StridedMut`] (the element layer knows no array type).
 //!
-//! Unsafe here: one block, handing a view's address, shape and strides to
-//! [`Strided::from_raw_parts`].
+//! Unsafe here: two blocks, handing a view's address, shape and strides to
+//! [`Strided::from_raw_parts`] and [`StridedMut::from_raw_parts`].
 #![allow(unsafe_code)]
 
 use crate::base::error::{Error, MismatchError, UsageError};
-use crate::element::Strided;
-use ndarray::{ArrayRef, ArrayView, Dimension, ShapeBuilder};
+use crate::element::{Strided, StridedMut};
+use ndarray::{ArrayRef, ArrayView, ArrayViewMutD, Dimension, ShapeBuilder};
 
 /// `D` with the header's shape, after checking the number of dimensions.
 pub(crate) fn dimension<D: Dimension>(shape: &[usize]) -> Result<D, Error> {
@@ -59,10 +59,22 @@ pub(crate) fn strided<A, D: Dimension>(arr: &ArrayRef<A, D>) -> Strided<'_, A> {
     unsafe { Strided::from_raw_parts(arr.as_ptr(), arr.shape(), arr.strides()) }
 }
 
+/// The elements of `view` as the element layer's [`StridedMut`] (no copy), borrowed as the
+/// view was.
+pub(crate) fn strided_mut<A>(mut view: ArrayViewMutD<'_, A>) -> StridedMut<'_, A> {
+    let (shape, strides) = (view.shape().to_vec(), view.strides().to_vec());
+    // SAFETY: ndarray guarantees that every index within the view's shape, offset by its
+    // strides from `as_mut_ptr()`, reaches an initialised element of one allocation, that a
+    // mutable view's distinct indices reach distinct elements, and that the view holds the
+    // only borrow of them for its lifetime, which the result takes over (the view is
+    // consumed).
+    unsafe { StridedMut::from_raw_parts(view.as_mut_ptr(), shape, strides) }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use ndarray::{s, Array3, Axis};
+    use ndarray::{s, Array3, Axis, ShapeBuilder};
 
     /// Views ndarray makes (sliced, stepped, reversed, permuted, split mutably, broadcast,
     /// empty) read as ndarray iterates them, and as one slice exactly when ndarray gives one.
@@ -86,6 +98,29 @@ mod tests {
         check(a.slice(s![.., 1..1, ..]).into_dyn());
         check(a.slice(s![2, 1, 3]).into_dyn());
         check(a.slice(s![2, .., 3]).broadcast((2, 3)).unwrap().into_dyn());
+        // Mutable views (stepped, reversed, Fortran-ordered) fill as ndarray assigns.
+        let mut b = Array3::<u32>::zeros((4, 3, 5));
+        let mut want = Array3::<u32>::zeros((4, 3, 5));
+        for (k, x) in strided_mut(b.slice_mut(s![..;2, ..;-1, 1..]).into_dyn())
+            .into_iter_mut()
+            .enumerate()
+        {
+            *x = k as u32 + 1;
+        }
+        let mut k = 0;
+        want.slice_mut(s![..;2, ..;-1, 1..])
+            .iter_mut()
+            .for_each(|x| {
+                k += 1;
+                *x = k;
+            });
+        assert_eq!(b, want);
+        let mut f = ndarray::Array2::<u8>::zeros((2, 3).f());
+        let mut sf = strided_mut(f.view_mut().reversed_axes().into_dyn());
+        sf.as_slice_mut()
+            .unwrap()
+            .copy_from_slice(&[1, 2, 3, 4, 5, 6]);
+        assert_eq!(f, ndarray::array![[1, 3, 5], [2, 4, 6]]);
         // Two interleaved mutable halves: the left one read while the right one is held.
         let (left, mut right) = a.view_mut().split_at(Axis(2), 2);
         right.fill(7);

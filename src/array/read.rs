@@ -3,7 +3,7 @@
 use crate::array::nd::dimension;
 use crate::base::dtype::DType;
 use crate::base::error::{Error, FormatError};
-use crate::element::{after_header, read_data, Decoded, Input, ReadableElement};
+use crate::element::{after_header, read_data, read_data_into, Decoded, Input, ReadableElement};
 use crate::format::header::{Header, HeaderInfo, ReadOptions};
 use crate::source::whole::read_through;
 use ndarray::{ArrayBase, DataOwned, Dimension, ShapeBuilder};
@@ -399,32 +399,16 @@ fn read_file_into<'o, A: ReadableElement>(
 }
 
 /// Reads data of `dtype`, in Fortran order or not, of `shape` (an array's, or a selection's)
-/// from `reader` into `out`, which must have that shape: straight into `out`'s memory when it is laid out as the data
-/// is (C order for C, Fortran for Fortran), else in 64 KiB parts assigned in storage order.
+/// from `reader` into `out`, which must have that shape ([`read_data_into`], on the view as
+/// the engine's strided view).
 pub(crate) fn read_body_into<A, R>(
     reader: &mut R,
-    (dtype, fortran_order, shape): (&DType, bool, &[usize]),
+    layout: (&DType, bool, &[usize]),
     out: ndarray::ArrayViewMutD<'_, A>,
 ) -> Result<(), Error>
 where
     A: ReadableElement,
     R: Read + ?Sized,
 {
-    if out.shape() != shape {
-        return Err(crate::base::error::MismatchError::Shape {
-            buffer: out.shape().to_vec(),
-            found: shape.to_vec(),
-        }
-        .into());
-    }
-    // Storage order is the logical order of the reversed axes for Fortran data.
-    let mut out = if fortran_order {
-        out.reversed_axes()
-    } else {
-        out
-    };
-    if let Some(slice) = out.as_slice_mut() {
-        return A::read_into(reader, dtype, slice);
-    }
-    crate::element::bulk::fill_by_parts(reader, dtype, out.iter_mut())
+    read_data_into(reader, layout, crate::array::nd::strided_mut(out))
 }

@@ -60,6 +60,7 @@ pub(crate) use datetime::{convert, convertible, Lost};
 pub use datetime::{Datetime64, DatetimeIn, Timedelta64, TimedeltaIn, NAT};
 #[cfg(feature = "safetensors")]
 pub(crate) use primitive::check_bools_at;
+pub(crate) use strided::StridedMut;
 pub use strided::{Iter, Strided};
 pub use string::{FixedBytes, FixedUnicode};
 
@@ -228,6 +229,38 @@ pub(crate) fn read_data<A: ReadableElement, R: Read + ?Sized>(
         fortran_order,
         itemsize: dtype.itemsize(),
     })
+}
+
+/// Reads data of `dtype`, in Fortran order or not, of `shape` (an array's, or a selection's)
+/// from `reader` into `out`, which must have that shape: straight into `out`'s memory when it
+/// is laid out as the data is (C order for C, Fortran for Fortran), else in 64 KiB parts
+/// assigned in storage order.
+pub(crate) fn read_data_into<A, R>(
+    reader: &mut R,
+    (dtype, fortran_order, shape): (&DType, bool, &[usize]),
+    out: StridedMut<'_, A>,
+) -> Result<(), Error>
+where
+    A: ReadableElement,
+    R: Read + ?Sized,
+{
+    if out.shape() != shape {
+        return Err(crate::base::error::MismatchError::Shape {
+            buffer: out.shape().to_vec(),
+            found: shape.to_vec(),
+        }
+        .into());
+    }
+    // Storage order is the logical order of the reversed axes for Fortran data.
+    let mut out = if fortran_order {
+        out.reversed_axes()
+    } else {
+        out
+    };
+    if let Some(slice) = out.as_slice_mut() {
+        return A::read_into(reader, dtype, slice);
+    }
+    bulk::fill_by_parts(reader, dtype, out.into_iter_mut())
 }
 
 /// An element type that can be written as `.npy` data.

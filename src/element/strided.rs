@@ -412,6 +412,130 @@ impl<'a, T> Iterator for Iter<'a, T> {
 
 impl<T> ExactSizeIterator for Iter<'_, T> {}
 
+/// Elements laid out by a shape and strides, borrowed exclusively for `'a`: what a read into
+/// the caller's buffer fills, whichever array type holds it.
+pub(crate) struct StridedMut<'a, T> {
+    ptr: *mut T,
+    shape: Vec<usize>,
+    strides: Vec<isize>,
+    _elements: PhantomData<&'a mut T>,
+}
+
+impl<'a, T> StridedMut<'a, T> {
+    /// The elements at `ptr` laid out by `shape` and `strides` (in elements).
+    ///
+    /// # Safety
+    ///
+    /// `strides` has `shape`'s length; for every index within `shape` the offset
+    /// `Σ index[k] * strides[k]` from `ptr` is in bounds of one allocation and holds an
+    /// initialised `T`; distinct indices reach distinct elements; and nothing else reads or
+    /// writes those elements during `'a` (as for a mutable view of an array type). If the
+    /// shape holds no element, nothing is touched and `ptr` may dangle.
+    pub(crate) unsafe fn from_raw_parts(
+        ptr: *mut T,
+        shape: Vec<usize>,
+        strides: Vec<isize>,
+    ) -> Self {
+        debug_assert_eq!(shape.len(), strides.len());
+        StridedMut {
+            ptr,
+            shape,
+            strides,
+            _elements: PhantomData,
+        }
+    }
+
+    /// The shape.
+    pub(crate) fn shape(&self) -> &[usize] {
+        &self.shape
+    }
+
+    /// The same elements with the axes in reverse order (a Fortran-order file's storage order
+    /// is the C order of its reversed axes).
+    pub(crate) fn reversed_axes(mut self) -> Self {
+        self.shape.reverse();
+        self.strides.reverse();
+        self
+    }
+
+    /// The elements as one slice in C order, if they lie so in memory.
+    pub(crate) fn as_slice_mut(&mut self) -> Option<&mut [T]> {
+        let len: usize = self.shape.iter().product();
+        if self.shape.contains(&0) {
+            return Some(&mut []);
+        }
+        let mut want = 1usize;
+        for axis in (0..self.shape.len()).rev() {
+            let d = self.shape[axis];
+            if d > 1 && self.strides[axis] != want as isize {
+                return None;
+            }
+            want *= d;
+        }
+        // SAFETY: the `len` elements exist and lie one after another from `ptr` (just
+        // checked), and are borrowed exclusively, for no longer than `self` is.
+        Some(unsafe { std::slice::from_raw_parts_mut(self.ptr, len) })
+    }
+
+    /// The elements in C order, each once.
+    pub(crate) fn into_iter_mut(self) -> IterMut<'a, T> {
+        let left = if self.shape.contains(&0) {
+            0
+        } else {
+            self.shape.iter().product()
+        };
+        IterMut {
+            index: vec![0; self.shape.len()],
+            view: self,
+            offset: 0,
+            left,
+        }
+    }
+}
+
+/// The elements of a [`StridedMut`] in C order, each borrowed mutably once.
+pub(crate) struct IterMut<'a, T> {
+    view: StridedMut<'a, T>,
+    index: Vec<usize>,
+    offset: isize,
+    left: usize,
+}
+
+impl<'a, T> Iterator for IterMut<'a, T> {
+    type Item = &'a mut T;
+
+    fn next(&mut self) -> Option<&'a mut T> {
+        if self.left == 0 {
+            return None;
+        }
+        // SAFETY: `index` is within the shape while elements are left (the odometer below
+        // wraps each axis at its length) and `offset` is its offset, so the element exists;
+        // each index is visited once and distinct indices reach distinct elements, so no two
+        // references handed out alias, and the view's exclusive borrow lasts 'a.
+        let item = unsafe { &mut *self.view.ptr.offset(self.offset) };
+        self.left -= 1;
+        let shape = &self.view.shape;
+        for axis in (0..shape.len()).rev() {
+            self.index[axis] += 1;
+            self.offset = self.offset.wrapping_add(self.view.strides[axis]);
+            if self.index[axis] < shape[axis] {
+                break;
+            }
+            self.offset = self
+                .offset
+                .wrapping_sub((shape[axis] as isize).wrapping_mul(self.view.strides[axis]));
+            self.index[axis] = 0;
+        }
+        Some(item)
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        (self.left, Some(self.left))
+    }
+}
+
+impl<T> ExactSizeIterator for IterMut<'_, T> {}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -475,6 +599,40 @@ mod tests {
                 assert_eq!(blocks, naive, "{perm:?} {flip}");
             }
         }
+    }
+
+    /// A mutable view of every second column, reversed: each element written once, the
+    /// others untouched; its reversed axes and contiguous slices.
+    #[test]
+    fn mutable_views_write_each_element_once() {
+        let mut data: Vec<i32> = (0..12).collect();
+        // Shape (3, 2): rows 0..3 of a (3, 4) array, columns 3 and 1.
+        // SAFETY: offsets 3 + 4i - 2j for i < 3, j < 2 are distinct and within `data`.
+        let v = unsafe {
+            StridedMut::from_raw_parts(data.as_mut_ptr().add(3), vec![3, 2], vec![4, -2])
+        };
+        assert_eq!(v.shape(), &[3, 2]);
+        let mut v = v.reversed_axes();
+        assert!(v.as_slice_mut().is_none());
+        let it = v.into_iter_mut();
+        assert_eq!(it.len(), 6);
+        for (k, x) in it.enumerate() {
+            *x = 100 + k as i32;
+        }
+        // Reversed axes: shape (2, 3), C order walks column 3 down, then column 1.
+        assert_eq!(data, [0, 103, 2, 100, 4, 104, 6, 101, 8, 105, 10, 102]);
+        let mut whole: Vec<u8> = vec![0; 6];
+        // SAFETY: C-order strides of (2, 3) over six elements.
+        let mut w =
+            unsafe { StridedMut::from_raw_parts(whole.as_mut_ptr(), vec![2, 3], vec![3, 1]) };
+        w.as_slice_mut()
+            .unwrap()
+            .copy_from_slice(&[1, 2, 3, 4, 5, 6]);
+        assert_eq!(whole, [1, 2, 3, 4, 5, 6]);
+        // SAFETY: the shape holds no element, so the pointer is never used.
+        let empty: StridedMut<'_, u8> =
+            unsafe { StridedMut::from_raw_parts(std::ptr::dangling_mut(), vec![0, 2], vec![2, 1]) };
+        assert_eq!(empty.into_iter_mut().count(), 0);
     }
 
     #[test]
