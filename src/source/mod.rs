@@ -32,6 +32,7 @@ pub(crate) mod door;
 pub(crate) mod pio;
 #[cfg(feature = "object_store")]
 mod ranged;
+pub(crate) mod region;
 #[cfg(feature = "npz")]
 pub(crate) mod span;
 pub(crate) mod whole;
