@@ -4,8 +4,15 @@
 #   fuzz/run.sh                 # every target for 10 minutes each, one after another
 #   fuzz/run.sh 60 header view  # 60 seconds each, these targets only
 #
-# It exits non-zero if any target finds a crash (a panic, an abort, a leak, memory over the
-# limit, a timeout), after running the others: CI runs every target for a short smoke.
+# Each target first replays its whole corpus (the seeds below and
+# fuzz/corpora/<target>.tar.gz), then tries new inputs for the seconds given. It exits non-zero if any target finds a crash
+# (a panic, an abort, a leak, memory over the limit, a timeout), after running the others: CI
+# replays every corpus and fuzzes each target briefly.
+#
+# To grow a committed corpus: run a target longer, keep the inputs that add coverage, and
+# pack them (the fixtures among them may stay; they are seeded anyway):
+#   fuzz/run.sh 600 header && RUSTC_BOOTSTRAP=1 cargo fuzz cmin -O header corpus/header
+#   tar -C corpus/header -czf corpora/header.tar.gz --sort=name --mtime=@0 .
 #
 # cargo-fuzz needs nightly features; RUSTC_BOOTSTRAP=1 enables them on the stable toolchain.
 # Install it with `cargo install cargo-fuzz`. Crashes land in fuzz/artifacts/<target>/; turn
@@ -24,6 +31,15 @@ fi
 # large-header cases are covered by tests/it/malformed.rs).
 for t in header read_typed read_dyn view roundtrip npz mmap record read_rows region appender; do
     mkdir -p "corpus/$t"
+done
+# And each target's committed corpus (fuzz/corpora/<target>.tar.gz: what longer runs found,
+# kept minimal with `cargo fuzz cmin`, less the fixtures), replayed input by input before any
+# new input is tried.
+for archive in corpora/*.tar.gz; do
+    [ -f "$archive" ] || continue
+    t=$(basename "$archive" .tar.gz)
+    mkdir -p "corpus/$t"
+    tar -xzf "$archive" -C "corpus/$t" --skip-old-files
 done
 find ../testdata -name '*.npz' -size -4097c -exec cp -n {} corpus/npz/ \;
 for t in header read_typed read_dyn view mmap record read_rows region appender; do
