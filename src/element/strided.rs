@@ -12,6 +12,39 @@
 
 use std::marker::PhantomData;
 
+/// Moves `index` (within `shape`) to the next index in C order, and `offset` with it by
+/// `strides`; past the last index it wraps to all zeros.
+fn step(
+    index: &mut [usize],
+    offset: &mut isize,
+    shape: &[usize],
+    strides: impl Fn(usize) -> isize,
+) {
+    for axis in (0..shape.len()).rev() {
+        index[axis] += 1;
+        *offset = offset.wrapping_add(strides(axis));
+        if index[axis] < shape[axis] {
+            break;
+        }
+        *offset = offset.wrapping_sub((shape[axis] as isize).wrapping_mul(strides(axis)));
+        index[axis] = 0;
+    }
+}
+
+/// Whether elements of `shape` with `strides` lie one after another in C order (every axis
+/// longer than one has its C-order stride), as ndarray's `as_slice` tells.
+fn c_contiguous(shape: &[usize], strides: impl Fn(usize) -> isize) -> bool {
+    let mut want = 1usize;
+    for axis in (0..shape.len()).rev() {
+        let d = shape[axis];
+        if d > 1 && strides(axis) != want as isize {
+            return false;
+        }
+        want = want.saturating_mul(d);
+    }
+    true
+}
+
 /// Elements laid out by a shape and strides (in elements, possibly negative), borrowed for
 /// `'a`: a view of any array type, as the element traits' [`write_strided`] reads it.
 ///
@@ -186,13 +219,8 @@ impl<'a, T> Strided<'a, T> {
         if self.is_empty() {
             return Some(&[]);
         }
-        let mut want = 1usize;
-        for axis in (0..self.ndim()).rev() {
-            let d = self.shape[axis];
-            if d > 1 && self.stride(axis) != want as isize {
-                return None;
-            }
-            want *= d;
+        if !c_contiguous(self.shape, |a| self.stride(a)) {
+            return None;
         }
         // SAFETY: the view's elements exist (the constructors' contract) and lie one after
         // another from `ptr`, as just checked: `len()` of them, borrowed for 'a.
@@ -265,19 +293,11 @@ impl<'a, T> Strided<'a, T> {
         let mut index = vec![0usize; lead.len()];
         let mut offset = 0isize;
         Some((0..count).map(move |_| {
-            // SAFETY: `index` is within the leading axes (the odometer below wraps each at
+            // SAFETY: `index` is within the leading axes (`step` below wraps each at
             // its length, and there are `count` rows), and the last axis is contiguous, so
             // the `row` elements from `offset` are the row's, each existing for 'a.
             let slice = unsafe { std::slice::from_raw_parts(view.ptr.offset(offset), row) };
-            for axis in (0..lead.len()).rev() {
-                index[axis] += 1;
-                offset = offset.wrapping_add(view.stride(axis));
-                if index[axis] < lead[axis] {
-                    break;
-                }
-                offset = offset.wrapping_sub((lead[axis] as isize).wrapping_mul(view.stride(axis)));
-                index[axis] = 0;
-            }
+            step(&mut index, &mut offset, lead, |a| view.stride(a));
             slice
         }))
     }
@@ -340,16 +360,7 @@ impl<'a, T> Strided<'a, T> {
                 r += 1;
             }
             // The next index of the axes after p but the last, in C order.
-            for k in (0..outer.len()).rev() {
-                idx[k] += 1;
-                outer_offset = outer_offset.wrapping_add(outer_st[k]);
-                if idx[k] < outer[k] {
-                    break;
-                }
-                outer_offset =
-                    outer_offset.wrapping_sub((outer[k] as isize).wrapping_mul(outer_st[k]));
-                idx[k] = 0;
-            }
+            step(&mut idx, &mut outer_offset, outer, |k| outer_st[k]);
         }
         true
     }
@@ -386,22 +397,14 @@ impl<'a, T> Iterator for Iter<'a, T> {
             return None;
         }
         // SAFETY: `index` is within the shape while elements are left (it starts at zero in
-        // a non-empty view and the odometer below wraps each axis at its length), and
+        // a non-empty view and `step` below wraps each axis at its length), and
         // `offset` is its offset.
         let item = unsafe { self.view.at(self.offset) };
         self.left -= 1;
-        let shape = self.view.shape;
-        for axis in (0..shape.len()).rev() {
-            self.index[axis] += 1;
-            self.offset = self.offset.wrapping_add(self.view.stride(axis));
-            if self.index[axis] < shape[axis] {
-                break;
-            }
-            self.offset = self
-                .offset
-                .wrapping_sub((shape[axis] as isize).wrapping_mul(self.view.stride(axis)));
-            self.index[axis] = 0;
-        }
+        let view = self.view;
+        step(&mut self.index, &mut self.offset, view.shape, |a| {
+            view.stride(a)
+        });
         Some(item)
     }
 
@@ -464,13 +467,8 @@ impl<'a, T> StridedMut<'a, T> {
         if self.shape.contains(&0) {
             return Some(&mut []);
         }
-        let mut want = 1usize;
-        for axis in (0..self.shape.len()).rev() {
-            let d = self.shape[axis];
-            if d > 1 && self.strides[axis] != want as isize {
-                return None;
-            }
-            want *= d;
+        if !c_contiguous(&self.shape, |a| self.strides[a]) {
+            return None;
         }
         // SAFETY: the `len` elements exist and lie one after another from `ptr` (just
         // checked), and are borrowed exclusively, for no longer than `self` is.
@@ -508,24 +506,16 @@ impl<'a, T> Iterator for IterMut<'a, T> {
         if self.left == 0 {
             return None;
         }
-        // SAFETY: `index` is within the shape while elements are left (the odometer below
+        // SAFETY: `index` is within the shape while elements are left (`step` below
         // wraps each axis at its length) and `offset` is its offset, so the element exists;
         // each index is visited once and distinct indices reach distinct elements, so no two
         // references handed out alias, and the view's exclusive borrow lasts 'a.
         let item = unsafe { &mut *self.view.ptr.offset(self.offset) };
         self.left -= 1;
-        let shape = &self.view.shape;
-        for axis in (0..shape.len()).rev() {
-            self.index[axis] += 1;
-            self.offset = self.offset.wrapping_add(self.view.strides[axis]);
-            if self.index[axis] < shape[axis] {
-                break;
-            }
-            self.offset = self
-                .offset
-                .wrapping_sub((shape[axis] as isize).wrapping_mul(self.view.strides[axis]));
-            self.index[axis] = 0;
-        }
+        let view = &self.view;
+        step(&mut self.index, &mut self.offset, &view.shape, |a| {
+            view.strides[a]
+        });
         Some(item)
     }
 
