@@ -1,4 +1,4 @@
-"""Writes src/base/printable_table.rs: where Python's str.isprintable() changes its answer
+"""Writes engine/src/base/printable_table.rs: where Python's str.isprintable() changes its answer
 above U+00FF, as sorted code points. Python's repr() escapes exactly the characters it
 rejects, so numpy's header text for a field name depends on this table.
 
@@ -6,7 +6,7 @@ The table holds the first code point of each run of characters Python does not p
 then the first of the printable run after it, in turn: a code point is not printable when
 an odd number of entries are at or below it.
 
-Run: python3 scripts/gen_printable.py > src/base/printable_table.rs && cargo fmt
+Run: python3 scripts/gen_printable.py > engine/src/base/printable_table.rs && cargo fmt
 """
 import sys, unicodedata
 

@@ -1,25 +1,29 @@
 #!/usr/bin/env python3
-"""Checks that the crate's folders stay layers: each module of `src/` uses only its own
-folder and the folders below it, and no two modules import each other, directly or round a
-loop.
+"""Checks that the folders of the engine (`engine/src/`) and of the ndarray layer (`src/`) stay
+layers: each module uses only its own folder and the folders below it, and no two modules
+import each other, directly or round a loop.
 
     python3 scripts/layers.py          # exit 1, with each offending use, if any
-    python3 scripts/layers.py --src D  # another tree (scripts/test_layers.py checks the checker)
+    python3 scripts/layers.py --src D  # one other tree holding every folder
+                                       # (scripts/test_layers.py checks the checker)
 
-The layers, from the bottom up, are `LAYERS` below (ARCHITECTURE.md names them in this order).
-A module is a file of `src/`, or a folder's `mod.rs`. What counts as a use of another module:
+The layers, from the bottom up, are `LAYERS` below (ARCHITECTURE.md names them in this order);
+the engine's folders are one crate, the layer's another, and the two trees are checked as one.
+A module is a file of either tree, or a folder's `mod.rs`. What counts as a use of another
+module:
 
-* a path `crate::a::b::X` or `ndnpy::a::b::X` (the crate's own name), and every path of a
-  grouped tree (`crate::{a::X, b::{c, d}}`); it names the module it reaches into, as deep as
-  the path goes (`crate::format::header::Header` names `format/header`);
+* a path `crate::a::b::X`, `ndnpy::a::b::X` or `ndnpy_engine::a::b::X` (the crates' own
+  names), and every path of a grouped tree (`crate::{a::X, b::{c, d}}`); it names the module
+  it reaches into, as deep as the path goes (`crate::format::header::Header` names
+  `format/header`);
 * `super::` (any number of them) and `self::`, resolved from the module they are written in;
 * a call `T::f(` or `.f(` in a module of a lower layer than an inherent `impl T` that defines
   `f` (a type's methods can be defined in a layer above the type, and called from below
   without any path naming that layer: the one use no import shows).
 
-The layers up to `record` are the engine, which knows no array type: their code names no
-`ndarray` (the ndarray layer, `array/` and above, converts to and from the engine's types:
-`array/nd.rs` turns a view into the element layer's `Strided`).
+The layers up to `remote` are the engine, which knows no array type: their code names no
+`ndarray` (the crate does not depend on it; the ndarray layer, `array/` and above, converts to
+and from the engine's types: `array/nd.rs` turns a view into the element layer's `Strided`).
 
 Code means what is left without comments, string literals and `#[cfg(test)]` modules (a
 test may call the crate's public API from any layer); code after an inline test module
@@ -38,10 +42,10 @@ LAYERS = [
     "source",
     "element",
     "record",
+    "remote",
     "array",
     "object",
     "npz",
-    "remote",
     "convert",
 ]
 
@@ -52,8 +56,15 @@ NDARRAY = re.compile(r"(?<!\w)ndarray\s*(?:::|as\b|;)")
 IDENT = r"[A-Za-z_][A-Za-z0-9_]*"
 
 
-def modules(root):
-    """{module path ("format/header", "npz" for npz/mod.rs): file path}."""
+def modules(roots):
+    """{module path ("format/header", "npz" for npz/mod.rs): file path}, over the trees."""
+    out = {}
+    for root in roots:
+        out.update(modules_of(root))
+    return out
+
+
+def modules_of(root):
     out = {}
     for d, _, files in os.walk(root):
         for f in files:
@@ -170,7 +181,7 @@ def expand(tree):
     return out
 
 
-PATH_START = re.compile(r"(?<![\w:])((?:(?:crate|ndnpy)|(?:super|self)(?:::super)*)::)")
+PATH_START = re.compile(r"(?<![\w:])((?:(?:crate|ndnpy_engine|ndnpy)|(?:super|self)(?:::super)*)::)")
 
 
 def paths_in(code):
@@ -208,7 +219,7 @@ def resolve(root, rest, name):
     """The crate path (`a::b::X`) that `root::rest` names, written in module `name` (`self`
     is the module itself, each `super` one step up, whether the module is a file or a
     folder's `mod.rs`)."""
-    if root in ("crate", "ndnpy"):
+    if root in ("crate", "ndnpy", "ndnpy_engine"):
         return rest
     base = name.split("/")
     for step in root.split("::"):
@@ -246,8 +257,12 @@ COMMON = {
 }
 
 
-def check(root):
-    mods = modules(root)
+def check(roots):
+    if isinstance(roots, str):
+        roots = [roots]
+    mods = modules(roots)
+    top_dir = os.path.commonpath([os.path.dirname(r) for r in roots]) if len(roots) > 1 else None
+    shown = lambda path: os.path.relpath(path, top_dir) if top_dir else f"src/{os.path.relpath(path, roots[0])}"
     codes, skip = {}, set()
     for name, path in mods.items():
         codes[name], outline = code_of(path)
@@ -267,9 +282,9 @@ def check(root):
         fns[name] = set(FN.findall(codes[name]))
     for name, path in sorted(mods.items()):
         top = name.split("/")[0]
-        where = lambda off: f"src/{os.path.relpath(path, root)}:{line_of(name, off)}"
+        where = lambda off: f"{shown(path)}:{line_of(name, off)}"
         if top not in LAYERS:
-            problems.append(f"src/{os.path.relpath(path, root)}: in no layer (add its folder to LAYERS)")
+            problems.append(f"{shown(path)}: in no layer (add its folder to LAYERS)")
             continue
         if top in ENGINE:
             for m in NDARRAY.finditer(codes[name]):
@@ -278,7 +293,7 @@ def check(root):
             p = resolve(r, rest, name)
             to = target(p, mods)
             if to is None:
-                if r in ("crate", "ndnpy"):
+                if r in ("crate", "ndnpy", "ndnpy_engine"):
                     problems.append(f"{where(off)}: {r}::{rest} goes through lib.rs; name the module it lives in")
                 continue
             if to == name or name.startswith(to + "/"):
@@ -317,7 +332,7 @@ def check(root):
                         pat += r"|\.\s*" + f + r"\s*\("
                     for c in re.finditer(pat, codes[other]):
                         problems.append(
-                            f"src/{os.path.relpath(mods[other], root)}:{line_of(other, c.start())}: "
+                            f"{shown(mods[other])}:{line_of(other, c.start())}: "
                             f"{other} calls {ty}::{f}, which {name} defines, a layer up"
                         )
     # Cycles between modules.
@@ -343,10 +358,11 @@ def check(root):
 
 def main():
     args = sys.argv[1:]
-    root = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "src")
+    repo = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    roots = [os.path.join(repo, "engine", "src"), os.path.join(repo, "src")]
     if "--src" in args:
-        root = args[args.index("--src") + 1]
-    problems, count, edges = check(root)
+        roots = [args[args.index("--src") + 1]]
+    problems, count, edges = check(roots)
     if "-v" in args:
         for n in sorted(edges):
             print(n, "->", ", ".join(sorted(edges[n])))

@@ -25,6 +25,7 @@ fi
 export MIRIFLAGS="${MIRIFLAGS:--Zmiri-disable-isolation}"
 # element::datetime holds no `unsafe` (its calendar arithmetic and property test took three of
 # this step's ten minutes under Miri).
-cargo +nightly miri test -p ndnpy --features derive,half --lib -- element:: source::door:: record:: array::nd:: \
+cargo +nightly miri test -p ndnpy-engine --features derive,half --lib -- element:: source::door:: record:: \
     --skip element::datetime::
+cargo +nightly miri test -p ndnpy --features derive,half --lib -- array::nd::
 cargo +nightly miri test -p ndnpy --features derive,half --test unsafe_paths

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Packages the three publishable crates as crates.io will receive them and checks them:
-# `cargo package` builds each from its own tarball (ndnpy-derive, then ndnpy against it, then
-# ndnpy-cli against both), and the tests that ship with ndnpy run from the unpacked package
+# Packages the four publishable crates as crates.io will receive them and checks them:
+# `cargo package` builds each from its own tarball (ndnpy-derive and ndnpy-engine, then ndnpy
+# against them, then ndnpy-cli against all), and the tests that ship with ndnpy run from the unpacked package
 # (the integration tests that read the numpy files of testdata/, with default features and
 # `half`, which the sweep of every dtype needs).
 #
@@ -19,18 +19,21 @@ export CARGO_TARGET_DIR="$work/target"
 # directories are named with a leading '-'; their copies of these crates go first.
 cargo_home=${CARGO_HOME:-$HOME/.cargo}
 rm -rf "$cargo_home"/registry/src/-*/ndnpy-[0-9]* "$cargo_home"/registry/src/-*/ndnpy-derive-* \
-    "$cargo_home"/registry/src/-*/ndnpy-cli-*
+    "$cargo_home"/registry/src/-*/ndnpy-engine-* "$cargo_home"/registry/src/-*/ndnpy-cli-*
 cd "$repo"
-cargo package --quiet -p ndnpy-derive -p ndnpy -p ndnpy-cli
+cargo package --quiet -p ndnpy-derive -p ndnpy-engine -p ndnpy -p ndnpy-cli
 version=$(sed -n 's/^version = "\(.*\)"$/\1/p' Cargo.toml | head -1)
 tar -xzf "$work/target/package/ndnpy-$version.crate" -C "$work"
 tar -xzf "$work/target/package/ndnpy-derive-$version.crate" -C "$work"
-# The unpacked package builds on its own, with the unpacked ndnpy-derive (not yet on crates.io).
+tar -xzf "$work/target/package/ndnpy-engine-$version.crate" -C "$work"
+# The unpacked package builds on its own, with the unpacked ndnpy-derive and ndnpy-engine (not
+# yet on crates.io).
 cd "$work/ndnpy-$version"
 cat >> Cargo.toml <<TOML
 
 [patch.crates-io]
 ndnpy-derive = { path = "$work/ndnpy-derive-$version" }
+ndnpy-engine = { path = "$work/ndnpy-engine-$version" }
 
 [workspace]
 TOML

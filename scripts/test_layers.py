@@ -35,6 +35,7 @@ UPWARD = {
     "a grouped tree": ("base/inner.rs", "use crate::{array::Dyn, base::Kind};\n"),
     "a nested grouped tree": ("base/inner.rs", "use crate::{base::{inner}, object::{h}};\n"),
     "an ndnpy:: path": ("base/inner.rs", "pub fn u() { ndnpy::array::g; }\n"),
+    "an ndnpy_engine:: path": ("base/inner.rs", "pub fn u() { ndnpy_engine::array::g; }\n"),
     "super::super": ("base/inner.rs", "use super::super::object::h;\n"),
     "super from a folder's mod.rs": ("base/mod.rs", "use super::array::Dyn;\n"),
     "code after an inline test module": (

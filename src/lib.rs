@@ -136,18 +136,144 @@ extern crate self as ndnpy;
 // The modules (rustfmt sorts them); `scripts/layers.py` lists them from the bottom layer up
 // and checks that each imports only from its own folder and the folders below it.
 mod array;
-mod base;
 mod convert;
-pub mod element;
-mod format;
+pub mod element {
+    //! Rust element types and the dtypes they read and write.
+    //!
+    //! [`ReadableElement`] and [`WritableElement`] carry ndarray-npy's names so generic code keeps
+    //! compiling. Plain-old-data types move whole slices of bytes, never one element at a time
+    //! (`bulk`); the others decode and encode as the bytes stream past. This crate implements them
+    //! for:
+    //!
+    //! - `bool`, `i8`..`i64`, `u8`..`u64`, `f32`, `f64`, `num_complex::Complex` of `f32`/`f64`,
+    //!   and `half::f16` with the feature `half`: `primitive`, from the table of scalar types in
+    //!   `scalars` (which also gives their record fields and `DynData` variants);
+    //! - `half::bf16` (feature `half`), ml_dtypes' bfloat16, which numpy stores as a two-byte void
+    //!   (`'<V2'`): `bf16`, written out (it reads only a void, and has no `DynData` variant);
+    //! - `String` and `&str` (`U`), `Vec<u8>` (`S`), and the fixed-size [`FixedUnicode`] and
+    //!   [`FixedBytes`], which can be viewed in place: `string`;
+    //! - [`Datetime64`] and [`Timedelta64`], which carry their unit, and the record fields
+    //!   [`DatetimeIn`] and [`TimedeltaIn`], whose unit is their type's: `datetime`;
+    //! - structs that derive `NpyRecord` (records): in the crate's `record` module.
+    //!
+    //! A write reads its elements as a [`Strided`] view (an address, a shape and strides): this
+    //! layer knows no array type, and each ndarray version's views become one without a copy.
+    //!
+    //! # Examples
+    //!
+    //! ```
+    //! use ndnpy::{element::FixedUnicode, ReadNpyExt, WriteNpyExt};
+    //! let names = ndarray::array!["ab".to_string(), "c".to_string()];
+    //! let mut bytes = Vec::new();
+    //! names.write_npy(&mut bytes)?; // numpy's 'U2': two code points of 4 bytes each
+    //! let back: ndarray::Array1<String> = ndarray::Array1::read_npy(&bytes[..])?;
+    //! assert_eq!(back, names);
+    //! // The same file as fixed-size elements, which can also be viewed in place:
+    //! let fixed: ndarray::Array1<FixedUnicode<2>> = ndarray::Array1::read_npy(&bytes[..])?;
+    //! assert_eq!(fixed[1].to_string()?, "c");
+    //! # Ok::<(), Box<dyn std::error::Error>>(())
+    //! ```
+
+    #[doc(inline)]
+    pub use ndnpy_engine::element::{
+        Datetime64, DatetimeIn, FixedBytes, FixedDType, FixedUnicode, Input, Iter, ReadableElement,
+        Strided, Timedelta64, TimedeltaIn, ViewElement, ViewMutElement, WritableElement, NAT,
+    };
+}
+pub mod record {
+    //! Structured records: Rust structs read from and written as numpy record dtypes.
+    //!
+    //! `#[derive(NpyRecord)]` (feature `derive`, off by default) turns a struct of named fields
+    //! into an array element whose dtype is a numpy record, `[('a', '<i4'), ('b', '<f8')]`.
+    //! Each field's type implements [`RecordField`]: the numbers, `bool`, `half::f16` and
+    //! `half::bf16` (feature `half`; ml_dtypes' `bfloat16`, `'<V2'`) and `Complex`, fixed arrays `[T; N]` of any field type (a sub-array
+    //! field; `[[T; N]; M]` is `(M, N)`), `String` (`'<UN'`) and `Vec<u8>` (`'|SN'`) with
+    //! `#[npy(len = N)]`, datetimes and timedeltas whose unit is in their type
+    //! ([`DatetimeIn<unit::Days>`](crate::element::DatetimeIn) is `'<M8[D]'`,
+    //! [`TimedeltaIn`](crate::element::TimedeltaIn); read from any unit that converts exactly), and other
+    //! derived structs (nested records).
+    //!
+    //! # Reading
+    //!
+    //! Fields are matched **by name** (or by title), never by position: the file may hold them in
+    //! any order, with padding (`('', '|V3')` from `align=True` or explicit offsets), titles, in
+    //! either byte order field by field, and with fields the struct does not have (they are
+    //! skipped). What the struct needs and the file lacks is an [`ErrorKind::DType`](crate::ErrorKind::DType) error;
+    //! a field of the wrong type is an [`ErrorKind::DType`](crate::ErrorKind::DType) error naming the field, the file's dtype
+    //! and the Rust type.
+    //!
+    //! The match is made once per read: [`RecordField::plan`] resolves every field to its offset
+    //! and a decoder for its dtype (native or swapped, which string length). The data is then
+    //! read in 256 KiB chunks into one reusable buffer and each record is decoded with the plan,
+    //! never one `read` call per element. A `#[repr(C)]` record whose layout is exactly the
+    //! file's (see below) skips decoding: the bytes are read straight into the array, one copy
+    //! as with `np.load`, and checked in place. String fields accept any length in the file and
+    //! drop trailing NULs, as numpy does.
+    //!
+    //! # Writing
+    //!
+    //! Records are written packed, in field declaration order, as numpy's default structured
+    //! dtype is: `np.save` of the array numpy loads from our file gives back our exact bytes.
+    //! Strings are NUL-padded; a string longer than its field is an [`ErrorKind::Usage`](crate::ErrorKind::Usage) error.
+    //!
+    //! # Zero-copy views
+    //!
+    //! A `#[repr(C)]` (or `#[repr(C, packed)]`) struct whose fields are all plain data (numbers,
+    //! `bool`, fixed-size strings, datetimes with a unit, arrays and `#[repr(C)]` records of
+    //! them) also implements [`PlainField`], and with it [`ViewElement`](crate::ViewElement) and
+    //! [`ViewMutElement`](crate::ViewMutElement): a file whose record layout equals the struct's
+    //! (same fields at the same offsets, the same size, native byte order) is viewed in place,
+    //! and memory-mapped. Any difference is an
+    //! [`ErrorKind::CannotView`](crate::ErrorKind::CannotView) error (its [`Fault`](crate::Fault):
+    //! `Layout`, `ByteOrder` or `Misaligned`). Mutable views also need a struct without padding
+    //! bytes.
+    //!
+    //! # Example
+    //!
+    //! ```
+    //! # #[cfg(feature = "derive")] {
+    //! use ndarray::{array, Array1};
+    //! use ndnpy::{NpyRecord, ReadNpyExt, WriteNpyExt};
+    //!
+    //! #[derive(NpyRecord, Debug, Clone, PartialEq)]
+    //! struct Star {
+    //!     #[npy(len = 8)]
+    //!     name: String,
+    //!     pos: [f64; 3],
+    //!     #[npy(rename = "mag")]
+    //!     magnitude: f32,
+    //! }
+    //!
+    //! let stars = array![
+    //!     Star { name: "Vega".into(), pos: [1.0, 2.0, 3.0], magnitude: 0.03 },
+    //!     Star { name: "Deneb".into(), pos: [4.0, 5.0, 6.0], magnitude: 1.25 },
+    //! ];
+    //! let mut file = Vec::new();
+    //! stars.write_npy(&mut file)?;
+    //! let descr = "[('name', '<U8'), ('pos', '<f8', (3,)), ('mag', '<f4')]";
+    //! let header = ndnpy::Header::read(&mut &file[..], &Default::default())?.header;
+    //! assert_eq!(header.dtype.descr(), descr);
+    //! assert_eq!(Array1::<Star>::read_npy(&file[..])?, stars);
+    //! # }
+    //! # Ok::<(), ndnpy::Error>(())
+    //! ```
+    //!
+    //! The derive refers to this crate as `::ndnpy`; if it is a dependency under another name,
+    //! say so with `#[npy(crate = "path::to::ndnpy")]` on the struct.
+
+    #[doc(hidden)]
+    pub use ndnpy_engine::record::derive_runtime;
+    #[doc(inline)]
+    pub use ndnpy_engine::record::{
+        ArrayPlan, NpyRecord, PlainField, RecordField, ScalarPlan, TextPlan, TimePlan,
+    };
+}
 #[cfg(feature = "npz")]
 pub mod npz;
 mod object;
-mod platform;
-pub mod record;
 #[cfg(feature = "object_store")]
-pub mod remote;
-mod source;
+#[doc(inline)]
+pub use ndnpy_engine::remote;
 
 // The public modules that live in a layer's folder, under their own names; `dynamic`
 // gathers the runtime-typed types (`array`) and the doors that read them (`object`, which
@@ -180,14 +306,16 @@ pub mod dynamic {
 }
 #[cfg(feature = "mmap")]
 pub use crate::array::mmap;
-pub use crate::base::{dtype, unit};
 #[cfg(feature = "arrow")]
 pub use crate::convert::arrow;
 #[cfg(feature = "parquet")]
 pub use crate::convert::parquet;
 #[cfg(feature = "safetensors")]
 pub use crate::convert::safetensors;
-pub use crate::format::header;
+#[doc(inline)]
+pub use ndnpy_engine::base::{dtype, unit};
+#[doc(inline)]
+pub use ndnpy_engine::format::header;
 
 // The names every user needs, and ndarray-npy 0.10's; everything else is in the module named
 // after its concept (`dtype`, `dynamic`, `element`, `header`, `mmap`, `npz`, `record`,
@@ -195,27 +323,35 @@ pub use crate::format::header;
 pub use crate::array::dynamic::{DynArray, DynData, PyValue};
 #[cfg(feature = "mmap")]
 pub use crate::array::mmap::{NpyMmap, NpyMmapMut};
+pub use crate::array::options::ReadOptions;
 pub use crate::array::outofcore::{NpyAppender, NpyReader, NpyWriter};
 pub use crate::array::read::{read_npy, read_npy_into, ReadNpyExt};
 pub use crate::array::view::{ViewMutNpyExt, ViewNpyExt};
 pub use crate::array::write::{
     create_new_npy, write_file_atomically, write_npy, write_zeroed_npy, WriteNpyExt, WriteOptions,
 };
-pub use crate::base::dtype::DType;
-pub use crate::base::error::ndarray_npy::{
-    ReadDataError, ReadNpyError, ViewDataError, ViewNpyError, WriteDataError, WriteNpyError,
-};
-#[cfg(feature = "npz")]
-pub use crate::base::error::ndarray_npy::{ReadNpzError, WriteNpzError};
-pub use crate::base::error::{Error, ErrorKind, Fault};
-pub use crate::element::{
-    Datetime64, ReadableElement, Timedelta64, ViewElement, ViewMutElement, WritableElement,
-};
-pub use crate::format::header::{Header, ReadOptions};
 #[cfg(feature = "npz")]
 pub use crate::npz::{NpzReader, NpzWriter};
 pub use crate::object::read_npy_dyn;
-pub use crate::record::NpyRecord;
+#[doc(inline)]
+pub use ndnpy_engine::base::dtype::DType;
+#[doc(inline)]
+pub use ndnpy_engine::base::error::ndarray_npy::{
+    ReadDataError, ReadNpyError, ViewDataError, ViewNpyError, WriteDataError, WriteNpyError,
+};
+#[cfg(feature = "npz")]
+#[doc(inline)]
+pub use ndnpy_engine::base::error::ndarray_npy::{ReadNpzError, WriteNpzError};
+#[doc(inline)]
+pub use ndnpy_engine::base::error::{Error, ErrorKind, Fault};
+#[doc(inline)]
+pub use ndnpy_engine::element::{
+    Datetime64, ReadableElement, Timedelta64, ViewElement, ViewMutElement, WritableElement,
+};
+#[doc(inline)]
+pub use ndnpy_engine::format::header::Header;
+#[doc(inline)]
+pub use ndnpy_engine::record::NpyRecord;
 /// ndarray-npy 0.10's `npy` module, under its paths: its error types and the
 /// [`PyLiteral`](npy::PyLiteral) they hold where ndarray-npy holds a `py_literal::Value`.
 ///
@@ -228,12 +364,12 @@ pub use crate::record::NpyRecord;
 /// assert_eq!(e.to_string(), "error parsing header: newline missing at end of header");
 /// ```
 pub mod npy {
-    pub use crate::base::error::ndarray_npy::PyLiteral;
     pub use crate::{
         create_new_npy, read_npy, write_npy, write_zeroed_npy, ReadDataError, ReadNpyError,
         ReadNpyExt, ReadableElement, ViewDataError, ViewElement, ViewMutElement, ViewMutNpyExt,
         ViewNpyError, ViewNpyExt, WritableElement, WriteDataError, WriteNpyError, WriteNpyExt,
     };
+    pub use ndnpy_engine::base::error::ndarray_npy::PyLiteral;
 
     /// ndarray-npy's `npy::header` module: the header errors its error variants carry.
     ///
@@ -245,7 +381,9 @@ pub mod npy {
     /// assert!(matches!(err, ReadNpyError::ParseHeader(ParseHeaderError::MagicString)));
     /// ```
     pub mod header {
-        pub use crate::base::error::ndarray_npy::{FormatHeaderError, ParseHeaderError, PyLiteral};
+        pub use ndnpy_engine::base::error::ndarray_npy::{
+            FormatHeaderError, ParseHeaderError, PyLiteral,
+        };
     }
 }
 

@@ -3,13 +3,13 @@
 //! `BufWriter<File>` when that is what the writer is.
 
 use crate::array::nd::fortran_order_of;
-use crate::base::dtype::DType;
-use crate::base::error::Error;
-use crate::element::WritableElement;
-use crate::format::header::Header;
-use crate::platform::fsutil::Preallocating;
-use crate::source::door::{self, ConcreteWriter};
 use ndarray::{ArrayRef, Dimension};
+use ndnpy_engine::base::dtype::DType;
+use ndnpy_engine::base::error::Error;
+use ndnpy_engine::element::WritableElement;
+use ndnpy_engine::format::header::Header;
+use ndnpy_engine::platform::fsutil::Preallocating;
+use ndnpy_engine::source::door::{self, ConcreteWriter};
 use std::io::{BufWriter, Write};
 
 /// Runs `write` and flushes: into the file behind a `File` or `BufWriter<File>`

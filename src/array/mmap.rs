@@ -20,14 +20,15 @@
 //! map are `unsafe fn` for that reason, as in `memmap2`) and the views of the mapped bytes.
 #![allow(unsafe_code)]
 
+use crate::array::options::ReadOptions;
 use crate::array::view::{split_data, view_data, view_data_mut};
 use crate::array::write::{zeroed, WriteOptions};
-use crate::base::error::{not_native, Error};
-use crate::element::{FixedDType, ReadableElement, ViewElement, ViewMutElement};
-use crate::format::header::{Header, HeaderInfo, ReadOptions};
-use crate::platform::fsutil::replace_atomically;
 use memmap2::{Mmap, MmapMut, MmapOptions};
 use ndarray::{Array, ArrayView, ArrayViewMut, Dimension, IxDyn, ShapeBuilder, SliceArg};
+use ndnpy_engine::base::error::{not_native, Error};
+use ndnpy_engine::element::{FixedDType, ReadableElement, ViewElement, ViewMutElement};
+use ndnpy_engine::format::header::{Header, HeaderInfo};
+use ndnpy_engine::platform::fsutil::replace_atomically;
 use std::fs::{File, OpenOptions};
 use std::io::{self, BufReader, Seek, SeekFrom};
 use std::path::Path;
@@ -44,7 +45,7 @@ fn open_regular(path: &Path, write: bool) -> Result<File, Error> {
     }
     let file = opts
         .open(path)
-        .map_err(crate::base::error::with_path("open", path))?;
+        .map_err(ndnpy_engine::base::error::with_path("open", path))?;
     if !file.metadata()?.is_file() {
         return Err(io::Error::new(
             io::ErrorKind::InvalidInput,
@@ -257,7 +258,7 @@ impl NpyMmap {
         A: ReadableElement,
         I: SliceArg<IxDyn>,
     {
-        let (elems, merge) = (selection.as_ref(), crate::source::Merge::MEMORY);
+        let (elems, merge) = (selection.as_ref(), ndnpy_engine::source::Merge::MEMORY);
         // `data` holds the whole array data, as the map was made for.
         crate::array::region::read_region(&self.info, elems, self.data(), merge, None)
     }
@@ -284,7 +285,7 @@ impl NpyMmap {
         &self,
         selection: I,
     ) -> Result<crate::array::dynamic::DynArray, Error> {
-        let (elems, merge) = (selection.as_ref(), crate::source::Merge::MEMORY);
+        let (elems, merge) = (selection.as_ref(), ndnpy_engine::source::Merge::MEMORY);
         crate::array::region::read_region_dyn(&self.info, elems, self.data(), merge, None)
     }
 

@@ -8,8 +8,17 @@ pub(crate) mod encode;
 #[cfg(feature = "mmap")]
 pub mod mmap;
 pub(crate) mod nd;
+pub(crate) mod options;
 pub(crate) mod outofcore;
 pub(crate) mod read;
 pub(crate) mod region;
 pub(crate) mod view;
 pub(crate) mod write;
+
+// The tests map files they created (`NpyMmapMut::create` is `unsafe` for files others may
+// change).
+#[cfg(test)]
+#[allow(unsafe_code)]
+mod durable_tests;
+#[cfg(all(test, feature = "object_store"))]
+mod ranged_tests;

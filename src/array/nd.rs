@@ -6,9 +6,9 @@
 //! [`Strided::from_raw_parts`] and [`StridedMut::from_raw_parts`].
 #![allow(unsafe_code)]
 
-use crate::base::error::{Error, MismatchError, UsageError};
-use crate::element::{Strided, StridedMut};
 use ndarray::{ArrayRef, ArrayView, ArrayViewMutD, Dimension, ShapeBuilder};
+use ndnpy_engine::base::error::{Error, MismatchError, UsageError};
+use ndnpy_engine::element::{Strided, StridedMut};
 
 /// `D` with the header's shape, after checking the number of dimensions.
 pub(crate) fn dimension<D: Dimension>(shape: &[usize]) -> Result<D, Error> {

@@ -13,17 +13,18 @@
 
 use crate::array::encode::write_c_order;
 use crate::array::nd::shape_and_order;
+use crate::array::options::ReadOptions;
 use crate::array::write::WriteOptions;
-use crate::base::dtype::ByteOrder;
-use crate::base::dtype::DType;
-use crate::base::error::{truncated, wrong_dtype, Error, UsageError};
-use crate::element::{FixedDType, ReadableElement, WritableElement};
-use crate::format::header::{growth_axis, Header, HeaderInfo, ReadOptions, Version};
-use crate::platform::fsutil::{replace_atomically, sync_data, Sync};
 use ndarray::{
     Array, ArrayBase, ArrayView, Axis, Data, Dimension, IntoDimension, IxDyn, ShapeBuilder,
     SliceArg,
 };
+use ndnpy_engine::base::dtype::ByteOrder;
+use ndnpy_engine::base::dtype::DType;
+use ndnpy_engine::base::error::{truncated, wrong_dtype, Error, UsageError};
+use ndnpy_engine::element::{FixedDType, ReadableElement, WritableElement};
+use ndnpy_engine::format::header::{growth_axis, Header, HeaderInfo, Version};
+use ndnpy_engine::platform::fsutil::{replace_atomically, sync_data, Sync};
 use std::fs::File;
 use std::io::{self, Read, Seek, SeekFrom, Write};
 use std::marker::PhantomData;
@@ -587,7 +588,7 @@ impl<A: FixedDType> NpyAppender<A> {
             .read(true)
             .write(true)
             .open(&path)
-            .map_err(crate::base::error::with_path("open", &path))?;
+            .map_err(ndnpy_engine::base::error::with_path("open", &path))?;
         let info = Header::read(&mut file, &ReadOptions::default())?;
         if info.header.dtype.with_byte_order(ByteOrder::NATIVE) != A::dtype() {
             return Err(wrong_dtype(std::any::type_name::<A>(), info.header.dtype));

@@ -1,12 +1,15 @@
 //! Reading `.npy` data into owned arrays.
 
 use crate::array::nd::dimension;
-use crate::base::dtype::DType;
-use crate::base::error::{Error, FormatError};
-use crate::element::{after_header, read_data, read_data_into, Decoded, Input, ReadableElement};
-use crate::format::header::{Header, HeaderInfo, ReadOptions};
-use crate::source::whole::read_through;
+use crate::array::options::ReadOptions;
 use ndarray::{ArrayBase, DataOwned, Dimension, ShapeBuilder};
+use ndnpy_engine::base::dtype::DType;
+use ndnpy_engine::base::error::{Error, FormatError};
+use ndnpy_engine::element::{
+    after_header, read_data, read_data_into, Decoded, Input, ReadableElement,
+};
+use ndnpy_engine::format::header::{Header, HeaderInfo};
+use ndnpy_engine::source::whole::read_through;
 use std::fs::File;
 use std::io::Read;
 use std::path::Path;
@@ -47,7 +50,7 @@ where
     T: ReadNpyExt,
 {
     let path = path.as_ref();
-    let mut file = File::open(path).map_err(crate::base::error::with_path("open", path))?;
+    let mut file = File::open(path).map_err(ndnpy_engine::base::error::with_path("open", path))?;
     Ok(T::read_npy_with_options(
         &mut file,
         &ReadOptions::default(),
@@ -79,12 +82,13 @@ impl ReadOptions {
         T: ReadNpyExt,
     {
         let path = path.as_ref();
-        let mut file = File::open(path).map_err(crate::base::error::with_path("open", path))?;
+        let mut file =
+            File::open(path).map_err(ndnpy_engine::base::error::with_path("open", path))?;
         T::read_npy_with_options(&mut file, self)
     }
 }
 
-use crate::base::error::ndarray_npy::ReadNpyError;
+use ndnpy_engine::base::error::ndarray_npy::ReadNpyError;
 
 /// Reads an owned array from `.npy` data.
 ///
@@ -308,7 +312,8 @@ impl ReadOptions {
         D: Dimension,
     {
         let path = path.as_ref();
-        let mut file = File::open(path).map_err(crate::base::error::with_path("open", path))?;
+        let mut file =
+            File::open(path).map_err(ndnpy_engine::base::error::with_path("open", path))?;
         #[cfg(unix)]
         match read_file_into(&file, self, out.into_dyn()) {
             Err(Fallback::Stream(out)) => self.read_into(&mut file, out),
@@ -380,14 +385,14 @@ fn read_file_into<'o, A: ReadableElement>(
     out: ndarray::ArrayViewMutD<'o, A>,
 ) -> Result<(), Fallback<'o, A>> {
     let mut head = [0u8; 4096];
-    let n = match crate::source::pio::read_full_at(file, &mut head, 0) {
+    let n = match ndnpy_engine::source::pio::read_full_at(file, &mut head, 0) {
         Ok(n) => n,
         Err(e) if e.kind() == std::io::ErrorKind::NotSeekable => {
             return Err(Fallback::Stream(out));
         }
         Err(e) => return Err(Error::from(e).into()),
     };
-    let rest = crate::source::pio::SplitFile::new(file, n as u64, opts.threads);
+    let rest = ndnpy_engine::source::pio::SplitFile::new(file, n as u64, opts.threads);
     let mut reader = (&head[..n]).chain(rest);
     let info = Header::read(&mut reader, opts)?;
     let h = &info.header;

@@ -8,17 +8,17 @@ use std::ops::Range;
 
 use ndarray::{Array, ArrayViewMutD, IxDyn, SliceInfoElem};
 
-use crate::source::region::Select;
-pub(crate) use crate::source::region::{Plan, RegionRead};
+use ndnpy_engine::source::region::Select;
+pub(crate) use ndnpy_engine::source::region::{Plan, RegionRead};
 
 use crate::array::dynamic::DynArray;
 use crate::array::read::{array_from_vec, read_body_into};
-use crate::base::error::{truncated, Error, UsageError};
-use crate::element::{Input, ReadableElement};
-use crate::format::header::{growth_axis, Header, HeaderInfo};
+use ndnpy_engine::base::error::{truncated, Error, UsageError};
+use ndnpy_engine::element::{Input, ReadableElement};
+use ndnpy_engine::format::header::{growth_axis, Header, HeaderInfo};
 #[cfg(unix)]
-use crate::source::FileAt;
-use crate::source::{Merge, Positioned, ReadAt, Seeking};
+use ndnpy_engine::source::FileAt;
+use ndnpy_engine::source::{Merge, Positioned, ReadAt, Seeking};
 
 /// The engine's selection of ndarray's slice elements, one per axis of the file plus any
 /// `NewAxis`.
@@ -255,7 +255,7 @@ impl Read for Halves<'_, '_> {
 
 /// Reads the selection `elems` from `inner`, a `Read + Seek` whose data starts at `start`
 /// and holds `available` bytes (as [`read_region`]), through the source the door sees in it
-/// ([`crate::source::positioned`]): a file (or a `BufReader` of one) by positioned reads, a
+/// ([`ndnpy_engine::source::positioned`]): a file (or a `BufReader` of one) by positioned reads, a
 /// selection of many runs on two threads as `threads` allows ([`Halves`]); a cursor's bytes
 /// copied straight; an object in a store by concurrent ranged requests; anything else by
 /// seeking.
@@ -370,10 +370,10 @@ impl Decoder for Bytes<'_> {
         data.try_reserve_exact(len)
             .map_err(|_| Error::out_of_memory(len, "the selection"))?;
         data.resize(len, 0);
-        crate::element::bulk::read_exact_into(&mut reader, &mut data)?;
+        ndnpy_engine::element::bulk::read_exact_into(&mut reader, &mut data)?;
         let header = &self.0.header;
         if header.fortran_order && plan.shape.len() > 1 {
-            return crate::format::layout::fortran_to_c(
+            return ndnpy_engine::format::layout::fortran_to_c(
                 &data,
                 &plan.shape,
                 header.dtype.itemsize(),
@@ -401,12 +401,12 @@ where
 {
     #[cfg(not(unix))]
     let _ = threads;
-    match crate::source::positioned(inner) {
+    match ndnpy_engine::source::positioned(inner) {
         #[cfg(unix)]
         Positioned::File(file) => {
             let source = FileAt { file, start };
             let plan = planned::<D>(info, elems, available)?;
-            if plan.run_count() < SPLIT_MIN_RUNS || crate::source::pio::parts(threads) < 2 {
+            if plan.run_count() < SPLIT_MIN_RUNS || ndnpy_engine::source::pio::parts(threads) < 2 {
                 return decoder.decode(&plan, RegionRead::new(&plan, source, Merge::LOCAL));
             }
             let halves = Halves {
@@ -426,7 +426,6 @@ where
             let plan = planned::<D>(info, elems, available)?;
             decoder.decode(&plan, RegionRead::new(&plan, data, Merge::MEMORY))
         }
-        #[cfg(feature = "object_store")]
         Positioned::Ranged(file) => {
             let merge = file.source().merge();
             let plan = planned::<D>(info, elems, available)?;
@@ -443,8 +442,8 @@ where
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::base::dtype::DType;
     use ndarray::{s, ArrayD, IxDyn, NewAxis, ShapeBuilder, SliceArg};
+    use ndnpy_engine::base::dtype::DType;
 
     fn header(shape: &[usize], fortran: bool) -> Header {
         Header {
@@ -471,13 +470,8 @@ mod tests {
             ArrayD::from_shape_vec(IxDyn(shape).set_f(fortran), (0..n as i32).collect()).unwrap();
         let bytes: Vec<u8> = (0..n as i32).flat_map(|x| x.to_le_bytes()).collect();
         let h = header(shape, fortran);
-        let info = HeaderInfo {
-            header: h,
-            version: crate::format::header::Version::V1_0,
-            data_offset: 0,
-            num_elements: n,
-            data_len: bytes.len(),
-        };
+        let info = HeaderInfo::in_memory(h).unwrap();
+        assert_eq!(info.data_len, bytes.len());
         (a, bytes, info)
     }
 

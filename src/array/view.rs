@@ -7,12 +7,13 @@
 //! order, and aligned for the element type.
 
 use crate::array::nd::dimension;
-use crate::base::error::{Error, FormatError};
-use crate::element::{ViewElement, ViewMutElement};
-use crate::format::header::{Header, HeaderInfo, ReadOptions};
+use crate::array::options::ReadOptions;
 use ndarray::{ArrayView, ArrayViewMut, Dimension, ShapeBuilder};
+use ndnpy_engine::base::error::{Error, FormatError};
+use ndnpy_engine::element::{ViewElement, ViewMutElement};
+use ndnpy_engine::format::header::{Header, HeaderInfo};
 
-use crate::base::error::ndarray_npy::ViewNpyError;
+use ndnpy_engine::base::error::ndarray_npy::ViewNpyError;
 
 /// Creates a read-only view of `.npy` data in a byte buffer.
 ///

@@ -2,13 +2,13 @@
 
 use crate::array::encode::{write_through, write_with_dtype};
 use crate::array::nd::{fortran_order_of, shape_and_order};
-use crate::base::dtype::ByteOrder;
-use crate::base::error::ndarray_npy::WriteNpyError;
-use crate::base::error::{Error, UsageError};
-use crate::element::WritableElement;
-use crate::format::header::Header;
-use crate::platform::fsutil::{write_file, Preallocating, Publish, Sync};
 use ndarray::{ArrayBase, ArrayRef, Data, Dimension, ShapeBuilder};
+use ndnpy_engine::base::dtype::ByteOrder;
+use ndnpy_engine::base::error::ndarray_npy::WriteNpyError;
+use ndnpy_engine::base::error::{Error, UsageError};
+use ndnpy_engine::element::WritableElement;
+use ndnpy_engine::format::header::Header;
+use ndnpy_engine::platform::fsutil::{write_file, Preallocating, Publish, Sync};
 use std::fs::File;
 use std::io::{BufWriter, Seek, Write};
 use std::path::Path;
@@ -481,7 +481,7 @@ fn write_path<T: WriteNpyExt + ?Sized>(
 ///
 /// Any [`WritableElement`] can be written, as with ndarray-npy. The dtype is the one
 /// [`WritableElement::dtype_of`] gives for no elements, the dtype `np.save` writes for an
-/// empty array of the type: fixed for numbers, `bool` and [`FixedDType`](crate::element::FixedDType)
+/// empty array of the type: fixed for numbers, `bool` and [`FixedDType`](ndnpy_engine::element::FixedDType)
 /// types; `<U1` for `String` and `&str`, `|S1` for `Vec<u8>`, generic-unit `<M8` / `<m8` for
 /// [`Datetime64`](crate::Datetime64) / [`Timedelta64`](crate::Timedelta64). Zero bytes are a
 /// valid value of every such dtype (0, `False`, empty strings), so numpy loads the file as

@@ -63,16 +63,19 @@
 //! ```
 
 use crate::array::dynamic::{DynArray, DynData};
-use crate::base::dtype::{ByteOrder, DType, DateTimeUnit, Field as NpField, Scalar, ScalarKind};
-use crate::base::dtype::{Structured, SubArray, TimeUnit};
-use crate::base::error::{conversion, Error, MismatchError, UsageError};
-use crate::format::header::{Header, ReadOptions};
+use crate::array::options::ReadOptions;
 use arrow_array::cast::AsArray;
 use arrow_array::{make_array, Array, ArrayRef, RecordBatch};
 use arrow_buffer::{ArrowNativeType, BooleanBuffer, Buffer, MutableBuffer, NullBuffer};
 use arrow_data::ArrayData;
 use arrow_schema::{DataType, Field, FieldRef, Fields, Schema, TimeUnit as ArrowUnit};
 use ndarray::{Array as NdArray, Dimension};
+use ndnpy_engine::base::dtype::{
+    ByteOrder, DType, DateTimeUnit, Field as NpField, Scalar, ScalarKind,
+};
+use ndnpy_engine::base::dtype::{Structured, SubArray, TimeUnit};
+use ndnpy_engine::base::error::{conversion, Error, MismatchError, UsageError};
+use ndnpy_engine::format::header::Header;
 use std::collections::HashMap;
 use std::sync::Arc;
 
@@ -472,7 +475,7 @@ pub fn from_record_batch(batch: &RecordBatch) -> Result<DynArray, Error> {
 /// assert_eq!(column(vec![half::f16::ONE]).data_type().to_string(), "Float16");
 /// # use arrow_array::Array;
 /// ```
-pub trait ArrowElement: ArrowNativeType + crate::element::sealed::Sealed {
+pub trait ArrowElement: ArrowNativeType + ndnpy_engine::element::sealed::Sealed {
     /// The Arrow type.
     #[doc(hidden)]
     fn data_type() -> DataType;
@@ -680,7 +683,7 @@ fn c_bytes(array: DynArray) -> Result<(Vec<u8>, usize), Error> {
         }
     };
     let bytes = if fortran && shape.len() > 1 {
-        crate::format::layout::fortran_to_c(&bytes, &shape, dtype.itemsize())?
+        ndnpy_engine::format::layout::fortran_to_c(&bytes, &shape, dtype.itemsize())?
     } else {
         bytes
     };
@@ -794,6 +797,12 @@ pub(crate) fn leaf_to_arrow(
                 .map_err(arrow_error)?;
             Ok(make_array(data))
         }
+        // DType is non-exhaustive: a kind this version does not know has no Arrow type.
+        other => Err(no_arrow_type(
+            name,
+            other,
+            "a dtype this version cannot convert",
+        )),
     }
 }
 
@@ -1493,6 +1502,13 @@ pub(crate) fn encode(
         DType::Structured(record) => return encode_record(name, array, record, opts, out, stride),
         DType::SubArray(sub) => return encode_sub_array(name, array, sub, opts, out, stride),
         DType::Scalar(s) => s,
+        other => {
+            return Err(no_arrow_type(
+                name,
+                other,
+                "a dtype this version cannot convert",
+            ));
+        }
     };
     match s.kind() {
         ScalarKind::Datetime | ScalarKind::Timedelta => encode_times(array, out, stride),

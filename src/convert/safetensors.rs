@@ -68,17 +68,18 @@
 //!
 //! [safetensors]: https://huggingface.co/docs/safetensors
 
+use crate::array::options::ReadOptions;
 use crate::array::write::{write_file_atomically, WriteNpyExt, WriteOptions};
-use crate::base::dtype::{ByteOrder, DType, ScalarKind};
-use crate::base::error::{
+use crate::npz::{NpzReader, NpzWriteOptions, NpzWriter};
+use ::safetensors::tensor::{Dtype, Metadata, TensorInfo};
+use ndnpy_engine::base::dtype::{ByteOrder, DType, ScalarKind};
+use ndnpy_engine::base::error::{
     conversion, truncated, with_path, Error, FormatError, MismatchError, UsageError,
 };
-use crate::element::check_bools_at;
-use crate::format::header::{Header, ReadOptions};
-use crate::npz::{NpzReader, NpzWriteOptions, NpzWriter};
-use crate::platform::fsutil::{write_file, Publish, Sync};
-use crate::platform::ioutil::read_part;
-use ::safetensors::tensor::{Dtype, Metadata, TensorInfo};
+use ndnpy_engine::element::check_bools_at;
+use ndnpy_engine::format::header::Header;
+use ndnpy_engine::platform::fsutil::{write_file, Publish, Sync};
+use ndnpy_engine::platform::ioutil::read_part;
 use std::collections::HashSet;
 use std::fs::File;
 use std::io::{self, Read, Write};
@@ -229,7 +230,7 @@ impl SafetensorsOptions {
         // The file is closed at the end of this block, before it is opened again below.
         let n = {
             let mut file = File::open(input).map_err(with_path("open", input))?;
-            crate::platform::ioutil::read_full(&mut file, &mut magic)?
+            ndnpy_engine::platform::ioutil::read_full(&mut file, &mut magic)?
         };
         if magic[..n].starts_with(b"PK") {
             self.npz_source(input, output.as_ref())
@@ -690,7 +691,7 @@ fn copy_stored(archive: &File, stored: &Stored, plan: &Plan, out: &mut File) -> 
     // CRC-32 too.
     let before = stored.range.start..data.start;
     let after = data.end..stored.range.end;
-    let found = if crate::platform::prefault::cores() > 1 {
+    let found = if ndnpy_engine::platform::prefault::cores() > 1 {
         // Two threads in a pipeline: this one writes a chunk while the other reads the next
         // and hashes it (while it is in the cache), so the data is read once.
         let (full_tx, full_rx) = std::sync::mpsc::sync_channel::<(Vec<u8>, usize)>(COPY_BUFFERS);
@@ -773,7 +774,7 @@ fn read_hashed(
     hasher: &mut crc32fast::Hasher,
 ) -> Result<usize, Error> {
     let n = ((range.end - range.start) as usize).min(buf.len());
-    crate::source::read_exact_at(file, &mut buf[..n], range.start)?;
+    ndnpy_engine::source::read_exact_at(file, &mut buf[..n], range.start)?;
     for step in buf[..n].chunks(256 << 10) {
         hasher.update(step);
     }
@@ -798,7 +799,7 @@ fn too_large(name: &str) -> Error {
     UsageError::Archive {
         reason: format!(
             "the tensors up to {} add up to more bytes than fit in memory addresses",
-            crate::base::error::Capped(name)
+            ndnpy_engine::base::error::Capped(name)
         ),
     }
     .into()
@@ -817,7 +818,7 @@ fn stream_npy(
         return Err(UsageError::Archive {
             reason: format!(
                 "{} changed while it was being converted",
-                crate::base::error::Capped(&plan.name)
+                ndnpy_engine::base::error::Capped(&plan.name)
             ),
         }
         .into());
@@ -879,7 +880,7 @@ fn transpose(
         check_bools_at(&data, 0)?;
     }
     let mut buf = Vec::with_capacity(plan.len.min(CHUNK));
-    for at in crate::format::layout::fortran_offsets(&plan.header.shape) {
+    for at in ndnpy_engine::format::layout::fortran_offsets(&plan.header.shape) {
         let from = buf.len();
         buf.extend_from_slice(&data[at * itemsize..][..itemsize]);
         if let Some(unit) = swap {
@@ -1049,7 +1050,7 @@ impl WriteNpyExt for Tensor<'_> {
     fn write_npy<W: Write>(
         &self,
         writer: W,
-    ) -> Result<(), crate::base::error::ndarray_npy::WriteNpyError> {
+    ) -> Result<(), ndnpy_engine::base::error::ndarray_npy::WriteNpyError> {
         Ok(self.write_npy_with_options(writer, &WriteOptions::default())?)
     }
 
@@ -1064,7 +1065,7 @@ impl WriteNpyExt for Tensor<'_> {
         let mut done = 0usize;
         while done < self.len {
             let part = &mut buf[..(self.len - done).min(CHUNK)];
-            crate::source::read_exact_at(self.file, part, self.start + done as u64)?;
+            ndnpy_engine::source::read_exact_at(self.file, part, self.start + done as u64)?;
             if is_bool(&self.header.dtype) {
                 check_bools_at(part, done as u64).map_err(|e| e.in_member(&self.name))?;
             }

@@ -10,8 +10,8 @@
 //! refuses overlapping members (the "better zip bomb"); a deflated member may not declare more than 1032 bytes per compressed byte, deflate's
 //! maximum ratio; and a stored member's two sizes must agree.
 
-use crate::base::error::{Error, FormatError};
-use crate::platform::ioutil::{read_full, read_part};
+use ndnpy_engine::base::error::{Error, FormatError};
+use ndnpy_engine::platform::ioutil::{read_full, read_part};
 use std::io::{Read, Seek, SeekFrom};
 use std::sync::OnceLock;
 
@@ -238,7 +238,7 @@ impl std::ops::Deref for EntryRef<'_> {
 
 /// A name quoted for a message, cut to a readable length.
 pub(crate) fn quoted(name: &str) -> String {
-    crate::base::error::excerpt(format_args!("{name:?}"))
+    ndnpy_engine::base::error::excerpt(format_args!("{name:?}"))
 }
 
 impl<'d> EntryRef<'d> {
@@ -400,7 +400,7 @@ fn zip_err(offset: u64, expected: impl Into<String>, found: impl Into<String>) -
 
 /// The bytes as a Python bytes literal body, for messages, cut to a readable length.
 fn show(bytes: &[u8]) -> String {
-    crate::base::error::excerpt(format_args!("b\"{}\"", bytes.escape_ascii()))
+    ndnpy_engine::base::error::excerpt(format_args!("b\"{}\"", bytes.escape_ascii()))
 }
 
 /// The error for an allocation of `bytes` that failed.
@@ -785,7 +785,7 @@ impl Directory {
     ) -> Result<Located, Error> {
         let Some(e) = self.entry(index) else {
             return Err(Error::from(
-                crate::base::error::MismatchError::MemberIndex {
+                ndnpy_engine::base::error::MismatchError::MemberIndex {
                     index,
                     len: self.len(),
                 },

@@ -287,7 +287,7 @@ impl Spool {
                     // Without a scratch file (WebAssembly, no temporary directory) the bytes
                     // stay in memory.
                     let dir = std::env::temp_dir();
-                    if let Ok(mut file) = crate::platform::fsutil::scratch_file(&dir) {
+                    if let Ok(mut file) = ndnpy_engine::platform::fsutil::scratch_file(&dir) {
                         file.write_all(bytes)?;
                         file.write_all(data)?;
                         let len = (bytes.len() + data.len()) as u64;
@@ -611,7 +611,7 @@ mod tests {
     #[test]
     fn frame_past_4_gib() {
         let csize = (5u64 << 30) + 7;
-        let file = crate::platform::fsutil::scratch_file(&std::env::temp_dir()).unwrap();
+        let file = ndnpy_engine::platform::fsutil::scratch_file(&std::env::temp_dir()).unwrap();
         file.set_len(csize).unwrap(); // sparse: nothing is written
         let (head, tail) = frame("big.npy", 0x1234_5678, 6 << 30, csize, true).unwrap();
         let member = Member {

@@ -10,17 +10,18 @@
 use super::archive::{EntryRef, DEFLATED};
 use super::inflate::{Fail, Inflater};
 use crate::array::dynamic::DynArray;
+use crate::array::options::ReadOptions;
 use crate::array::read::read_array;
-use crate::base::error::MismatchError;
-use crate::base::error::{Detail, Error, FormatError};
-use crate::element::bulk::read_vec;
-use crate::element::Input;
-use crate::element::ReadableElement;
-use crate::format::header::{Header, HeaderInfo, ReadOptions, MAGIC};
-use crate::platform::ioutil::read_full;
-use crate::platform::prefault;
-use crate::source::span::{HashingRead, PARALLEL_CRC_MIN};
 use ndarray::{ArrayBase, DataOwned, Dimension};
+use ndnpy_engine::base::error::MismatchError;
+use ndnpy_engine::base::error::{Detail, Error, FormatError};
+use ndnpy_engine::element::bulk::read_vec;
+use ndnpy_engine::element::Input;
+use ndnpy_engine::element::ReadableElement;
+use ndnpy_engine::format::header::{Header, HeaderInfo, MAGIC};
+use ndnpy_engine::platform::ioutil::read_full;
+use ndnpy_engine::platform::prefault;
+use ndnpy_engine::source::span::{HashingRead, PARALLEL_CRC_MIN};
 use std::io::{self, Read};
 
 /// The most bytes of a stored member copied per read, and the steps in which an inflated
@@ -196,10 +197,7 @@ impl<'e, B: HashingRead> MemberReader<'e, B> {
     /// [`MemberReader::length_hint`]), and that an inflated member's bytes arrive slower than
     /// memory takes them (said only when a helper thread may use that: not on one thread).
     fn input(&self) -> Input {
-        Input {
-            available: self.length_hint(),
-            slow: self.inflater.is_some() && self.threads > 1,
-        }
+        Input::new(self.length_hint()).with_slow(self.inflater.is_some() && self.threads > 1)
     }
 
     /// The length to give the `.npy` reader as the input's, from which it may allocate a whole
@@ -481,7 +479,7 @@ fn checked_size<B: HashingRead>(
     let size = m.size();
     if let Some(limit) = opts.max_data_len {
         if size > limit {
-            let e = crate::base::error::LimitError::MemberTooLarge { limit, found: size };
+            let e = ndnpy_engine::base::error::LimitError::MemberTooLarge { limit, found: size };
             return Err(Error::from(e).in_member(m.entry.name));
         }
     }

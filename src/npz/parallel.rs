@@ -6,9 +6,9 @@
 //! This module builds on the reader, never the other way round.
 
 use super::reader::NpzReader;
-use crate::base::error::Error;
-use crate::element::ReadableElement;
 use ndarray::{ArrayBase, DataOwned, Dimension};
+use ndnpy_engine::base::error::Error;
+use ndnpy_engine::element::ReadableElement;
 use std::io::{Read, Seek};
 #[cfg(feature = "parallel")]
 use {
@@ -62,7 +62,7 @@ const BATCH: usize = 256 << 20;
 /// directory).
 #[cfg(feature = "parallel")]
 fn missing(index: usize) -> Error {
-    Error::from(crate::base::error::MismatchError::MemberIndex { index, len: index })
+    Error::from(ndnpy_engine::base::error::MismatchError::MemberIndex { index, len: index })
 }
 
 /// One member of a batch: already read (stored, or an error), or compressed bytes to inflate.
@@ -150,7 +150,7 @@ impl<R: Read + Seek> NpzReader<R> {
         })?;
         let Some(entry) = dir.entry(index) else {
             return Err(Error::from(
-                crate::base::error::MismatchError::MemberIndex {
+                ndnpy_engine::base::error::MismatchError::MemberIndex {
                     index,
                     len: dir.len(),
                 },
@@ -168,9 +168,9 @@ impl<R: Read + Seek> NpzReader<R> {
             .map_err(|_| Error::out_of_memory(len, "an archive member"))?;
         bytes.resize(len, 0);
         reader.seek(SeekFrom::Start(located.data_start))?;
-        let got = crate::platform::ioutil::read_full(reader, &mut bytes)?;
+        let got = ndnpy_engine::platform::ioutil::read_full(reader, &mut bytes)?;
         if got < bytes.len() {
-            let e = crate::base::error::FormatError::MemberTruncated {
+            let e = ndnpy_engine::base::error::FormatError::MemberTruncated {
                 declared: entry.compressed_size,
                 found: got as u64,
             };

@@ -5,18 +5,19 @@ use super::archive::{Directory, EntryRef, Located, DEFLATED, STORED};
 use super::member::{self, Content, MemberReader};
 use super::Compression;
 use crate::array::dynamic::DynArray;
-use crate::base::error::{with_path, Detail, Error, LimitError, MismatchError};
-use crate::element::{ReadableElement, ViewElement};
-use crate::format::header::{HeaderInfo, ReadOptions};
-use crate::source::span::Span;
+use crate::array::options::ReadOptions;
 use ndarray::{Array, ArrayBase, ArrayView, DataOwned, Dimension, IxDyn, SliceArg};
+use ndnpy_engine::base::error::{with_path, Detail, Error, LimitError, MismatchError};
+use ndnpy_engine::element::{ReadableElement, ViewElement};
+use ndnpy_engine::format::header::HeaderInfo;
+use ndnpy_engine::source::span::Span;
 use std::fs::File;
 use std::io::{Cursor, Read, Seek};
 use std::marker::PhantomData;
 use std::ops::Range;
 use std::path::Path;
 
-pub use crate::base::error::ndarray_npy::ReadNpzError;
+pub use ndnpy_engine::base::error::ndarray_npy::ReadNpzError;
 
 /// Reads the members of an `.npz` archive (what `np.savez` and `np.savez_compressed` write),
 /// over any [`Read`] + [`Seek`].
@@ -103,7 +104,10 @@ impl<R: Read + Seek> std::fmt::Debug for NpzReader<R> {
             fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
                 let mut list = f.debug_list();
                 for e in self.0.entries().take(10) {
-                    list.entry(&crate::base::error::Capped(format_args!("{:?}", e.key())));
+                    list.entry(&ndnpy_engine::base::error::Capped(format_args!(
+                        "{:?}",
+                        e.key()
+                    )));
                 }
                 if self.0.len() > 10 {
                     list.entry(&format_args!("..."));
@@ -815,7 +819,7 @@ impl<R: Read + Seek> std::fmt::Debug for NpzMember<'_, R> {
             .field("index", &self.index)
             .field(
                 "name",
-                &crate::base::error::Capped(format_args!("{:?}", self.info().name())),
+                &ndnpy_engine::base::error::Capped(format_args!("{:?}", self.info().name())),
             )
             .finish_non_exhaustive()
     }
@@ -1051,15 +1055,15 @@ impl<R: Read + Seek> NpzMember<'_, R> {
     pub fn read_data_into(&mut self, out: &mut [u8]) -> Result<HeaderInfo, Error> {
         self.npz.with_member(self.index, None, |m, opts| {
             let mut read = |m: &mut MemberReader<'_, _>| -> Result<HeaderInfo, Error> {
-                let info = crate::format::header::Header::read(m, opts)?;
+                let info = ndnpy_engine::format::header::Header::read(m, opts)?;
                 if out.len() != info.data_len {
-                    return Err(crate::base::error::UsageError::OutOfBounds {
+                    return Err(ndnpy_engine::base::error::UsageError::OutOfBounds {
                         requested: format!("a buffer of {} bytes", out.len()),
                         len: info.data_len,
                     }
                     .into());
                 }
-                crate::platform::ioutil::read_part(m, out, "array data")?;
+                ndnpy_engine::platform::ioutil::read_part(m, out, "array data")?;
                 std::io::copy(m, &mut std::io::sink())?;
                 Ok(info)
             };

@@ -3,9 +3,9 @@
 use super::deflate::{self, ChunkedDeflate};
 use super::Compression;
 use crate::array::write::{WriteNpyExt, WriteOptions};
-use crate::base::dtype::ByteOrder;
-use crate::base::error::{Error, UsageError};
-use crate::platform::fsutil::{Pending, Publish, Sync};
+use ndnpy_engine::base::dtype::ByteOrder;
+use ndnpy_engine::base::error::{Error, UsageError};
+use ndnpy_engine::platform::fsutil::{Pending, Publish, Sync};
 use std::collections::HashSet;
 use std::fs::File;
 use std::io::{self, BufWriter, Seek, Write};
@@ -17,7 +17,7 @@ use zip::{CompressionMethod, DateTime, ZipArchive, ZipWriter};
 /// The deflate level used when none is given (see [`NpzWriteOptions::level`]).
 const DEFAULT_LEVEL: u32 = 4;
 
-pub use crate::base::error::ndarray_npy::WriteNpzError;
+pub use ndnpy_engine::base::error::ndarray_npy::WriteNpzError;
 
 /// The alignment [`NpzWriteOptions::align`] gives stored members' data.
 const ALIGN: u16 = 64;
@@ -788,7 +788,7 @@ fn needs_zip64(len: Option<u64>) -> bool {
 fn zip_error(e: ZipError) -> Error {
     match e {
         ZipError::Io(e) => Error::from(e),
-        e => crate::base::error::ndarray_npy::zip_refused(e),
+        e => ndnpy_engine::base::error::ndarray_npy::zip_refused(e),
     }
 }
 

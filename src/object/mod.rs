@@ -37,12 +37,7 @@ pub(crate) mod pickle;
 use crate::array::dynamic::{DynArray, DynData, DynElement, PyValue};
 #[cfg(feature = "object")]
 use crate::array::dynamic::{PyDate, PyTime, PyTimeDelta, PyTimeZone};
-use crate::base::dtype::{DType, ScalarKind};
-#[cfg(feature = "object")]
-use crate::base::error::FormatError;
-use crate::base::error::{wrong_dtype, Error, MismatchError};
-use crate::element::Input;
-use crate::format::header::{Header, HeaderInfo, ReadOptions};
+use crate::array::options::ReadOptions;
 #[cfg(feature = "object")]
 use crate::object::pickle::write::Pickler;
 #[cfg(feature = "object")]
@@ -50,6 +45,12 @@ use crate::object::pickle::{ArrayMeta, Leaf, Limits, Seq, Sink};
 #[cfg(feature = "object")]
 use ndarray::ShapeBuilder;
 use ndarray::{ArrayD, IxDyn};
+use ndnpy_engine::base::dtype::{DType, ScalarKind};
+#[cfg(feature = "object")]
+use ndnpy_engine::base::error::FormatError;
+use ndnpy_engine::base::error::{wrong_dtype, Error, MismatchError};
+use ndnpy_engine::element::Input;
+use ndnpy_engine::format::header::{Header, HeaderInfo};
 use std::io::{Read, Write};
 
 impl PyValue {
@@ -174,7 +175,7 @@ impl PyValue {
     }
 }
 
-impl crate::element::sealed::Sealed for PyValue {}
+impl ndnpy_engine::element::sealed::Sealed for PyValue {}
 
 /// `DynArray::into_array::<PyValue>()` takes the elements of an object array.
 impl DynElement for PyValue {
@@ -218,7 +219,7 @@ fn read_object<R: Read + ?Sized>(
         }
         other => Err(FormatError::Pickle {
             offset: 0,
-            reason: crate::base::error::excerpt(format_args!(
+            reason: ndnpy_engine::base::error::excerpt(format_args!(
                 "the header describes an object array of shape {:?}; the pickle holds {}",
                 info.header.shape,
                 match &other {
@@ -263,7 +264,7 @@ fn plain_array(meta: ArrayMeta, bytes: Vec<u8>) -> Result<DynArray, Error> {
         if to_native && swapped && !matches!(a.data(), DynData::Raw(_)) {
             let native = a
                 .dtype()
-                .with_byte_order(crate::base::dtype::ByteOrder::NATIVE);
+                .with_byte_order(ndnpy_engine::base::dtype::ByteOrder::NATIVE);
             DynArray::from_parts(native, a.into_data())
         } else {
             a
@@ -275,9 +276,9 @@ fn plain_array(meta: ArrayMeta, bytes: Vec<u8>) -> Result<DynArray, Error> {
 #[cfg(feature = "object")]
 fn bool_dtype() -> DType {
     DType::Scalar(
-        crate::base::dtype::Scalar::new(
+        ndnpy_engine::base::dtype::Scalar::new(
             ScalarKind::Bool,
-            crate::base::dtype::ByteOrder::NotApplicable,
+            ndnpy_engine::base::dtype::ByteOrder::NotApplicable,
             1,
             None,
         )
@@ -516,7 +517,7 @@ impl DynArray {
             return self.into_array::<String>();
         }
         if let DynData::CodePoints(units) = self.data() {
-            let strings = crate::element::string::units_to_strings(units.iter())?;
+            let strings = ndnpy_engine::element::string::units_to_strings(units.iter())?;
             let shape = units.shape().to_vec();
             return Ok(ArrayD::from_shape_vec(IxDyn(&shape), strings).expect("same element count"));
         }
@@ -589,7 +590,7 @@ pub(crate) fn write_object(
     a: &ArrayD<PyValue>,
     writer: &mut dyn std::io::Write,
 ) -> Result<(), Error> {
-    let header = crate::format::header::Header {
+    let header = ndnpy_engine::format::header::Header {
         dtype: pickle::object_dtype(),
         fortran_order: crate::array::nd::fortran_order_of(a),
         shape: a.shape().to_vec(),
@@ -740,7 +741,7 @@ fn raw_bytes(a: &DynArray) -> Result<Vec<u8>, Error> {
     let mut out = Vec::new();
     a.write_npy(&mut out)?;
     let opts = ReadOptions::new().max_header_len(usize::MAX);
-    let info = crate::format::header::Header::read(&mut &out[..], &opts)?;
+    let info = ndnpy_engine::format::header::Header::read(&mut &out[..], &opts)?;
     Ok(out.split_off(info.data_offset as usize))
 }
 
@@ -788,7 +789,7 @@ fn write_value<'a>(
             let mut utf8 = Vec::with_capacity(points.len());
             for &c in points {
                 if c > 0x10ffff {
-                    return Err(crate::base::error::UsageError::ObjectValue {
+                    return Err(ndnpy_engine::base::error::UsageError::ObjectValue {
                         reason: format!("code point {c:#x} is beyond U+10FFFF"),
                     }
                     .into());
@@ -835,7 +836,7 @@ fn write_value<'a>(
         },
         PyValue::Range { start, stop, step } => {
             if *step == 0 {
-                return Err(crate::base::error::UsageError::ObjectValue {
+                return Err(ndnpy_engine::base::error::UsageError::ObjectValue {
                     reason: "a range's step must not be 0".into(),
                 }
                 .into());
@@ -852,8 +853,8 @@ fn write_value<'a>(
         PyValue::Class(name) => match name.as_str() {
             "builtins.range" => p.global("builtins", "range"),
             other => {
-                return Err(crate::base::error::UsageError::ObjectValue {
-                    reason: crate::base::error::excerpt(format_args!(
+                return Err(ndnpy_engine::base::error::UsageError::ObjectValue {
+                    reason: ndnpy_engine::base::error::excerpt(format_args!(
                         "the class {other:?} is not one ndnpy writes (only builtins.range)"
                     )),
                 }
@@ -893,7 +894,7 @@ fn write_value<'a>(
         }
         PyValue::RecArray(a) => {
             if !matches!(a.dtype(), DType::Structured(_)) || a.dtype().has_object() {
-                return Err(crate::base::error::UsageError::ObjectValue {
+                return Err(ndnpy_engine::base::error::UsageError::ObjectValue {
                     reason: "a numpy.recarray must be an array of a record dtype without objects"
                         .into(),
                 }
@@ -904,13 +905,13 @@ fn write_value<'a>(
         PyValue::Scalar(a) | PyValue::Record(a) => {
             let record = matches!(v, PyValue::Record(_));
             if !a.shape().is_empty() || matches!(a.data(), DynData::Object(_)) {
-                return Err(crate::base::error::UsageError::ObjectValue {
+                return Err(ndnpy_engine::base::error::UsageError::ObjectValue {
                     reason: "a numpy scalar must be a 0-d array of a dtype without objects".into(),
                 }
                 .into());
             }
             if record && !matches!(a.dtype(), DType::Structured(_)) {
-                return Err(crate::base::error::UsageError::ObjectValue {
+                return Err(ndnpy_engine::base::error::UsageError::ObjectValue {
                     reason: "a numpy.record must be a 0-d array of a record dtype".into(),
                 }
                 .into());
@@ -935,7 +936,7 @@ fn write_value<'a>(
 /// A `datetime` value's fields outside what Python's constructor takes: a usage error.
 #[cfg(feature = "object")]
 fn bad_time(what: &str) -> Error {
-    crate::base::error::UsageError::ObjectValue {
+    ndnpy_engine::base::error::UsageError::ObjectValue {
         reason: format!("{what} is outside what Python's datetime module holds"),
     }
     .into()
@@ -1048,7 +1049,7 @@ fn native_order(a: &DynArray) -> std::borrow::Cow<'_, DynArray> {
     if swapped && !matches!(a.data(), DynData::Raw(_)) {
         let dtype = a
             .dtype()
-            .with_byte_order(crate::base::dtype::ByteOrder::NATIVE);
+            .with_byte_order(ndnpy_engine::base::dtype::ByteOrder::NATIVE);
         std::borrow::Cow::Owned(DynArray::from_parts(dtype, a.data().clone()))
     } else {
         std::borrow::Cow::Borrowed(a)
@@ -1065,7 +1066,7 @@ fn write_masked(
     fill: Option<&DynArray>,
 ) -> Result<(), Error> {
     let bad = |reason: &str| -> Error {
-        crate::base::error::UsageError::ObjectValue {
+        ndnpy_engine::base::error::UsageError::ObjectValue {
             reason: reason.into(),
         }
         .into()
@@ -1122,7 +1123,7 @@ fn write_masked(
 
 #[cfg(feature = "object")]
 fn too_deep() -> Error {
-    crate::base::error::UsageError::ObjectValue {
+    ndnpy_engine::base::error::UsageError::ObjectValue {
         reason: format!("values nest deeper than {WRITE_MAX_DEPTH} levels"),
     }
     .into()
@@ -1172,7 +1173,7 @@ fn push_wtf8(out: &mut Vec<u8>, c: u32) {
 pub fn read_npy_dyn<P: AsRef<std::path::Path>>(path: P) -> Result<DynArray, Error> {
     let path = path.as_ref();
     let mut file =
-        std::fs::File::open(path).map_err(crate::base::error::with_path("open", path))?;
+        std::fs::File::open(path).map_err(ndnpy_engine::base::error::with_path("open", path))?;
     DynArray::read_npy(&mut file)
 }
 
@@ -1217,7 +1218,7 @@ impl DynArray {
         mut reader: R,
         opts: &ReadOptions,
     ) -> Result<DynArray, Error> {
-        crate::source::whole::read_through(&mut reader, opts, |r, info, available| {
+        ndnpy_engine::source::whole::read_through(&mut reader, opts, |r, info, available| {
             if is_object(&info.header.dtype) {
                 return read_object(r, info, Input::new(available), opts);
             }
@@ -1234,7 +1235,7 @@ impl DynArray {
         whole: Input,
     ) -> Result<DynArray, Error> {
         let info = Header::read(reader, opts)?;
-        let input = crate::element::after_header(whole, &info);
+        let input = ndnpy_engine::element::after_header(whole, &info);
         if is_object(&info.header.dtype) {
             return read_object(reader, info, input, opts);
         }

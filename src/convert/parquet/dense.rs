@@ -23,9 +23,9 @@
 //! 101-157 MiB.
 
 use super::{foreign, guarded, parquet_error};
-use crate::base::dtype::ScalarKind;
-use crate::base::error::{with_path, Error};
-use crate::element::pod::{as_bytes, Pod};
+use ndnpy_engine::base::dtype::ScalarKind;
+use ndnpy_engine::base::error::{with_path, Error};
+use ndnpy_engine::element::pod::{as_bytes, Pod};
 use parquet::basic::{Encoding, Type as PhysicalType};
 use parquet::column::page::Page;
 use parquet::file::reader::{FileReader, SerializedFileReader};

@@ -20,7 +20,7 @@
 //! bounds both; `footers_claiming_more_than_their_bytes_are_refused_before_allocating`
 //! (`tests/it/parquet.rs`) holds a file of each kind.
 
-use crate::base::error::{with_path, Error};
+use ndnpy_engine::base::error::{with_path, Error};
 use std::fs::File;
 use std::io::{Read, Seek, SeekFrom};
 use std::path::Path;

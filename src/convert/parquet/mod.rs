@@ -49,15 +49,18 @@ mod dense;
 mod footer;
 
 use crate::array::dynamic::DynArray;
-use crate::base::dtype::{DType, ScalarKind};
-use crate::base::error::{conversion, with_path, Error, FormatError, MismatchError, UsageError};
+use crate::array::options::ReadOptions;
 use crate::convert::arrow::{self as conv, ArrowOptions};
-use crate::format::header::{Header, HeaderInfo, ReadOptions};
 use crate::npz::NpzReader;
-use crate::platform::fsutil::{write_file, Publish, Sync};
 use arrow_array::{Array, ArrayRef, RecordBatch, RecordBatchOptions};
 use arrow_schema::{FieldRef, Fields, Schema, SchemaRef};
 use bytes::Bytes;
+use ndnpy_engine::base::dtype::{DType, ScalarKind};
+use ndnpy_engine::base::error::{
+    conversion, with_path, Error, FormatError, MismatchError, UsageError,
+};
+use ndnpy_engine::format::header::{Header, HeaderInfo};
+use ndnpy_engine::platform::fsutil::{write_file, Publish, Sync};
 use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 use parquet::arrow::{add_encoded_arrow_schema_to_metadata, ArrowSchemaConverter};
 use parquet::arrow::{ArrowWriter, ProjectionMask};
@@ -530,9 +533,10 @@ impl ParquetOptions {
         };
         // The file's byte order (native when it says `=` or nothing).
         let big = header.dtype.as_scalar().is_some_and(|s| {
-            s.byte_order() == crate::base::dtype::ByteOrder::Big
-                || (s.byte_order() != crate::base::dtype::ByteOrder::Little
-                    && crate::base::dtype::ByteOrder::NATIVE == crate::base::dtype::ByteOrder::Big)
+            s.byte_order() == ndnpy_engine::base::dtype::ByteOrder::Big
+                || (s.byte_order() != ndnpy_engine::base::dtype::ByteOrder::Little
+                    && ndnpy_engine::base::dtype::ByteOrder::NATIVE
+                        == ndnpy_engine::base::dtype::ByteOrder::Big)
         });
         let per_group = self.rows_per_group(rows.row_bytes);
         let per_write = (WRITE_BYTES / rows.row_bytes.max(1)).clamp(1, per_group);
@@ -1043,7 +1047,7 @@ fn f16_value(bits: u16) -> FixedLenByteArray {
 fn is_f16(dtype: &DType) -> bool {
     dtype
         .as_scalar()
-        .is_some_and(|s| s.kind() == crate::base::dtype::ScalarKind::Float && s.size() == 2)
+        .is_some_and(|s| s.kind() == ndnpy_engine::base::dtype::ScalarKind::Float && s.size() == 2)
 }
 
 /// Writes `output` atomically: `fill` writes batches, the writer is closed after it.

@@ -8,8 +8,8 @@
 
 use super::globals::{self, Global};
 use super::source::Source;
-use crate::base::dtype::DType;
-use crate::base::error::{Error, MismatchError};
+use ndnpy_engine::base::dtype::DType;
+use ndnpy_engine::base::error::{Error, MismatchError};
 use std::collections::HashMap;
 use std::io::Read;
 use std::rc::Rc;
@@ -668,8 +668,8 @@ impl Machine {
     fn resolve(&self, module: &str, name: &str) -> Result<Global, Error> {
         globals::resolve(module, name, self.proto).ok_or_else(|| {
             MismatchError::PickleGlobal {
-                module: crate::base::error::excerpt(module),
-                name: crate::base::error::excerpt(name),
+                module: ndnpy_engine::base::error::excerpt(module),
+                name: ndnpy_engine::base::error::excerpt(name),
             }
             .into()
         })

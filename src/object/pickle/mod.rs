@@ -41,10 +41,10 @@ pub(crate) mod write;
 
 pub(crate) use numpy::object_dtype;
 
-use crate::format::header::PickleEncoding;
+use ndnpy_engine::format::header::PickleEncoding;
 
-use crate::base::dtype::DType;
-use crate::base::error::Error;
+use ndnpy_engine::base::dtype::DType;
+use ndnpy_engine::base::error::Error;
 use std::io::Read;
 
 /// The deepest nesting of values [`Limits::max_depth`] can allow: Python's own default
@@ -239,15 +239,15 @@ mod tests {
         let cycle = b"\x80\x04]\x94h\x00a.";
         assert!(matches!(
             load_text(cycle).map_err(Error::into_detail),
-            Err(crate::base::error::Detail::Mismatch(
-                crate::base::error::MismatchError::PickleUnsupported { .. }
+            Err(ndnpy_engine::base::error::Detail::Mismatch(
+                ndnpy_engine::base::error::MismatchError::PickleUnsupported { .. }
             ))
         ));
         let deep = [&[0x80, 4][..], &[b']'; 40], &[b'a'; 39], b"."].concat();
         assert!(matches!(
             load_text(&deep).map_err(Error::into_detail),
-            Err(crate::base::error::Detail::Limit(
-                crate::base::error::LimitError::PickleTooDeep { limit: 16 }
+            Err(ndnpy_engine::base::error::Detail::Limit(
+                ndnpy_engine::base::error::LimitError::PickleTooDeep { limit: 16 }
             ))
         ));
     }

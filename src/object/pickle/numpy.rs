@@ -4,11 +4,11 @@
 use super::globals::Global;
 use super::machine::{Called, Host, Id, Machine, MaskedObj, Obj, Payload};
 use super::source::Source;
-use crate::base::dtype::{
+use ndnpy_engine::base::dtype::{
     ByteOrder, DType, DateTimeUnit, Field, Scalar, ScalarKind, Structured, SubArray, TimeUnit,
     MAX_DIMS,
 };
-use crate::base::error::{Error, LimitError, MismatchError};
+use ndnpy_engine::base::error::{Error, LimitError, MismatchError};
 use std::collections::HashMap;
 use std::io::Read;
 use std::rc::Rc;
@@ -20,7 +20,7 @@ const MAX_DTYPE_DEPTH: usize = 64;
 fn unsupported<R: Read + ?Sized>(m: &Machine, _src: &Source<'_, R>, what: String) -> Error {
     MismatchError::PickleUnsupported {
         offset: m.at,
-        what: crate::base::error::excerpt(what),
+        what: ndnpy_engine::base::error::excerpt(what),
     }
     .into()
 }

@@ -7,8 +7,8 @@
 //! length allocates at once only what the input is known to hold (or 64 KiB), and otherwise
 //! grows with the bytes that really arrive.
 
-use crate::base::error::{Error, FormatError};
-use crate::platform::ioutil::read_full;
+use ndnpy_engine::base::error::{Error, FormatError};
+use ndnpy_engine::platform::ioutil::read_full;
 use std::io::Read;
 
 /// Reads up to this many bytes of a declared length at once, without knowing they exist.
@@ -40,7 +40,7 @@ impl<'r, R: Read + ?Sized> Source<'r, R> {
     pub(crate) fn bad(&self, at: u64, reason: impl std::fmt::Display) -> Error {
         FormatError::Pickle {
             offset: at,
-            reason: crate::base::error::excerpt(reason),
+            reason: ndnpy_engine::base::error::excerpt(reason),
         }
         .into()
     }

@@ -7,7 +7,7 @@ use super::globals::Global;
 use super::machine::{Called, Id, Machine, Obj};
 use super::source::Source;
 use crate::array::dynamic::{PyDate, PyTime, PyTimeDelta, PyTimeZone, PyValue};
-use crate::base::error::Error;
+use ndnpy_engine::base::error::Error;
 use std::io::Read;
 
 /// The most days a `timedelta` holds (`timedelta.max.days`).

@@ -6,8 +6,8 @@
 use super::globals::Global;
 use super::machine::{ArrayObj, Id, MaskedObj, Obj, Payload};
 use super::{ArrayMeta, Leaf, Limits, Seq, Sink, MAX_DEPTH};
-use crate::base::error::{Error, FormatError, LimitError, MismatchError};
-use crate::format::header::PickleEncoding;
+use ndnpy_engine::base::error::{Error, FormatError, LimitError, MismatchError};
+use ndnpy_engine::format::header::PickleEncoding;
 
 struct Walker {
     arena: Vec<Obj>,
@@ -71,7 +71,7 @@ pub(super) fn build<S: Sink>(
         });
         if let Some(b) = high {
             return Err(MismatchError::PickleNotAscii {
-                text: crate::base::error::excerpt(format_args!("'{}'", b.escape_ascii())),
+                text: ndnpy_engine::base::error::excerpt(format_args!("'{}'", b.escape_ascii())),
             }
             .into());
         }
@@ -336,10 +336,9 @@ impl Walker {
             // A Python 2 str, as np.load(..., encoding=...) decodes it.
             Obj::Py2Str(b) => match self.encoding {
                 PickleEncoding::Bytes => Leaf::Bytes(b),
-                // Checked to be ASCII before the walk, under `Ascii`.
-                PickleEncoding::Latin1 | PickleEncoding::Ascii => {
-                    Leaf::Str(b.iter().map(|&c| char::from(c)).collect())
-                }
+                // Latin1, and Ascii (whose strings are checked to be ASCII before the walk);
+                // the enum is the engine's and non-exhaustive.
+                _ => Leaf::Str(b.iter().map(|&c| char::from(c)).collect()),
             },
             Obj::Bytes(b) => Leaf::Bytes(b),
             Obj::ByteArray(b) => Leaf::ByteArray(b),

@@ -8,8 +8,8 @@
 //! equal values that are distinct objects.
 
 use crate::array::dynamic::{PyTimeDelta, PyTimeZone};
-use crate::base::dtype::{ByteOrder, DType, ScalarKind};
-use crate::base::error::Error;
+use ndnpy_engine::base::dtype::{ByteOrder, DType, ScalarKind};
+use ndnpy_engine::base::error::Error;
 use std::collections::HashMap;
 
 const FRAME_SIZE_TARGET: usize = 64 * 1024;

@@ -1,8 +1,0 @@
-//! What the operating system gives: the system calls the standard library lacks (`sys`),
-//! publishing files atomically and durably (`fsutil`), faulting an output buffer in on a
-//! second core (`prefault`), and read loops (`ioutil`).
-
-pub(crate) mod fsutil;
-pub(crate) mod ioutil;
-pub(crate) mod prefault;
-pub(crate) mod sys;
