@@ -15,7 +15,8 @@ repo=$(cd "$(dirname "$0")/.." && pwd)
 work=${1:-/tmp/ndnpy-floors}
 rm -rf "$work"
 mkdir -p "$work/repo"
-(cd "$repo" && git ls-files -z | xargs -0 cp --parents -t "$work/repo")
+# -P: links (engine/testdata, the licences) are copied as links.
+(cd "$repo" && git ls-files -z | xargs -0 cp -P --parents -t "$work/repo")
 # The Python package is not a Rust dependency of anyone's (pip builds it, with a lockfile of
 # its own making): its PyO3 needs a newer quote than ndnpy-derive's floor, which minimal
 # versions would pin for the whole workspace, so the copy's workspace leaves it out.

@@ -23,7 +23,8 @@ if ! cargo "+$msrv" --version >/dev/null 2>&1; then
 fi
 rm -rf "$work"
 mkdir -p "$work/repo"
-(cd "$repo" && git ls-files -z | xargs -0 cp --parents -t "$work/repo")
+# -P: links (engine/testdata, the licences) are copied as links.
+(cd "$repo" && git ls-files -z | xargs -0 cp -P --parents -t "$work/repo")
 export CARGO_TARGET_DIR="$work/target"
 cd "$work/repo"
 CARGO_RESOLVER_INCOMPATIBLE_RUST_VERSIONS=fallback cargo "+$msrv" update --quiet
