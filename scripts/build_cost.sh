@@ -8,21 +8,29 @@
 #   scripts/build_cost.sh [ROUNDS] [WORKDIR]       # defaults: 3, /tmp/ndnpy-build-cost
 #
 # FEATURES (default: ndnpy's defaults) builds ndnpy with `default-features = false` and those
-# features instead, e.g. FEATURES=npz.
+# features instead, e.g. FEATURES=npz. VERSION (default 0.10) compares ndarray-npy 0.9 with
+# ndnpy-ndarray16, or 0.8 with ndnpy-ndarray15, on their ndarray.
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
 rounds=${1:-3}
 work=${2:-/tmp/ndnpy-build-cost}
+version=${VERSION:-0.10}
+case "$version" in
+    0.10) package=ndnpy crate="$repo" ndarray=0.17 ;;
+    0.9) package=ndnpy-ndarray16 crate="$repo/nd16" ndarray=0.16 ;;
+    0.8) package=ndnpy-ndarray15 crate="$repo/nd15" ndarray=0.15 ;;
+    *) echo "no ndnpy crate for ndarray-npy $version" >&2; exit 2 ;;
+esac
 rm -rf "$work"
 mkdir -p "$work"
 if [ -n "${FEATURES+x}" ]; then
-    ndnpy_dep="{ package = \"ndnpy\", path = \"$repo\", default-features = false, features = [$(echo "$FEATURES" | sed 's/[^,][^,]*/"&"/g')] }"
+    ndnpy_dep="{ package = \"$package\", path = \"$crate\", default-features = false, features = [$(echo "$FEATURES" | sed 's/[^,][^,]*/"&"/g')] }"
 else
-    ndnpy_dep="{ package = \"ndnpy\", path = \"$repo\" }"
+    ndnpy_dep="{ package = \"$package\", path = \"$crate\" }"
 fi
 for which in ndnpy ndarray-npy; do
     mkdir -p "$work/$which/src"
-    if [ "$which" = ndnpy ]; then dep=$ndnpy_dep; else dep='"0.10"'; fi
+    if [ "$which" = ndnpy ]; then dep=$ndnpy_dep; else dep="\"=$version\""; fi
     cat > "$work/$which/Cargo.toml" <<TOML
 [package]
 name = "app-$which"
@@ -31,7 +39,7 @@ edition = "2021"
 publish = false
 
 [dependencies]
-ndarray = "0.17"
+ndarray = "$ndarray"
 ndarray-npy = $dep
 
 [workspace]
@@ -71,4 +79,4 @@ done
 median() { tr ' ' '\n' | grep . | sort -n | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2}'; }
 a=$(echo "${times[ndnpy]}" | median)
 b=$(echo "${times[ndarray-npy]}" | median)
-printf 'median: ndnpy %.1f s, ndarray-npy 0.10 %.1f s, ratio %.2fx\n' "$a" "$b" "$(echo "$a / $b" | bc -l)"
+printf "median: $package %.1f s, ndarray-npy $version %.1f s, ratio %.2fx\n" "$a" "$b" "$(echo "$a / $b" | bc -l)"

@@ -28,6 +28,8 @@ echo "== direct minimal versions"
 (cd "$work/repo" && cargo +nightly check --quiet -p ndnpy)
 (cd "$work/repo" && cargo +nightly check --quiet -p ndnpy --all-features)
 (cd "$work/repo" && cargo +nightly check --quiet -p ndnpy-cli -p ndnpy-compat -p ndnpy-compat-app)
+# The crates for ndarray 0.16 and 0.15, at their ndarray floors (0.16.0, 0.15.2).
+(cd "$work/repo" && cargo +nightly check --quiet -p ndnpy-ndarray16 -p ndnpy-ndarray15)
 (cd "$work/repo" && cargo +nightly check --quiet -p ndnpy-cli --features remote)
 
 echo "== an existing lockfile with flate2 1.1.9"

@@ -1,12 +1,16 @@
 #!/usr/bin/env bash
-# Runs ndarray-npy 0.10's own tests, doc examples and examples against ndnpy renamed to
-# `ndarray-npy` in Cargo.toml: the evidence behind the README's "switching is a change of the
-# crate name, except ...". CI runs it for ndarray-npy's default features
-# (`FEATURE_SETS=default`); it gets ndarray-npy's package from crates.io (through cargo) and
-# builds ndnpy once per feature set, a few minutes each. It exits non-zero on any gap.
+# Runs ndarray-npy's own tests, doc examples and examples against ndnpy's crate for the same
+# ndarray renamed to `ndarray-npy` in Cargo.toml: the evidence behind the README's "switching
+# is a change of the dependency line, except ...". VERSION picks ndarray-npy's version and so
+# the crate: 0.10.0 (the default) runs against `ndnpy` (ndarray 0.17), 0.9.1 against
+# `ndnpy-ndarray16` (nd16/), 0.8.1 against `ndnpy-ndarray15` (nd15/). CI runs each for
+# ndarray-npy's default features (`FEATURE_SETS=default`); it gets ndarray-npy's package from
+# crates.io (through cargo) and builds the crate once per feature set, a few minutes each. It
+# exits non-zero on any gap.
 #
 #   scripts/ndarray-npy-suite.sh [WORKDIR]      # WORKDIR defaults to /tmp/ndarray-npy-suite
 #   FEATURE_SETS="npz" scripts/ndarray-npy-suite.sh   # only some feature sets
+#   VERSION=0.9.1 scripts/ndarray-npy-suite.sh        # ndarray-npy 0.9.1 against nd16/
 #
 # WORKDIR gets a scratch crate, `suite/`, whose Cargo.toml depends on this checkout as
 # `ndarray-npy = { package = "ndnpy", path = ... }` and mirrors ndarray-npy's features, with
@@ -30,7 +34,14 @@ set -euo pipefail
 
 repo=$(cd "$(dirname "$0")/.." && pwd)
 work=${1:-/tmp/ndarray-npy-suite}
-version=0.10.0
+version=${VERSION:-0.10.0}
+# ndnpy's crate for ndarray-npy's version, its ndarray, and the memmap2 ndarray-npy's tests used.
+case "$version" in
+    0.10.*) package=ndnpy crate="$repo" ndarray=0.17 memmap2=0.9 ;;
+    0.9.*) package=ndnpy-ndarray16 crate="$repo/nd16" ndarray=0.16 memmap2=0.9 ;;
+    0.8.*) package=ndnpy-ndarray15 crate="$repo/nd15" ndarray=0.15 memmap2=0.2 ;;
+    *) echo "no ndnpy crate for ndarray-npy $version" >&2; exit 2 ;;
+esac
 feature_sets=${FEATURE_SETS:-"default;;npz;compressed_npz;num-complex-0_4;num-complex-0_4,npz;num-complex-0_4,compressed_npz"}
 
 mkdir -p "$work"
@@ -74,7 +85,7 @@ publish = false
 autotests = false
 autoexamples = false
 
-# ndarray-npy 0.10's features, forwarded to ndnpy under the same names.
+# ndarray-npy's features, forwarded to ndnpy under the same names.
 [features]
 default = ["compressed_npz", "num-complex-0_4"]
 npz = ["ndarray-npy/npz"]
@@ -82,13 +93,13 @@ compressed_npz = ["npz", "ndarray-npy/compressed_npz"]
 num-complex-0_4 = ["ndarray-npy/num-complex-0_4", "dep:num-complex-0_4"]
 
 [dependencies]
-ndarray-npy = { package = "ndnpy", path = "$repo", default-features = false }
-ndarray = "0.17"
+ndarray-npy = { package = "$package", path = "$crate", default-features = false }
+ndarray = "$ndarray"
 num-complex-0_4 = { package = "num-complex", version = "0.4", optional = true }
 
 # ndarray-npy's dev-dependencies (py_literal is a dependency of ndarray-npy that its tests use).
 [dev-dependencies]
-memmap2 = "0.9"
+memmap2 = "$memmap2"
 tempfile = "3.2"
 py_literal = "0.4"
 
@@ -137,7 +148,7 @@ for root, _, files in os.walk(os.path.join(src, "src")):
                 block = None
             elif block is not None:
                 block.append(text)
-lines = ["//! ndarray-npy 0.10's doc examples, extracted by scripts/ndarray-npy-suite.sh.", ""]
+lines = ["//! ndarray-npy's doc examples, extracted by scripts/ndarray-npy-suite.sh.", ""]
 for rel, start, fence, block in items:
     ident = "doc_" + re.sub(r"\W", "_", rel) + f"_line_{start}"
     lines.append(f"/// From ndarray-npy's {rel}, line {start}.")
@@ -223,7 +234,7 @@ for set in "${sets[@]}"; do
         rm -rf "$run"
         mkdir -p "$run"
         for ex in simple simple_npz mmap_large; do
-            if (cd "$run" && "$suite/target/debug/examples/$ex") >> "$log/examples.$tag.log" 2>&1; then
+            if (cd "$run" && "${CARGO_TARGET_DIR:-$suite/target}/debug/examples/$ex") >> "$log/examples.$tag.log" 2>&1; then
                 echo "test examples::$ex ... ok" >> "$log/examples.$tag.log"
             else
                 echo "test examples::$ex ... FAILED" >> "$log/examples.$tag.log"

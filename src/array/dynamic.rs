@@ -356,7 +356,7 @@ macro_rules! dyn_data {
                 match &self.data {
                         $(
                             $(#[$m])*
-                            DynData::$variant(a) => write_with_dtype(a, writer, self.dtype.clone()),
+                            DynData::$variant(a) => write_with_dtype(&a.view(), writer, self.dtype.clone()),
                         )*
                         DynData::Raw(raw) => {
                             let header = Header {

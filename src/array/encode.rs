@@ -3,7 +3,7 @@
 //! `BufWriter<File>` when that is what the writer is.
 
 use crate::array::nd::fortran_order_of;
-use ndarray::{ArrayRef, Dimension};
+use ndarray::{ArrayView, Dimension};
 use ndnpy_engine::base::dtype::DType;
 use ndnpy_engine::base::error::Error;
 use ndnpy_engine::element::WritableElement;
@@ -41,7 +41,7 @@ pub(crate) fn write_through<W: Write>(
 /// Writes header and data of `arr` as `dtype` (the caller's choice of length and byte order),
 /// choosing the memory order as numpy does.
 pub(crate) fn write_with_dtype<A, D, W>(
-    arr: &ArrayRef<A, D>,
+    arr: &ArrayView<'_, A, D>,
     writer: &mut W,
     dtype: DType,
 ) -> Result<(), Error>
@@ -66,7 +66,7 @@ where
 /// Writes the elements of `arr` in C (row-major) order: one `write_slice` if it is
 /// C-contiguous, else gathered lane by lane along the last axis into reusable chunks.
 pub(crate) fn write_c_order<A, D, W>(
-    arr: &ArrayRef<A, D>,
+    arr: &ArrayView<'_, A, D>,
     writer: &mut W,
     dtype: &DType,
 ) -> Result<(), Error>

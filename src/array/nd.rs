@@ -6,7 +6,7 @@
 //! [`Strided::from_raw_parts`] and [`StridedMut::from_raw_parts`].
 #![allow(unsafe_code)]
 
-use ndarray::{ArrayRef, ArrayView, ArrayViewMutD, Dimension, ShapeBuilder};
+use ndarray::{ArrayBase, ArrayView, ArrayViewMutD, Data, Dimension, ShapeBuilder};
 use ndnpy_engine::base::error::{Error, MismatchError, UsageError};
 use ndnpy_engine::element::{Strided, StridedMut};
 
@@ -30,14 +30,17 @@ pub(crate) fn dimension<D: Dimension>(shape: &[usize]) -> Result<D, Error> {
 /// Whether `arr` is written in Fortran order. numpy's rule (header_data_from_array_1_0):
 /// C-contiguous first, so 1-D, 0-d, empty and (1, n)-in-F arrays are all C order;
 /// F-contiguous next; anything else is written in C order.
-pub(crate) fn fortran_order_of<A, D: Dimension>(arr: &ArrayRef<A, D>) -> bool {
+pub(crate) fn fortran_order_of<S: Data, D: Dimension>(arr: &ArrayBase<S, D>) -> bool {
     !arr.is_standard_layout() && arr.t().is_standard_layout()
 }
 
 /// The shape and order (Fortran or not) of a shape builder such as `(3, 4)` or `(3, 4).f()`,
 /// following numpy's rule: a shape that is both C- and Fortran-contiguous is C order.
 pub(crate) fn shape_and_order<Sh: ShapeBuilder>(shape: Sh) -> Result<(Vec<usize>, bool), Error> {
+    #[cfg(not(nd15))]
     let shape = shape.into_shape_with_order();
+    #[cfg(nd15)]
+    let shape = shape.into_shape();
     let dims = shape.raw_dim().slice().to_vec();
     let overflow = || UsageError::ShapeOverflow {
         shape: dims.clone(),
@@ -50,8 +53,34 @@ pub(crate) fn shape_and_order<Sh: ShapeBuilder>(shape: Sh) -> Result<(Vec<usize>
     Ok((dims, !view.is_standard_layout()))
 }
 
+/// An owned array's vector and the offset of its first element in it (`None` when the array
+/// is empty), as ndarray 0.16's `into_raw_vec_and_offset`
+/// gives them (ndarray 0.15 gives only the vector). The Arrow conversions take an array's
+/// vector this way.
+#[cfg(feature = "arrow")]
+pub(crate) fn into_raw_vec_and_offset<A, D: Dimension>(
+    array: ndarray::Array<A, D>,
+) -> (Vec<A>, Option<usize>) {
+    #[cfg(not(nd15))]
+    return array.into_raw_vec_and_offset();
+    #[cfg(nd15)]
+    {
+        let (first, empty) = (array.as_ptr() as usize, array.is_empty());
+        let vec = array.into_raw_vec();
+        // The vector keeps the array's allocation, so a non-empty array's first element is
+        // still at `first`, `offset` elements after the vector's start (0 for elements that
+        // take no space, as ndarray 0.16 says).
+        let offset = (!empty).then(|| {
+            (first - vec.as_ptr() as usize)
+                .checked_div(std::mem::size_of::<A>())
+                .unwrap_or(0)
+        });
+        (vec, offset)
+    }
+}
+
 /// The elements of `arr` as a [`Strided`] view (no copy), borrowed as long as `arr` is.
-pub(crate) fn strided<A, D: Dimension>(arr: &ArrayRef<A, D>) -> Strided<'_, A> {
+pub(crate) fn strided<'s, A, D: Dimension>(arr: &'s ArrayView<'_, A, D>) -> Strided<'s, A> {
     // SAFETY: ndarray guarantees that every index within `arr.shape()` offset by
     // `arr.strides()` (in elements) from `arr.as_ptr()` reaches an initialised element of
     // one allocation, and `arr` is borrowed shared for the result's lifetime, so nothing
@@ -75,6 +104,23 @@ pub(crate) fn strided_mut<A>(mut view: ArrayViewMutD<'_, A>) -> StridedMut<'_, A
 mod tests {
     use super::*;
     use ndarray::{s, Array3, Axis, ShapeBuilder};
+
+    /// An owned array's vector and its first element's offset, as ndarray 0.16 gives them
+    /// (computed from addresses on ndarray 0.15): sliced from the front, empty, zero-sized.
+    #[cfg(feature = "arrow")]
+    #[test]
+    fn raw_vec_and_offset_as_ndarray_0_16_gives_them() {
+        let a = ndarray::Array1::from_iter(0..10u32);
+        let mut b = a.clone();
+        b.slice_collapse(s![3..7]);
+        assert_eq!(into_raw_vec_and_offset(a), ((0..10).collect(), Some(0)));
+        assert_eq!(into_raw_vec_and_offset(b), ((0..10).collect(), Some(3)));
+        let mut e = ndarray::Array1::from_iter(0..4u8);
+        e.slice_collapse(s![4..]);
+        assert_eq!(into_raw_vec_and_offset(e).1, None);
+        let units = ndarray::Array1::from_elem(3, ());
+        assert_eq!(into_raw_vec_and_offset(units), (vec![(); 3], Some(0)));
+    }
 
     /// Views ndarray makes (sliced, stepped, reversed, permuted, split mutably, broadcast,
     /// empty) read as ndarray iterates them, and as one slice exactly when ndarray gives one.

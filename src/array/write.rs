@@ -2,7 +2,7 @@
 
 use crate::array::encode::{write_through, write_with_dtype};
 use crate::array::nd::{fortran_order_of, shape_and_order};
-use ndarray::{ArrayBase, ArrayRef, Data, Dimension, ShapeBuilder};
+use ndarray::{ArrayBase, ArrayView, Data, Dimension, ShapeBuilder};
 use ndnpy_engine::base::dtype::ByteOrder;
 use ndnpy_engine::base::error::ndarray_npy::WriteNpyError;
 use ndnpy_engine::base::error::{Error, UsageError};
@@ -195,7 +195,7 @@ pub trait WriteNpyExt {
 
 /// The length of the `.npy` data `WriteOptions::write_npy` writes for `arr`.
 fn npy_len_of<A: WritableElement, D: Dimension>(
-    arr: &ArrayRef<A, D>,
+    arr: &ArrayView<'_, A, D>,
     opts: &WriteOptions,
 ) -> Option<u64> {
     let header = Header {
@@ -210,27 +210,40 @@ fn npy_len_of<A: WritableElement, D: Dimension>(
         .checked_add(u64::try_from(data_len).ok()?)
 }
 
-impl<A, D> WriteNpyExt for ArrayRef<A, D>
+/// Writes `arr` as `.npy` to `writer`: every array type's `write_npy_with_options`, through a
+/// view (one instance per element type and dimension, whatever holds the data).
+fn write_view<A: WritableElement, D: Dimension, W: Write>(
+    arr: &ArrayView<'_, A, D>,
+    mut writer: W,
+    opts: &WriteOptions,
+) -> Result<(), Error> {
+    let dtype = A::dtype_of(arr.iter()).with_byte_order(opts.byte_order);
+    write_through(&mut writer, |w| write_with_dtype(arr, w, dtype))?;
+    Ok(())
+}
+
+/// ndarray 0.17's array reference (`&ArrayRef`, which every 0.17 array derefs to), as
+/// ndarray-npy 0.10 has it; ndarray 0.15 and 0.16 have no such type.
+#[cfg(not(any(nd15, nd16)))]
+impl<A, D> WriteNpyExt for ndarray::ArrayRef<A, D>
 where
     A: WritableElement,
     D: Dimension,
 {
     fn npy_len(&self, opts: &WriteOptions) -> Option<u64> {
-        npy_len_of(self, opts)
+        npy_len_of(&self.view(), opts)
     }
 
     fn write_npy<W: Write>(&self, writer: W) -> Result<(), WriteNpyError> {
-        Ok(self.write_npy_with_options(writer, &WriteOptions::default())?)
+        Ok(write_view(&self.view(), writer, &WriteOptions::default())?)
     }
 
     fn write_npy_with_options<W: Write>(
         &self,
-        mut writer: W,
+        writer: W,
         opts: &WriteOptions,
     ) -> Result<(), Error> {
-        let dtype = A::dtype_of(self.iter()).with_byte_order(opts.byte_order);
-        write_through(&mut writer, |w| write_with_dtype(self, w, dtype))?;
-        Ok(())
+        write_view(&self.view(), writer, opts)
     }
 }
 
@@ -241,12 +254,11 @@ where
     D: Dimension,
 {
     fn npy_len(&self, opts: &WriteOptions) -> Option<u64> {
-        npy_len_of(self, opts)
+        npy_len_of(&self.view(), opts)
     }
 
     fn write_npy<W: Write>(&self, writer: W) -> Result<(), WriteNpyError> {
-        let arr: &ArrayRef<A, D> = self;
-        arr.write_npy(writer)
+        Ok(write_view(&self.view(), writer, &WriteOptions::default())?)
     }
 
     fn write_npy_with_options<W: Write>(
@@ -254,8 +266,7 @@ where
         writer: W,
         opts: &WriteOptions,
     ) -> Result<(), Error> {
-        let arr: &ArrayRef<A, D> = self;
-        arr.write_npy_with_options(writer, opts)
+        write_view(&self.view(), writer, opts)
     }
 }
 

@@ -529,7 +529,7 @@ arrow_element! {
 fn into_c_vec<T: Clone, D: Dimension>(array: NdArray<T, D>) -> Vec<T> {
     if array.is_standard_layout() {
         let len = array.len();
-        let (vec, offset) = array.into_raw_vec_and_offset();
+        let (vec, offset) = crate::array::nd::into_raw_vec_and_offset(array);
         if offset.unwrap_or(0) == 0 && vec.len() == len {
             return vec;
         }

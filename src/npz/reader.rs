@@ -337,16 +337,19 @@ impl<K: MemberKey + ?Sized> MemberKey for &K {}
 /// for an index. The error of a missing name lists the first keys.
 pub(crate) fn member_index<K: MemberKey>(dir: &Directory, key: K) -> Result<usize, Error> {
     match key.key() {
-        sealed::Key::Name(name) => dir.lookup(name).ok_or_else(|| {
-            Error::from(MismatchError::MissingMember {
-                name: name.to_owned(),
-                // The ones the message lists, not a copy of a directory of any size.
-                keys: dir.entries().take(10).map(|e| e.key().to_owned()).collect(),
-                len: dir.len(),
-            })
-        }),
+        sealed::Key::Name(name) => dir.lookup(name).ok_or_else(|| missing(dir, name)),
         sealed::Key::Index(index) => entry_at(dir, index).map(|_| index),
     }
+}
+
+/// The error of a name no member of `dir` has; it lists the first keys.
+fn missing(dir: &Directory, name: &str) -> Error {
+    Error::from(MismatchError::MissingMember {
+        name: name.to_owned(),
+        // The ones the message lists, not a copy of a directory of any size.
+        keys: dir.entries().take(10).map(|e| e.key().to_owned()).collect(),
+        len: dir.len(),
+    })
 }
 
 /// Member `index` of `dir`, or the error of an index out of range.
@@ -465,6 +468,10 @@ impl<R: Read + Seek> NpzReader<R> {
     /// is ndarray-npy's signature). See also [`NpzReader::keys`],
     /// which does not allocate.
     ///
+    /// On ndarray 0.15 (`ndnpy-ndarray15`, for ndarray-npy 0.8's users) these are the names
+    /// as stored, `.npy` included, as ndarray-npy 0.8 listed them ([`NpzReader::keys`] gives
+    /// the keys there too).
+    ///
     /// # Errors
     ///
     /// None but an [`ErrorKind::Io`](crate::ErrorKind::Io) of kind `OutOfMemory` if the list cannot be allocated; the
@@ -486,7 +493,10 @@ impl<R: Read + Seek> NpzReader<R> {
                 "the names of the members",
             )
         })?;
+        #[cfg(not(nd15))]
         names.extend(self.keys().map(str::to_owned));
+        #[cfg(nd15)]
+        names.extend(self.dir.entries().map(|e| e.name.to_owned()));
         Ok(names)
     }
 
@@ -634,6 +644,10 @@ impl<R: Read + Seek> NpzReader<R> {
     /// out of the archive: it is the call for compressed members, and for stored members that
     /// cannot be viewed in place (see [`NpzMember::view`]).
     ///
+    /// On ndarray 0.15 (`ndnpy-ndarray15`, for ndarray-npy 0.8's users) `name` is the member's
+    /// name exactly, as ndarray-npy 0.8 looked it up (`"a.npy"`, not `"a"`);
+    /// [`NpzReader::member`] follows numpy's key rules there too.
+    ///
     /// # Errors
     ///
     /// - [`ErrorKind::MissingMember`](crate::ErrorKind::MissingMember) if no member is found (the error lists the keys);
@@ -667,7 +681,16 @@ impl<R: Read + Seek> NpzReader<R> {
         S: DataOwned,
         D: Dimension,
     {
-        Ok(self.member(name)?.read()?)
+        #[cfg(not(nd15))]
+        return Ok(self.member(name)?.read()?);
+        #[cfg(nd15)]
+        {
+            let index = self
+                .dir
+                .find(name)
+                .ok_or_else(|| missing(&self.dir, name))?;
+            Ok(self.member(index)?.read()?)
+        }
     }
 
     /// Reads the array named `name`, whatever its dtype (object arrays with the feature `object`):

@@ -427,12 +427,19 @@ impl<W: Write + Seek> NpzWriter<W> {
     /// npz.finish()?;
     /// # Ok::<(), ndnpy::Error>(())
     /// ```
+    ///
+    /// On ndarray 0.15 (`ndnpy-ndarray15`, for ndarray-npy 0.8's users) the member is named
+    /// `name` as given, as ndarray-npy 0.8 named it; [`NpzWriter::add_array_with_options`]
+    /// appends `".npy"` there too.
     pub fn add_array<N, T>(&mut self, name: N, array: &T) -> Result<(), WriteNpzError>
     where
         N: Into<String>,
         T: WriteNpyExt + ?Sized,
     {
-        Ok(self.add(name.into(), array)?)
+        let name: String = name.into();
+        #[cfg(not(nd15))]
+        let name = name + ".npy";
+        Ok(self.add_as(name, array)?)
     }
 
     /// [`NpzWriter::add_array`] for the crate's own callers: ndnpy's error, not ndarray-npy's.
@@ -441,11 +448,16 @@ impl<W: Write + Seek> NpzWriter<W> {
         name: String,
         array: &T,
     ) -> Result<(), Error> {
+        self.add_as(name + ".npy", array)
+    }
+
+    /// Adds `array` as the member named `member`, with the writer's options.
+    fn add_as<T: WriteNpyExt + ?Sized>(&mut self, member: String, array: &T) -> Result<(), Error> {
         match self.zip_options {
-            Some(zip_options) => self.add_member(name, array, zip_options),
+            Some(zip_options) => self.add_member_as(member, array, zip_options),
             None => {
                 let options = self.options;
-                self.add_member(name, array, &options)
+                self.add_member_as(member, array, &options)
             }
         }
     }
@@ -488,12 +500,20 @@ impl<W: Write + Seek> NpzWriter<W> {
     }
 
     /// Adds `array` as the member `name` + `".npy"` with `options`.
-    fn add_member<T, O>(&mut self, mut name: String, array: &T, options: O) -> Result<(), Error>
+    fn add_member<T, O>(&mut self, name: String, array: &T, options: O) -> Result<(), Error>
     where
         T: WriteNpyExt + ?Sized,
         O: MemberOptions,
     {
-        name.push_str(".npy");
+        self.add_member_as(name + ".npy", array, options)
+    }
+
+    /// Adds `array` as the member named `name` with `options`.
+    fn add_member_as<T, O>(&mut self, name: String, array: &T, options: O) -> Result<(), Error>
+    where
+        T: WriteNpyExt + ?Sized,
+        O: MemberOptions,
+    {
         let npy = WriteOptions::new().byte_order(options.byte_order());
         let len = array.npy_len(&npy);
         if let Some((level, threads)) = options.chunked(len)? {

@@ -1,10 +1,15 @@
 #![allow(dead_code)] // each test uses some of the application
-//! An application written for ndarray-npy 0.10 the way applications use it, built twice (into
-//! `tests/app.rs`): by this package against ndnpy (`ndarray-npy = { package = "ndnpy", ... }`),
-//! and by `../app-real` against ndarray-npy 0.10 itself, from this same source. It wraps each of ndarray-npy's error types
-//! in its own error with a `From` impl, builds ndarray-npy's variants by hand and matches them,
-//! and its tests (`tests/app.rs`) assert ndarray-npy's messages, through every door: a path, a
-//! `File`, a `BufReader`, bytes in memory, an `.npz` member, a view.
+//! An application written for ndarray-npy the way applications use it, built (into
+//! `tests/app.rs`) against each ndarray-npy version users are on and against ndnpy's crate for
+//! the same ndarray, from this same source: `../app` (ndnpy, ndarray 0.17) and `../app-real`
+//! (ndarray-npy 0.10), `../app09` (ndnpy-ndarray16) and `../app09-real` (ndarray-npy 0.9.1),
+//! `../app08` (ndnpy-ndarray15) and `../app08-real` (ndarray-npy 0.8.1). Each pair's manifests
+//! differ in the `ndarray-npy` line and the `zip` line (ndnpy's zip errors and options are zip
+//! 6's in every crate). `cfg(ndarray_npy = "0.8")` and `"0.9"` (set by `build.rs` from the
+//! package's name) leave out what that version lacks, as an application written for it would. It wraps each of ndarray-npy's
+//! error types in its own error with a `From` impl, builds ndarray-npy's variants by hand and
+//! matches them, and its tests (`tests/app.rs`) assert ndarray-npy's messages, through every
+//! door: a path, a `File`, a `BufReader`, bytes in memory, an `.npz` member, a view.
 
 use ndarray::{Array1, Array2, ArrayD, ArrayView1, Ix2};
 use ndarray_npy::{
@@ -16,8 +21,21 @@ use std::fs::File;
 use std::io::{BufReader, Cursor, Read, Seek, Write};
 use std::path::Path;
 use zip::result::ZipError;
+#[cfg(not(ndarray_npy = "0.8"))]
 use zip::write::SimpleFileOptions;
+#[cfg(ndarray_npy = "0.10")]
 use zip::CompressionMethod;
+
+/// The member name an array saved as `key` has, and the name ndarray-npy looks it up by: the
+/// key itself in 0.9 and later (they add and strip numpy's `.npy`), the key with `.npy` in 0.8
+/// (which named members as given), for archives numpy wrote.
+pub fn member_name(key: &str) -> String {
+    if cfg!(ndarray_npy = "0.8") {
+        format!("{key}.npy")
+    } else {
+        key.to_owned()
+    }
+}
 
 /// The application's error: one variant and one `From` impl for each of ndarray-npy's error
 /// types (what thiserror's `#[from]` writes).
@@ -174,8 +192,24 @@ pub fn save_archive<W: Write + Seek>(
     Ok(npz.finish()?)
 }
 
-/// Saves arrays with the `zip` crate's options: the writer's, and one member's own.
+/// Saves arrays with the `zip` crate's options for the writer (ndarray-npy 0.9 and later).
+#[cfg(not(ndarray_npy = "0.8"))]
 pub fn save_with_zip_options<W: Write + Seek>(
+    writer: W,
+    options: SimpleFileOptions,
+    arrays: &[(&str, &Array1<f64>)],
+) -> Result<W, AppError> {
+    let mut npz = NpzWriter::new_with_options(writer, options);
+    for (name, array) in arrays {
+        npz.add_array(*name, *array)?;
+    }
+    Ok(npz.finish()?)
+}
+
+/// Saves arrays with the `zip` crate's options: the writer's, and one member's own
+/// (ndarray-npy 0.10).
+#[cfg(ndarray_npy = "0.10")]
+pub fn save_with_member_options<W: Write + Seek>(
     writer: W,
     options: SimpleFileOptions,
     arrays: &[(&str, &Array1<f64>)],
