@@ -259,23 +259,31 @@ fn errors_box_and_chain() {
     assert_eq!(built.len(), 0);
 }
 
+/// Deflate, as the `zip` crate's options say it.
+#[cfg(not(ndarray_npy = "0.8"))]
+fn deflated() -> zip::write::SimpleFileOptions {
+    zip::write::SimpleFileOptions::default().compression_method(zip::CompressionMethod::Deflated)
+}
+
+/// The method member `name` of `archive` was stored with.
+#[cfg(not(ndarray_npy = "0.8"))]
+fn compression(archive: &[u8], name: &str) -> zip::CompressionMethod {
+    let mut zip = zip::ZipArchive::new(Cursor::new(archive)).unwrap();
+    let method = zip.by_name(name).unwrap().compression();
+    method
+}
+
 /// ndarray-npy's writer options are the `zip` crate's (0.9 and later): the compression
 /// method of each member as they say, read back by numpy's rules.
 #[cfg(not(ndarray_npy = "0.8"))]
 #[test]
 fn zip_options_choose_the_compression() {
     let zeros = Array1::<f64>::zeros(10_000);
-    let deflated = zip::write::SimpleFileOptions::default()
-        .compression_method(zip::CompressionMethod::Deflated);
     let out =
-        application::save_with_zip_options(Cursor::new(Vec::new()), deflated, &[("z", &zeros)])
+        application::save_with_zip_options(Cursor::new(Vec::new()), deflated(), &[("z", &zeros)])
             .unwrap()
             .into_inner();
-    let mut zip = zip::ZipArchive::new(Cursor::new(&out)).unwrap();
-    assert_eq!(
-        zip.by_name("z.npy").unwrap().compression(),
-        zip::CompressionMethod::Deflated
-    );
+    assert_eq!(compression(&out, "z.npy"), zip::CompressionMethod::Deflated);
     let mut npz = ndarray_npy::NpzReader::new(Cursor::new(&out)).unwrap();
     assert_eq!(load_vector(&mut npz, "z").unwrap(), zeros);
 }
@@ -285,25 +293,16 @@ fn zip_options_choose_the_compression() {
 #[test]
 fn zip_options_choose_each_members_compression() {
     let zeros = Array1::<f64>::zeros(10_000);
-    let deflated = zip::write::SimpleFileOptions::default()
-        .compression_method(zip::CompressionMethod::Deflated);
     let out = application::save_with_member_options(
         Cursor::new(Vec::new()),
-        deflated,
+        deflated(),
         &[("z", &zeros)],
         ("s", &zeros),
     )
     .unwrap()
     .into_inner();
-    let mut zip = zip::ZipArchive::new(Cursor::new(&out)).unwrap();
-    assert_eq!(
-        zip.by_name("z.npy").unwrap().compression(),
-        zip::CompressionMethod::Deflated
-    );
-    assert_eq!(
-        zip.by_name("s.npy").unwrap().compression(),
-        zip::CompressionMethod::Stored
-    );
+    assert_eq!(compression(&out, "z.npy"), zip::CompressionMethod::Deflated);
+    assert_eq!(compression(&out, "s.npy"), zip::CompressionMethod::Stored);
     let mut npz = ndarray_npy::NpzReader::new(Cursor::new(&out)).unwrap();
     assert_eq!(load_vector(&mut npz, "z").unwrap(), zeros);
     assert_eq!(load_vector(&mut npz, "s").unwrap(), zeros);
