@@ -20,6 +20,7 @@ globals) without loading it.
 import ast
 import contextlib
 import contextvars
+import gc
 import io
 import os
 import pickletools
@@ -130,9 +131,17 @@ def _stringdtype(pickle):
 def _objects(source, offset, max_header_size, encoding="ASCII"):
     """An object array (or any array) from a whole `.npy` file's bytes, `source`; Python 2
     ``str`` objects as numpy's ``encoding`` reads them."""
-    out = _ndnpy.load_objects(
-        source, offset, max_header_size, encoding, _array_from_npy, _object_array, _masked
-    )
+    # The objects built are new and hold no cycles: the collector, which would otherwise walk
+    # every container made so far again and again as their count grows, waits till they are.
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        out = _ndnpy.load_objects(
+            source, offset, max_header_size, encoding, _array_from_npy, _object_array, _masked
+        )
+    finally:
+        if collecting:
+            gc.enable()
     if isinstance(out, np.ndarray) and out.dtype == object:
         data = source[offset:]
         if _STRINGDTYPE in data:

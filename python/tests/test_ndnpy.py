@@ -4,6 +4,7 @@ numpy writes in every layout; hostile pickles that run code under np.load refuse
 nothing run or imported; damaged files as exceptions, never a crash."""
 
 import datetime
+import gc
 import glob
 import io
 import os
@@ -526,6 +527,24 @@ def test_datetime_objects_load_as_numpy_loads_them(tmp_path):
     got = ndnpy.load(tmp_path / "d.npy")
     same(got, np.load(tmp_path / "d.npy", allow_pickle=True))
     assert got[5] is datetime.timezone.utc and got[2].fold == 1
+
+
+def test_an_object_load_leaves_the_collector_as_it_found_it(tmp_path):
+    a = np.empty(3, dtype=object)
+    a[:] = [{"k": [1]}, ("t",), None]
+    np.save(tmp_path / "o.npy", a, allow_pickle=True)
+    evil = tmp_path / "evil.npy"
+    evil.write_bytes((tmp_path / "o.npy").read_bytes().replace(b"_reconstruct", b"_reconstrucX"))
+    for enabled in (True, False):
+        (gc.enable if enabled else gc.disable)()
+        try:
+            same(ndnpy.load(tmp_path / "o.npy"), a)
+            assert gc.isenabled() is enabled
+            with pytest.raises(ValueError):
+                ndnpy.load(evil)
+            assert gc.isenabled() is enabled
+        finally:
+            gc.enable()
 
 
 def test_other_tzinfo_classes_are_refused_by_name(tmp_path):

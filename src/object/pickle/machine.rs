@@ -201,13 +201,59 @@ pub(super) struct Machine {
     pub(super) arena: Vec<Obj>,
     stack: Vec<Id>,
     marks: Vec<usize>,
-    memo: HashMap<u64, Id>,
+    memo: Memo,
     /// Bytes charged so far against the expansion limit (dtype copies).
     pub(super) spent: std::cell::Cell<u64>,
     /// The offset of the opcode being run, for errors.
     pub(super) at: u64,
     /// The protocol declared by `PROTO` (0 if none).
     proto: u8,
+}
+
+/// The memo. Picklers number its keys 0, 1, 2, ... (`MEMOIZE` takes the next), so the keys
+/// below `dense.len()` live in a vector and only the others in a map: every key in `sparse`
+/// is at least `dense.len()`, and both grow only by a `PUT` really present in the input.
+#[derive(Default)]
+struct Memo {
+    dense: Vec<Id>,
+    sparse: HashMap<u64, Id>,
+    /// How many keys are set (`len(memo)` in Python's unpickler).
+    len: usize,
+}
+
+/// A `dense` slot no `PUT` has set.
+const UNSET: Id = Id::MAX;
+
+impl Memo {
+    fn get(&self, key: u64) -> Option<Id> {
+        match usize::try_from(key) {
+            Ok(k) if k < self.dense.len() => Some(self.dense[k]).filter(|&id| id != UNSET),
+            _ => self.sparse.get(&key).copied(),
+        }
+    }
+
+    fn put(&mut self, key: u64, id: Id) {
+        let dense = self.dense.len();
+        match usize::try_from(key) {
+            Ok(k) if k < dense => {
+                if self.dense[k] == UNSET {
+                    self.len += 1;
+                }
+                self.dense[k] = id;
+            }
+            Ok(k) if k == dense => {
+                if self.sparse.remove(&key).is_none() {
+                    self.len += 1;
+                }
+                self.dense.push(id);
+            }
+            _ => {
+                if self.sparse.insert(key, id).is_none() {
+                    self.len += 1;
+                }
+            }
+        }
+    }
 }
 
 /// The highest protocol this machine reads (Python 3.8's).
@@ -222,7 +268,7 @@ pub(super) fn run<H: Host, R: Read + ?Sized>(
         arena: Vec::new(),
         stack: Vec::new(),
         marks: Vec::new(),
-        memo: HashMap::new(),
+        memo: Memo::default(),
         spent: std::cell::Cell::new(0),
         at: 0,
         proto: 0,
@@ -292,9 +338,9 @@ impl Machine {
     }
 
     fn memo_get<R: Read + ?Sized>(&mut self, key: u64, src: &Source<'_, R>) -> Result<(), Error> {
-        let id = *self
+        let id = self
             .memo
-            .get(&key)
+            .get(key)
             .ok_or_else(|| self.bad(src, format_args!("memo key {key} was never set")))?;
         self.stack.push(id);
         Ok(())
@@ -302,7 +348,7 @@ impl Machine {
 
     fn memo_put<R: Read + ?Sized>(&mut self, key: u64, src: &Source<'_, R>) -> Result<(), Error> {
         let id = self.top(src)?;
-        self.memo.insert(key, id);
+        self.memo.put(key, id);
         Ok(())
     }
 
@@ -367,7 +413,7 @@ impl Machine {
                 self.memo_put(key.into(), src)?;
             }
             op::MEMOIZE => {
-                let key = self.memo.len() as u64;
+                let key = self.memo.len as u64;
                 self.memo_put(key, src)?;
             }
             // Constants and numbers.
@@ -931,6 +977,26 @@ fn unquote(line: &[u8]) -> Option<Vec<u8>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_memo_keeps_every_key_as_pythons_dict_would() {
+        let mut m = Memo::default();
+        // Out of order and far: the map; then the vector grows through a key the map held.
+        m.put(2, 20);
+        m.put(1 << 40, 99);
+        m.put(0, 0);
+        m.put(1, 10);
+        assert_eq!(m.len, 4);
+        m.put(2, 21); // reaches the vector's end: moves out of the map
+        m.put(0, 1); // overwrites
+        assert_eq!(m.len, 4);
+        assert_eq!(m.dense, [1, 10, 21]);
+        assert!(m.sparse.get(&2).is_none());
+        assert_eq!(
+            [0, 1, 2, 3, 1 << 40].map(|k| m.get(k)),
+            [Some(1), Some(10), Some(21), None, Some(99)]
+        );
+    }
 
     #[test]
     fn objects_are_small() {

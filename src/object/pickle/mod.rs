@@ -21,7 +21,7 @@
 //!
 //! - every declared length is read only as far as the bytes exist (`source`);
 //! - objects live in an arena indexed by the opcodes, so memo references (`GET`, `BINGET`) and
-//!   repeated values cost one index, not a copy; the memo is a map (sized by the `PUT`s
+//!   repeated values cost one index, not a copy; the memo is a vector and a map (sized by the `PUT`s
 //!   really present, whatever index they claim);
 //! - the tree is built from the arena at the end, by a loop over an explicit stack (`tree`)
 //!   whose depth is limited (`Limits::max_depth`, at most [`MAX_DEPTH`]) and which refuses
