@@ -991,7 +991,7 @@ mod tests {
         m.put(0, 1); // overwrites
         assert_eq!(m.len, 4);
         assert_eq!(m.dense, [1, 10, 21]);
-        assert!(m.sparse.get(&2).is_none());
+        assert!(!m.sparse.contains_key(&2));
         assert_eq!(
             [0, 1, 2, 3, 1 << 40].map(|k| m.get(k)),
             [Some(1), Some(10), Some(21), None, Some(99)]
