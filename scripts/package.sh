@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# Packages the four publishable crates as crates.io will receive them and checks them:
+# Packages the six publishable crates as crates.io will receive them and checks them:
 # `cargo package` builds each from its own tarball (ndnpy-derive and ndnpy-engine, then ndnpy
-# against them, then ndnpy-cli against all), and the tests that ship with ndnpy run from the unpacked package
+# and its twins for ndarray 0.16 and 0.15, ndnpy-ndarray16 and ndnpy-ndarray15, against them,
+# then ndnpy-cli against all; the twins' src/ is a link that the tarball holds as files), and
+# the tests that ship with ndnpy run from the unpacked package
 # (the integration tests that read the numpy files of testdata/, with default features and
 # `half`, which the sweep of every dtype needs).
 #
@@ -19,10 +21,17 @@ export CARGO_TARGET_DIR="$work/target"
 # directories are named with a leading '-'; their copies of these crates go first.
 cargo_home=${CARGO_HOME:-$HOME/.cargo}
 rm -rf "$cargo_home"/registry/src/-*/ndnpy-[0-9]* "$cargo_home"/registry/src/-*/ndnpy-derive-* \
-    "$cargo_home"/registry/src/-*/ndnpy-engine-* "$cargo_home"/registry/src/-*/ndnpy-cli-*
+    "$cargo_home"/registry/src/-*/ndnpy-engine-* "$cargo_home"/registry/src/-*/ndnpy-cli-* \
+    "$cargo_home"/registry/src/-*/ndnpy-ndarray1[56]-*
 cd "$repo"
-cargo package --quiet -p ndnpy-derive -p ndnpy-engine -p ndnpy -p ndnpy-cli
+cargo package --quiet -p ndnpy-derive -p ndnpy-engine -p ndnpy -p ndnpy-ndarray16 \
+    -p ndnpy-ndarray15 -p ndnpy-cli
 version=$(sed -n 's/^version = "\(.*\)"$/\1/p' Cargo.toml | head -1)
+# Each twin ships the whole of ndnpy's source, nothing missing behind the link.
+for twin in ndnpy-ndarray16 ndnpy-ndarray15; do
+    diff <(tar -tzf "$work/target/package/ndnpy-$version.crate" | sed -n 's|^[^/]*/src/|src/|p' | sort) \
+        <(tar -tzf "$work/target/package/$twin-$version.crate" | sed -n 's|^[^/]*/src/|src/|p' | sort)
+done
 tar -xzf "$work/target/package/ndnpy-$version.crate" -C "$work"
 tar -xzf "$work/target/package/ndnpy-derive-$version.crate" -C "$work"
 tar -xzf "$work/target/package/ndnpy-engine-$version.crate" -C "$work"
