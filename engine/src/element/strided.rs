@@ -348,15 +348,16 @@ impl<'a, T> Strided<'a, T> {
         for _ in 0..inner / row_len {
             let mut row_offset = first.wrapping_add(outer_offset);
             for _ in 0..row_len {
-                let (mut src, mut o) = (row_offset, r);
-                for _ in 0..t {
+                let mut src = row_offset;
+                // Output r of each of the t blocks (`r < inner`, `out.len() == t * inner`):
+                // stepping the slice leaves no bounds check in the gather.
+                for o in out[r..].iter_mut().step_by(inner) {
                     // SAFETY: `src` is the offset of (lead, start + j, idx, q) for the j-th
-                    // pass and the q-th element of the row: `lead` and `start..start + t` are
-                    // within the shape (checked above) and the odometer keeps `idx` and `q`
-                    // within the axes after p, so it is an element's offset.
-                    out[o] = unsafe { *self.at(src) };
+                    // output and the q-th element of the row: `lead` and `start..start + t`
+                    // are within the shape (checked above) and the odometer keeps `idx` and
+                    // `q` within the axes after p, so it is an element's offset.
+                    *o = unsafe { *self.at(src) };
                     src = src.wrapping_add(sp);
-                    o += inner;
                 }
                 row_offset = row_offset.wrapping_add(row_st);
                 r += 1;
