@@ -42,6 +42,7 @@ LAYERS = [
     "source",
     "element",
     "record",
+    "archive",
     "remote",
     "array",
     "object",

@@ -1,6 +1,6 @@
 //! The engine of [ndnpy](https://docs.rs/ndnpy): numpy's dtypes and `.npy` format, the byte
-//! sources a read comes through, the element and record types and their encodings, and the
-//! system calls that publish files. It knows no `ndarray`: it does not depend on it. Each
+//! sources a read comes through, the element and record types and their encodings, the ZIP
+//! container of `.npz` archives, and the system calls that publish files. It knows no `ndarray`: it does not depend on it. Each
 //! ndarray major is served by a layer over this crate (`ndnpy` for ndarray 0.17), which turns
 //! the engine's vectors, shapes and strides into that major's arrays.
 //!
@@ -12,6 +12,9 @@
 #![deny(missing_docs)]
 #![deny(unsafe_code)]
 
+#[cfg(feature = "npz")]
+#[doc(hidden)]
+pub mod archive;
 #[doc(hidden)]
 pub mod base;
 #[doc(hidden)]

@@ -7,12 +7,12 @@
 //! [`FormatError`]; [`lift`] turns them back into an [`Error`] of the same kind at the API
 //! boundary.
 
-use super::archive::{EntryRef, DEFLATED};
-use super::inflate::{Fail, Inflater};
 use crate::array::dynamic::DynArray;
 use crate::array::options::ReadOptions;
 use crate::array::read::read_array;
 use ndarray::{ArrayBase, DataOwned, Dimension};
+use ndnpy_engine::archive::inflate::{Fail, Inflater};
+use ndnpy_engine::archive::{EntryRef, DEFLATED};
 use ndnpy_engine::base::error::MismatchError;
 use ndnpy_engine::base::error::{Detail, Error, FormatError};
 use ndnpy_engine::element::bulk::read_vec;
@@ -521,7 +521,7 @@ fn read_rest<B: HashingRead>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::npz::archive::Entry;
+    use ndnpy_engine::archive::Entry;
     use std::io::Write;
 
     fn deflate(data: &[u8]) -> Vec<u8> {

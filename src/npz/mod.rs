@@ -30,9 +30,6 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
-pub(crate) mod archive;
-mod deflate;
-mod inflate;
 pub(crate) mod member;
 mod parallel;
 mod reader;

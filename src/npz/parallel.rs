@@ -12,8 +12,8 @@ use ndnpy_engine::element::ReadableElement;
 use std::io::{Read, Seek};
 #[cfg(feature = "parallel")]
 use {
-    super::archive::DEFLATED,
     super::member::{self, MemberReader},
+    ndnpy_engine::archive::DEFLATED,
     rayon::prelude::*,
     std::io::SeekFrom,
 };

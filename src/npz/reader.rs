@@ -1,12 +1,12 @@
 //! [`NpzReader`]: the members of an `.npz` archive, lazily, each through an [`NpzMember`]
 //! handle found by key or by index.
 
-use super::archive::{Directory, EntryRef, Located, DEFLATED, STORED};
 use super::member::{self, Content, MemberReader};
 use super::Compression;
 use crate::array::dynamic::DynArray;
 use crate::array::options::ReadOptions;
 use ndarray::{Array, ArrayBase, ArrayView, DataOwned, Dimension, IxDyn, SliceArg};
+use ndnpy_engine::archive::{Directory, EntryRef, Located, DEFLATED, STORED};
 use ndnpy_engine::base::error::{with_path, Detail, Error, LimitError, MismatchError};
 use ndnpy_engine::element::{ReadableElement, ViewElement};
 use ndnpy_engine::format::header::HeaderInfo;

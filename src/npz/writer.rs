@@ -1,8 +1,8 @@
 //! [`NpzWriter`]: `.npz` archives as `np.savez` and `np.savez_compressed` write them.
 
-use super::deflate::{self, ChunkedDeflate};
 use super::Compression;
 use crate::array::write::{WriteNpyExt, WriteOptions};
+use ndnpy_engine::archive::deflate::{self, ChunkedDeflate};
 use ndnpy_engine::base::dtype::ByteOrder;
 use ndnpy_engine::base::error::{Error, UsageError};
 use ndnpy_engine::platform::fsutil::{Pending, Publish, Sync};

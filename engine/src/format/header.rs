@@ -1,7 +1,7 @@
 //! The `.npy` header: magic, format versions 1.0/2.0/3.0, and the dict text.
 //!
 //! Reading checks every length before trusting it: the declared header length is capped
-//! (by [`ReadOptions::max_header_len`](ReadConfig::max_header_len)) before anything is allocated, nesting is bounded, and
+//! (by `ReadOptions::max_header_len`) before anything is allocated, nesting is bounded, and
 //! the shape's element count and byte size use checked arithmetic. Writing reproduces
 //! `np.save` byte for byte: sorted keys, `", "` after every entry, growth-axis spaces, 64-byte
 //! alignment with 1 to 64 pad spaces and `\n`, and numpy's choice of version.
@@ -112,22 +112,22 @@ impl fmt::Display for Version {
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct ReadConfig {
-    /// The largest header length read ([`ReadOptions::max_header_len`](ReadConfig::max_header_len)).
+    /// The largest header length read (`ReadOptions::max_header_len`).
     pub max_header_len: usize,
-    /// The deepest nesting of the header literal ([`ReadOptions::max_depth`](ReadConfig::max_depth)).
+    /// The deepest nesting of the header literal (`ReadOptions::max_depth`).
     pub max_depth: usize,
-    /// The largest array data, in bytes, if any ([`ReadOptions::max_data_len`](ReadConfig::max_data_len)).
+    /// The largest array data, in bytes, if any (`ReadOptions::max_data_len`).
     pub max_data_len: Option<u64>,
-    /// How many threads a large read may use; 0 counts as 1 ([`ReadOptions::threads`](ReadConfig::threads)).
+    /// How many threads a large read may use; 0 counts as 1 (`ReadOptions::threads`).
     pub threads: usize,
     /// The most bytes read out of an `.npz` archive's members in all, if any
-    /// ([`ReadOptions::max_inflated_len`](ReadConfig::max_inflated_len)).
+    /// (`ReadOptions::max_inflated_len`).
     pub max_inflated_len: Option<u64>,
     /// The deepest nesting of the values pickled in an object array
-    /// ([`ReadOptions::max_pickle_depth`](ReadConfig::max_pickle_depth)).
+    /// (`ReadOptions::max_pickle_depth`).
     pub max_pickle_depth: usize,
     /// What a Python 2 `str` in an object array's pickle becomes
-    /// ([`ReadOptions::pickle_encoding`](ReadConfig::pickle_encoding)).
+    /// (`ReadOptions::pickle_encoding`).
     pub pickle_encoding: PickleEncoding,
 }
 

@@ -5,7 +5,7 @@
 //! combined from the chunks'. The chunks depend only on the member's length, so the output is
 //! the same whatever the number of threads, one included.
 //!
-//! The compressed chunks are held (in memory, or past [`SPILL`] bytes in a scratch file)
+//! The compressed chunks are held (in memory, or past `SPILL` bytes in a scratch file)
 //! until the member is complete, then framed as a one-member ZIP archive that the `zip`
 //! crate's writer copies into the real one: it has no way to take a deflate stream compressed
 //! elsewhere, but it merges archives as they are.
@@ -20,7 +20,7 @@ use std::sync::Mutex;
 /// data 1.6% larger than one stream (each chunk starts a block with its own code tables and
 /// ends in a flush marker); 1 MiB keeps them within 0.1%, and the dictionary's cost small.
 /// (Smaller in unit tests, to cross many chunks and rounds in little data.)
-pub(super) const CHUNK: usize = if cfg!(test) { 64 << 10 } else { 1 << 20 };
+pub const CHUNK: usize = if cfg!(test) { 64 << 10 } else { 1 << 20 };
 
 /// The dictionary each chunk gets: the 32 KiB of the member before it (deflate's window).
 const DICT: usize = 32 << 10;
@@ -39,10 +39,10 @@ const SPILL: u64 = 256 << 20;
 
 /// The smallest member compressed this way: below it, one stream on the calling thread is as
 /// fast and a few bytes smaller.
-pub(super) const MIN_LEN: u64 = 1 << 20;
+pub const MIN_LEN: u64 = 1 << 20;
 
 /// A [`Write`] that deflates what it is given in chunks on `threads` threads.
-pub(super) struct ChunkedDeflate {
+pub struct ChunkedDeflate {
     level: u32,
     threads: usize,
     /// Input not compressed yet: at most a round, kept until more input shows that it is not
@@ -57,7 +57,7 @@ pub(super) struct ChunkedDeflate {
 
 impl ChunkedDeflate {
     /// A deflater at `level` (1 to 9) on `threads` threads (0: as many as there are cores).
-    pub(super) fn new(level: u32, threads: usize) -> ChunkedDeflate {
+    pub fn new(level: u32, threads: usize) -> ChunkedDeflate {
         ChunkedDeflate::with_spill(level, threads, SPILL)
     }
 
@@ -142,7 +142,7 @@ impl ChunkedDeflate {
     /// Compresses the rest, which ends the stream, and frames it as a one-member ZIP archive
     /// named `name`: a deflated member with numpy's timestamp and permissions, and zip64
     /// sizes if its sizes need them (they are known, so no member gets them in case).
-    pub(super) fn finish(mut self, name: &str) -> io::Result<Member> {
+    pub fn finish(mut self, name: &str) -> io::Result<Member> {
         let rest = std::mem::take(&mut self.pending);
         self.round(&rest, &[], true)?;
         let (crc, len, csize) = (self.crc.finalize(), self.len, self.out.len());
@@ -260,7 +260,7 @@ enum Spool {
 }
 
 /// Where the compressed bytes are when the member is framed.
-pub(super) enum Body {
+pub enum Body {
     Memory(Vec<u8>),
     File(std::fs::File),
 }
@@ -287,7 +287,7 @@ impl Spool {
                     // Without a scratch file (WebAssembly, no temporary directory) the bytes
                     // stay in memory.
                     let dir = std::env::temp_dir();
-                    if let Ok(mut file) = ndnpy_engine::platform::fsutil::scratch_file(&dir) {
+                    if let Ok(mut file) = crate::platform::fsutil::scratch_file(&dir) {
                         file.write_all(bytes)?;
                         file.write_all(data)?;
                         let len = (bytes.len() + data.len()) as u64;
@@ -409,7 +409,7 @@ fn frame(
 }
 
 /// A one-member archive: its local header, compressed bytes and directory, read in turn.
-pub(super) struct Member {
+pub struct Member {
     head: Vec<u8>,
     body: Body,
     body_len: u64,
@@ -611,7 +611,7 @@ mod tests {
     #[test]
     fn frame_past_4_gib() {
         let csize = (5u64 << 30) + 7;
-        let file = ndnpy_engine::platform::fsutil::scratch_file(&std::env::temp_dir()).unwrap();
+        let file = crate::platform::fsutil::scratch_file(&std::env::temp_dir()).unwrap();
         file.set_len(csize).unwrap(); // sparse: nothing is written
         let (head, tail) = frame("big.npy", 0x1234_5678, 6 << 30, csize, true).unwrap();
         let member = Member {

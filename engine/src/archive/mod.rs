@@ -9,9 +9,15 @@
 //! local header (or the directory), and no two entries may share a local header, which
 //! refuses overlapping members (the "better zip bomb"); a deflated member may not declare more than 1032 bytes per compressed byte, deflate's
 //! maximum ratio; and a stored member's two sizes must agree.
+//!
+//! Below it, a member's deflate stream is inflated by [`inflate`] and deflated on every core by
+//! [`deflate`]; the layers' `.npz` readers and writers drive the three.
 
-use ndnpy_engine::base::error::{Error, FormatError};
-use ndnpy_engine::platform::ioutil::{read_full, read_part};
+pub mod deflate;
+pub mod inflate;
+
+use crate::base::error::{Error, FormatError};
+use crate::platform::ioutil::{read_full, read_part};
 use std::io::{Read, Seek, SeekFrom};
 use std::sync::OnceLock;
 
@@ -31,19 +37,19 @@ const MAX_COMMENT: u64 = 65_535;
 const ZIP64_LOCATOR_LEN: u64 = 20;
 const ZIP64_EOCD_LEN: u64 = 56;
 const CENTRAL_LEN: usize = 46;
-pub(crate) const LOCAL_LEN: usize = 30;
+pub const LOCAL_LEN: usize = 30;
 
 /// Compression method 0.
-pub(crate) const STORED: u16 = 0;
+pub const STORED: u16 = 0;
 /// Compression method 8.
-pub(crate) const DEFLATED: u16 = 8;
+pub const DEFLATED: u16 = 8;
 
 /// Deflate's largest expansion: 258 bytes from a 1-bit length code and a 1-bit distance code.
-pub(crate) const MAX_DEFLATE_RATIO: u64 = 1032;
+pub const MAX_DEFLATE_RATIO: u64 = 1032;
 
 /// Members whose compressed data is at most this long are read with their local header in one
 /// call, then parsed from memory.
-pub(crate) const SMALL_MEMBER: u64 = 64 << 10;
+pub const SMALL_MEMBER: u64 = 64 << 10;
 
 /// General purpose flag bits.
 const FLAG_ENCRYPTED: u16 = 1;
@@ -52,14 +58,14 @@ const FLAG_STRONG_ENCRYPTION: u16 = 1 << 6;
 const FLAG_UTF8: u16 = 1 << 11;
 
 /// What the central directory says about one member, its name aside, as [`Directory::entry`]
-/// hands it out (the directory keeps it packed, see [`Packed`]).
+/// hands it out (the directory keeps it packed, see `Packed`).
 #[derive(Debug, Clone, Copy)]
-pub(crate) struct Entry {
-    pub(crate) flags: u16,
-    pub(crate) method: u16,
-    pub(crate) crc32: u32,
-    pub(crate) compressed_size: u64,
-    pub(crate) size: u64,
+pub struct Entry {
+    pub flags: u16,
+    pub method: u16,
+    pub crc32: u32,
+    pub compressed_size: u64,
+    pub size: u64,
     /// Absolute offset of the local header (the archive's leading bytes included), or
     /// [`NO_OFFSET`] when the recorded offset points outside the input.
     header_offset: u64,
@@ -220,11 +226,11 @@ const NO_OFFSET: u64 = u64::MAX;
 
 /// One member: its directory facts and its name.
 #[derive(Debug, Clone, Copy)]
-pub(crate) struct EntryRef<'d> {
+pub struct EntryRef<'d> {
     /// The name, decoded as UTF-8 (flag bit 11) or CP437, as `zipfile` decodes it.
-    pub(crate) name: &'d str,
+    pub name: &'d str,
     /// Absolute offset of the central directory entry, for messages.
-    pub(crate) entry_offset: u64,
+    pub entry_offset: u64,
     facts: Entry,
 }
 
@@ -237,19 +243,19 @@ impl std::ops::Deref for EntryRef<'_> {
 }
 
 /// A name quoted for a message, cut to a readable length.
-pub(crate) fn quoted(name: &str) -> String {
-    ndnpy_engine::base::error::excerpt(format_args!("{name:?}"))
+pub fn quoted(name: &str) -> String {
+    crate::base::error::excerpt(format_args!("{name:?}"))
 }
 
 impl<'d> EntryRef<'d> {
     /// The member's key: its name without one `.npy` suffix, as `NpzFile.files` lists it.
-    pub(crate) fn key(&self) -> &'d str {
+    pub fn key(&self) -> &'d str {
         self.name.strip_suffix(".npy").unwrap_or(self.name)
     }
 
     /// Checks what can be checked before reading: encryption, the compression method, and the
     /// declared sizes.
-    pub(crate) fn check(&self) -> Result<(), Error> {
+    pub fn check(&self) -> Result<(), Error> {
         let unsupported = |feature: String| {
             Error::from(FormatError::UnsupportedMember { feature }).in_member(self.name)
         };
@@ -306,10 +312,11 @@ impl<'d> EntryRef<'d> {
     }
 }
 
-#[cfg(test)]
+/// For the tests of the layers' member readers.
+#[doc(hidden)]
 impl Entry {
     /// An entry with these facts, for tests of the member reader.
-    pub(crate) fn for_test(method: u16, crc32: u32, compressed_size: u64, size: u64) -> Entry {
+    pub fn for_test(method: u16, crc32: u32, compressed_size: u64, size: u64) -> Entry {
         Entry {
             flags: 0,
             method,
@@ -321,7 +328,7 @@ impl Entry {
     }
 
     /// This entry under `name`, for tests of the member reader.
-    pub(crate) fn named<'d>(&'d self, name: &'d str) -> EntryRef<'d> {
+    pub fn named<'d>(&'d self, name: &'d str) -> EntryRef<'d> {
         EntryRef {
             name,
             entry_offset: 0,
@@ -331,20 +338,20 @@ impl Entry {
 }
 
 /// Where a member's data is, once its local header has been read.
-pub(crate) struct Located {
+pub struct Located {
     /// Absolute offset of the first data byte.
-    pub(crate) data_start: u64,
+    pub data_start: u64,
     /// When the data was read along with the header: its range in the scratch buffer.
-    pub(crate) in_scratch: Option<std::ops::Range<usize>>,
+    pub in_scratch: Option<std::ops::Range<usize>>,
 }
 
 /// The central directory of an archive, kept compact: per entry, 28 bytes of facts
-/// ([`Packed`]) and its name in one shared string (with 8 bytes for each zip64 value that
+/// (`Packed`) and its name in one shared string (with 8 bytes for each zip64 value that
 /// needs more than 32 bits); the two orders below add 4 bytes per entry each, when first
 /// needed. Entries and names together take at most the directory's bytes in the file plus
-/// [`DIRECTORY_SLACK`].
+/// `DIRECTORY_SLACK`.
 #[derive(Debug)]
-pub(crate) struct Directory {
+pub struct Directory {
     entries: Vec<Packed>,
     /// Every name, decoded, one after another.
     names: String,
@@ -400,7 +407,7 @@ fn zip_err(offset: u64, expected: impl Into<String>, found: impl Into<String>) -
 
 /// The bytes as a Python bytes literal body, for messages, cut to a readable length.
 fn show(bytes: &[u8]) -> String {
-    ndnpy_engine::base::error::excerpt(format_args!("b\"{}\"", bytes.escape_ascii()))
+    crate::base::error::excerpt(format_args!("b\"{}\"", bytes.escape_ascii()))
 }
 
 /// The error for an allocation of `bytes` that failed.
@@ -425,7 +432,7 @@ const MIN_ENTRY: u64 = CENTRAL_LEN as u64;
 /// Where an archive's central directory lies, as its end records say: found by
 /// [`Directory::span`], read by [`Directory::parse`].
 #[derive(Debug, Clone, Copy)]
-pub(crate) struct Span {
+pub struct Span {
     /// The input's length.
     len: u64,
     /// Absolute offset of the central directory.
@@ -440,7 +447,7 @@ pub(crate) struct Span {
 impl Directory {
     /// Reads the central directory of the archive `r` holds: [`Directory::span`], then
     /// [`Directory::parse`].
-    pub(crate) fn read<R: Read + Seek>(r: &mut R) -> Result<Directory, Error> {
+    pub fn read<R: Read + Seek>(r: &mut R) -> Result<Directory, Error> {
         let span = Directory::span(r)?;
         r.seek(SeekFrom::Start(span.cd_start))?;
         Directory::parse(r, &span)
@@ -449,7 +456,7 @@ impl Directory {
     /// Finds the central directory from the end records: reads the input's last 65,557 bytes
     /// (at most), the zip64 records before the end record when there are, and, for an input
     /// that is no archive, its first 4 bytes for the message.
-    pub(crate) fn span<R: Read + Seek>(r: &mut R) -> Result<Span, Error> {
+    pub fn span<R: Read + Seek>(r: &mut R) -> Result<Span, Error> {
         let len = r.seek(SeekFrom::End(0))?;
         let tail_len = len.min(EOCD_LEN + MAX_COMMENT);
         let tail_start = len - tail_len;
@@ -538,7 +545,7 @@ impl Directory {
     /// the directory's length (plus [`DIRECTORY_SLACK`] for names that decode to more bytes),
     /// which is bounded by the input's, and only the pages the entries and names use are
     /// touched.
-    pub(crate) fn parse<R: Read>(r: R, span: &Span) -> Result<Directory, Error> {
+    pub fn parse<R: Read>(r: R, span: &Span) -> Result<Directory, Error> {
         let Span {
             len,
             cd_start,
@@ -666,8 +673,13 @@ impl Directory {
     }
 
     /// The number of members.
-    pub(crate) fn len(&self) -> usize {
+    pub fn len(&self) -> usize {
         self.entries.len()
+    }
+
+    /// Whether the archive holds no member.
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
     }
 
     /// The name of member `index` (which exists).
@@ -720,17 +732,17 @@ impl Directory {
     }
 
     /// Member `index`, if there is one.
-    pub(crate) fn entry(&self, index: usize) -> Option<EntryRef<'_>> {
+    pub fn entry(&self, index: usize) -> Option<EntryRef<'_>> {
         (index < self.len()).then(|| self.facts(index))
     }
 
     /// Every member, in archive order.
-    pub(crate) fn entries(&self) -> impl ExactSizeIterator<Item = EntryRef<'_>> + '_ {
+    pub fn entries(&self) -> impl ExactSizeIterator<Item = EntryRef<'_>> + '_ {
         (0..self.len()).map(|index| self.facts(index))
     }
 
     /// The index of the member named exactly `name` (the last one, if several are).
-    pub(crate) fn find(&self, name: &str) -> Option<usize> {
+    pub fn find(&self, name: &str) -> Option<usize> {
         let order = self
             .by_name
             .get_or_init(|| sorted_indices(self.len(), |i| (self.name(i as usize), i)));
@@ -744,7 +756,7 @@ impl Directory {
     }
 
     /// numpy's lookup: the member named `key`, else the member named `key + ".npy"`.
-    pub(crate) fn lookup(&self, key: &str) -> Option<usize> {
+    pub fn lookup(&self, key: &str) -> Option<usize> {
         self.find(key).or_else(|| self.find(&format!("{key}.npy")))
     }
 
@@ -777,7 +789,7 @@ impl Directory {
 
     /// Reads member `index`'s local header and checks where its data lies. When the data is
     /// at most [`SMALL_MEMBER`] bytes it is read in the same call into `scratch`.
-    pub(crate) fn locate<R: Read + Seek>(
+    pub fn locate<R: Read + Seek>(
         &self,
         r: &mut R,
         index: usize,
@@ -785,7 +797,7 @@ impl Directory {
     ) -> Result<Located, Error> {
         let Some(e) = self.entry(index) else {
             return Err(Error::from(
-                ndnpy_engine::base::error::MismatchError::MemberIndex {
+                crate::base::error::MismatchError::MemberIndex {
                     index,
                     len: self.len(),
                 },

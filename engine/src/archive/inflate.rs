@@ -10,7 +10,7 @@
 //! It stops wherever the output buffer is full (a match cut there is finished by the next
 //! call) and keeps the last 32 KiB it produced, so a match may reach back into an earlier
 //! call's buffer. Input comes from a [`BufRead`]: a symbol or block header is decoded only
-//! when [`MARGIN`] bytes are at hand or the input has ended, so decoding never stops inside
+//! when `MARGIN` bytes are at hand or the input has ended, so decoding never stops inside
 //! one; a short tail is carried in an own buffer. At the end of the input the bit buffer is
 //! padded with zeros, and a stream that consumed any of them is [`Fail::Truncated`].
 //!
@@ -80,7 +80,7 @@ const PRE_ORDER: [usize; 19] = [
 
 /// Why a stream cannot be inflated.
 #[derive(Debug)]
-pub(crate) enum Fail {
+pub enum Fail {
     /// The source failed.
     Io(io::Error),
     /// The stream breaks the format (zlib's message for the same fault).
@@ -103,7 +103,7 @@ enum Block {
 }
 
 /// A resumable deflate decoder (see the module docs).
-pub(crate) struct Inflater {
+pub struct Inflater {
     bitbuf: u64,
     /// Valid bits in `bitbuf` (its bits above may hold part of the next input byte).
     bitcount: u32,
@@ -243,8 +243,15 @@ impl Bits<'_> {
     }
 }
 
+impl Default for Inflater {
+    fn default() -> Self {
+        Inflater::new()
+    }
+}
+
 impl Inflater {
-    pub(crate) fn new() -> Self {
+    /// A decoder at the start of a stream.
+    pub fn new() -> Self {
         Inflater {
             bitbuf: 0,
             bitcount: 0,
@@ -265,14 +272,14 @@ impl Inflater {
     }
 
     /// Whether the stream's last block has ended.
-    pub(crate) fn ended(&self) -> bool {
+    pub fn ended(&self) -> bool {
         self.block == Block::End && self.pending.0 == 0
     }
 
     /// Inflates from `src` into `out` until `out` is full or the stream ends (what follows
     /// the stream in `src` may be consumed, never decoded). Returns the bytes written; fewer
     /// than `out.len()` only at the stream's end.
-    pub(crate) fn inflate<R: BufRead + ?Sized>(
+    pub fn inflate<R: BufRead + ?Sized>(
         &mut self,
         src: &mut R,
         out: &mut [u8],
