@@ -757,7 +757,7 @@ fn copy_stored(archive: &File, stored: &Stored, plan: &Plan, out: &mut File) -> 
         hash_range(archive, after, &mut hasher)?;
         hasher.finalize()
     };
-    crate::npz::member::check_crc(stored.crc32, found)
+    ndnpy_engine::archive::member::check_crc(stored.crc32, found)
         .map_err(|e| Error::from(e).in_member(&stored.member))
 }
 

@@ -12,10 +12,8 @@ use ndnpy_engine::element::ReadableElement;
 use std::io::{Read, Seek};
 #[cfg(feature = "parallel")]
 use {
-    super::member::{self, MemberReader},
-    ndnpy_engine::archive::DEFLATED,
-    rayon::prelude::*,
-    std::io::SeekFrom,
+    super::member, ndnpy_engine::archive::member::MemberReader, ndnpy_engine::archive::DEFLATED,
+    rayon::prelude::*, std::io::SeekFrom,
 };
 
 impl<R: Read + Seek> NpzReader<R> {

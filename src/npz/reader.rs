@@ -1,11 +1,12 @@
 //! [`NpzReader`]: the members of an `.npz` archive, lazily, each through an [`NpzMember`]
 //! handle found by key or by index.
 
-use super::member::{self, Content, MemberReader};
+use super::member;
 use super::Compression;
 use crate::array::dynamic::DynArray;
 use crate::array::options::ReadOptions;
 use ndarray::{Array, ArrayBase, ArrayView, DataOwned, Dimension, IxDyn, SliceArg};
+use ndnpy_engine::archive::member::{self as checked, Content, MemberReader};
 use ndnpy_engine::archive::{Directory, EntryRef, Located, DEFLATED, STORED};
 use ndnpy_engine::base::error::{with_path, Detail, Error, LimitError, MismatchError};
 use ndnpy_engine::element::{ReadableElement, ViewElement};
@@ -896,8 +897,9 @@ impl<R: Read + Seek> NpzMember<'_, R> {
     pub fn header(&mut self) -> Result<HeaderInfo, Error> {
         // The magic, version and length field, and the header.
         let most = 12u64.saturating_add(self.npz.options.max_header_len as u64);
-        self.npz
-            .with_member(self.index, Some(most), member::read_header)
+        self.npz.with_member(self.index, Some(most), |m, opts| {
+            checked::read_header(m, opts)
+        })
     }
 
     /// Reads the member's array (what [`NpzReader::by_name`] and [`NpzReader::by_index`]
@@ -1049,7 +1051,8 @@ impl<R: Read + Seek> NpzMember<'_, R> {
     /// # Ok::<(), ndnpy::Error>(())
     /// ```
     pub fn bytes(&mut self) -> Result<Vec<u8>, Error> {
-        self.npz.with_member(self.index, None, member::read_bytes)
+        self.npz
+            .with_member(self.index, None, |m, opts| checked::read_bytes(m, opts))
     }
 
     /// Reads the member's `.npy` header, then its array data as stored (the dtype's byte
@@ -1090,7 +1093,7 @@ impl<R: Read + Seek> NpzMember<'_, R> {
                 std::io::copy(m, &mut std::io::sink())?;
                 Ok(info)
             };
-            read(m).map_err(member::lift)
+            read(m).map_err(checked::lift)
         })
     }
 
@@ -1102,8 +1105,9 @@ impl<R: Read + Seek> NpzMember<'_, R> {
         &mut self,
         f: impl FnOnce(&mut dyn Read, &ReadOptions) -> Result<T, Error>,
     ) -> Result<T, Error> {
-        self.npz
-            .with_member(self.index, None, |m, opts| f(m, opts).map_err(member::lift))
+        self.npz.with_member(self.index, None, |m, opts| {
+            f(m, opts).map_err(checked::lift)
+        })
     }
 
     /// For a stored (uncompressed) member, the byte range of its bytes (for an array, its

@@ -15,6 +15,7 @@
 
 pub mod deflate;
 pub mod inflate;
+pub mod member;
 
 use crate::base::error::{Error, FormatError};
 use crate::platform::ioutil::{read_full, read_part};
