@@ -313,8 +313,7 @@ impl<'d> EntryRef<'d> {
     }
 }
 
-/// For the tests of the layers' member readers.
-#[doc(hidden)]
+#[cfg(test)]
 impl Entry {
     /// An entry with these facts, for tests of the member reader.
     pub fn for_test(method: u16, crc32: u32, compressed_size: u64, size: u64) -> Entry {
