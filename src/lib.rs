@@ -13,7 +13,8 @@
 //! - **Views and maps**: [`ViewNpyExt`] and [`ViewMutNpyExt`] view bytes in place;
 //!   [`mmap`] (feature `mmap`) maps files, [`write_zeroed_npy`] creates sparse ones.
 //! - **Out of core**: [`NpyReader`] reads rows, elements and N-d regions (`s![..]`, typed or
-//!   any dtype) of any `Read + Seek`; [`NpyAppender`] grows a file row by row; [`NpyWriter`] writes block by block.
+//!   any dtype) of any byte source ([`source::ReadAt`]: a file, bytes, an object in a store,
+//!   a type of one's own); [`NpyAppender`] grows a file row by row; [`NpyWriter`] writes block by block.
 //! - **Archives**: [`npz`] (feature `npz`): [`NpzReader`] reads members by name or index, or
 //!   as handles ([`NpzMember`](npz::NpzMember): header, any dtype, bytes, views, regions);
 //!   [`NpzWriter`] writes what `np.savez` and `np.savez_compressed` write, deflating on
@@ -306,6 +307,30 @@ pub mod dynamic {
 }
 #[cfg(feature = "mmap")]
 pub use crate::array::mmap;
+pub mod source {
+    //! Byte sources: the bytes at an offset that a positioned read (a region, rows, one
+    //! element, a whole array) asks for.
+    //!
+    //! [`ReadAt`] is the one trait: a file, bytes in memory (a map as `&map[..]`), any
+    //! `Read + Seek` named as [`Seeking`], part of another source as [`Section`], an object in
+    //! a store, or a type of the caller's own. [`NpyReader`](crate::NpyReader) reads an `.npy`
+    //! through it, as the source's type reads: the fast path is in the type, never guessed.
+    //!
+    //! # Examples
+    //!
+    //! ```
+    //! use ndarray::s;
+    //! let bytes = std::fs::read("testdata/i4_le_c_2x3x4.npy")?;
+    //! let mut npy = ndnpy::NpyReader::new(&bytes[..])?;
+    //! let plane: ndarray::Array2<i32> = npy.read_slice(s![1, .., ..])?; // only its bytes
+    //! let all: ndarray::Array3<i32> = ndnpy::read_npy("testdata/i4_le_c_2x3x4.npy")?;
+    //! assert_eq!(plane, all.slice(s![1, .., ..]));
+    //! # Ok::<(), Box<dyn std::error::Error>>(())
+    //! ```
+
+    #[doc(inline)]
+    pub use ndnpy_engine::source::{ReadAt, Section, Seeking};
+}
 #[cfg(feature = "arrow")]
 pub use crate::convert::arrow;
 #[cfg(feature = "parquet")]

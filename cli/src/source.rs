@@ -2,6 +2,7 @@
 //! in chunks of elements (in storage order) so that no command needs the whole array in memory.
 
 use crate::fail::{Fail, Res};
+use ndnpy::source::Section;
 use ndnpy::{header::HeaderInfo, DType, DynArray, Header, NpzReader, ReadOptions};
 use std::fs::File;
 use std::io::Read;
@@ -197,22 +198,16 @@ impl ArraySource {
             #[cfg(feature = "remote")]
             Data::Remote(file, start) => {
                 let mut file = file.borrow_mut();
-                let npy_start = start - src.info.data_offset;
-                std::io::Seek::seek(&mut *file, std::io::SeekFrom::Start(npy_start))
-                    .map_err(|e| Fail::io_named(&name, "read", e))?;
-                ndnpy::NpyReader::new(&mut *file).and_then(|mut npy| npy.read_slice_dyn(&elems[..]))
+                let npy = Section::new(&mut *file, start - src.info.data_offset, u64::MAX);
+                ndnpy::NpyReader::new(npy).and_then(|mut npy| npy.read_slice_dyn(&elems[..]))
             }
             Data::File(file, start) => {
-                let mut file = file
-                    .try_clone()
-                    .map_err(|e| Fail::io_named(&name, "read", e))?;
-                let npy_start = start - src.info.data_offset;
-                std::io::Seek::seek(&mut file, std::io::SeekFrom::Start(npy_start))
-                    .map_err(|e| Fail::io_named(&name, "read", e))?;
-                ndnpy::NpyReader::new(file).and_then(|mut npy| npy.read_slice_dyn(&elems[..]))
+                let npy = Section::new(file, start - src.info.data_offset, u64::MAX);
+                ndnpy::NpyReader::new(npy).and_then(|mut npy| npy.read_slice_dyn(&elems[..]))
             }
-            Data::Memory(bytes) => ndnpy::NpyReader::new(std::io::Cursor::new(&bytes[..]))
-                .and_then(|mut npy| npy.read_slice_dyn(&elems[..])),
+            Data::Memory(bytes) => {
+                ndnpy::NpyReader::new(&bytes[..]).and_then(|mut npy| npy.read_slice_dyn(&elems[..]))
+            }
         };
         let a = selected.map_err(|e| Fail::lib(&name, e))?;
         ArraySource::from_array(&name, &a)

@@ -45,3 +45,4 @@ pub use crate::element::{
 pub use crate::format::header;
 pub use crate::format::header::{Header, ReadConfig};
 pub use crate::record::NpyRecord;
+pub use crate::source::{ReadAt, Section, Seeking};

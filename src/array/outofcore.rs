@@ -6,8 +6,8 @@
 //! leaves room in every header for that axis to grow to 21 digits, so a file can be extended
 //! by writing data at its end and then rewriting the header in place.
 //!
-//! - [`NpyReader`] reads a range along the growth axis, or one element, from any
-//!   `Read + Seek` without touching the rest.
+//! - [`NpyReader`] reads a range along the growth axis, one element, a region or the whole
+//!   array from any byte source ([`ReadAt`]) without touching the rest.
 //! - [`NpyAppender`] appends blocks to a file on disk, crash-safely.
 //! - [`NpyWriter`] writes an array of known shape block by block to any `Write`.
 
@@ -25,14 +25,15 @@ use ndnpy_engine::base::error::{truncated, wrong_dtype, Error, UsageError};
 use ndnpy_engine::element::{FixedDType, ReadableElement, WritableElement};
 use ndnpy_engine::format::header::{growth_axis, Header, HeaderInfo, Version};
 use ndnpy_engine::platform::fsutil::{replace_atomically, sync_data, Sync};
+use ndnpy_engine::source::{ReadAt, SourceReader};
 use std::fs::File;
 use std::io::{self, Read, Seek, SeekFrom, Write};
 use std::marker::PhantomData;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 
-/// Reads parts of an `.npy` array from a seekable source: a range along the growth axis, or
-/// single elements, without reading the rest.
+/// Reads parts of an `.npy` array from a byte source ([`ReadAt`]): a range along the growth
+/// axis, single elements, regions, without reading the rest.
 ///
 /// # Examples
 ///
@@ -48,8 +49,9 @@ use std::path::{Path, PathBuf};
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Debug)]
-pub struct NpyReader<R> {
-    inner: R,
+pub struct NpyReader<S> {
+    /// The source, read through at its header.
+    inner: SourceReader<S>,
     info: HeaderInfo,
     /// Absolute position of the first data byte.
     data_start: u64,
@@ -59,21 +61,30 @@ pub struct NpyReader<R> {
     threads: usize,
 }
 
-impl<R: Read + Seek> NpyReader<R> {
-    /// Reads the header at the source's current position.
+impl<S: ReadAt> NpyReader<S> {
+    /// Reads the header at the start of `source`, a [`ReadAt`]: a `File` (or `&File`,
+    /// `&mut File`, `BufReader<File>`), bytes in memory (`&[u8]`, `Vec<u8>`, a `Cursor` of
+    /// them: all its bytes, wherever its position; a map as `&map[..]`), an object in a store
+    /// ([`RemoteFile`](crate::remote)), any `Read + Seek` named as
+    /// [`Seeking`](crate::source::Seeking), part of any of these as
+    /// [`Section`](crate::source::Section), or a type of the caller's own. Its regions, rows,
+    /// elements and whole array are then read as that type reads: a file by positioned reads
+    /// (on Unix a selection of many runs on two threads), bytes in memory copied straight, an
+    /// object in a store by concurrent ranged requests, a caller's type by its own `read_at`
+    /// and `read_many`.
     ///
     /// # Errors
     ///
-    /// As [`Header::read`], and [`ErrorKind::Io`](crate::ErrorKind::Io) if seeking fails.
+    /// As [`Header::read`], and [`ErrorKind::Io`](crate::ErrorKind::Io) if the source fails.
     ///
     /// # Examples
     ///
     /// ```
-    /// let npy = ndnpy::NpyReader::new(std::io::Cursor::new(std::fs::read("testdata/example.npy")?))?;
+    /// let npy = ndnpy::NpyReader::new(std::fs::read("testdata/example.npy")?)?;
     /// assert_eq!(npy.info().header.shape, [2, 3]);
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
-    pub fn new(inner: R) -> Result<NpyReader<R>, Error> {
+    pub fn new(inner: S) -> Result<NpyReader<S>, Error> {
         NpyReader::with_options(inner, &ReadOptions::default())
     }
 
@@ -91,10 +102,10 @@ impl<R: Read + Seek> NpyReader<R> {
     /// assert!(ndnpy::NpyReader::with_options(file, &opts).is_err());
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
-    pub fn with_options(mut inner: R, opts: &ReadOptions) -> Result<NpyReader<R>, Error> {
-        let start = inner.stream_position()?;
+    pub fn with_options(source: S, opts: &ReadOptions) -> Result<NpyReader<S>, Error> {
+        let mut inner = SourceReader::new(source)?;
         let info = Header::read(&mut inner, opts)?;
-        let data_start = start + info.data_offset;
+        let data_start = info.data_offset;
         let end = inner.seek(SeekFrom::End(0))?;
         Ok(NpyReader {
             inner,
@@ -201,8 +212,8 @@ impl<R: Read + Seek> NpyReader<R> {
     /// Reads the region `selection` of an array of any dtype, as [`NpyReader::read_slice`]
     /// does, into a [`DynArray`](crate::DynArray): for tools that learn the dtype from the
     /// file (a viewer, a server, the command line). Only the selected runs are read, through
-    /// every source `read_slice` takes (a file, memory, any `Read + Seek`, an object in a
-    /// store). Object arrays are refused: their elements are pickled as a whole.
+    /// every source `read_slice` takes (a file, memory, any `Read + Seek` as `Seeking`, an
+    /// object in a store). Object arrays are refused: their elements are pickled as a whole.
     ///
     /// # Errors
     ///
@@ -228,7 +239,7 @@ impl<R: Read + Seek> NpyReader<R> {
             .check_data_within(self.end.saturating_sub(data_start))?;
         let available = self.end.saturating_sub(self.data_start);
         let (info, start) = (&self.info, self.data_start);
-        let (inner, threads) = (&mut self.inner, self.threads);
+        let (inner, threads) = (SourceReader::positioned(&mut self.inner), self.threads);
         let elems = selection.as_ref();
         crate::array::region::read_from_dyn(info, elems, inner, start, Some(available), threads)
     }
@@ -332,7 +343,8 @@ impl<R: Read + Seek> NpyReader<R> {
     ) -> Result<(), Error> {
         let available = self.end.saturating_sub(self.data_start);
         let at = (self.data_start, Some(available), self.threads);
-        crate::array::region::read_from_into(&self.info, elems, &mut self.inner, at, out)
+        let inner = SourceReader::positioned(&mut self.inner);
+        crate::array::region::read_from_into(&self.info, elems, inner, at, out)
     }
 
     /// Reads the whole array.
@@ -361,19 +373,19 @@ impl<R: Read + Seek> NpyReader<R> {
     ) -> Result<Array<A, D>, Error> {
         let available = self.end.saturating_sub(self.data_start);
         let (info, start) = (&self.info, self.data_start);
-        let (inner, threads) = (&mut self.inner, self.threads);
+        let (inner, threads) = (SourceReader::positioned(&mut self.inner), self.threads);
         crate::array::region::read_from(info, elems, inner, start, Some(available), threads)
     }
 
-    /// The source, positioned wherever the last read left it.
+    /// The source.
     ///
     /// ```
-    /// let npy = ndnpy::NpyReader::new(std::io::Cursor::new(std::fs::read("testdata/example.npy")?))?;
-    /// assert_eq!(npy.into_inner().into_inner().len(), 176);
+    /// let npy = ndnpy::NpyReader::new(std::fs::read("testdata/example.npy")?)?;
+    /// assert_eq!(npy.into_inner().len(), 176);
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
-    pub fn into_inner(self) -> R {
-        self.inner
+    pub fn into_inner(self) -> S {
+        self.inner.into_inner()
     }
 }
 

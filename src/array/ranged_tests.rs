@@ -85,3 +85,34 @@ fn a_ranged_file_by_value_or_behind_mut_is_read_by_batched_fetches() {
     assert_eq!(column, a.column(7));
     assert_eq!(batches.load(Ordering::Relaxed), behind_mut);
 }
+
+#[test]
+fn a_ranged_file_named_as_a_source_is_read_by_batched_fetches() {
+    use crate::{NpyReader, WriteNpyExt};
+    use ndarray::{s, Array2};
+    let a = Array2::from_shape_fn((50, 40), |(i, j)| (i * 40 + j) as f64);
+    let mut bytes = Vec::new();
+    a.write_npy(&mut bytes).unwrap();
+    let batches = Arc::new(AtomicUsize::new(0));
+    let source = Counted {
+        bytes,
+        batches: Arc::clone(&batches),
+    };
+    let file = RangedFile::new(Box::new(source), Vec::new());
+    let mut npy = NpyReader::new(file).unwrap();
+    let column: ndarray::Array1<f64> = npy.read_slice(s![.., 3]).unwrap();
+    assert_eq!(column, a.column(3));
+    let named = batches.swap(0, Ordering::Relaxed);
+    // The same read through an `.npz`'s door, which knows the type: the same batches.
+    let mut file = npy.into_inner();
+    file.rewind().unwrap();
+    let info = ndnpy_engine::format::header::Header::read(&mut file, &Default::default()).unwrap();
+    let start = info.data_offset;
+    let elems = s![.., 3];
+    let door = positioned(&mut file);
+    let column: ndarray::Array1<f64> =
+        crate::array::region::read_from(&info, elems.as_ref(), door, start, None, 2).unwrap();
+    assert_eq!(column, a.column(3));
+    assert!(named > 0);
+    assert_eq!(batches.load(Ordering::Relaxed), named);
+}

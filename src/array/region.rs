@@ -18,7 +18,7 @@ use ndnpy_engine::element::{Input, ReadableElement};
 use ndnpy_engine::format::header::{growth_axis, Header, HeaderInfo};
 #[cfg(unix)]
 use ndnpy_engine::source::FileAt;
-use ndnpy_engine::source::{Merge, Positioned, ReadAt, Seeking};
+use ndnpy_engine::source::{Merge, Positioned, ReadAt, Section, Seeking};
 
 /// The engine's selection of ndarray's slice elements, one per axis of the file plus any
 /// `NewAxis`.
@@ -253,16 +253,16 @@ impl Read for Halves<'_, '_> {
     }
 }
 
-/// Reads the selection `elems` from `inner`, a `Read + Seek` whose data starts at `start`
-/// and holds `available` bytes (as [`read_region`]), through the source the door sees in it
-/// ([`ndnpy_engine::source::positioned`]): a file (or a `BufReader` of one) by positioned reads, a
-/// selection of many runs on two threads as `threads` allows ([`Halves`]); a cursor's bytes
-/// copied straight; an object in a store by concurrent ranged requests; anything else by
-/// seeking.
+/// Reads the selection `elems` from `inner`, a source whose data starts at `start` and holds
+/// `available` bytes (as [`read_region`]), as the door saw it (a reader's guess,
+/// [`ndnpy_engine::source::positioned`], or a `SourceReader`'s own): a file by positioned
+/// reads, a selection of many runs on two threads as `threads` allows ([`Halves`]); bytes in
+/// memory copied straight; an object in a store by concurrent ranged requests; a source named
+/// by its type as it reads; anything else by seeking.
 pub(crate) fn read_from<A, D, R>(
     info: &HeaderInfo,
     elems: &[SliceInfoElem],
-    inner: &mut R,
+    inner: Positioned<'_, R>,
     start: u64,
     available: Option<u64>,
     threads: usize,
@@ -281,7 +281,7 @@ where
 pub(crate) fn read_from_dyn<R: Read + io::Seek>(
     info: &HeaderInfo,
     elems: &[SliceInfoElem],
-    inner: &mut R,
+    inner: Positioned<'_, R>,
     start: u64,
     available: Option<u64>,
     threads: usize,
@@ -295,7 +295,7 @@ pub(crate) fn read_from_dyn<R: Read + io::Seek>(
 pub(crate) fn read_from_into<A: ReadableElement, R: Read + io::Seek>(
     info: &HeaderInfo,
     elems: &[SliceInfoElem],
-    inner: &mut R,
+    inner: Positioned<'_, R>,
     (start, available, threads): (u64, Option<u64>, usize),
     out: ArrayViewMutD<'_, A>,
 ) -> Result<(), Error> {
@@ -350,7 +350,7 @@ impl<A: ReadableElement> Decoder for IntoView<'_, '_, A> {
 pub(crate) fn read_from_bytes<R: Read + io::Seek>(
     info: &HeaderInfo,
     elems: &[SliceInfoElem],
-    inner: &mut R,
+    inner: Positioned<'_, R>,
     at: (u64, Option<u64>, usize),
 ) -> Result<Vec<u8>, Error> {
     read_from_with::<IxDyn, _, _>(info, elems, inner, at, Bytes(info))
@@ -390,7 +390,7 @@ impl Decoder for Bytes<'_> {
 fn read_from_with<D, T, R>(
     info: &HeaderInfo,
     elems: &[SliceInfoElem],
-    inner: &mut R,
+    inner: Positioned<'_, R>,
     (start, available, threads): (u64, Option<u64>, usize),
     decoder: T,
 ) -> Result<T::Out, Error>
@@ -401,20 +401,10 @@ where
 {
     #[cfg(not(unix))]
     let _ = threads;
-    match ndnpy_engine::source::positioned(inner) {
+    match inner {
         #[cfg(unix)]
         Positioned::File(file) => {
-            let source = FileAt { file, start };
-            let plan = planned::<D>(info, elems, available)?;
-            if plan.run_count() < SPLIT_MIN_RUNS || ndnpy_engine::source::pio::parts(threads) < 2 {
-                return decoder.decode(&plan, RegionRead::new(&plan, source, Merge::LOCAL));
-            }
-            let halves = Halves {
-                plan: &plan,
-                source,
-                rest: None,
-            };
-            decoder.decode(&plan, halves)
+            from_file::<D, T>(info, elems, file, (start, available, threads), decoder)
         }
         Positioned::Bytes(all) => {
             let data = usize::try_from(start)
@@ -433,10 +423,46 @@ where
         }
         Positioned::Other(inner) => {
             let plan = planned::<D>(info, elems, available)?;
-            let source = Seeking { inner, start };
+            let source = Seeking::from(inner, start);
             decoder.decode(&plan, RegionRead::new(&plan, source, Merge::LOCAL))
         }
+        Positioned::Source(source) => {
+            #[cfg(unix)]
+            if let Some((file, base)) = source.file() {
+                let start = base
+                    .checked_add(start)
+                    .ok_or_else(|| truncated(u64::MAX, 0))?;
+                return from_file::<D, T>(info, elems, file, (start, available, threads), decoder);
+            }
+            let merge = source.merge();
+            let plan = planned::<D>(info, elems, available)?;
+            let source = Section::new(source, start, u64::MAX);
+            decoder.decode(&plan, RegionRead::new(&plan, source, merge))
+        }
     }
+}
+
+/// [`read_from_with`] of a file, by positioned reads: a selection of many runs on two
+/// threads as `threads` allows ([`Halves`]).
+#[cfg(unix)]
+fn from_file<D: ndarray::Dimension, T: Decoder>(
+    info: &HeaderInfo,
+    elems: &[SliceInfoElem],
+    file: &std::fs::File,
+    (start, available, threads): (u64, Option<u64>, usize),
+    decoder: T,
+) -> Result<T::Out, Error> {
+    let source = FileAt { file, start };
+    let plan = planned::<D>(info, elems, available)?;
+    if plan.run_count() < SPLIT_MIN_RUNS || ndnpy_engine::source::pio::parts(threads) < 2 {
+        return decoder.decode(&plan, RegionRead::new(&plan, source, Merge::LOCAL));
+    }
+    let halves = Halves {
+        plan: &plan,
+        source,
+        rest: None,
+    };
+    decoder.decode(&plan, halves)
 }
 
 #[cfg(test)]
@@ -552,6 +578,10 @@ mod tests {
     }
 
     impl ReadAt for Counted<'_> {
+        fn size(&mut self) -> io::Result<u64> {
+            Ok(self.bytes.len() as u64)
+        }
+
         fn read_at(&mut self, offset: u64, buf: &mut [u8]) -> io::Result<()> {
             self.reads += 1;
             let mut bytes = self.bytes;
@@ -568,6 +598,10 @@ mod tests {
     }
 
     impl ReadAt for Batches<'_> {
+        fn size(&mut self) -> io::Result<u64> {
+            Ok(self.bytes.len() as u64)
+        }
+
         fn read_at(&mut self, offset: u64, buf: &mut [u8]) -> io::Result<()> {
             self.read_many(&mut [(offset, buf)])
         }

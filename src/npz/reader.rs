@@ -1185,6 +1185,7 @@ impl<R: Read + Seek> NpzMember<'_, R> {
         let result = self.region_source().and_then(|source| match source {
             RegionSource::Stored(info, reader, start, threads) => {
                 let elems = selection.as_ref();
+                let reader = ndnpy_engine::source::positioned(reader);
                 crate::array::region::read_from(&info, elems, reader, start, None, threads)
             }
             RegionSource::Inflated(bytes) => {
@@ -1218,6 +1219,7 @@ impl<R: Read + Seek> NpzMember<'_, R> {
         let result = self.region_source().and_then(|source| match source {
             RegionSource::Stored(info, reader, start, threads) => {
                 let elems = selection.as_ref();
+                let reader = ndnpy_engine::source::positioned(reader);
                 crate::array::region::read_from_dyn(&info, elems, reader, start, None, threads)
             }
             RegionSource::Inflated(bytes) => {
@@ -1264,6 +1266,7 @@ impl<R: Read + Seek> NpzMember<'_, R> {
             RegionSource::Stored(info, reader, start, threads) => {
                 let at = (start, None, threads);
                 let elems = selection.as_ref();
+                let reader = ndnpy_engine::source::positioned(reader);
                 crate::array::region::read_from_into(&info, elems, reader, at, out)
             }
             RegionSource::Inflated(bytes) => {

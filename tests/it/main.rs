@@ -70,6 +70,7 @@ mod roundtrip_strings;
 mod roundtrip_times;
 #[cfg(feature = "safetensors")]
 mod safetensors;
+mod source;
 mod surrogates;
 #[cfg(feature = "half")]
 mod testdata;

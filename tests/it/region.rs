@@ -379,7 +379,7 @@ fn only_the_selected_runs_are_read() {
             reads: r.clone(),
             bytes: b.clone(),
         };
-        let mut npy = NpyReader::new(src).unwrap();
+        let mut npy = NpyReader::new(ndnpy::source::Seeking::new(src)).unwrap();
         let (r0, b0) = (r.get(), b.get());
         let got: ArrayD<f64> = npy.read_slice(&sel[..]).unwrap();
         assert_eq!(

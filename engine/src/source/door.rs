@@ -174,9 +174,15 @@ pub enum Positioned<'r, R> {
     Bytes(&'r [u8]),
     /// An object in a store, read by ranged requests.
     Ranged(&'r super::RangedFile),
+    /// A source named by its type ([`SourceReader`](super::SourceReader)): read as it reads.
+    Source(&'r mut dyn super::ReadAt),
     /// Anything else: seek, then read.
     Other(&'r mut R),
 }
+
+/// How a reader of type `R` is seen as a positioned source: [`positioned`]'s guess for any
+/// reader, or a [`SourceReader`](super::SourceReader)'s own.
+pub type Door<R> = for<'r> fn(&'r mut R) -> Positioned<'r, R>;
 
 /// What `r` is, among the sources [`Positioned`] names.
 pub fn positioned<R: Read>(r: &mut R) -> Positioned<'_, R> {
@@ -320,6 +326,7 @@ mod tests {
                 Positioned::File(_) => "file",
                 Positioned::Bytes(_) => "bytes",
                 Positioned::Ranged(_) => "ranged",
+                Positioned::Source(_) => "source",
                 Positioned::Other(_) => "other",
             }
         }

@@ -159,6 +159,14 @@ impl RangedAt<'_> {
 }
 
 impl ReadAt for RangedAt<'_> {
+    fn size(&mut self) -> io::Result<u64> {
+        Ok(self.source.size().saturating_sub(self.base))
+    }
+
+    fn merge(&self) -> Merge {
+        self.source.merge()
+    }
+
     fn read_at(&mut self, offset: u64, buf: &mut [u8]) -> io::Result<()> {
         let start = self.start(offset, buf.len())?;
         self.source.fetch(start, buf)
@@ -171,5 +179,32 @@ impl ReadAt for RangedAt<'_> {
             within.push((self.start(*offset, buf.len())?, &mut **buf));
         }
         self.source.fetch_many(&mut within)
+    }
+}
+
+/// An object in a store as a source: concurrent ranged requests, its runs merged and batched
+/// as its store prefers.
+impl ReadAt for RangedFile {
+    fn size(&mut self) -> io::Result<u64> {
+        Ok(self.source.size())
+    }
+
+    fn read_at(&mut self, offset: u64, buf: &mut [u8]) -> io::Result<()> {
+        self.at(0).read_at(offset, buf)
+    }
+
+    fn read_many(&mut self, reads: &mut [(u64, &mut [u8])]) -> io::Result<()> {
+        self.at(0).read_many(reads)
+    }
+
+    fn merge(&self) -> Merge {
+        self.source.merge()
+    }
+
+    /// Its own stream: the bytes its open fetched first, then windows that grow as a read
+    /// goes on.
+    fn read_ahead(&mut self, pos: u64, buf: &mut [u8]) -> Option<io::Result<usize>> {
+        self.pos = pos;
+        Some(Read::read(self, buf))
     }
 }

@@ -1137,7 +1137,8 @@ impl FileRows {
             };
         }
         let at = (self.info.data_offset, None, 1);
-        crate::array::region::read_from_bytes(&self.info, &elems, &mut self.file, at)
+        let file = ndnpy_engine::source::positioned(&mut self.file);
+        crate::array::region::read_from_bytes(&self.info, &elems, file, at)
     }
 }
 
