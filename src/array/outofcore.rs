@@ -106,7 +106,7 @@ impl<S: ReadAt> NpyReader<S> {
         let mut inner = SourceReader::new(source)?;
         let info = Header::read(&mut inner, opts)?;
         let data_start = info.data_offset;
-        let end = inner.seek(SeekFrom::End(0))?;
+        let end = inner.measured_len();
         Ok(NpyReader {
             inner,
             info,

@@ -5,15 +5,15 @@
 use super::{Positioned, ReadAt};
 use std::io::{self, Read, Seek, SeekFrom};
 
-/// Reads below this many bytes are served from a window read ahead (a header's few small
-/// reads: one call to the source, one request to a store).
-const WINDOW: usize = 8 << 10;
+/// Reads below this many bytes are served from a window this long read ahead: a header's
+/// three small reads (magic, length, text) are one call to the source.
+const WINDOW: usize = 1 << 10;
 
 /// A [`ReadAt`] as a `Read + Seek` at a position of its own: what `NpyReader` reads the
 /// header through, and the type its regions, rows and elements are read from by the source's
 /// own positioned reads.
 ///
-/// Small reads are served from a window of up to 8 KiB read ahead; bytes in memory are
+/// Small reads are served from a window of up to 1 KiB read ahead; bytes in memory are
 /// copied straight; a source with a read-ahead of its own (an object in a store) reads as it
 /// does.
 ///
@@ -57,6 +57,13 @@ impl<S: ReadAt> SourceReader<S> {
             held: Vec::new(),
             held_at: 0,
         })
+    }
+
+    /// The source's length as last measured (at [`SourceReader::new`], a seek from the end,
+    /// or a read at the end).
+    #[doc(hidden)]
+    pub fn measured_len(&self) -> u64 {
+        self.len
     }
 
     /// The source.
@@ -181,6 +188,7 @@ mod tests {
     #[test]
     fn small_reads_share_one_window_and_large_ones_go_straight() {
         let bytes: Vec<u8> = (0..40_000u32).map(|i| i as u8).collect();
+        // 100 reads of 10 bytes: one window of 1 KiB.
         let mut r = SourceReader::new(Counted(&bytes, 0)).unwrap();
         let mut small = [0u8; 10];
         for i in 0..100 {
@@ -189,7 +197,7 @@ mod tests {
         }
         assert_eq!(r.get_ref().1, 1);
         r.seek(SeekFrom::Start(20_000)).unwrap();
-        let mut large = vec![0u8; 16 << 10];
+        let mut large = vec![0u8; 16 << 10]; // over the window: read straight
         r.read_exact(&mut large).unwrap();
         assert_eq!(large[..], bytes[20_000..20_000 + (16 << 10)]);
         assert_eq!(r.get_ref().1, 2);
