@@ -54,11 +54,10 @@ impl Ranged for Counted {
     }
 }
 
-#[test]
-fn a_ranged_file_by_value_or_behind_mut_is_read_by_batched_fetches() {
-    use crate::{NpyReader, WriteNpyExt};
-    use ndarray::{s, Array2};
-    let a = Array2::from_shape_fn((50, 40), |(i, j)| (i * 40 + j) as f64);
+/// A 50 x 40 array, its `.npy` as a ranged file, and the count of its batched fetches.
+fn counted_file() -> (ndarray::Array2<f64>, RangedFile, Arc<AtomicUsize>) {
+    use crate::WriteNpyExt;
+    let a = ndarray::Array2::from_shape_fn((50, 40), |(i, j)| (i * 40 + j) as f64);
     let mut bytes = Vec::new();
     a.write_npy(&mut bytes).unwrap();
     let batches = Arc::new(AtomicUsize::new(0));
@@ -66,7 +65,14 @@ fn a_ranged_file_by_value_or_behind_mut_is_read_by_batched_fetches() {
         bytes,
         batches: Arc::clone(&batches),
     };
-    let mut file = RangedFile::new(Box::new(source), Vec::new());
+    (a, RangedFile::new(Box::new(source), Vec::new()), batches)
+}
+
+#[test]
+fn a_ranged_file_by_value_or_behind_mut_is_read_by_batched_fetches() {
+    use crate::NpyReader;
+    use ndarray::s;
+    let (a, mut file, batches) = counted_file();
     assert!(matches!(positioned(&mut file), Positioned::Ranged(_)));
     assert!(matches!(positioned(&mut &mut file), Positioned::Ranged(_)));
     assert!(is_ranged::<RangedFile>());
@@ -88,17 +94,9 @@ fn a_ranged_file_by_value_or_behind_mut_is_read_by_batched_fetches() {
 
 #[test]
 fn a_ranged_file_named_as_a_source_is_read_by_batched_fetches() {
-    use crate::{NpyReader, WriteNpyExt};
-    use ndarray::{s, Array2};
-    let a = Array2::from_shape_fn((50, 40), |(i, j)| (i * 40 + j) as f64);
-    let mut bytes = Vec::new();
-    a.write_npy(&mut bytes).unwrap();
-    let batches = Arc::new(AtomicUsize::new(0));
-    let source = Counted {
-        bytes,
-        batches: Arc::clone(&batches),
-    };
-    let file = RangedFile::new(Box::new(source), Vec::new());
+    use crate::NpyReader;
+    use ndarray::s;
+    let (a, file, batches) = counted_file();
     let mut npy = NpyReader::new(file).unwrap();
     let column: ndarray::Array1<f64> = npy.read_slice(s![.., 3]).unwrap();
     assert_eq!(column, a.column(3));

@@ -207,35 +207,32 @@ impl Merge {
     };
 }
 
-/// Bytes in memory as a source (a map's too, as `&map[..]`): runs copied straight from them.
-impl ReadAt for &[u8] {
-    fn size(&mut self) -> io::Result<u64> {
-        Ok(self.len() as u64)
-    }
+/// `ReadAt` for bytes in memory: their runs copied straight from them.
+macro_rules! in_memory {
+    ($($(#[$doc:meta])* $ty:ty),*) => {$(
+        $(#[$doc])*
+        impl ReadAt for $ty {
+            fn size(&mut self) -> io::Result<u64> {
+                Ok(self.len() as u64)
+            }
 
-    fn memory(&self) -> Option<&[u8]> {
-        Some(self)
-    }
+            fn memory(&self) -> Option<&[u8]> {
+                Some(self)
+            }
 
-    fn read_at(&mut self, offset: u64, buf: &mut [u8]) -> io::Result<()> {
-        copy_at(self, offset, buf)
-    }
+            fn read_at(&mut self, offset: u64, buf: &mut [u8]) -> io::Result<()> {
+                copy_at(self, offset, buf)
+            }
+        }
+    )*};
 }
 
-/// Bytes in memory as a source, owned.
-impl ReadAt for Vec<u8> {
-    fn size(&mut self) -> io::Result<u64> {
-        Ok(self.len() as u64)
-    }
-
-    fn memory(&self) -> Option<&[u8]> {
-        Some(self)
-    }
-
-    fn read_at(&mut self, offset: u64, buf: &mut [u8]) -> io::Result<()> {
-        copy_at(self, offset, buf)
-    }
-}
+in_memory!(
+    /// Bytes in memory as a source (a map's too, as `&map[..]`).
+    &[u8],
+    /// Bytes in memory as a source, owned.
+    Vec<u8>
+);
 
 /// Fills `buf` from `bytes` at `offset`, or [`io::ErrorKind::UnexpectedEof`] if they end first.
 fn copy_at(bytes: &[u8], offset: u64, buf: &mut [u8]) -> io::Result<()> {
@@ -247,98 +244,78 @@ fn copy_at(bytes: &[u8], offset: u64, buf: &mut [u8]) -> io::Result<()> {
     Ok(())
 }
 
-/// A file as a source: positioned reads (the file's position untouched; a seek and a read
+/// `ReadAt` for a file: positioned reads (the file's position untouched; a seek and a read
 /// elsewhere than Unix), its length from its metadata.
-impl ReadAt for std::fs::File {
-    fn size(&mut self) -> io::Result<u64> {
-        Ok(self.metadata()?.len())
-    }
+macro_rules! a_file {
+    ($($(#[$doc:meta])* $ty:ty),*) => {$(
+        $(#[$doc])*
+        impl ReadAt for $ty {
+            fn size(&mut self) -> io::Result<u64> {
+                Ok(self.metadata()?.len())
+            }
 
-    fn read_at(&mut self, offset: u64, buf: &mut [u8]) -> io::Result<()> {
-        read_exact_at(self, buf, offset)
-    }
+            fn read_at(&mut self, offset: u64, buf: &mut [u8]) -> io::Result<()> {
+                read_exact_at(self, buf, offset)
+            }
 
-    fn file(&self) -> Option<(&std::fs::File, u64)> {
-        Some((self, 0))
-    }
+            fn file(&self) -> Option<(&std::fs::File, u64)> {
+                Some((self, 0))
+            }
+        }
+    )*};
 }
 
-/// A shared file as a source, as [`File`](std::fs::File) is.
-impl ReadAt for &std::fs::File {
-    fn size(&mut self) -> io::Result<u64> {
-        Ok(self.metadata()?.len())
-    }
+a_file!(
+    /// A file as a source: positioned reads (the file's position untouched; a seek and a
+    /// read elsewhere than Unix), its length from its metadata.
+    std::fs::File,
+    /// A shared file as a source, as [`File`](std::fs::File) is.
+    &std::fs::File
+);
 
-    fn read_at(&mut self, offset: u64, buf: &mut [u8]) -> io::Result<()> {
-        read_exact_at(self, buf, offset)
-    }
+/// `ReadAt` for a pointer to a source (`&mut S`, `Box<S>`): every method the source's own.
+macro_rules! through_pointer {
+    ($($(#[$doc:meta])* $ty:ty),*) => {$(
+        $(#[$doc])*
+        impl<S: ReadAt + ?Sized> ReadAt for $ty {
+            fn size(&mut self) -> io::Result<u64> {
+                (**self).size()
+            }
 
-    fn file(&self) -> Option<(&std::fs::File, u64)> {
-        Some((self, 0))
-    }
+            fn read_at(&mut self, offset: u64, buf: &mut [u8]) -> io::Result<()> {
+                (**self).read_at(offset, buf)
+            }
+
+            fn memory(&self) -> Option<&[u8]> {
+                (**self).memory()
+            }
+
+            fn read_many(&mut self, reads: &mut [(u64, &mut [u8])]) -> io::Result<()> {
+                (**self).read_many(reads)
+            }
+
+            fn merge(&self) -> Merge {
+                (**self).merge()
+            }
+
+            fn file(&self) -> Option<(&std::fs::File, u64)> {
+                (**self).file()
+            }
+
+            fn read_ahead(&mut self, pos: u64, buf: &mut [u8]) -> Option<io::Result<usize>> {
+                (**self).read_ahead(pos, buf)
+            }
+        }
+    )*};
 }
 
-/// A source borrowed: what it is, through `&mut`.
-impl<S: ReadAt + ?Sized> ReadAt for &mut S {
-    fn size(&mut self) -> io::Result<u64> {
-        (**self).size()
-    }
-
-    fn read_at(&mut self, offset: u64, buf: &mut [u8]) -> io::Result<()> {
-        (**self).read_at(offset, buf)
-    }
-
-    fn memory(&self) -> Option<&[u8]> {
-        (**self).memory()
-    }
-
-    fn read_many(&mut self, reads: &mut [(u64, &mut [u8])]) -> io::Result<()> {
-        (**self).read_many(reads)
-    }
-
-    fn merge(&self) -> Merge {
-        (**self).merge()
-    }
-
-    fn file(&self) -> Option<(&std::fs::File, u64)> {
-        (**self).file()
-    }
-
-    fn read_ahead(&mut self, pos: u64, buf: &mut [u8]) -> Option<io::Result<usize>> {
-        (**self).read_ahead(pos, buf)
-    }
-}
-
-/// A boxed source (one chosen at run time: a file or an object in a store), as what it holds.
-impl<S: ReadAt + ?Sized> ReadAt for Box<S> {
-    fn size(&mut self) -> io::Result<u64> {
-        (**self).size()
-    }
-
-    fn read_at(&mut self, offset: u64, buf: &mut [u8]) -> io::Result<()> {
-        (**self).read_at(offset, buf)
-    }
-
-    fn memory(&self) -> Option<&[u8]> {
-        (**self).memory()
-    }
-
-    fn read_many(&mut self, reads: &mut [(u64, &mut [u8])]) -> io::Result<()> {
-        (**self).read_many(reads)
-    }
-
-    fn merge(&self) -> Merge {
-        (**self).merge()
-    }
-
-    fn file(&self) -> Option<(&std::fs::File, u64)> {
-        (**self).file()
-    }
-
-    fn read_ahead(&mut self, pos: u64, buf: &mut [u8]) -> Option<io::Result<usize>> {
-        (**self).read_ahead(pos, buf)
-    }
-}
+through_pointer!(
+    /// A source borrowed: what it is, through `&mut`.
+    &mut S,
+    /// A boxed source (one chosen at run time: a file or an object in a store), as what it
+    /// holds.
+    Box<S>
+);
 
 /// A cursor's bytes in memory as a source: all of them, wherever its position is.
 impl<T: AsRef<[u8]>> ReadAt for io::Cursor<T> {
