@@ -65,7 +65,7 @@ impl<S: ReadAt> NpyReader<S> {
     /// Reads the header at the start of `source`, a [`ReadAt`]: a `File` (or `&File`,
     /// `&mut File`, `BufReader<File>`), bytes in memory (`&[u8]`, `Vec<u8>`, a `Cursor` of
     /// them: all its bytes, wherever its position; a map as `&map[..]`), an object in a store
-    /// ([`RemoteFile`](crate::remote)), any `Read + Seek` named as
+    /// (`RemoteFile`, feature `object_store`), any `Read + Seek` named as
     /// [`Seeking`](crate::source::Seeking), part of any of these as
     /// [`Section`](crate::source::Section), or a type of the caller's own. Its regions, rows,
     /// elements and whole array are then read as that type reads: a file by positioned reads

@@ -189,7 +189,7 @@ impl<'e, B: HashingRead> MemberReader<'e, B> {
     }
 
     /// What is known of the member's bytes for the `.npy` reader: its length (see
-    /// [`MemberReader::length_hint`]), and that an inflated member's bytes arrive slower than
+    /// `MemberReader::length_hint`), and that an inflated member's bytes arrive slower than
     /// memory takes them (said only when a helper thread may use that: not on one thread).
     pub fn input(&self) -> Input {
         Input::new(self.length_hint()).with_slow(self.inflater.is_some() && self.threads > 1)

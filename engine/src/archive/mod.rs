@@ -542,7 +542,7 @@ impl Directory {
     ///
     /// The directory is read through a 64 KiB buffer, entry by entry, and kept compact (see
     /// [`Directory`]); the allocations it makes, for the entries and the names, are bounded by
-    /// the directory's length (plus [`DIRECTORY_SLACK`] for names that decode to more bytes),
+    /// the directory's length (plus `DIRECTORY_SLACK` for names that decode to more bytes),
     /// which is bounded by the input's, and only the pages the entries and names use are
     /// touched.
     pub fn parse<R: Read>(r: R, span: &Span) -> Result<Directory, Error> {

@@ -390,6 +390,16 @@ pub struct Section<S> {
 impl<S: ReadAt> Section<S> {
     /// The `len` bytes of `source` from `start` on (fewer where it ends first; `u64::MAX`
     /// for all the rest).
+    ///
+    /// ```
+    /// // An `.npy` after a prefix of 5 bytes.
+    /// let mut bytes = b"junk:".to_vec();
+    /// bytes.extend(std::fs::read("testdata/example.npy")?);
+    /// let npy = ndnpy::source::Section::new(&bytes[..], 5, u64::MAX);
+    /// let a: ndarray::Array2<f64> = ndnpy::NpyReader::new(npy)?.read_array()?;
+    /// assert_eq!(a[[0, 0]], -1.0);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn new(source: S, start: u64, len: u64) -> Section<S> {
         Section { source, start, len }
     }
@@ -491,6 +501,14 @@ pub struct Seeking<R> {
 
 impl<R> Seeking<R> {
     /// `inner` as a source, its offsets counted from its start.
+    ///
+    /// ```
+    /// use std::io::BufReader;
+    /// let file = BufReader::new(std::fs::File::open("testdata/example.npy")?);
+    /// let mut npy = ndnpy::NpyReader::new(ndnpy::source::Seeking::new(file))?;
+    /// assert_eq!(npy.read_element::<f64>(&[0, 0])?, -1.0);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn new(inner: R) -> Seeking<R> {
         Seeking { inner, start: 0 }
     }
