@@ -53,9 +53,7 @@ pub struct NpyReader<S> {
     /// The source, read through at its header.
     inner: SourceReader<S>,
     info: HeaderInfo,
-    /// Absolute position of the first data byte.
-    data_start: u64,
-    /// Absolute length of the source, when it could be measured.
+    /// The source's length, measured at the open.
     end: u64,
     /// The threads a read of a file may use ([`ReadOptions::threads`]).
     threads: usize,
@@ -105,12 +103,10 @@ impl<S: ReadAt> NpyReader<S> {
     pub fn with_options(source: S, opts: &ReadOptions) -> Result<NpyReader<S>, Error> {
         let mut inner = SourceReader::new(source)?;
         let info = Header::read(&mut inner, opts)?;
-        let data_start = info.data_offset;
         let end = inner.measured_len();
         Ok(NpyReader {
             inner,
             info,
-            data_start,
             end,
             threads: opts.threads,
         })
@@ -203,9 +199,7 @@ impl<S: ReadAt> NpyReader<S> {
         A: ReadableElement,
         I: SliceArg<IxDyn>,
     {
-        let data_start = self.data_start - self.info.data_offset;
-        self.info
-            .check_data_within(self.end.saturating_sub(data_start))?;
+        self.info.check_data_within(self.end)?;
         self.region(selection.as_ref())
     }
 
@@ -234,11 +228,9 @@ impl<S: ReadAt> NpyReader<S> {
         &mut self,
         selection: I,
     ) -> Result<crate::array::dynamic::DynArray, Error> {
-        let data_start = self.data_start - self.info.data_offset;
-        self.info
-            .check_data_within(self.end.saturating_sub(data_start))?;
-        let available = self.end.saturating_sub(self.data_start);
-        let (info, start) = (&self.info, self.data_start);
+        self.info.check_data_within(self.end)?;
+        let available = self.end.saturating_sub(self.info.data_offset);
+        let (info, start) = (&self.info, self.info.data_offset);
         let (inner, threads) = (SourceReader::positioned(&mut self.inner), self.threads);
         let elems = selection.as_ref();
         crate::array::region::read_from_dyn(info, elems, inner, start, Some(available), threads)
@@ -329,9 +321,7 @@ impl<S: ReadAt> NpyReader<S> {
         I: SliceArg<IxDyn>,
         D: Dimension,
     {
-        let data_start = self.data_start - self.info.data_offset;
-        self.info
-            .check_data_within(self.end.saturating_sub(data_start))?;
+        self.info.check_data_within(self.end)?;
         self.region_into(selection.as_ref(), out.into_dyn())
     }
 
@@ -341,8 +331,8 @@ impl<S: ReadAt> NpyReader<S> {
         elems: &[ndarray::SliceInfoElem],
         out: ndarray::ArrayViewMutD<'_, A>,
     ) -> Result<(), Error> {
-        let available = self.end.saturating_sub(self.data_start);
-        let at = (self.data_start, Some(available), self.threads);
+        let available = self.end.saturating_sub(self.info.data_offset);
+        let at = (self.info.data_offset, Some(available), self.threads);
         let inner = SourceReader::positioned(&mut self.inner);
         crate::array::region::read_from_into(&self.info, elems, inner, at, out)
     }
@@ -371,8 +361,8 @@ impl<S: ReadAt> NpyReader<S> {
         &mut self,
         elems: &[ndarray::SliceInfoElem],
     ) -> Result<Array<A, D>, Error> {
-        let available = self.end.saturating_sub(self.data_start);
-        let (info, start) = (&self.info, self.data_start);
+        let available = self.end.saturating_sub(self.info.data_offset);
+        let (info, start) = (&self.info, self.info.data_offset);
         let (inner, threads) = (SourceReader::positioned(&mut self.inner), self.threads);
         crate::array::region::read_from(info, elems, inner, start, Some(available), threads)
     }
