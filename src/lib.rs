@@ -314,7 +314,9 @@ pub mod source {
     //! [`ReadAt`] is the one trait: a file, bytes in memory (a map as `&map[..]`), any
     //! `Read + Seek` named as [`Seeking`], part of another source as [`Section`], an object in
     //! a store, or a type of the caller's own. [`NpyReader`](crate::NpyReader) reads an `.npy`
-    //! through it, as the source's type reads: the fast path is in the type, never guessed.
+    //! through it and `NpzReader::from_source` an archive (as a [`SourceReader`]), as the
+    //! source's type reads: the fast path is in the type, never guessed. A stored member of
+    //! an archive is a source too (`NpzMember::stored_source`).
     //!
     //! # Examples
     //!
@@ -329,7 +331,7 @@ pub mod source {
     //! ```
 
     #[doc(inline)]
-    pub use ndnpy_engine::source::{ReadAt, Section, Seeking};
+    pub use ndnpy_engine::source::{ReadAt, Section, Seeking, SourceReader};
 }
 #[cfg(feature = "arrow")]
 pub use crate::convert::arrow;

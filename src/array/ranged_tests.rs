@@ -1,7 +1,6 @@
 //! An object read by ranged requests, by value or behind `&mut`, reaches the engine's
 //! batched fetches through the layer's readers (the engine's door knows its type).
 
-use ndnpy_engine::source::door::is_ranged;
 use ndnpy_engine::source::ranged::{Ranged, RangedFile};
 use ndnpy_engine::source::{positioned, Merge, Positioned};
 use std::any::Any;
@@ -75,8 +74,6 @@ fn a_ranged_file_by_value_or_behind_mut_is_read_by_batched_fetches() {
     let (a, mut file, batches) = counted_file();
     assert!(matches!(positioned(&mut file), Positioned::Ranged(_)));
     assert!(matches!(positioned(&mut &mut file), Positioned::Ranged(_)));
-    assert!(is_ranged::<RangedFile>());
-    assert!(is_ranged::<&mut RangedFile>());
 
     // Behind `&mut`: a column is 50 runs, fetched in batches, not read by seeking.
     let mut npy = NpyReader::new(&mut file).unwrap();

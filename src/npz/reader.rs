@@ -12,6 +12,7 @@ use ndnpy_engine::base::error::{with_path, Detail, Error, LimitError, MismatchEr
 use ndnpy_engine::element::{ReadableElement, ViewElement};
 use ndnpy_engine::format::header::HeaderInfo;
 use ndnpy_engine::source::span::Span;
+use ndnpy_engine::source::{Door, Positioned, ReadAt, Section, Seeking, SourceReader};
 use std::fs::File;
 use std::io::{Cursor, Read, Seek};
 use std::marker::PhantomData;
@@ -90,6 +91,9 @@ pub use ndnpy_engine::base::error::ndarray_npy::ReadNpzError;
 /// ```
 pub struct NpzReader<R: Read + Seek> {
     pub(super) reader: R,
+    /// How `reader` is read at offsets: the door's guess from its type (a file, bytes, an
+    /// object in a store), or, for [`NpzReader::from_source`], its source as itself.
+    pub(super) door: Door<R>,
     pub(super) dir: Directory,
     pub(super) options: ReadOptions,
     pub(super) scratch: Vec<u8>,
@@ -389,6 +393,75 @@ impl NpzReader<File> {
     }
 }
 
+impl<S: ReadAt> NpzReader<SourceReader<S>> {
+    /// Reads the central directory of the archive in `source`, a byte source named by its
+    /// type ([`ReadAt`](crate::source::ReadAt)), with the default [`ReadOptions`] for its
+    /// members.
+    ///
+    /// Every member is then read as the source's type reads, never guessed from a reader's:
+    /// a file's stored members by positioned reads (a large one split over two threads,
+    /// hashed as it lands), bytes in memory in place, regions by the source's
+    /// [`read_many`](crate::source::ReadAt::read_many), a large stored member's checksum by
+    /// its [`read_at_crc32`](crate::source::ReadAt::read_at_crc32). This is the door for a
+    /// source of the caller's own, for an archive inside a larger file
+    /// ([`Section`](crate::source::Section)), and for a wrapped file that
+    /// [`NpzReader::new`] could only read by seeking.
+    ///
+    /// # Errors
+    ///
+    /// As [`NpzReader::new`].
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ndnpy::{source::Section, NpzReader};
+    /// // An archive after a prefix of 4 bytes, in memory.
+    /// let mut bytes = b"junk".to_vec();
+    /// bytes.extend(std::fs::read("testdata/npz_stored.npz")?);
+    /// let mut npz = NpzReader::from_source(Section::new(&bytes[..], 4, u64::MAX))?;
+    /// let a: ndarray::Array2<f64> = npz.by_name("a")?;
+    /// assert_eq!(a.shape(), [2, 3]);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn from_source(source: S) -> Result<NpzReader<SourceReader<S>>, Error> {
+        NpzReader::from_source_with_options(source, &ReadOptions::default())
+    }
+
+    /// Like [`NpzReader::from_source`], with limits for reading each member, as
+    /// [`NpzReader::with_options`] takes them.
+    ///
+    /// # Errors
+    ///
+    /// As [`NpzReader::new`]. The limits apply when a member is read, not here.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ndnpy::{ErrorKind, NpzReader, ReadOptions};
+    /// let file = std::fs::File::open("testdata/npz_stored.npz")?;
+    /// let opts = ReadOptions::new().max_data_len(Some(16));
+    /// let mut npz = NpzReader::from_source_with_options(file, &opts)?;
+    /// let err = npz.member("a")?.read::<ndarray::OwnedRepr<f64>, ndarray::Ix2>().unwrap_err();
+    /// assert_eq!(err.kind(), ErrorKind::Limit);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn from_source_with_options(
+        source: S,
+        options: &ReadOptions,
+    ) -> Result<NpzReader<SourceReader<S>>, Error> {
+        let mut reader = SourceReader::new(source)?;
+        let dir = Directory::read(&mut reader)?;
+        Ok(NpzReader {
+            reader,
+            door: SourceReader::positioned,
+            dir,
+            options: options.clone(),
+            scratch: Vec::new(),
+            inflated: 0,
+        })
+    }
+}
+
 impl<R: Read + Seek> NpzReader<R> {
     /// Reads the central directory of the archive in `reader`, with the default
     /// [`ReadOptions`] for its members.
@@ -437,6 +510,7 @@ impl<R: Read + Seek> NpzReader<R> {
         let dir = Directory::read(&mut reader)?;
         Ok(NpzReader {
             reader,
+            door: ndnpy_engine::source::positioned::<R>,
             dir,
             options: options.clone(),
             scratch: Vec::new(),
@@ -600,7 +674,7 @@ impl<R: Read + Seek> NpzReader<R> {
         &'s mut self,
         index: usize,
         most: Option<u64>,
-        f: impl FnOnce(&mut MemberReader<'s, Span<'s, R>>, &ReadOptions) -> Result<T, Error>,
+        f: impl FnOnce(&mut MemberReader<'s, Span<'s>>, &ReadOptions) -> Result<T, Error>,
     ) -> Result<T, Error> {
         let entry = self.entry(index)?;
         entry.check()?;
@@ -608,6 +682,7 @@ impl<R: Read + Seek> NpzReader<R> {
         self.charge_check(index, most)?;
         let NpzReader {
             reader,
+            door,
             dir,
             options,
             scratch,
@@ -627,8 +702,13 @@ impl<R: Read + Seek> NpzReader<R> {
         } = (dir.locate(reader, index, scratch)).map_err(|e| e.in_member(name))?;
         let src = match in_scratch {
             Some(range) => Span::Memory(&scratch[range]),
-            None => Span::of(reader, data_start, entry.compressed_size, options.threads)
-                .map_err(|e| Error::from(e).in_member(name))?,
+            None => Span::of(
+                (*door)(reader),
+                data_start,
+                entry.compressed_size,
+                options.threads,
+            )
+            .map_err(|e| Error::from(e).in_member(name))?,
         };
         let mut m = MemberReader::new(src, entry).with_threads(options.threads);
         let result = f(&mut m, options).map_err(|e| e.in_member(name));
@@ -1156,6 +1236,54 @@ impl<R: Read + Seek> NpzMember<'_, R> {
         Ok(Some(located.data_start..located.data_start + size))
     }
 
+    /// For a stored (uncompressed) member, its bytes (for an array, its whole `.npy` file)
+    /// as a byte source of their own, read where they lie in the archive as the archive's
+    /// reader reads: a file by positioned reads, bytes in memory in place, an object in a
+    /// store by ranged requests, a [`from_source`](NpzReader::from_source) archive by its
+    /// source. `None` for a compressed member. Only the local header is read.
+    ///
+    /// [`NpyReader`](crate::NpyReader) reads rows, elements and regions of it without reading
+    /// the rest of the member. The CRC-32, which covers the whole member, is not checked;
+    /// [`NpzMember::read`] checks it.
+    ///
+    /// # Errors
+    ///
+    /// As [`NpzMember::stored_range`].
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ndnpy::{NpyReader, NpzReader};
+    /// let mut npz = NpzReader::open("testdata/npz_stored.npz")?;
+    /// let mut member = npz.member("a")?;
+    /// let npy = member.stored_source()?.expect("np.savez stores its members");
+    /// let row: ndarray::Array2<f64> = NpyReader::new(npy)?.read_rows(1..2)?;
+    /// assert_eq!(row, ndarray::array![[1.5, 2.0, 2.5]]);
+    ///
+    /// let mut npz = NpzReader::open("testdata/npz_compressed.npz")?;
+    /// assert!(npz.member("a")?.stored_source()?.is_none());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn stored_source(&mut self) -> Result<Option<Section<Box<dyn ReadAt + '_>>>, Error> {
+        let Some(range) = self.stored_range()? else {
+            return Ok(None);
+        };
+        let npz = &mut *self.npz;
+        let source: Box<dyn ReadAt + '_> = match (npz.door)(&mut npz.reader) {
+            #[cfg(unix)]
+            Positioned::File(file) => Box::new(file),
+            Positioned::Bytes(all) => Box::new(all),
+            Positioned::Ranged(file) => Box::new(file),
+            Positioned::Source(source) => Box::new(source),
+            Positioned::Other(reader) => Box::new(Seeking::new(reader)),
+        };
+        Ok(Some(Section::new(
+            source,
+            range.start,
+            range.end - range.start,
+        )))
+    }
+
     /// Reads the region `selection` of the member's array (ndarray's slice syntax, `s![..]`),
     /// as [`NpyReader::read_slice`](crate::NpyReader::read_slice) reads one of a `.npy`: for
     /// a stored member (what `np.savez` writes), only the runs of bytes the selection covers,
@@ -1185,7 +1313,6 @@ impl<R: Read + Seek> NpzMember<'_, R> {
         let result = self.region_source().and_then(|source| match source {
             RegionSource::Stored(info, reader, start, threads) => {
                 let elems = selection.as_ref();
-                let reader = ndnpy_engine::source::positioned(reader);
                 crate::array::region::read_from(&info, elems, reader, start, None, threads)
             }
             RegionSource::Inflated(bytes) => {
@@ -1219,7 +1346,6 @@ impl<R: Read + Seek> NpzMember<'_, R> {
         let result = self.region_source().and_then(|source| match source {
             RegionSource::Stored(info, reader, start, threads) => {
                 let elems = selection.as_ref();
-                let reader = ndnpy_engine::source::positioned(reader);
                 crate::array::region::read_from_dyn(&info, elems, reader, start, None, threads)
             }
             RegionSource::Inflated(bytes) => {
@@ -1266,7 +1392,6 @@ impl<R: Read + Seek> NpzMember<'_, R> {
             RegionSource::Stored(info, reader, start, threads) => {
                 let at = (start, None, threads);
                 let elems = selection.as_ref();
-                let reader = ndnpy_engine::source::positioned(reader);
                 crate::array::region::read_from_into(&info, elems, reader, at, out)
             }
             RegionSource::Inflated(bytes) => {
@@ -1286,7 +1411,8 @@ impl<R: Read + Seek> NpzMember<'_, R> {
                 let info = self.header()?;
                 info.check_data_within(range.end - range.start)?;
                 let start = range.start + info.data_offset;
-                let (reader, threads) = (&mut self.npz.reader, self.npz.options.threads);
+                let threads = self.npz.options.threads;
+                let reader = (self.npz.door)(&mut self.npz.reader);
                 RegionSource::Stored(info, reader, start, threads)
             }
             None => RegionSource::Inflated(self.bytes()?),
@@ -1296,7 +1422,7 @@ impl<R: Read + Seek> NpzMember<'_, R> {
 
 /// See [`NpzMember::region_source`].
 enum RegionSource<'a, R> {
-    Stored(HeaderInfo, &'a mut R, u64, usize),
+    Stored(HeaderInfo, Positioned<'a, R>, u64, usize),
     Inflated(Vec<u8>),
 }
 

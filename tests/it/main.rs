@@ -39,6 +39,8 @@ mod no_object;
 mod npz;
 #[cfg(feature = "npz")]
 mod npz_member;
+#[cfg(feature = "npz")]
+mod npz_source;
 // The sweeps of every dtype numpy writes, `f2` included, need the feature `half`.
 #[cfg(all(feature = "npz", feature = "half"))]
 mod npz_numpy;

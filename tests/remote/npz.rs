@@ -319,3 +319,81 @@ fn hostile_and_broken_archives_are_errors() {
     let err = npz.member("big").and_then(|mut m| m.bytes()).unwrap_err();
     assert_eq!(err.fault(), Some(ndnpy::Fault::Changed), "{err}");
 }
+
+// `NpzReader::from_source` of a `RemoteFile` reads as `NpzReader::new` of it: a row of a
+// stored member in a few small requests, the whole member in parts with its CRC-32 checked
+// (a flipped byte fails it), and a stored member as a source `NpyReader` reads rows of.
+#[test]
+fn an_archive_named_as_a_source_and_its_stored_member_read_as_the_store_reads() {
+    let (big, bytes) = big_archive(false);
+    let real = moto().store();
+    put(&real, "npz/big_source.npz", bytes.clone());
+    put(
+        &real,
+        "npz/big_source_flipped.npz",
+        flip(bytes, "big", |len| len / 2),
+    );
+    let store = Counting::new(real);
+    let opts = RemoteOptions::new().part_size(4 << 20).concurrency(4);
+    let file = RemoteFile::open_with_options(
+        store.clone(),
+        Path::from("npz/big_source.npz"),
+        opts.clone(),
+    );
+    let mut npz = NpzReader::from_source(file.unwrap()).unwrap();
+    store.take();
+    let mut member = npz.member("big").unwrap();
+    let row: Array2<f64> = member.read_slice(s![2048..2049, ..]).unwrap();
+    assert_eq!(row, big.slice(s![2048..2049, ..]));
+    let (requests, transferred) = store.take();
+    eprintln!(
+        "one 8 KiB row of a stored member by source: {requests} requests, {transferred} bytes"
+    );
+    assert!(requests <= 3, "{requests} requests");
+    assert!(transferred <= 80 << 10, "{transferred} bytes");
+
+    // The member as a source of its own: rows by `NpyReader`.
+    let npy = member.stored_source().unwrap().expect("stored");
+    let mut npy = ndnpy::NpyReader::new(npy).unwrap();
+    store.take();
+    let rows: Array2<f64> = npy.read_rows(100..102).unwrap();
+    assert_eq!(rows, big.slice(s![100..102, ..]));
+    let (requests, transferred) = store.take();
+    eprintln!(
+        "two rows of a stored member through NpyReader: {requests} requests, {transferred} bytes"
+    );
+    assert!(requests <= 2, "{requests} requests");
+    assert!(transferred <= 64 << 10, "{transferred} bytes");
+    drop(npy);
+
+    // The whole member, in parts, its CRC-32 checked.
+    member.header().unwrap();
+    store.take();
+    let all: Array2<f64> = member.read().unwrap();
+    assert_eq!(all, big);
+    let (requests, transferred) = store.take();
+    let compressed = member.info().compressed_size();
+    eprintln!(
+        "a stored member of {compressed} bytes by source: {requests} requests, {transferred} bytes"
+    );
+    assert!(
+        transferred <= compressed + (64 << 10),
+        "{transferred} of {compressed}"
+    );
+    assert!(
+        requests <= compressed.div_ceil(4 << 20) + 8,
+        "{requests} requests"
+    );
+    let small: Array1<i64> = npz.by_name("small").unwrap();
+    assert_eq!(small, ndarray::arr1(&[1, 2, 3]));
+
+    let file = RemoteFile::open_with_options(store, Path::from("npz/big_source_flipped.npz"), opts);
+    let mut npz = NpzReader::from_source(file.unwrap()).unwrap();
+    let err = npz
+        .member("big")
+        .unwrap()
+        .read::<ndarray::OwnedRepr<f64>, ndarray::Ix2>();
+    let err = err.unwrap_err();
+    assert_eq!(err.fault(), Some(ndnpy::Fault::Checksum), "{err}");
+    assert_eq!(err.member(), Some("big.npy"));
+}

@@ -173,7 +173,7 @@ pub enum Positioned<'r, R> {
     /// A `Cursor` over bytes in memory (by value or `&mut`): all its bytes.
     Bytes(&'r [u8]),
     /// An object in a store, read by ranged requests.
-    Ranged(&'r super::RangedFile),
+    Ranged(&'r mut super::RangedFile),
     /// A source named by its type ([`SourceReader`](super::SourceReader)): read as it reads.
     Source(&'r mut dyn super::ReadAt),
     /// Anything else: seek, then read.
@@ -233,14 +233,6 @@ pub fn file_behind<R: Read>(r: &mut R) -> Result<&File, &mut R> {
             Err(r)
         }
     }
-}
-
-/// Whether `R` is a source read by ranged requests (an object in a store), by value or
-/// `&mut`: one whose large reads go straight into the caller's buffer, fetched by concurrent
-/// requests.
-#[cfg_attr(not(feature = "npz"), allow(dead_code))]
-pub fn is_ranged<R>() -> bool {
-    is::<R, super::RangedFile>() || is::<R, &'static mut super::RangedFile>()
 }
 
 /// A writer seen through to the standard type it is.

@@ -10,19 +10,20 @@
 //! ([`SourceReader`]); ndarray-npy's generic doors (`read_npy<R: Read>`, `NpzReader<R: Read +
 //! Seek>`) take any reader, which becomes one of these in one place, the door ([`door`]): the
 //! only code that looks at what type a caller's reader is. A stored `.npz` member's whole read
-//! is a `span` of the caller's reader: bytes already in memory, a file's range, or the reader
-//! after a seek, chosen with the door's help; a file's range and an object in a store read a
-//! large part together with its CRC-32.
+//! is a `span` of the archive's reader as its door (the guess, or a `SourceReader`'s own) sees
+//! it: bytes in memory, a file's range, a source's range, or the reader after a seek; a file's
+//! range, a source's (by [`ReadAt::read_at_crc32`]) and an object in a store read a large part
+//! together with its CRC-32.
 //!
 //! Which source takes which path (each type by value or `&mut`; `&File` too):
 //!
 //! | the source | whole reads (`read_npy`, `DynArray::read_npy`) | rows, elements, regions (`NpyReader`, `NpzMember::read_slice`) | a stored `.npz` member (`NpzReader`) |
 //! |---|---|---|---|
 //! | `File`, `BufReader<File>` | header through the reader; the length taken after it; the data by positioned reads, a large read split over `ReadOptions::threads` (2 by default; Unix) | positioned reads, nearby runs merged, many runs over two threads (Unix) | positioned reads; a large member read and hashed in 256 KiB steps over `threads` (Unix) |
-//! | `&[u8]`, `Cursor<&[u8]>`, `Cursor<Vec<u8>>` (`Vec<u8>` too for `NpyReader`) | the bytes copied, a large copy split over `threads` (Unix) | the runs copied from the bytes | through a 64 KiB buffer |
+//! | `&[u8]`, `Cursor<&[u8]>`, `Cursor<Vec<u8>>` (`Vec<u8>` too as a source) | the bytes copied, a large copy split over `threads` (Unix) | the runs copied from the bytes | copied from the bytes |
 //! | `RemoteFile` | a stream; a large read fetched in concurrent parts | concurrent ranged GETs, runs within `region_gap` merged | a large member fetched whole by concurrent GETs, then hashed |
-//! | a caller's `ReadAt` (`NpyReader` only) | — | its `read_many` of merged windows (by default one `read_at` each) | — |
-//! | anything else (`Seeking` for `NpyReader`) | a stream | a seek and a read per merged window | through a 64 KiB buffer, hashed as it streams |
+//! | a caller's `ReadAt` (`NpyReader`, `NpzReader::from_source`) | — | its `read_many` of merged windows (by default one `read_at` each) | through a 64 KiB buffer; a large read by its `read_at_crc32` |
+//! | anything else (`Seeking` as a source) | a stream | a seek and a read per merged window | through a 64 KiB buffer, hashed as it streams |
 //!
 //! Elsewhere than Unix a `File`'s whole read is one plain read of a known length, and its
 //! regions and members take the last row's paths. Writers: a `File` or `BufWriter<File>`
@@ -128,6 +129,30 @@ pub trait ReadAt {
             self.read_at(*offset, buf)?;
         }
         Ok(())
+    }
+
+    /// Fills `buf` with the bytes at `offset`, as [`read_at`](ReadAt::read_at) does, and
+    /// returns their CRC-32 (IEEE, as ZIP and `zlib.crc32` compute it): what a stored `.npz`
+    /// member's large reads call, its checksum due. By default a `read_at`, then a hash; a
+    /// file reads and hashes a large `buf` in two parts at once (Unix), and a source that
+    /// can do better (a store that keeps checksums, a read spread over threads) overrides it.
+    ///
+    /// # Errors
+    ///
+    /// As [`read_at`](ReadAt::read_at).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ndnpy::source::ReadAt;
+    /// let mut data = [0u8; 9];
+    /// let crc = (&b"xx123456789"[..]).read_at_crc32(2, &mut data)?;
+    /// assert_eq!((&data, crc), (b"123456789", 0xCBF4_3926));
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
+    fn read_at_crc32(&mut self, offset: u64, buf: &mut [u8]) -> io::Result<u32> {
+        self.read_at(offset, buf)?;
+        Ok(crc32fast::hash(buf))
     }
 
     /// How a region read merges and batches runs of this source: bytes in memory each run
@@ -258,6 +283,11 @@ macro_rules! a_file {
                 read_exact_at(self, buf, offset)
             }
 
+            /// A large `buf` read and hashed in two parts at once (Unix).
+            fn read_at_crc32(&mut self, offset: u64, buf: &mut [u8]) -> io::Result<u32> {
+                file_read_at_crc32(self, offset, buf)
+            }
+
             fn file(&self) -> Option<(&std::fs::File, u64)> {
                 Some((self, 0))
             }
@@ -272,6 +302,23 @@ a_file!(
     /// A shared file as a source, as [`File`](std::fs::File) is.
     &std::fs::File
 );
+
+/// [`ReadAt::read_at_crc32`] of a file: a large `buf` (on Unix, with the feature `npz`) read
+/// and hashed in two parts on two threads (as many as a read's default `threads`), each part
+/// in cache-sized steps; else a read, then a hash.
+fn file_read_at_crc32(file: &std::fs::File, offset: u64, buf: &mut [u8]) -> io::Result<u32> {
+    #[cfg(all(unix, feature = "npz"))]
+    if buf.len() >= span::PARALLEL_CRC_MIN && crate::platform::prefault::cores() >= 2 {
+        let len = buf.len() as u64;
+        let (n, hash) = pio::FileSpan::new(file, offset, len, 2).read_hashing(buf)?;
+        if n < buf.len() {
+            return Err(io::Error::from(io::ErrorKind::UnexpectedEof));
+        }
+        return Ok(hash.finalize());
+    }
+    read_exact_at(file, buf, offset)?;
+    Ok(crc32fast::hash(buf))
+}
 
 /// `ReadAt` for a pointer to a source (`&mut S`, `Box<S>`): every method the source's own.
 macro_rules! through_pointer {
@@ -292,6 +339,10 @@ macro_rules! through_pointer {
 
             fn read_many(&mut self, reads: &mut [(u64, &mut [u8])]) -> io::Result<()> {
                 (**self).read_many(reads)
+            }
+
+            fn read_at_crc32(&mut self, offset: u64, buf: &mut [u8]) -> io::Result<u32> {
+                (**self).read_at_crc32(offset, buf)
             }
 
             fn merge(&self) -> Merge {
@@ -349,6 +400,10 @@ impl<S: ReadAt> ReadAt for io::BufReader<S> {
 
     fn read_many(&mut self, reads: &mut [(u64, &mut [u8])]) -> io::Result<()> {
         self.get_mut().read_many(reads)
+    }
+
+    fn read_at_crc32(&mut self, offset: u64, buf: &mut [u8]) -> io::Result<u32> {
+        self.get_mut().read_at_crc32(offset, buf)
     }
 
     fn merge(&self) -> Merge {
@@ -435,6 +490,11 @@ impl<S: ReadAt> ReadAt for Section<S> {
     fn read_at(&mut self, offset: u64, buf: &mut [u8]) -> io::Result<()> {
         let at = self.at(offset, buf.len())?;
         self.source.read_at(at, buf)
+    }
+
+    fn read_at_crc32(&mut self, offset: u64, buf: &mut [u8]) -> io::Result<u32> {
+        let at = self.at(offset, buf.len())?;
+        self.source.read_at_crc32(at, buf)
     }
 
     fn memory(&self) -> Option<&[u8]> {

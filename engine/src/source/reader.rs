@@ -11,7 +11,8 @@ const WINDOW: usize = 1 << 10;
 
 /// A [`ReadAt`] as a `Read + Seek` at a position of its own: what `NpyReader` reads the
 /// header through, and the type its regions, rows and elements are read from by the source's
-/// own positioned reads.
+/// own positioned reads; the reader of an `NpzReader` opened by `NpzReader::from_source`,
+/// whose members are read the same way.
 ///
 /// Small reads are served from a window of up to 1 KiB read ahead; bytes in memory are
 /// copied straight; a source with a read-ahead of its own (an object in a store) reads as it
@@ -20,7 +21,7 @@ const WINDOW: usize = 1 << 10;
 /// # Examples
 ///
 /// ```
-/// use ndnpy_engine::source::SourceReader;
+/// use ndnpy::source::SourceReader;
 /// use std::io::{Read, Seek, SeekFrom};
 /// let mut r = SourceReader::new(b"abcdef".to_vec())?;
 /// r.seek(SeekFrom::Start(2))?;
@@ -48,6 +49,17 @@ impl<S: ReadAt> SourceReader<S> {
     /// # Errors
     ///
     /// The source's, measuring its [`size`](ReadAt::size).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use std::io::Read;
+    /// let file = std::fs::File::open("testdata/example.npy")?;
+    /// let mut magic = [0u8; 6];
+    /// ndnpy::source::SourceReader::new(file)?.read_exact(&mut magic)?;
+    /// assert_eq!(&magic, b"\x93NUMPY");
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
     pub fn new(mut source: S) -> io::Result<SourceReader<S>> {
         let len = source.size()?;
         Ok(SourceReader {
@@ -69,7 +81,7 @@ impl<S: ReadAt> SourceReader<S> {
     /// The source.
     ///
     /// ```
-    /// let r = ndnpy_engine::source::SourceReader::new(vec![1u8, 2])?;
+    /// let r = ndnpy::source::SourceReader::new(vec![1u8, 2])?;
     /// assert_eq!(r.get_ref().len(), 2);
     /// # Ok::<(), std::io::Error>(())
     /// ```
@@ -80,7 +92,7 @@ impl<S: ReadAt> SourceReader<S> {
     /// The source back.
     ///
     /// ```
-    /// let r = ndnpy_engine::source::SourceReader::new(vec![1u8, 2])?;
+    /// let r = ndnpy::source::SourceReader::new(vec![1u8, 2])?;
     /// assert_eq!(r.into_inner(), [1, 2]);
     /// # Ok::<(), std::io::Error>(())
     /// ```
