@@ -212,12 +212,7 @@ fn source_read_hashing(
     if out.len() < PARALLEL_CRC_MIN {
         return None;
     }
-    let mut all = crc32fast::Hasher::new();
-    let buffered = s.buffer();
-    let first = buffered.len().min(out.len());
-    out[..first].copy_from_slice(&buffered[..first]);
-    all.update(&out[..first]);
-    s.consume(first);
+    let (first, mut all) = take_buffered(s, out);
     let span = s.get_mut();
     let rest = ((out.len() - first) as u64).min(span.end - span.pos) as usize;
     let part = &mut out[first..first + rest];
@@ -241,12 +236,7 @@ fn file_read_hashing(
     {
         return None;
     }
-    let mut all = crc32fast::Hasher::new();
-    let buffered = f.buffer();
-    let first = buffered.len().min(out.len());
-    out[..first].copy_from_slice(&buffered[..first]);
-    all.update(&out[..first]);
-    f.consume(first);
+    let (first, mut all) = take_buffered(f, out);
     Some(
         f.get_mut()
             .read_hashing(&mut out[first..])
@@ -255,4 +245,16 @@ fn file_read_hashing(
                 (first + n, all)
             }),
     )
+}
+
+/// Moves what `b` holds buffered (as much as `out` takes) to the start of `out`: how many
+/// bytes, and their hash.
+fn take_buffered<R: Read>(b: &mut BufReader<R>, out: &mut [u8]) -> (usize, crc32fast::Hasher) {
+    let mut hash = crc32fast::Hasher::new();
+    let buffered = b.buffer();
+    let first = buffered.len().min(out.len());
+    out[..first].copy_from_slice(&buffered[..first]);
+    hash.update(&out[..first]);
+    b.consume(first);
+    (first, hash)
 }
