@@ -3,6 +3,7 @@
 #
 #   fuzz/run.sh                 # every target for 10 minutes each, one after another
 #   fuzz/run.sh 60 header view  # 60 seconds each, these targets only
+#   FUZZ_JOBS=2 fuzz/run.sh 10  # two targets at a time (CI: one a core)
 #
 # Each target first replays its whole corpus (the seeds below and
 # fuzz/corpora/<target>.tar.gz), then tries new inputs for the seconds given. It exits non-zero if any target finds a crash
@@ -102,26 +103,34 @@ for path in glob.glob("../testdata/**/*.npz", recursive=True):
 PY
 # The pickle target takes a shape byte and a pickle: each object fixture's data after its
 # 128-byte header, with the shape byte that matches it.
-for f in ../testdata/object/*.npy; do
-    python3 - "$f" "corpus/pickle/$(basename "$f")" <<'PY' || true
-import sys, ast
-raw = open(sys.argv[1], "rb").read()
-n = 10 + int.from_bytes(raw[8:10], "little")
-shape = ast.literal_eval(raw[10:n].decode("latin1"))["shape"]
-if len(shape) == 1 and shape[0] < 64:
-    open(sys.argv[2], "wb").write(bytes([shape[0]]) + raw[n:])
+# (One Python process for every file: a process a file was half a minute of this script.)
+python3 - ../testdata/object/*.npy <<'PY' || true
+import sys, ast, os
+for path in sys.argv[1:]:
+    try:
+        raw = open(path, "rb").read()
+        n = 10 + int.from_bytes(raw[8:10], "little")
+        shape = ast.literal_eval(raw[10:n].decode("latin1"))["shape"]
+    except Exception:
+        continue
+    if len(shape) == 1 and shape[0] < 64:
+        open("corpus/pickle/" + os.path.basename(path), "wb").write(bytes([shape[0]]) + raw[n:])
 PY
-done
-for f in $(find ../testdata -name '*.npy' -size -4097c); do
-    # The descr text of each fixture's header, as a seed for the descr parser.
-    python3 - "$f" > "corpus/descr/$(basename "$f").txt" 2>/dev/null <<'PY' || true
-import sys, ast
-raw = open(sys.argv[1], "rb").read()
-n = 10 + int.from_bytes(raw[8:10], "little") if raw[6] == 1 else 12 + int.from_bytes(raw[8:12], "little")
-text = raw[10 if raw[6] == 1 else 12:n].decode("latin1")
-print(repr(ast.literal_eval(text)["descr"]), end="")
+# The descr text of each fixture's header, as a seed for the descr parser (empty where the
+# header does not parse).
+mapfile -t small < <(find ../testdata -name '*.npy' -size -4097c)
+python3 - "${small[@]}" <<'PY' || true
+import sys, ast, os
+for path in sys.argv[1:]:
+    with open("corpus/descr/" + os.path.basename(path) + ".txt", "w") as out:
+        try:
+            raw = open(path, "rb").read()
+            n = 10 + int.from_bytes(raw[8:10], "little") if raw[6] == 1 else 12 + int.from_bytes(raw[8:12], "little")
+            text = raw[10 if raw[6] == 1 else 12:n].decode("latin1")
+            out.write(repr(ast.literal_eval(text)["descr"]))
+        except Exception:
+            pass
 PY
-done
 # Reads reserve an array's address space at once and commit memory only as data arrives
 # (docs/safety.md, "Reading untrusted files"); a reservation the system refuses returns null and the
 # read grows with the bytes instead. AddressSanitizer aborts on such a refusal by default and
@@ -134,25 +143,37 @@ export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}allocator_may_return_null=1"
 if $build_all; then
     RUSTC_BOOTSTRAP=1 cargo fuzz build -O
 fi
-failed=()
-for t in "${targets[@]}"; do
+# FUZZ_JOBS targets run at once (default 1; CI runs 2, one a core, once the build is done):
+# each still fuzzes for its own `seconds`, and the logs are shown in the targets' order.
+jobs=${FUZZ_JOBS:-1}
+logs=$(mktemp -d)
+run_target() {
+    local t=$1 max_len=4096 status=0
     # Deflate streams longer than 4 KiB reach the inflater's fast loop and its history ring.
-    max_len=4096
     [ "$t" = inflate ] && max_len=65536
-    echo "== $t: ${seconds}s"
-    log=$(mktemp)
-    status=0
     RUSTC_BOOTSTRAP=1 cargo fuzz run -O "$t" "corpus/$t" -- \
         -max_total_time="$seconds" -max_len="$max_len" -rss_limit_mb=2048 -malloc_limit_mb=4194304 -timeout=10 \
-        -print_final_stats=1 > "$log" 2>&1 || status=$?
-    grep -E "^(stat::|==|Done|.*ERROR|.*panicked|SUMMARY)" "$log" \
+        -print_final_stats=1 > "$logs/$t.log" 2>&1 || status=$?
+    echo "$status" > "$logs/$t.status"
+}
+for t in "${targets[@]}"; do
+    while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do
+        wait -n || true
+    done
+    run_target "$t" &
+done
+wait
+failed=()
+for t in "${targets[@]}"; do
+    echo "== $t: ${seconds}s"
+    grep -E "^(stat::|==|Done|.*ERROR|.*panicked|SUMMARY)" "$logs/$t.log" \
         | grep -v "WARNING: AddressSanitizer failed to allocate" || true
-    if [ "$status" -ne 0 ]; then
-        tail -40 "$log"
+    if [ "$(cat "$logs/$t.status" 2>/dev/null || echo missing)" != 0 ]; then
+        tail -40 "$logs/$t.log"
         failed+=("$t")
     fi
-    rm -f "$log"
 done
+rm -rf "$logs"
 if [ ${#failed[@]} -gt 0 ]; then
     echo "fuzz targets that found a crash: ${failed[*]}" >&2
     exit 1
