@@ -142,7 +142,7 @@ impl Read for SourceSpan<'_> {
             return Ok(0);
         }
         let n = match self.source.read_ahead(self.pos, &mut buf[..n]) {
-            Some(read) => read?,
+            Some(read) => read?.min(n),
             None => {
                 self.source.read_at(self.pos, &mut buf[..n])?;
                 n
