@@ -71,6 +71,7 @@
 use crate::array::options::ReadOptions;
 use crate::array::write::{write_file_atomically, WriteNpyExt, WriteOptions};
 use crate::npz::{NpzReader, NpzWriteOptions, NpzWriter};
+use crate::source::ReadAt;
 use ::safetensors::tensor::{Dtype, Metadata, TensorInfo};
 use ndnpy_engine::base::dtype::{ByteOrder, DType, ScalarKind};
 use ndnpy_engine::base::error::{
@@ -774,7 +775,7 @@ fn read_hashed(
     hasher: &mut crc32fast::Hasher,
 ) -> Result<usize, Error> {
     let n = ((range.end - range.start) as usize).min(buf.len());
-    ndnpy_engine::source::read_exact_at(file, &mut buf[..n], range.start)?;
+    ReadAt::read_at(&mut { file }, range.start, &mut buf[..n])?;
     for step in buf[..n].chunks(256 << 10) {
         hasher.update(step);
     }
@@ -1065,7 +1066,7 @@ impl WriteNpyExt for Tensor<'_> {
         let mut done = 0usize;
         while done < self.len {
             let part = &mut buf[..(self.len - done).min(CHUNK)];
-            ndnpy_engine::source::read_exact_at(self.file, part, self.start + done as u64)?;
+            ReadAt::read_at(&mut { self.file }, self.start + done as u64, part)?;
             if is_bool(&self.header.dtype) {
                 check_bools_at(part, done as u64).map_err(|e| e.in_member(&self.name))?;
             }
