@@ -636,7 +636,7 @@ impl ReadAt for FileAt<'_> {
 
 /// Fills `buf` from `file` at `offset`: a positioned read on Unix (the file's position
 /// untouched, so several threads may read one file), a seek and a read elsewhere.
-pub fn read_exact_at(file: &std::fs::File, buf: &mut [u8], offset: u64) -> io::Result<()> {
+fn read_exact_at(file: &std::fs::File, buf: &mut [u8], offset: u64) -> io::Result<()> {
     #[cfg(unix)]
     {
         std::os::unix::fs::FileExt::read_exact_at(file, buf, offset)
