@@ -134,8 +134,9 @@ pub trait ReadAt {
     /// Fills `buf` with the bytes at `offset`, as [`read_at`](ReadAt::read_at) does, and
     /// returns their CRC-32 (IEEE, as ZIP and `zlib.crc32` compute it): what a stored `.npz`
     /// member's large reads call, its checksum due. By default a `read_at`, then a hash; a
-    /// file reads and hashes a large `buf` in two parts at once (Unix), and a source that
-    /// can do better (a store that keeps checksums, a read spread over threads) overrides it.
+    /// file reads and hashes a large `buf` in two parts at once (on Unix, with `npz`), and a
+    /// source that can do better (a store that keeps checksums, a read spread over threads)
+    /// overrides it.
     ///
     /// # Errors
     ///
@@ -283,7 +284,7 @@ macro_rules! a_file {
                 read_exact_at(self, buf, offset)
             }
 
-            /// A large `buf` read and hashed in two parts at once (Unix).
+            /// A large `buf` read and hashed in two parts at once (on Unix, with `npz`).
             fn read_at_crc32(&mut self, offset: u64, buf: &mut [u8]) -> io::Result<u32> {
                 file_read_at_crc32(self, offset, buf)
             }
