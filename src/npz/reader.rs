@@ -5,6 +5,7 @@ use super::member;
 use super::Compression;
 use crate::array::dynamic::DynArray;
 use crate::array::options::ReadOptions;
+use crate::array::outofcore::NpyReader;
 use ndarray::{Array, ArrayBase, ArrayView, DataOwned, Dimension, IxDyn, SliceArg};
 use ndnpy_engine::archive::member::{self as checked, Content, MemberReader};
 use ndnpy_engine::archive::{Directory, EntryRef, Located, DEFLATED, STORED};
@@ -1268,6 +1269,12 @@ impl<R: Read + Seek> NpzMember<'_, R> {
         let Some(range) = self.stored_range()? else {
             return Ok(None);
         };
+        Ok(Some(self.section(range)))
+    }
+
+    /// The bytes `range` of the archive as a source, read as the archive's door sees its
+    /// reader.
+    fn section(&mut self, range: Range<u64>) -> Section<Box<dyn ReadAt + '_>> {
         let npz = &mut *self.npz;
         let source: Box<dyn ReadAt + '_> = match (npz.door)(&mut npz.reader) {
             #[cfg(unix)]
@@ -1277,11 +1284,7 @@ impl<R: Read + Seek> NpzMember<'_, R> {
             Positioned::Source(source) => Box::new(source),
             Positioned::Other(reader) => Box::new(Seeking::new(reader)),
         };
-        Ok(Some(Section::new(
-            source,
-            range.start,
-            range.end - range.start,
-        )))
+        Section::new(source, range.start, range.end - range.start)
     }
 
     /// Reads the region `selection` of the member's array (ndarray's slice syntax, `s![..]`),
@@ -1310,16 +1313,9 @@ impl<R: Read + Seek> NpzMember<'_, R> {
         I: SliceArg<IxDyn>,
     {
         let name = self.info().name().to_string();
-        let result = self.region_source().and_then(|source| match source {
-            RegionSource::Stored(info, reader, start, threads) => {
-                let elems = selection.as_ref();
-                crate::array::region::read_from(&info, elems, reader, start, None, threads)
-            }
-            RegionSource::Inflated(bytes) => {
-                crate::array::outofcore::NpyReader::new(Cursor::new(&bytes[..]))
-                    .and_then(|mut npy| npy.read_slice(selection))
-            }
-        });
+        let result = self
+            .region_reader()
+            .and_then(|mut npy| npy.read_slice(selection));
         result.map_err(|e| e.in_member(&name))
     }
 
@@ -1343,16 +1339,9 @@ impl<R: Read + Seek> NpzMember<'_, R> {
     /// ```
     pub fn read_slice_dyn<I: SliceArg<IxDyn>>(&mut self, selection: I) -> Result<DynArray, Error> {
         let name = self.info().name().to_string();
-        let result = self.region_source().and_then(|source| match source {
-            RegionSource::Stored(info, reader, start, threads) => {
-                let elems = selection.as_ref();
-                crate::array::region::read_from_dyn(&info, elems, reader, start, None, threads)
-            }
-            RegionSource::Inflated(bytes) => {
-                crate::array::outofcore::NpyReader::new(Cursor::new(&bytes[..]))
-                    .and_then(|mut npy| npy.read_slice_dyn(selection))
-            }
-        });
+        let result = self
+            .region_reader()
+            .and_then(|mut npy| npy.read_slice_dyn(selection));
         result.map_err(|e| e.in_member(&name))
     }
 
@@ -1387,43 +1376,22 @@ impl<R: Read + Seek> NpzMember<'_, R> {
         D: Dimension,
     {
         let name = self.info().name().to_string();
-        let out = out.into_dyn();
-        let result = self.region_source().and_then(|source| match source {
-            RegionSource::Stored(info, reader, start, threads) => {
-                let at = (start, None, threads);
-                let elems = selection.as_ref();
-                crate::array::region::read_from_into(&info, elems, reader, at, out)
-            }
-            RegionSource::Inflated(bytes) => {
-                crate::array::outofcore::NpyReader::new(Cursor::new(&bytes[..]))
-                    .and_then(|mut npy| npy.read_slice_into(selection, out))
-            }
-        });
+        let result = self
+            .region_reader()
+            .and_then(|mut npy| npy.read_slice_into(selection, out));
         result.map_err(|e| e.in_member(&name))
     }
 
-    /// Where a region read of the member finds its bytes: a stored member's header, the
-    /// archive's reader, the data's offset in it and the threads a read may use; a deflated
-    /// member's whole `.npy` bytes, inflated.
-    fn region_source(&mut self) -> Result<RegionSource<'_, R>, Error> {
-        Ok(match self.stored_range()? {
-            Some(range) => {
-                let info = self.header()?;
-                info.check_data_within(range.end - range.start)?;
-                let start = range.start + info.data_offset;
-                let threads = self.npz.options.threads;
-                let reader = (self.npz.door)(&mut self.npz.reader);
-                RegionSource::Stored(info, reader, start, threads)
-            }
-            None => RegionSource::Inflated(self.bytes()?),
-        })
+    /// The member as an `.npy` whose regions are read: a stored member read in place in the
+    /// archive ([`NpzMember::stored_source`], its header read with the archive's options), a
+    /// deflated one inflated whole first (checked) and read from memory.
+    fn region_reader(&mut self) -> Result<NpyReader<Box<dyn ReadAt + '_>>, Error> {
+        let Some(range) = self.stored_range()? else {
+            return NpyReader::new(Box::new(self.bytes()?) as Box<dyn ReadAt>);
+        };
+        let options = self.npz.options.clone();
+        NpyReader::with_options(Box::new(self.section(range)) as Box<dyn ReadAt>, &options)
     }
-}
-
-/// See [`NpzMember::region_source`].
-enum RegionSource<'a, R> {
-    Stored(HeaderInfo, Positioned<'a, R>, u64, usize),
-    Inflated(Vec<u8>),
 }
 
 impl<'b> NpzMember<'_, Cursor<&'b [u8]>> {
