@@ -359,6 +359,8 @@ pub use crate::array::write::{
 };
 #[cfg(feature = "npz")]
 pub use crate::npz::{NpzReader, NpzWriter};
+#[cfg(feature = "npz")]
+pub use crate::npz::{ReadNpzError, WriteNpzError};
 pub use crate::object::read_npy_dyn;
 #[doc(inline)]
 pub use ndnpy_engine::base::dtype::DType;
@@ -366,9 +368,6 @@ pub use ndnpy_engine::base::dtype::DType;
 pub use ndnpy_engine::base::error::ndarray_npy::{
     ReadDataError, ReadNpyError, ViewDataError, ViewNpyError, WriteDataError, WriteNpyError,
 };
-#[cfg(feature = "npz")]
-#[doc(inline)]
-pub use ndnpy_engine::base::error::ndarray_npy::{ReadNpzError, WriteNpzError};
 #[doc(inline)]
 pub use ndnpy_engine::base::error::{Error, ErrorKind, Fault};
 #[doc(inline)]

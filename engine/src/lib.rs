@@ -36,7 +36,7 @@ pub use crate::base::error::ndarray_npy::{
     ReadDataError, ReadNpyError, ViewDataError, ViewNpyError, WriteDataError, WriteNpyError,
 };
 #[cfg(feature = "npz")]
-pub use crate::base::error::ndarray_npy::{ReadNpzError, WriteNpzError};
+pub use crate::base::error::ndarray_npy::{ReadNpzError, WriteNpzError, ZipErrorType};
 pub use crate::base::error::{Error, ErrorKind, Fault};
 pub use crate::base::{dtype, unit};
 pub use crate::element::{

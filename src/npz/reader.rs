@@ -20,7 +20,7 @@ use std::marker::PhantomData;
 use std::ops::Range;
 use std::path::Path;
 
-pub use ndnpy_engine::base::error::ndarray_npy::ReadNpzError;
+use super::ReadNpzError;
 
 /// Reads the members of an `.npz` archive (what `np.savez` and `np.savez_compressed` write),
 /// over any [`Read`] + [`Seek`].

@@ -11,13 +11,19 @@ use std::fs::File;
 use std::io::{self, BufWriter, Seek, Write};
 use std::path::Path;
 use zip::result::ZipError;
-use zip::write::{FileOptionExtension, FileOptions, SimpleFileOptions};
+use zip::write::SimpleFileOptions;
 use zip::{CompressionMethod, DateTime, ZipArchive, ZipWriter};
+// The `zip` crate's options that ndarray-npy's version takes (`new_with_options`,
+// `add_array_with_options`): zip 6's, but zip 2's in `ndnpy-ndarray16` (ndarray-npy 0.9).
+#[cfg(not(nd16))]
+use zip::write::{FileOptionExtension, FileOptions, SimpleFileOptions as ZipOptions};
+#[cfg(nd16)]
+use zip2::write::{FileOptionExtension, FileOptions, SimpleFileOptions as ZipOptions};
 
 /// The deflate level used when none is given (see [`NpzWriteOptions::level`]).
 const DEFAULT_LEVEL: u32 = 4;
 
-pub use ndnpy_engine::base::error::ndarray_npy::WriteNpzError;
+use super::WriteNpzError;
 
 /// The alignment [`NpzWriteOptions::align`] gives stored members' data.
 const ALIGN: u16 = 64;
@@ -247,7 +253,7 @@ pub struct NpzWriter<W: Write + Seek> {
     options: NpzWriteOptions,
     /// The zip crate's options of [`NpzWriter::new_with_options`], which then take the place
     /// of `options` for members added without options of their own.
-    zip_options: Option<SimpleFileOptions>,
+    zip_options: Option<ZipOptions>,
     names: HashSet<String>,
     positional: usize,
     /// For [`NpzWriter::create`]: the file that `finish` gives the target's name.
@@ -389,6 +395,10 @@ impl<W: Write + Seek> NpzWriter<W> {
     /// `options` say. [`NpzWriter::with_options`] is the way that keeps numpy's timestamp and
     /// permissions and offers alignment and byte order.
     ///
+    /// The options are the `zip` major of ndarray-npy's version: zip 6's here, zip 2's in
+    /// `ndnpy-ndarray16` (ndarray-npy 0.9), where each member is written by zip 2's own writer
+    /// into a one-member archive in memory and then copied into this one as it is.
+    ///
     /// ```
     /// use zip::{write::SimpleFileOptions, CompressionMethod};
     /// let opts = SimpleFileOptions::default().compression_method(CompressionMethod::Deflated);
@@ -398,7 +408,7 @@ impl<W: Write + Seek> NpzWriter<W> {
     /// assert_eq!(bytes[8], 8); // compression method 8: deflate
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
-    pub fn new_with_options(writer: W, options: SimpleFileOptions) -> NpzWriter<W> {
+    pub fn new_with_options(writer: W, options: ZipOptions) -> NpzWriter<W> {
         let mut npz = NpzWriter::new(writer);
         npz.zip_options = Some(options);
         npz
@@ -516,14 +526,7 @@ impl<W: Write + Seek> NpzWriter<W> {
     {
         let npy = WriteOptions::new().byte_order(options.byte_order());
         let len = array.npy_len(&npy);
-        if let Some((level, threads)) = options.chunked(len)? {
-            return self.add_chunked(name, level, threads, |w| {
-                array.write_npy_with_options(w, &npy)
-            });
-        }
-        options.start(self, name.clone(), len)?;
-        let written = array.write_npy_with_options(NoFlush(&mut self.zip), &npy);
-        self.abort_on_error(&name, written)
+        options.add(self, name, len, |w| array.write_npy_with_options(w, &npy))
     }
 
     /// Adds `array` under numpy's name for the next positional argument of `np.savez`:
@@ -575,17 +578,11 @@ impl<W: Write + Seek> NpzWriter<W> {
     pub fn add_bytes<N: Into<String>>(&mut self, name: N, bytes: &[u8]) -> Result<(), Error> {
         let (name, options) = (name.into(), self.options);
         let len = Some(bytes.len() as u64);
-        if self.zip_options.is_none() {
-            if let Some((level, threads)) = (&options).chunked(len)? {
-                return self.add_chunked(name, level, threads, |w| Ok(w.write_all(bytes)?));
-            }
-        }
+        let write = |w: &mut dyn Write| Ok(w.write_all(bytes)?);
         match self.zip_options {
-            Some(zip_options) => self.start_zip(name.clone(), zip_options)?,
-            None => self.start(name.clone(), &options, len)?,
+            Some(zip_options) => zip_options.add(self, name, len, write),
+            None => (&options).add(self, name, len, write),
         }
-        let written = self.zip.write_all(bytes).map_err(Error::from);
-        self.abort_on_error(&name, written)
     }
 
     /// Writes the central directory, flushes, and returns the writer.
@@ -623,12 +620,18 @@ impl<W: Write + Seek> NpzWriter<W> {
         name: String,
         level: u32,
         threads: usize,
-        write: impl FnOnce(&mut ChunkedDeflate) -> Result<(), Error>,
+        write: impl FnOnce(&mut dyn Write) -> Result<(), Error>,
     ) -> Result<(), Error> {
         self.check_name(&name)?;
         let mut deflate = ChunkedDeflate::new(level, threads);
         write(&mut deflate)?;
         let member = deflate.finish(&name)?;
+        self.merge(name, member)
+    }
+
+    /// Copies the one member of the archive `member` (its bytes as they are) into this one,
+    /// as `name`, which [`NpzWriter::check_name`] has let through.
+    fn merge<R: io::Read + Seek>(&mut self, name: String, member: R) -> Result<(), Error> {
         let member = ZipArchive::new(member).map_err(zip_error)?;
         // On an error part way, the bytes copied so far are left where the next member's
         // header goes after them; no directory entry names them.
@@ -683,7 +686,8 @@ impl<W: Write + Seek> NpzWriter<W> {
         Ok(())
     }
 
-    /// Starts the member `name` with the `zip` crate's `options`, as ndarray-npy does.
+    /// Starts the member `name` with zip 6's `options`, as ndarray-npy 0.10 does.
+    #[cfg(not(nd16))]
     fn start_zip<U: FileOptionExtension>(
         &mut self,
         name: String,
@@ -697,6 +701,17 @@ impl<W: Write + Seek> NpzWriter<W> {
             .map_err(zip_error)?;
         self.names.insert(name);
         Ok(())
+    }
+
+    /// Writes the started member `name`'s bytes, which `write` gives, and removes the member
+    /// from the archive if that fails.
+    fn write_started(
+        &mut self,
+        name: &str,
+        write: impl FnOnce(&mut dyn Write) -> Result<(), Error>,
+    ) -> Result<(), Error> {
+        let written = write(&mut NoFlush(&mut self.zip));
+        self.abort_on_error(name, written)
     }
 
     /// On an error while writing the member `name`, removes it from the archive.
@@ -714,7 +729,8 @@ impl<W: Write + Seek> NpzWriter<W> {
 
 /// The options of one member of an archive, for [`NpzWriter::add_array_with_options`]: ndnpy's
 /// [`NpzWriteOptions`] (by reference), or the `zip` crate's `FileOptions`, which ndarray-npy
-/// takes there. Sealed: implemented for those types only.
+/// takes there (zip 6's; zip 2's in `ndnpy-ndarray16`, as in ndarray-npy 0.9). Sealed:
+/// implemented for those types only.
 ///
 /// # Examples
 ///
@@ -729,17 +745,15 @@ pub trait MemberOptions: sealed::Sealed {
     #[doc(hidden)]
     fn byte_order(&self) -> ByteOrder;
 
-    /// The level and threads to deflate a member of `len` bytes in chunks with, if it is.
+    /// Adds the member `name` of `len` bytes (when known) to `npz`, its bytes as `write`
+    /// writes them.
     #[doc(hidden)]
-    fn chunked(&self, len: Option<u64>) -> Result<Option<(u32, usize)>, Error>;
-
-    /// Starts the member `name` of `len` bytes (when known) in `npz`.
-    #[doc(hidden)]
-    fn start<W: Write + Seek>(
+    fn add<W: Write + Seek>(
         self,
         npz: &mut NpzWriter<W>,
         name: String,
         len: Option<u64>,
+        write: impl FnOnce(&mut dyn Write) -> Result<(), Error>,
     ) -> Result<(), Error>;
 }
 
@@ -754,45 +768,68 @@ impl MemberOptions for &NpzWriteOptions {
         self.byte_order
     }
 
-    fn chunked(&self, len: Option<u64>) -> Result<Option<(u32, usize)>, Error> {
-        let large = len.is_some_and(|n| n >= deflate::MIN_LEN);
-        Ok(match self.compression {
-            Compression::Deflated if large && self.threads != 1 => {
-                Some((self.checked_level()?, self.threads))
-            }
-            _ => None,
-        })
-    }
-
-    fn start<W: Write + Seek>(
+    /// A large deflated member is deflated in chunks on `threads` threads, then copied in.
+    fn add<W: Write + Seek>(
         self,
         npz: &mut NpzWriter<W>,
         name: String,
         len: Option<u64>,
+        write: impl FnOnce(&mut dyn Write) -> Result<(), Error>,
     ) -> Result<(), Error> {
-        npz.start(name, self, len)
+        let large = len.is_some_and(|n| n >= deflate::MIN_LEN);
+        if self.compression == Compression::Deflated && large && self.threads != 1 {
+            return npz.add_chunked(name, self.checked_level()?, self.threads, write);
+        }
+        npz.start(name.clone(), self, len)?;
+        npz.write_started(&name, write)
     }
 }
 
 /// ndarray-npy's member options: the array in native byte order, the member as `options`
-/// say (compression, level, timestamp, permissions, zip64 or not).
+/// say (compression, level, timestamp, permissions, zip64 or not), compressed by the zip
+/// crate on one stream.
 impl<U: FileOptionExtension> MemberOptions for FileOptions<'_, U> {
     fn byte_order(&self) -> ByteOrder {
         ByteOrder::NATIVE
     }
 
-    /// Never: the zip crate's options say how it compresses, which it does on one stream.
-    fn chunked(&self, _: Option<u64>) -> Result<Option<(u32, usize)>, Error> {
-        Ok(None)
-    }
-
-    fn start<W: Write + Seek>(
+    #[cfg(not(nd16))]
+    fn add<W: Write + Seek>(
         self,
         npz: &mut NpzWriter<W>,
         name: String,
         _: Option<u64>,
+        write: impl FnOnce(&mut dyn Write) -> Result<(), Error>,
     ) -> Result<(), Error> {
-        npz.start_zip(name, self)
+        npz.start_zip(name.clone(), self)?;
+        npz.write_started(&name, write)
+    }
+
+    /// zip 2's options, which only zip 2's writer reads: the member is written by it, as
+    /// ndarray-npy 0.9 writes it, into a one-member archive in memory, whose member is then
+    /// copied into this one as it is. Deflate needs zip 2's `deflate` feature, as there (the
+    /// `zip` crate's default features have it).
+    #[cfg(nd16)]
+    fn add<W: Write + Seek>(
+        self,
+        npz: &mut NpzWriter<W>,
+        name: String,
+        _: Option<u64>,
+        write: impl FnOnce(&mut dyn Write) -> Result<(), Error>,
+    ) -> Result<(), Error> {
+        use zip2::result::ZipError as Zip2Error;
+        npz.check_name(&name)?;
+        // zip 2's refusals (an unsupported method or level) are ndarray-npy 0.9's `Zip` error.
+        let refused = |e: Zip2Error| match e {
+            Zip2Error::Io(e) => Error::from(e),
+            e => Error::from(WriteNpzError::Zip(e)),
+        };
+        let mut one = zip2::ZipWriter::new(io::Cursor::new(Vec::new()));
+        one.start_file(name.as_str(), self).map_err(refused)?;
+        write(&mut NoFlush(&mut one))?;
+        let mut member = one.finish().map_err(refused)?;
+        member.set_position(0);
+        npz.merge(name, member)
     }
 }
 
@@ -814,9 +851,9 @@ fn zip_error(e: ZipError) -> Error {
 
 /// Passes writes through and ignores `flush`: `write_npy` flushes its writer when done, which
 /// on a deflate stream would emit a sync block; the member is finished by the zip writer.
-struct NoFlush<'a, W: Write + Seek>(&'a mut ZipWriter<W>);
+struct NoFlush<'a, Z: Write>(&'a mut Z);
 
-impl<W: Write + Seek> Write for NoFlush<'_, W> {
+impl<Z: Write> Write for NoFlush<'_, Z> {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
         self.0.write(buf)
     }

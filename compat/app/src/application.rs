@@ -4,8 +4,8 @@
 //! the same ndarray, from this same source: `../app` (ndnpy, ndarray 0.17) and `../app-real`
 //! (ndarray-npy 0.10), `../app09` (ndnpy-ndarray16) and `../app09-real` (ndarray-npy 0.9.1),
 //! `../app08` (ndnpy-ndarray15) and `../app08-real` (ndarray-npy 0.8.1). Each pair's manifests
-//! differ in the `ndarray-npy` line and the `zip` line (ndnpy's zip errors and options are zip
-//! 6's in every crate). `cfg(ndarray_npy = "0.8")` and `"0.9"` (set by `build.rs` from the
+//! differ in the `ndarray-npy` line alone: the `zip` line is the one each ndarray-npy version
+//! needs (0.5, 2, 6), whose `ZipError` (and options) ndnpy's crate for it holds too. `cfg(ndarray_npy = "0.8")` and `"0.9"` (set by `build.rs` from the
 //! package's name) leave out what that version lacks, as an application written for it would. It wraps each of ndarray-npy's
 //! error types in its own error with a `From` impl, builds ndarray-npy's variants by hand and
 //! matches them, and its tests (`tests/app.rs`) assert ndarray-npy's messages, through every

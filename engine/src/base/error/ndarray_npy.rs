@@ -1367,7 +1367,7 @@ impl From<WriteDataError> for Error {
 #[cfg(feature = "npz")]
 pub use npz::zip_refused;
 #[cfg(feature = "npz")]
-pub use npz::{ReadNpzError, WriteNpzError};
+pub use npz::{ReadNpzError, WriteNpzError, ZipErrorType};
 
 #[cfg(feature = "npz")]
 mod npz {
@@ -1375,11 +1375,134 @@ mod npz {
     use std::borrow::Cow;
     use zip::result::ZipError;
 
+    mod sealed {
+        pub trait Sealed {}
+    }
+
+    /// The `zip` crate's error type that [`ReadNpzError`] and [`WriteNpzError`] hold, as the
+    /// ndarray-npy version of each crate holds it: zip 6's `ZipError` in `ndnpy`
+    /// (ndarray-npy 0.10), zip 2's in `ndnpy-ndarray16` (0.9), zip 0.5's in
+    /// `ndnpy-ndarray15` (0.8). Sealed: implemented for those three types only.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// // ndnpy's `ReadNpzError` holds zip 6's error, as ndarray-npy 0.10's does.
+    /// let e: ndnpy::ReadNpzError = ndnpy::ReadNpzError::Zip(zip::result::ZipError::FileNotFound);
+    /// assert_eq!(e.to_string(), "zip file error: specified file not found in archive");
+    /// ```
+    pub trait ZipErrorType: StdError + Send + Sync + Sized + 'static + sealed::Sealed {
+        /// `FileNotFound`.
+        #[doc(hidden)]
+        fn file_not_found() -> Self;
+        /// `Io(e)`.
+        #[doc(hidden)]
+        fn io(e: io::Error) -> Self;
+        /// `InvalidArchive`: `detail` where the variant holds text of its own making, else
+        /// `fixed` (zip 0.5's and zip 2.0 to 2.4's hold a `&'static str`).
+        #[doc(hidden)]
+        fn invalid_archive(fixed: &'static str, detail: String) -> Self;
+        /// `UnsupportedArchive(message)`.
+        #[doc(hidden)]
+        fn unsupported_archive(message: &'static str) -> Self;
+        /// Whether this is `FileNotFound`.
+        #[doc(hidden)]
+        fn is_file_not_found(&self) -> bool;
+        /// The I/O error of `Io`.
+        #[doc(hidden)]
+        fn as_io(&self) -> Option<&io::Error>;
+        /// `Io`'s I/O error, or the error itself.
+        #[doc(hidden)]
+        fn into_io(self) -> Result<io::Error, Self>;
+        /// zip 6's error (which the writer's `zip` crate returns) as this type.
+        #[doc(hidden)]
+        fn from_zip6(e: ZipError) -> Self {
+            match e {
+                ZipError::Io(e) => Self::io(e),
+                ZipError::FileNotFound => Self::file_not_found(),
+                ZipError::UnsupportedArchive(m) => Self::unsupported_archive(m),
+                ZipError::InvalidArchive(m) => {
+                    Self::invalid_archive("Invalid Zip archive", m.into_owned())
+                }
+                other => Self::invalid_archive("Invalid Zip archive", other.to_string()),
+            }
+        }
+    }
+
+    /// The payload of `InvalidArchive` from a fixed text and a detailed one: zip 0.5's and zip
+    /// 2.0 to 2.4's `&'static str` take the fixed text (zip 0.5 prints none of it), zip 2.5's
+    /// and later's `Cow` the detail, as their own writers fill them.
+    trait InvalidText {
+        fn text(fixed: &'static str, detail: String) -> Self;
+    }
+
+    impl InvalidText for &'static str {
+        fn text(fixed: &'static str, _: String) -> Self {
+            fixed
+        }
+    }
+
+    impl InvalidText for Cow<'static, str> {
+        fn text(_: &'static str, detail: String) -> Self {
+            Cow::Owned(detail)
+        }
+    }
+
+    /// The impl for one major of `zip` (a crate name in this crate's dependencies).
+    macro_rules! zip_error_type {
+        ($(#[$m:meta])* $krate:ident) => {
+            $(#[$m])*
+            impl sealed::Sealed for $krate::result::ZipError {}
+            $(#[$m])*
+            impl ZipErrorType for $krate::result::ZipError {
+                fn file_not_found() -> Self {
+                    Self::FileNotFound
+                }
+                fn io(e: io::Error) -> Self {
+                    Self::Io(e)
+                }
+                fn invalid_archive(fixed: &'static str, detail: String) -> Self {
+                    Self::InvalidArchive(InvalidText::text(fixed, detail))
+                }
+                fn unsupported_archive(message: &'static str) -> Self {
+                    Self::UnsupportedArchive(message)
+                }
+                fn is_file_not_found(&self) -> bool {
+                    matches!(self, Self::FileNotFound)
+                }
+                fn as_io(&self) -> Option<&io::Error> {
+                    match self {
+                        Self::Io(e) => Some(e),
+                        _ => None,
+                    }
+                }
+                fn into_io(self) -> Result<io::Error, Self> {
+                    match self {
+                        Self::Io(e) => Ok(e),
+                        other => Err(other),
+                    }
+                }
+            }
+        };
+    }
+
+    zip_error_type!(zip);
+    zip_error_type!(
+        #[cfg(feature = "zip2")]
+        zip2
+    );
+    zip_error_type!(
+        #[cfg(feature = "zip05")]
+        zip05
+    );
+
     /// An error reading a `.npz` file: ndarray-npy's `ReadNpzError`, returned by
     /// `NpzReader::new`, `names`,
     /// `by_name` and `by_index`.
     ///
-    /// A missing member is `Zip(ZipError::FileNotFound)`, as there.
+    /// A missing member is `Zip(ZipError::FileNotFound)`, as there. `Z` is the `zip` crate's
+    /// `ZipError` of the ndarray-npy version (see [`ZipErrorType`]); each crate names this type
+    /// with its own, as `ReadNpzError`.
     ///
     /// # Examples
     ///
@@ -1393,14 +1516,14 @@ mod npz {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     #[derive(Debug)]
-    pub enum ReadNpzError {
+    pub enum ReadNpzError<Z = ZipError> {
         /// An error caused by the zip file.
-        Zip(ZipError),
+        Zip(Z),
         /// An error caused by reading an inner `.npy` file.
         Npy(ReadNpyError),
     }
 
-    impl ReadNpzError {
+    impl<Z: ZipErrorType> ReadNpzError<Z> {
         /// What went wrong, as [`Error::kind`] tells it.
         ///
         /// # Examples
@@ -1412,15 +1535,14 @@ mod npz {
         /// ```
         pub fn kind(&self) -> ErrorKind {
             match self {
-                ReadNpzError::Zip(ZipError::FileNotFound) => ErrorKind::MissingMember,
-                ReadNpzError::Zip(ZipError::Io(e)) => io_kind(e),
-                ReadNpzError::Zip(_) => ErrorKind::Archive,
+                ReadNpzError::Zip(e) if e.is_file_not_found() => ErrorKind::MissingMember,
+                ReadNpzError::Zip(e) => e.as_io().map_or(ErrorKind::Archive, io_kind),
                 ReadNpzError::Npy(e) => e.kind(),
             }
         }
     }
 
-    impl StdError for ReadNpzError {
+    impl<Z: ZipErrorType> StdError for ReadNpzError<Z> {
         fn source(&self) -> Option<&(dyn StdError + 'static)> {
             match self {
                 ReadNpzError::Zip(e) => Some(e),
@@ -1429,7 +1551,7 @@ mod npz {
         }
     }
 
-    impl fmt::Display for ReadNpzError {
+    impl<Z: ZipErrorType> fmt::Display for ReadNpzError<Z> {
         fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
             match self {
                 ReadNpzError::Zip(e) => write!(f, "zip file error: {e}"),
@@ -1438,14 +1560,14 @@ mod npz {
         }
     }
 
-    impl From<ZipError> for ReadNpzError {
-        fn from(e: ZipError) -> ReadNpzError {
+    impl<Z: ZipErrorType> From<Z> for ReadNpzError<Z> {
+        fn from(e: Z) -> ReadNpzError<Z> {
             ReadNpzError::Zip(e)
         }
     }
 
-    impl From<ReadNpyError> for ReadNpzError {
-        fn from(e: ReadNpyError) -> ReadNpzError {
+    impl<Z: ZipErrorType> From<ReadNpyError> for ReadNpzError<Z> {
+        fn from(e: ReadNpyError) -> ReadNpzError<Z> {
             ReadNpzError::Npy(e)
         }
     }
@@ -1459,55 +1581,56 @@ mod npz {
 
     /// A zip error of ndarray-npy's for a malformed archive: `InvalidArchive` with ndnpy's
     /// message.
-    fn invalid(e: &Error) -> ZipError {
-        ZipError::InvalidArchive(Cow::Owned(e.to_string()))
+    fn invalid<Z: ZipErrorType>(e: &Error) -> Z {
+        Z::invalid_archive("Invalid Zip archive", e.to_string())
     }
 
-    impl From<Error> for ReadNpzError {
-        fn from(e: Error) -> ReadNpzError {
-            let e = match held::<ReadNpzError>(e) {
+    impl<Z: ZipErrorType> From<Error> for ReadNpzError<Z> {
+        fn from(e: Error) -> ReadNpzError<Z> {
+            let e = match held::<ReadNpzError<Z>>(e) {
                 Ok(r) => return r,
                 Err(e) => e,
             };
             match e.detail() {
                 Detail::Mismatch(
                     MismatchError::MissingMember { .. } | MismatchError::MemberIndex { .. },
-                ) => ReadNpzError::Zip(ZipError::FileNotFound),
+                ) => ReadNpzError::Zip(Z::file_not_found()),
                 Detail::Format(FormatError::NotZip { .. } | FormatError::Zip { .. }) => {
                     ReadNpzError::Zip(invalid(&e))
                 }
                 Detail::Format(FormatError::UnsupportedMember { feature, .. }) => {
-                    ReadNpzError::Zip(ZipError::UnsupportedArchive(
-                        if feature.contains("encrypt") {
-                            ZipError::PASSWORD_REQUIRED
-                        } else {
-                            "Compression method not supported"
-                        },
-                    ))
+                    ReadNpzError::Zip(Z::unsupported_archive(if feature.contains("encrypt") {
+                        // `ZipError::PASSWORD_REQUIRED` (which zip 0.5.0 lacks).
+                        "Password required to decrypt file"
+                    } else {
+                        "Compression method not supported"
+                    }))
                 }
                 // The archive's directory, read before any member.
                 Detail::Io(_) | Detail::OutOfMemory(_) if e.member().is_none() => {
-                    ReadNpzError::Zip(ZipError::Io(into_io(e)))
+                    ReadNpzError::Zip(Z::io(into_io(e)))
                 }
                 _ => ReadNpzError::Npy(ReadNpyError::from(e)),
             }
         }
     }
 
-    impl From<ReadNpzError> for Error {
-        fn from(e: ReadNpzError) -> Error {
+    impl<Z: ZipErrorType> From<ReadNpzError<Z>> for Error {
+        fn from(e: ReadNpzError<Z>) -> Error {
             let kind = e.kind();
             match e {
-                ReadNpzError::Zip(ZipError::Io(io)) => io_into_error(io),
+                ReadNpzError::Zip(z) => match z.into_io() {
+                    Ok(io) => io_into_error(io),
+                    Err(z) => compat(kind, ReadNpzError::<Z>::Zip(z)),
+                },
                 ReadNpzError::Npy(e) => Error::from(e),
-                other => compat(kind, other),
             }
         }
     }
 
     /// An error writing a `.npz` file: ndarray-npy's `WriteNpzError`, returned by
     /// `NpzWriter::add_array` and
-    /// `NpzWriter::finish`.
+    /// `NpzWriter::finish`. `Z` is as in [`ReadNpzError`].
     ///
     /// # Examples
     ///
@@ -1522,14 +1645,14 @@ mod npz {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     #[derive(Debug)]
-    pub enum WriteNpzError {
+    pub enum WriteNpzError<Z = ZipError> {
         /// An error caused by the zip file.
-        Zip(ZipError),
+        Zip(Z),
         /// An error caused by writing an inner `.npy` file.
         Npy(WriteNpyError),
     }
 
-    impl WriteNpzError {
+    impl<Z: ZipErrorType> WriteNpzError<Z> {
         /// What went wrong, as [`Error::kind`] tells it.
         ///
         /// # Examples
@@ -1541,8 +1664,7 @@ mod npz {
         /// ```
         pub fn kind(&self) -> ErrorKind {
             match self {
-                WriteNpzError::Zip(ZipError::Io(e)) => io_kind(e),
-                WriteNpzError::Zip(_) => ErrorKind::Usage,
+                WriteNpzError::Zip(e) => e.as_io().map_or(ErrorKind::Usage, io_kind),
                 WriteNpzError::Npy(e) => e.kind(),
             }
         }
@@ -1550,15 +1672,15 @@ mod npz {
         /// An error of the archive's own writing (its directory, `finish`): I/O errors are
         /// `Zip(ZipError::Io)` there, as in ndarray-npy.
         #[doc(hidden)]
-        pub fn of_archive(e: Error) -> WriteNpzError {
+        pub fn of_archive(e: Error) -> WriteNpzError<Z> {
             match WriteNpzError::from(e) {
-                WriteNpzError::Npy(WriteNpyError::Io(io)) => WriteNpzError::Zip(ZipError::Io(io)),
+                WriteNpzError::Npy(WriteNpyError::Io(io)) => WriteNpzError::Zip(Z::io(io)),
                 other => other,
             }
         }
     }
 
-    impl StdError for WriteNpzError {
+    impl<Z: ZipErrorType> StdError for WriteNpzError<Z> {
         fn source(&self) -> Option<&(dyn StdError + 'static)> {
             match self {
                 WriteNpzError::Zip(e) => Some(e),
@@ -1567,7 +1689,7 @@ mod npz {
         }
     }
 
-    impl fmt::Display for WriteNpzError {
+    impl<Z: ZipErrorType> fmt::Display for WriteNpzError<Z> {
         fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
             match self {
                 WriteNpzError::Zip(e) => write!(f, "zip file error: {e}"),
@@ -1578,31 +1700,37 @@ mod npz {
         }
     }
 
-    impl From<ZipError> for WriteNpzError {
-        fn from(e: ZipError) -> WriteNpzError {
+    impl<Z: ZipErrorType> From<Z> for WriteNpzError<Z> {
+        fn from(e: Z) -> WriteNpzError<Z> {
             WriteNpzError::Zip(e)
         }
     }
 
-    impl From<WriteNpyError> for WriteNpzError {
-        fn from(e: WriteNpyError) -> WriteNpzError {
+    impl<Z: ZipErrorType> From<WriteNpyError> for WriteNpzError<Z> {
+        fn from(e: WriteNpyError) -> WriteNpzError<Z> {
             WriteNpzError::Npy(e)
         }
     }
 
-    impl From<Error> for WriteNpzError {
-        fn from(e: Error) -> WriteNpzError {
-            let e = match held::<WriteNpzError>(e) {
+    impl<Z: ZipErrorType> From<Error> for WriteNpzError<Z> {
+        fn from(e: Error) -> WriteNpzError<Z> {
+            let e = match held::<WriteNpzError<Z>>(e) {
                 Ok(w) => return w,
+                Err(e) => e,
+            };
+            // What the writer's zip crate (zip 6) refused, as this crate's zip type.
+            let e = match held::<WriteNpzError<ZipError>>(e) {
+                Ok(WriteNpzError::Zip(z)) => return WriteNpzError::Zip(Z::from_zip6(z)),
+                Ok(WriteNpzError::Npy(n)) => return WriteNpzError::Npy(n),
                 Err(e) => e,
             };
             match e.detail() {
                 Detail::Usage(UsageError::DuplicateMember { name }) => WriteNpzError::Zip(
-                    ZipError::InvalidArchive(Cow::Owned(format!("Duplicate filename: {name}"))),
+                    Z::invalid_archive("Duplicate filename", format!("Duplicate filename: {name}")),
                 ),
-                Detail::Usage(UsageError::CompressionLevel { .. }) => WriteNpzError::Zip(
-                    ZipError::UnsupportedArchive("Unsupported compression level"),
-                ),
+                Detail::Usage(UsageError::CompressionLevel { .. }) => {
+                    WriteNpzError::Zip(Z::unsupported_archive("Unsupported compression level"))
+                }
                 Detail::Usage(
                     UsageError::MemberNameTooLong { .. } | UsageError::Archive { .. },
                 ) => WriteNpzError::Zip(invalid(&e)),
@@ -1611,14 +1739,112 @@ mod npz {
         }
     }
 
-    impl From<WriteNpzError> for Error {
-        fn from(e: WriteNpzError) -> Error {
+    impl<Z: ZipErrorType> From<WriteNpzError<Z>> for Error {
+        fn from(e: WriteNpzError<Z>) -> Error {
             let kind = e.kind();
             match e {
-                WriteNpzError::Zip(ZipError::Io(io)) => io_into_error(io),
+                WriteNpzError::Zip(z) => match z.into_io() {
+                    Ok(io) => io_into_error(io),
+                    Err(z) => compat(kind, WriteNpzError::<Z>::Zip(z)),
+                },
                 WriteNpzError::Npy(e) => Error::from(e),
-                other => compat(kind, other),
             }
+        }
+    }
+
+    #[cfg(test)]
+    mod tests {
+        use super::*;
+
+        /// ndnpy's errors as each major's `ReadNpzError` and `WriteNpzError`, and back;
+        /// `detail_printed`: whether the major's `Display` prints its variants' text (zip 0.5's
+        /// does not).
+        fn each_major<Z: ZipErrorType + fmt::Debug>(detail_printed: bool) {
+            let missing = Error::from(MismatchError::MissingMember {
+                name: "w".into(),
+                keys: vec![],
+                len: 0,
+            });
+            let e = ReadNpzError::<Z>::from(missing);
+            assert!(
+                matches!(&e, ReadNpzError::Zip(z) if z.is_file_not_found()),
+                "{e:?}"
+            );
+            assert_eq!(
+                e.to_string(),
+                "zip file error: specified file not found in archive"
+            );
+            assert!(e.source().unwrap().downcast_ref::<Z>().is_some());
+            assert_eq!(Error::from(e).kind(), ErrorKind::MissingMember);
+
+            let not_zip = Error::from(FormatError::NotZip {
+                len: 3,
+                found: b"abc".to_vec(),
+            });
+            let e = ReadNpzError::<Z>::from(not_zip);
+            assert_eq!(e.kind(), ErrorKind::Archive);
+            assert!(e
+                .to_string()
+                .starts_with("zip file error: invalid Zip archive"));
+            assert_eq!(Error::from(e).kind(), ErrorKind::Archive);
+
+            let io = ReadNpzError::<Z>::Zip(Z::io(io::Error::other("disk")));
+            assert_eq!(io.kind(), ErrorKind::Io);
+            assert_eq!(Error::from(io).kind(), ErrorKind::Io);
+
+            let dup = Error::from(UsageError::DuplicateMember {
+                name: "a.npy".into(),
+            });
+            let e = WriteNpzError::<Z>::from(dup);
+            assert_eq!(e.kind(), ErrorKind::Usage);
+            let expected = if detail_printed {
+                "zip file error: invalid Zip archive: Duplicate filename: a.npy"
+            } else {
+                "zip file error: invalid Zip archive"
+            };
+            assert_eq!(e.to_string(), expected);
+            // A user's own error converts into ndnpy's and back as it was.
+            let back = WriteNpzError::<Z>::from(Error::from(e));
+            assert_eq!(back.to_string(), expected);
+
+            // What the writer's zip 6 refused, as this major's error.
+            let refused = zip_refused(ZipError::UnsupportedArchive(
+                "Unsupported compression level",
+            ));
+            assert_eq!(refused.kind(), ErrorKind::Usage);
+            let e = WriteNpzError::<Z>::from(refused);
+            assert!(
+                matches!(&e, WriteNpzError::Zip(z) if z.as_io().is_none()),
+                "{e:?}"
+            );
+            let expected = if detail_printed {
+                "zip file error: unsupported Zip archive: Unsupported compression level"
+            } else {
+                "zip file error: unsupported Zip archive"
+            };
+            assert_eq!(e.to_string(), expected);
+            let e = WriteNpzError::<Z>::of_archive(Error::from(io::Error::other("full")));
+            assert!(
+                matches!(&e, WriteNpzError::Zip(z) if z.as_io().is_some()),
+                "{e:?}"
+            );
+        }
+
+        #[test]
+        fn zip6_errors_are_ndarray_npy_0_10s() {
+            each_major::<ZipError>(true);
+        }
+
+        #[cfg(feature = "zip2")]
+        #[test]
+        fn zip2_errors_are_ndarray_npy_0_9s() {
+            each_major::<zip2::result::ZipError>(true);
+        }
+
+        #[cfg(feature = "zip05")]
+        #[test]
+        fn zip05_errors_are_ndarray_npy_0_8s() {
+            each_major::<zip05::result::ZipError>(false);
         }
     }
 }
